@@ -1,0 +1,111 @@
+/* gpu-to-ptx.c - from gpu.module kernels to PTX (and LLVM IR), all through upstream MLIR.
+ *
+ * Steps:
+ *  1. Inside gpu.module: scf to cf, then gpu/arith/index/vector/math to the LLVM and NVVM
+ *     dialects (math functions become libdevice `__nv_*` calls); cf to llvm and
+ *     reconcile-unrealized-casts at module level.
+ *  2. For PTX: `nvvm-attach-target` (chip, PTX ISA, O3) and `gpu-module-to-binary
+ *     {format=isa}`: MLIR translates the module to LLVM IR, links libdevice from the CUDA
+ *     toolkit, and runs LLVM's NVPTX backend. The PTX is the `#gpu.object` of the
+ *     resulting gpu.binary.
+ *  3. For LLVM IR: translate the lowered gpu.module with mlirTranslateModuleToLLVMIR.
+ */
+#include "tt.h"
+
+#include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Target/LLVMIR.h"
+#include "llvm-c/Core.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Runs a textual upstream pipeline on the module; false (with diagnostics) on failure. */
+static bool runPipeline(MlirModule module, const char *pipeline) {
+  MlirContext ctx = mlirModuleGetContext(module);
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  bool ok = ttPipelineAdd(pm, pipeline) &&
+            mlirLogicalResultIsSuccess(
+                mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+/* The PTX ISA version to ask for: 8.0 covers sm_90a; older chips get what they need. */
+static const char *ptxFeature(const char *arch) {
+  if (strncmp(arch, "sm_10", 5) == 0 || strncmp(arch, "sm_12", 5) == 0)
+    return "+ptx87";
+  return "+ptx80";
+}
+
+static bool validArch(const char *arch) {
+  static const char *known[] = {"sm_70",  "sm_75",   "sm_80", "sm_86", "sm_89",
+                                "sm_90",  "sm_90a",  "sm_100", "sm_100a", "sm_120"};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (strcmp(known[i], arch) == 0)
+      return true;
+  return false;
+}
+
+bool ttLowerGpuToNvvm(MlirModule module, const char *arch) {
+  if (!validArch(arch)) {
+    fprintf(stderr, "error: unknown --arch '%s' (sm_70 ... sm_90a, sm_100a, sm_120)\n",
+            arch);
+    return false;
+  }
+  if (mlirOperationIsNull(ttModuleLookup(module, "tt_kernels")))
+    return true;
+  return runPipeline(module,
+                     "builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
+                     "convert-vector-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,"
+                     "convert-index-to-llvm),convert-cf-to-llvm,reconcile-unrealized-casts)");
+}
+
+bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {
+  if (!ttLowerGpuToNvvm(module, arch))
+    return false;
+  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
+  if (mlirOperationIsNull(gm)) {
+    fprintf(stderr, "error: the program has no kernels\n");
+    return false;
+  }
+  char pipeline[256];
+  snprintf(pipeline, sizeof pipeline,
+           "builtin.module(nvvm-attach-target{chip=%s features=%s O=3},"
+           "gpu-module-to-binary{format=isa})",
+           arch, ptxFeature(arch));
+  if (!runPipeline(module, pipeline))
+    return false;
+  MlirOperation bin = ttModuleLookup(module, "tt_kernels");
+  MlirAttribute objects = ttOpAttr(bin, "objects");
+  if (!ttOpIs(bin, "gpu.binary") || mlirAttributeIsNull(objects) ||
+      mlirArrayAttrGetNumElements(objects) != 1) {
+    fprintf(stderr, "error: gpu-module-to-binary made no single PTX object\n");
+    return false;
+  }
+  MlirStringRef ptx = mlirGPUObjectAttrGetObject(mlirArrayAttrGetElement(objects, 0));
+  ttStrAppend(out, ptx.data, ptx.length);
+  return true;
+}
+
+bool ttEmitLlvmIr(MlirModule module, const char *arch, TtStr *out) {
+  if (!ttLowerGpuToNvvm(module, arch))
+    return false;
+  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
+  if (mlirOperationIsNull(gm)) {
+    fprintf(stderr, "error: the program has no kernels\n");
+    return false;
+  }
+  LLVMContextRef llctx = LLVMContextCreate();
+  LLVMModuleRef llmod = mlirTranslateModuleToLLVMIR(gm, llctx);
+  bool ok = llmod != NULL;
+  if (ok) {
+    char *text = LLVMPrintModuleToString(llmod);
+    ttStrAppend(out, text, strlen(text));
+    LLVMDisposeMessage(text);
+    LLVMDisposeModule(llmod);
+  } else {
+    fprintf(stderr, "error: translation to LLVM IR failed\n");
+  }
+  LLVMContextDispose(llctx);
+  return ok;
+}

@@ -1,0 +1,288 @@
+/* launch-metadata.c - the `//@` launch metadata that heads tt-translate's PTX.
+ *
+ * docs/metadata.md is the format. This file reads the host function (the one func.func
+ * that is neither a tile kernel nor a fused function) after --tile:
+ *  1. Number tensors: the function's arguments are inputs %0..%k-1; each call of a fused
+ *     function (whose `tile.launch` attribute names its kernel) gets the next id for its
+ *     result, and each prim op inside the fused function one for its value.
+ *  2. A call's result is an output when the host returns it, else a temp buffer; prim
+ *     values inside fused functions are reference-only temps (the returned one is the
+ *     call's result itself).
+ *  3. Print tensor lines, then the prim program (fused functions in call order), then the
+ *     launches with their arguments: the call's operand pointers, the result pointer, then
+ *     the `args` expressions, with `%iN`/`%rN` replaced by tensor ids.
+ */
+#include "tt.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A tensor of the program: its type and role ("input", "output" or "temp"). */
+typedef struct {
+  MlirType type;
+  const char *role;
+  int index;
+} Tensor;
+
+/* Which tensor an SSA value stands for (a launch body's arguments and yielded value
+ * stand for the launch's operands and result). */
+typedef struct {
+  MlirValue v;
+  int id;
+} Binding;
+
+typedef struct {
+  Tensor *t;
+  int n;
+  Binding *b;
+  int nb;
+  TtStr prims, launches;
+  bool failed;
+} Meta;
+
+static int tensorId(Meta *m, MlirValue v) {
+  for (int i = m->nb - 1; i >= 0; i--)
+    if (mlirValueEqual(m->b[i].v, v))
+      return m->b[i].id;
+  return -1;
+}
+
+static void bind(Meta *m, MlirValue v, int id) {
+  m->b = ttRealloc(m->b, sizeof(Binding) * (size_t)(m->nb + 1));
+  m->b[m->nb++] = (Binding){v, id};
+}
+
+/* A new tensor for value v. */
+static int addTensor(Meta *m, MlirValue v, const char *role, int index) {
+  m->t = ttRealloc(m->t, sizeof(Tensor) * (size_t)(m->n + 1));
+  m->t[m->n] = (Tensor){mlirValueGetType(v), role, index};
+  bind(m, v, m->n);
+  return m->n++;
+}
+
+/* Copies expression `e`, replacing %iN / %rN with tensor ids of launch operands/results. */
+static void substitute(Meta *m, MlirOperation call, const MlirValue *inputs, int nin,
+                       const char *e, TtStr *out) {
+  for (const char *p = e; *p;) {
+    if (p[0] == '%' && (p[1] == 'i' || p[1] == 'r') && isdigit((unsigned char)p[2])) {
+      char *end;
+      long k = strtol(p + 2, &end, 10);
+      bool isIn = p[1] == 'i';
+      intptr_t n = isIn ? nin : mlirOperationGetNumResults(call);
+      if (k >= n) {
+        ttEmitError(call, "tile.launch: '%s' names %s %ld, which it does not have", e,
+                    isIn ? "input" : "result", k);
+        m->failed = true;
+        return;
+      }
+      MlirValue v = isIn ? inputs[k] : mlirOperationGetResult(call, k);
+      ttStrAppendf(out, "%%%d", tensorId(m, v));
+      p = end;
+    } else {
+      ttStrAppend(out, p++, 1);
+    }
+  }
+}
+
+/* Appends one prim line for op, whose result gets tensor id `id`. */
+static void primLine(Meta *m, MlirOperation op, int id) {
+  char name[64];
+  ttPrimShortName(op, name, sizeof name);
+  if (ttPrimKind(op) == TT_PRIM_CONSTANT) /* full and splat constant read the same */
+    snprintf(name, sizeof name, "constant");
+  ttStrAppendf(&m->prims, "//@prim %%%d = %s", id, name);
+  intptr_t n = mlirOperationGetNumOperands(op);
+  for (intptr_t i = 0; i < n; i++)
+    ttStrAppendf(&m->prims, " %%%d", tensorId(m, mlirOperationGetOperand(op, i)));
+  TtPrimKind k = ttPrimKind(op);
+  if (k == TT_PRIM_BROADCAST) {
+    MlirAttribute dims = ttOpAttr(op, "broadcast_dimensions");
+    ttStrAppend(&m->prims, " dims=", 6);
+    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(dims); i++)
+      ttStrAppendf(&m->prims, "%s%lld", i ? "," : "",
+                   (long long)mlirDenseI64ArrayGetElement(dims, i));
+  } else if (k == TT_PRIM_COMPARE) {
+    char dir[16] = "";
+    ttOpAttrStr(op, "direction", dir, sizeof dir);
+    ttStrAppendf(&m->prims, " direction=%s", dir);
+  } else if (k == TT_PRIM_CONSTANT) {
+    double v;
+    if (!ttPrimSplatValue(op, &v)) {
+      ttEmitError(op, "tt-translate: only splat constants can be described yet");
+      m->failed = true;
+    }
+    ttStrAppendf(&m->prims, " value=%.17g", v);
+  } else if (k != TT_PRIM_UNARY && k != TT_PRIM_BINARY && k != TT_PRIM_WHERE &&
+             k != TT_PRIM_CONVERT && k != TT_PRIM_RESHAPE) {
+    ttEmitError(op, "tt-translate: 'prim.%s' cannot be described to the reference yet", name);
+    m->failed = true;
+  }
+  ttStrAppend(&m->prims, "\n", 1);
+}
+
+/* Threads per block of kernel `name`, from the tile kernel or its gpu.func. */
+static int64_t blockThreads(MlirModule module, const char *name) {
+  MlirOperation f = ttModuleLookup(module, name);
+  if (!mlirOperationIsNull(f))
+    return 32 * ttOpAttrInt(f, "tile.num_warps", 4);
+  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
+  if (mlirOperationIsNull(gm) || !ttOpIs(gm, "gpu.module"))
+    return 0;
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute s = ttOpAttr(op, "sym_name");
+    MlirAttribute bs = ttOpAttr(op, "gpu.known_block_size");
+    if (!mlirAttributeIsNull(s) && ttStrRefEq(mlirStringAttrGetValue(s), name) &&
+        !mlirAttributeIsNull(bs))
+      return mlirDenseI32ArrayGetElement(bs, 0);
+  }
+  return 0;
+}
+
+/* Steps 1-2 for one call of a fused function, and its lines. */
+static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
+  MlirStringRef cname = mlirFlatSymbolRefAttrGetValue(ttOpAttr(call, "callee"));
+  char callee[128];
+  snprintf(callee, sizeof callee, "%.*s", (int)cname.length, cname.data);
+  MlirOperation fn = ttModuleLookup(module, callee);
+  MlirAttribute launch = mlirOperationIsNull(fn) ? mlirAttributeGetNull()
+                                                 : ttOpAttr(fn, "tile.launch");
+  if (mlirAttributeIsNull(launch) || mlirOperationGetNumResults(call) != 1) {
+    ttEmitError(call, "tt-translate: '%s' is not a fused function with a kernel (run "
+                      "--fuse and --tile)",
+                callee);
+    m->failed = true;
+    return;
+  }
+  int nin = (int)mlirOperationGetNumOperands(call);
+  MlirValue *inputs = ttAlloc(sizeof(MlirValue) * (size_t)(nin + 1));
+  for (int i = 0; i < nin; i++) {
+    inputs[i] = mlirOperationGetOperand(call, i);
+    if (tensorId(m, inputs[i]) < 0) {
+      ttEmitError(call, "tt-translate: operand %d is not a tensor of the program", i);
+      m->failed = true;
+      free(inputs);
+      return;
+    }
+  }
+  MlirValue result = mlirOperationGetResult(call, 0);
+  int rid = addTensor(m, result, "temp", 0);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
+  for (int i = 0; i < nin; i++)
+    bind(m, mlirBlockGetArgument(body, i), tensorId(m, inputs[i]));
+  MlirValue returned = mlirOperationGetOperand(mlirBlockGetTerminator(body), 0);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (ttOpIs(op, "func.return"))
+      break;
+    MlirValue v = mlirOperationGetResult(op, 0);
+    int id = rid;
+    if (mlirValueEqual(v, returned))
+      bind(m, v, rid);
+    else
+      id = addTensor(m, v, "temp", 0);
+    primLine(m, op, id);
+  }
+  MlirAttribute kernel = mlirDictionaryAttrGetElementByName(launch, ttStrRef("kernel"));
+  MlirAttribute grid = mlirDictionaryAttrGetElementByName(launch, ttStrRef("grid"));
+  MlirAttribute args = mlirDictionaryAttrGetElementByName(launch, ttStrRef("args"));
+  MlirStringRef kname = mlirFlatSymbolRefAttrGetValue(kernel);
+  char name[128];
+  snprintf(name, sizeof name, "%.*s", (int)kname.length, kname.data);
+  ttStrAppendf(&m->launches, "//@launch %s grid", name);
+  for (intptr_t i = 0; i < 3; i++) {
+    MlirStringRef g = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, i));
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)g.length, g.data);
+    ttStrAppend(&m->launches, " ", 1);
+    substitute(m, call, inputs, nin, buf, &m->launches);
+  }
+  ttStrAppendf(&m->launches, " block %lld 1 1 shared 0\n",
+               (long long)blockThreads(module, name));
+  for (int i = 0; i < nin; i++)
+    ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", tensorId(m, inputs[i]));
+  ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", rid);
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(args); i++) {
+    MlirStringRef a = mlirStringAttrGetValue(mlirArrayAttrGetElement(args, i));
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)a.length, a.data);
+    ttStrAppend(&m->launches, "//@arg i32 ", 11);
+    substitute(m, call, inputs, nin, buf, &m->launches);
+    ttStrAppend(&m->launches, "\n", 1);
+  }
+  free(inputs);
+}
+
+bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
+  MlirOperation host = {NULL};
+  MlirBlock mb = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(mb); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttOpIs(op, "func.func") && mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
+        mlirAttributeIsNull(ttOpAttr(op, "prim.fusion"))) {
+      if (!mlirOperationIsNull(host)) {
+        ttEmitError(op, "tt-translate: one host function per program is supported yet");
+        return false;
+      }
+      host = op;
+    }
+  if (mlirOperationIsNull(host)) {
+    fprintf(stderr, "error: tt-translate: the program has no host function\n");
+    return false;
+  }
+  Meta m = {0};
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(host, 0));
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++)
+    addTensor(&m, mlirBlockGetArgument(body, i), "input", (int)i);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && !m.failed; op = mlirOperationGetNextInBlock(op)) {
+    if (ttOpIs(op, "func.call")) {
+      describeLaunch(&m, module, op);
+    } else if (ttOpIs(op, "func.return")) {
+      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+        int id = tensorId(&m, mlirOperationGetOperand(op, i));
+        if (id < 0 || strcmp(m.t[id].role, "temp") != 0) {
+          ttEmitError(op, "tt-translate: result %d must be computed by a kernel (returning "
+                          "an input or the same value twice is not supported yet)",
+                      (int)i);
+          m.failed = true;
+          break;
+        }
+        m.t[id].role = "output";
+        m.t[id].index = (int)i;
+      }
+    } else {
+      char name[64];
+      ttEmitError(op, "tt-translate: '%s' is not inside a kernel; run --fuse and --tile "
+                      "(tt-translate does when it is given prim ops)",
+                  ttOpName(op, name, sizeof name));
+      m.failed = true;
+    }
+  }
+  if (!m.failed) {
+    ttStrAppendf(out, "//@tt-meta 1 arch %s\n", arch);
+    for (int i = 0; i < m.n; i++) {
+      MlirType t = m.t[i].type;
+      ttStrAppendf(out, "//@tensor %%%d %s", i, m.t[i].role);
+      if (strcmp(m.t[i].role, "temp") != 0)
+        ttStrAppendf(out, " %d", m.t[i].index);
+      ttStrAppendf(out, " %s ", ttDtypeName(t));
+      int64_t shape[8], r = ttTensorShape(t, shape);
+      if (r == 0)
+        ttStrAppend(out, "scalar", 6);
+      for (int64_t d = 0; d < r; d++)
+        ttStrAppendf(out, "%s%lld", d ? "x" : "", (long long)shape[d]);
+      ttStrAppend(out, "\n", 1);
+    }
+    ttStrAppend(out, m.prims.data ? m.prims.data : "", m.prims.len);
+    ttStrAppend(out, m.launches.data ? m.launches.data : "", m.launches.len);
+  }
+  ttStrDestroy(&m.prims);
+  ttStrDestroy(&m.launches);
+  free(m.t);
+  free(m.b);
+  return !m.failed;
+}

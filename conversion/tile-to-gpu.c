@@ -1,0 +1,558 @@
+/* tile-to-gpu.c - the --convert-tile-to-gpu lowering: tile kernels to gpu.func.
+ *
+ * A tile kernel works on whole 1-D tiles of B elements; a gpu.func is one thread. The
+ * *layout* says which thread holds which elements: with T = 32 * num_warps threads and
+ * VEC = 16 bytes / the narrowest element loaded or stored (capped at B / T), element e
+ * belongs to thread (e / VEC) % T, in register group e / (VEC * T), lane e % VEC. So each
+ * thread holds REPS = B / (VEC * T) groups of VEC consecutive elements, and a warp's
+ * groups are adjacent in memory: a group is one 16-byte access, coalesced across the warp.
+ *
+ * Algorithm, for each func.func with `tile.kernel`:
+ *  1. Compute the layout; make `gpu.func` (kernel, known block size T) in
+ *     `gpu.module @tt_kernels`, with `!tile.ptr<T>` arguments as `!llvm.ptr<1>`.
+ *  2. Walk the kernel body in order, mapping each tile value to REPS values of type
+ *     vector<VEC x T> (scalars map to themselves), and computing for every i32 tile an
+ *     *axis fact* in the manner of Triton's AxisInfo: runs of `contig` consecutive values
+ *     whose first value and position are multiples of `contig`, runs of `constancy` equal
+ *     values, and a power of two `divisibility` of every value.
+ *       program_id/num_programs -> gpu.block_id/grid_dim;  range -> constants + tid*VEC;
+ *       splat -> vector.broadcast;  arith/math on tiles -> the same op on each vector;
+ *       load/store -> step 3;  func.return -> gpu.return.
+ *  3. A load or store of group r: when its offsets have contig >= VEC the group is one
+ *     vector access, guarded by "all lanes on" - the mask's last lane when the mask is
+ *     `x < y` with x contiguous and y constant over the group, its first lane when the mask
+ *     is constant over the group, else the and of its lanes. When that guard is false (or
+ *     the offsets are not contiguous) each lane is loaded or stored alone under its mask.
+ *  4. Erase the tile kernel.
+ */
+#include "tt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REPS 64
+#define BIG_DIV ((int64_t)1 << 30)
+
+/* What is known of an i32 tile or scalar (see step 2). */
+typedef struct {
+  int64_t contig, constancy, div;
+} Axis;
+
+/* A tile value after lowering. */
+typedef struct {
+  MlirValue key;
+  MlirValue parts[MAX_REPS]; /* scalars: parts[0] */
+  Axis axis;
+  MlirOperation def; /* the tile op that defined key (null for arguments) */
+} Lowered;
+
+typedef struct {
+  MlirContext ctx;
+  MlirLocation loc;
+  TtBuilder b;
+  int64_t B, T, VEC, REPS;
+  MlirValue tid; /* i32 thread index */
+  Lowered *vals;
+  int nvals, capvals;
+  bool failed;
+} Lower;
+
+static int64_t gcd64(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a < 0 ? -a : a;
+}
+
+static int64_t maxI(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* The largest power of two dividing v (BIG_DIV for 0). */
+static int64_t pow2Div(int64_t v) {
+  if (v == 0)
+    return BIG_DIV;
+  int64_t d = 1;
+  while (!(v & d) && d < BIG_DIV)
+    d <<= 1;
+  return d;
+}
+
+static Lowered *lookup(Lower *l, MlirValue v) {
+  for (int i = l->nvals - 1; i >= 0; i--)
+    if (mlirValueEqual(l->vals[i].key, v))
+      return &l->vals[i];
+  return NULL;
+}
+
+static Lowered *define(Lower *l, MlirValue key) {
+  if (l->nvals == l->capvals) {
+    l->capvals = l->capvals ? 2 * l->capvals : 64;
+    l->vals = ttRealloc(l->vals, sizeof(Lowered) * (size_t)l->capvals);
+  }
+  Lowered *x = &l->vals[l->nvals++];
+  memset(x, 0, sizeof *x);
+  x->key = key;
+  x->axis = (Axis){1, 1, 1};
+  if (mlirValueIsAOpResult(key))
+    x->def = mlirOpResultGetOwner(key);
+  return x;
+}
+
+static bool isTile(MlirValue v) { return mlirTypeIsARankedTensor(mlirValueGetType(v)); }
+
+static MlirType vecOf(Lower *l, MlirType elem) {
+  return mlirVectorTypeGet(1, &l->VEC, elem);
+}
+
+static MlirValue build(Lower *l, const char *name, intptr_t n, const MlirValue *ops,
+                       MlirType t, intptr_t na, const MlirNamedAttribute *attrs) {
+  return ttBuild(&l->b, name, l->loc, n, ops, t, na, attrs);
+}
+
+
+static MlirValue extract(Lower *l, MlirValue vec, int64_t lane) {
+  MlirNamedAttribute pos = ttNamedAttr(l->ctx, "static_position",
+                                       mlirDenseI64ArrayGet(l->ctx, 1, &lane));
+  MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(vec));
+  return build(l, "vector.extract", 1, &vec, elem, 1, &pos);
+}
+
+static MlirValue insert(Lower *l, MlirValue scalar, MlirValue vec, int64_t lane) {
+  MlirNamedAttribute pos = ttNamedAttr(l->ctx, "static_position",
+                                       mlirDenseI64ArrayGet(l->ctx, 1, &lane));
+  MlirValue ops[2] = {scalar, vec};
+  return build(l, "vector.insert", 2, ops, mlirValueGetType(vec), 1, &pos);
+}
+
+/* `gpu.<name> x` as an i32. */
+static MlirValue gpuIndex(Lower *l, const char *name, int64_t axis) {
+  const char *dims[3] = {"#gpu<dim x>", "#gpu<dim y>", "#gpu<dim z>"};
+  MlirNamedAttribute d = ttNamedAttr(
+      l->ctx, "dimension", mlirAttributeParseGet(l->ctx, ttStrRef(dims[axis % 3])));
+  MlirValue idx = build(l, name, 0, NULL, mlirIndexTypeGet(l->ctx), 1, &d);
+  return build(l, "arith.index_cast", 1, &idx, ttI32(l->ctx), 0, NULL);
+}
+
+/* `ptr + off` elements of type elem, as an llvm.getelementptr. */
+static MlirValue gep(Lower *l, MlirValue ptr, MlirValue off, MlirType elem) {
+  int32_t dyn = INT32_MIN;
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(l->ctx, "elem_type", mlirTypeAttrGet(elem)),
+      ttNamedAttr(l->ctx, "rawConstantIndices", mlirDenseI32ArrayGet(l->ctx, 1, &dyn)),
+  };
+  MlirValue ops[2] = {ptr, off};
+  return build(l, "llvm.getelementptr", 2, ops, mlirValueGetType(ptr), 2, attrs);
+}
+
+static MlirNamedAttribute alignAttr(Lower *l, int64_t bytes) {
+  return ttNamedAttr(l->ctx, "alignment",
+                     mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), bytes));
+}
+
+/* Builds `scf.if cond -> (type)` with empty then/else blocks; returns the op, whose
+ * blocks the caller fills (each must end in scf.yield). */
+static MlirOperation buildIf(Lower *l, MlirValue cond, MlirType result) {
+  MlirRegion regions[2];
+  for (int i = 0; i < 2; i++) {
+    regions[i] = mlirRegionCreate();
+    mlirRegionAppendOwnedBlock(regions[i], mlirBlockCreate(0, NULL, NULL));
+  }
+  bool has = !mlirTypeIsNull(result);
+  MlirOperation op =
+      ttOpCreate("scf.if", l->loc, 1, &cond, has ? 1 : 0, &result, 0, NULL, 2, regions);
+  return ttInsert(&l->b, op);
+}
+
+static MlirBlock ifBlock(MlirOperation ifOp, int which) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(ifOp, which));
+}
+
+static void yield(Lower *l, MlirBlock blk, MlirValue v) {
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(blk);
+  build(l, "scf.yield", mlirValueIsNull(v) ? 0 : 1, &v, ttNoType(), 0, NULL);
+  l->b = saved;
+}
+
+/* Step 3's guard: an i1 that is true when every lane of the mask group r is on. */
+static MlirValue allLanesOn(Lower *l, Lowered *mask, int r) {
+  MlirValue m = mask->parts[r];
+  if (mask->axis.constancy >= l->VEC)
+    return extract(l, m, 0);
+  if (mask->def.ptr && ttOpIs(mask->def, "arith.cmpi")) {
+    int64_t pred = ttOpAttrInt(mask->def, "predicate", -1);
+    Lowered *x = lookup(l, mlirOperationGetOperand(mask->def, 0));
+    Lowered *y = lookup(l, mlirOperationGetOperand(mask->def, 1));
+    bool less = pred == 2 || pred == 3 || pred == 6 || pred == 7; /* slt sle ult ule */
+    if (less && x && y && x->axis.contig >= l->VEC && y->axis.constancy >= l->VEC)
+      return extract(l, m, l->VEC - 1);
+  }
+  MlirNamedAttribute kind =
+      ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#vector.kind<and>")));
+  return build(l, "vector.reduction", 1, &m, mlirIntegerTypeGet(l->ctx, 1), 1, &kind);
+}
+
+/* Loads lane by lane under the mask: the slow path of step 3. */
+static MlirValue loadLanes(Lower *l, MlirValue ptr, MlirValue offs, MlirValue mask,
+                           MlirValue other, MlirType elem) {
+  MlirValue acc = other;
+  for (int64_t i = 0; i < l->VEC; i++) {
+    MlirValue on = extract(l, mask, i);
+    MlirOperation ifOp = buildIf(l, on, elem);
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
+    MlirValue p = gep(l, ptr, extract(l, offs, i), elem);
+    MlirValue v = build(l, "llvm.load", 1, &p, elem, 0, NULL);
+    yield(l, ifBlock(ifOp, 0), v);
+    l->b = ttBuilderAtEnd(ifBlock(ifOp, 1));
+    MlirValue o = extract(l, other, i);
+    yield(l, ifBlock(ifOp, 1), o);
+    l->b = saved;
+    acc = insert(l, mlirOperationGetResult(ifOp, 0), acc, i);
+  }
+  return acc;
+}
+
+/* Stores lane by lane under the mask. */
+static void storeLanes(Lower *l, MlirValue ptr, MlirValue offs, MlirValue value,
+                       MlirValue mask, MlirType elem) {
+  for (int64_t i = 0; i < l->VEC; i++) {
+    MlirOperation ifOp = buildIf(l, extract(l, mask, i), ttNoType());
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
+    MlirValue ops[2] = {extract(l, value, i), gep(l, ptr, extract(l, offs, i), elem)};
+    build(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
+    yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
+    yield(l, ifBlock(ifOp, 1), (MlirValue){NULL});
+    l->b = saved;
+  }
+}
+
+/* Step 3 for tile.load (isStore false) and tile.store. */
+static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
+  Lowered *ptr = lookup(l, mlirOperationGetOperand(op, 0));
+  Lowered *offs = lookup(l, mlirOperationGetOperand(op, 1));
+  Lowered *data = lookup(l, mlirOperationGetOperand(op, isStore ? 2 : 3));
+  Lowered *mask = lookup(l, mlirOperationGetOperand(op, isStore ? 3 : 2));
+  MlirType tileType = mlirValueGetType(mlirOperationGetOperand(op, isStore ? 2 : 3));
+  MlirType elem = mlirShapedTypeGetElementType(tileType);
+  MlirType vt = vecOf(l, elem);
+  int64_t bytes = l->VEC * ttDtypeBytes(elem);
+  bool vector = offs->axis.contig >= l->VEC;
+  Lowered *res = isStore ? NULL : define(l, mlirOperationGetResult(op, 0));
+  for (int r = 0; r < l->REPS; r++) {
+    MlirValue o = offs->parts[r], m = mask->parts[r], d = data->parts[r];
+    if (!vector) {
+      if (isStore)
+        storeLanes(l, ptr->parts[0], o, d, m, elem);
+      else
+        res->parts[r] = loadLanes(l, ptr->parts[0], o, m, d, elem);
+      continue;
+    }
+    MlirOperation ifOp = buildIf(l, allLanesOn(l, mask, r), isStore ? ttNoType() : vt);
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
+    MlirValue p = gep(l, ptr->parts[0], extract(l, o, 0), elem);
+    MlirNamedAttribute align = alignAttr(l, bytes < 16 ? bytes : 16);
+    if (isStore) {
+      MlirValue ops[2] = {d, p};
+      build(l, "llvm.store", 2, ops, ttNoType(), 1, &align);
+      yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
+    } else {
+      yield(l, ifBlock(ifOp, 0), build(l, "llvm.load", 1, &p, vt, 1, &align));
+    }
+    l->b = ttBuilderAtEnd(ifBlock(ifOp, 1));
+    if (isStore) {
+      if (mask->axis.constancy < l->VEC)
+        storeLanes(l, ptr->parts[0], o, d, m, elem);
+      yield(l, ifBlock(ifOp, 1), (MlirValue){NULL});
+    } else {
+      MlirValue slow = mask->axis.constancy >= l->VEC
+                           ? d
+                           : loadLanes(l, ptr->parts[0], o, m, d, elem);
+      yield(l, ifBlock(ifOp, 1), slow);
+      res->parts[r] = mlirOperationGetResult(ifOp, 0);
+    }
+    l->b = saved;
+  }
+}
+
+/* Axis facts of an elementwise integer op from its operands' (step 2). */
+static Axis axisOf(Lower *l, MlirOperation op, const char *name) {
+  Axis out = {1, 1, 1};
+  intptr_t n = mlirOperationGetNumOperands(op);
+  Lowered *a = n > 0 ? lookup(l, mlirOperationGetOperand(op, 0)) : NULL;
+  Lowered *b = n > 1 ? lookup(l, mlirOperationGetOperand(op, 1)) : NULL;
+  if (!a)
+    return out;
+  Axis x = a->axis, y = b ? b->axis : (Axis){1, l->B, 1};
+  out.constancy = gcd64(x.constancy, y.constancy);
+  if (strcmp(name, "arith.addi") == 0) {
+    out.contig = maxI(gcd64(gcd64(x.contig, y.constancy), y.div),
+                      gcd64(gcd64(y.contig, x.constancy), x.div));
+    out.div = gcd64(x.div, y.div);
+  } else if (strcmp(name, "arith.muli") == 0) {
+    out.div = x.div * y.div < BIG_DIV ? x.div * y.div : BIG_DIV;
+  } else if (strcmp(name, "arith.remui") == 0 || strcmp(name, "arith.remsi") == 0) {
+    if (y.constancy >= l->B) {
+      out.contig = gcd64(x.contig, y.div);
+      out.div = gcd64(x.div, y.div);
+    }
+  } else if (strcmp(name, "arith.divui") == 0 || strcmp(name, "arith.divsi") == 0) {
+    if (y.constancy >= l->B)
+      out.constancy = maxI(x.constancy, gcd64(x.contig, y.div));
+  } else if (strcmp(name, "arith.cmpi") == 0) {
+    out.constancy = maxI(out.constancy, gcd64(gcd64(x.contig, y.div), y.constancy));
+  }
+  return out;
+}
+
+/* Step 2 for an arith/math op (on tiles: once per group; on scalars: once). */
+static bool lowerGeneric(Lower *l, MlirOperation op) {
+  char name[64];
+  ttOpName(op, name, sizeof name);
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  if (mlirOperationGetNumResults(op) != 1 || mlirOperationGetNumRegions(op) != 0 ||
+      nops > 8) {
+    ttEmitError(op, "convert-tile-to-gpu: cannot lower '%s' in a tile kernel", name);
+    return false;
+  }
+  MlirValue res = mlirOperationGetResult(op, 0);
+  MlirType rt = mlirValueGetType(res);
+  bool tile = isTile(res);
+  intptr_t nattrs = mlirOperationGetNumAttributes(op);
+  MlirNamedAttribute attrs[16];
+  for (intptr_t i = 0; i < nattrs && i < 16; i++)
+    attrs[i] = mlirOperationGetAttribute(op, i);
+
+  Lowered *out = define(l, res);
+  if (ttOpIs(op, "arith.constant")) {
+    MlirAttribute v = ttOpAttr(op, "value");
+    if (tile) {
+      if (!mlirDenseElementsAttrIsSplat(v)) {
+        ttEmitError(op, "convert-tile-to-gpu: only splat tile constants are supported");
+        return false;
+      }
+      MlirAttribute s = mlirDenseElementsAttrGetSplatValue(v);
+      MlirType vt = vecOf(l, mlirShapedTypeGetElementType(rt));
+      MlirNamedAttribute va = ttNamedAttr(l->ctx, "value", mlirDenseElementsAttrSplatGet(vt, s));
+      MlirValue c = build(l, "arith.constant", 0, NULL, vt, 1, &va);
+      for (int r = 0; r < l->REPS; r++)
+        out->parts[r] = c;
+      out->axis = (Axis){1, l->B, mlirAttributeIsAInteger(s) ? pow2Div(mlirIntegerAttrGetValueInt(s)) : 1};
+    } else {
+      out->parts[0] = mlirOperationGetResult(ttInsert(&l->b, mlirOperationClone(op)), 0);
+      if (mlirAttributeIsAInteger(v))
+        out->axis.div = pow2Div(mlirIntegerAttrGetValueInt(v));
+    }
+    return true;
+  }
+  int reps = tile ? (int)l->REPS : 1;
+  MlirType t = tile ? vecOf(l, mlirShapedTypeGetElementType(rt)) : rt;
+  for (int r = 0; r < reps; r++) {
+    MlirValue ops[8];
+    for (intptr_t k = 0; k < nops; k++) {
+      Lowered *x = lookup(l, mlirOperationGetOperand(op, k));
+      if (!x) {
+        ttEmitError(op, "convert-tile-to-gpu: operand %d of '%s' is not lowered", (int)k,
+                    name);
+        return false;
+      }
+      ops[k] = x->parts[tile ? r : 0];
+    }
+    out->parts[r] = build(l, name, nops, ops, t, nattrs, attrs);
+  }
+  out->axis = axisOf(l, op, name);
+  return true;
+}
+
+/* Step 2 for one op of the kernel body. */
+static bool lowerOp(Lower *l, MlirOperation op) {
+  if (ttOpIs(op, "tile.program_id") || ttOpIs(op, "tile.num_programs")) {
+    int64_t axis = ttOpAttrInt(op, "axis", 0);
+    Lowered *x = define(l, mlirOperationGetResult(op, 0));
+    x->parts[0] = gpuIndex(l, ttOpIs(op, "tile.program_id") ? "gpu.block_id" : "gpu.grid_dim",
+                           axis);
+    return true;
+  }
+  if (ttOpIs(op, "tile.range")) {
+    int64_t start = ttOpAttrInt(op, "start", 0);
+    Lowered *x = define(l, mlirOperationGetResult(op, 0));
+    MlirType vt = vecOf(l, ttI32(l->ctx));
+    MlirValue base = build(l, "vector.broadcast", 1, &l->tid, vt, 0, NULL);
+    MlirValue vecs = ttConstInt(&l->b, l->loc, vt, l->VEC);
+    MlirValue ops[2] = {base, vecs};
+    base = build(l, "arith.muli", 2, ops, vt, 0, NULL);
+    for (int r = 0; r < l->REPS; r++) {
+      MlirAttribute lanes[64];
+      for (int64_t j = 0; j < l->VEC; j++)
+        lanes[j] = mlirIntegerAttrGet(ttI32(l->ctx), start + r * l->VEC * l->T + j);
+      MlirNamedAttribute va =
+          ttNamedAttr(l->ctx, "value", mlirDenseElementsAttrGet(vt, l->VEC, lanes));
+      MlirValue c = build(l, "arith.constant", 0, NULL, vt, 1, &va);
+      MlirValue sum[2] = {base, c};
+      x->parts[r] = build(l, "arith.addi", 2, sum, vt, 0, NULL);
+    }
+    int64_t len = ttOpAttrInt(op, "end", 0) - start;
+    x->axis = (Axis){gcd64(len, pow2Div(start)), 1, pow2Div(start)};
+    return true;
+  }
+  if (ttOpIs(op, "tile.splat")) {
+    Lowered *s = lookup(l, mlirOperationGetOperand(op, 0));
+    Lowered *x = define(l, mlirOperationGetResult(op, 0));
+    MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(op, 0)));
+    MlirValue v = build(l, "vector.broadcast", 1, &s->parts[0], vecOf(l, elem), 0, NULL);
+    for (int r = 0; r < l->REPS; r++)
+      x->parts[r] = v;
+    x->axis = (Axis){1, l->B, s->axis.div};
+    return true;
+  }
+  if (ttOpIs(op, "tile.load") || ttOpIs(op, "tile.store")) {
+    lowerMemory(l, op, ttOpIs(op, "tile.store"));
+    return true;
+  }
+  if (ttOpIs(op, "func.return")) {
+    build(l, "gpu.return", 0, NULL, ttNoType(), 0, NULL);
+    return true;
+  }
+  if (ttOpHasPrefix(op, "arith.") || ttOpHasPrefix(op, "math."))
+    return lowerGeneric(l, op);
+  char name[64];
+  ttEmitError(op, "convert-tile-to-gpu: cannot lower '%s' yet", ttOpName(op, name, sizeof name));
+  return false;
+}
+
+/* The narrowest element (bytes) loaded or stored, and the tile size; false on a tile that
+ * is not 1-D or whose size differs from the others. */
+static bool scanKernel(MlirOperation func, int64_t *minBytes, int64_t *tileSize) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  *minBytes = 16;
+  *tileSize = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    intptr_t n = mlirOperationGetNumResults(op);
+    for (intptr_t i = 0; i < n + mlirOperationGetNumOperands(op); i++) {
+      MlirValue v = i < n ? mlirOperationGetResult(op, i) : mlirOperationGetOperand(op, i - n);
+      MlirType t = mlirValueGetType(v);
+      if (!mlirTypeIsARankedTensor(t))
+        continue;
+      int64_t shape[8];
+      if (ttTensorShape(t, shape) != 1) {
+        ttEmitError(op, "convert-tile-to-gpu: only 1-D tiles are supported yet");
+        return false;
+      }
+      if (*tileSize && *tileSize != shape[0]) {
+        ttEmitError(op, "convert-tile-to-gpu: tiles of sizes %lld and %lld in one kernel",
+                    (long long)*tileSize, (long long)shape[0]);
+        return false;
+      }
+      *tileSize = shape[0];
+      if ((ttOpIs(op, "tile.load") || ttOpIs(op, "tile.store")) && ttDtypeBytes(t) > 0 &&
+          ttDtypeBytes(t) < *minBytes)
+        *minBytes = ttDtypeBytes(t);
+    }
+  }
+  return true;
+}
+
+static MlirOperation gpuModule(MlirModule module) {
+  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
+  if (!mlirOperationIsNull(gm))
+    return gm;
+  MlirContext ctx = mlirModuleGetContext(module);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, mlirBlockCreate(0, NULL, NULL));
+  MlirNamedAttribute name = ttNamedAttr(ctx, "sym_name", ttStrAttr(ctx, "tt_kernels"));
+  gm = ttOpCreate("gpu.module", mlirLocationUnknownGet(ctx), 0, NULL, 0, NULL, 1, &name, 1,
+                  &region);
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), gm);
+  mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
+                                  ttStrRef("gpu.container_module"), mlirUnitAttrGet(ctx));
+  return gm;
+}
+
+/* Steps 1-3 for one kernel. */
+static bool lowerKernel(MlirModule module, MlirOperation func) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  Lower l = {0};
+  l.ctx = ctx;
+  l.loc = mlirOperationGetLocation(func);
+  int64_t minBytes, B;
+  if (!scanKernel(func, &minBytes, &B))
+    return false;
+  l.T = 32 * ttOpAttrInt(func, "tile.num_warps", 4);
+  l.B = B ? B : l.T;
+  l.VEC = 16 / minBytes;
+  if (l.VEC * l.T > l.B)
+    l.VEC = l.B / l.T;
+  if (l.VEC < 1 || l.B % (l.VEC * l.T) != 0 || l.B / (l.VEC * l.T) > MAX_REPS) {
+    ttEmitError(func, "convert-tile-to-gpu: tile size %lld does not fit %lld threads "
+                      "(it must be a multiple of 32 * num_warps, at most %d per thread)",
+                (long long)l.B, (long long)l.T, MAX_REPS * 16);
+    return false;
+  }
+  l.REPS = l.B / (l.VEC * l.T);
+
+  /* Step 1: the gpu.func. */
+  MlirBlock tbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  intptr_t nargs = mlirBlockGetNumArguments(tbody);
+  MlirType *types = ttAlloc(sizeof(MlirType) * (size_t)(nargs ? nargs : 1));
+  MlirLocation *locs = ttAlloc(sizeof(MlirLocation) * (size_t)(nargs ? nargs : 1));
+  MlirType gptr = mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr<1>"));
+  for (intptr_t i = 0; i < nargs; i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(tbody, i));
+    types[i] = mlirTypeIsAInteger(t) || mlirTypeIsAFloat(t) ? t : gptr;
+    locs[i] = l.loc;
+  }
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock body = mlirBlockCreate(nargs, types, locs);
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirAttribute symName = ttOpAttr(func, "sym_name");
+  int32_t bs[3] = {(int32_t)l.T, 1, 1};
+  MlirNamedAttribute attrs[4] = {
+      ttNamedAttr(ctx, "sym_name", symName),
+      ttNamedAttr(ctx, "function_type",
+                  mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nargs, types, 0, NULL))),
+      ttNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
+      ttNamedAttr(ctx, "gpu.known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
+  };
+  MlirOperation gfunc = ttOpCreate("gpu.func", l.loc, 0, NULL, 0, NULL, 4, attrs, 1, &region);
+  mlirBlockAppendOwnedOperation(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule(module), 0)), gfunc);
+  for (intptr_t i = 0; i < nargs; i++) {
+    Lowered *x = define(&l, mlirBlockGetArgument(tbody, i));
+    x->parts[0] = mlirBlockGetArgument(body, i);
+  }
+  free(types);
+  free(locs);
+
+  /* Step 2. */
+  l.b = ttBuilderAtEnd(body);
+  l.tid = gpuIndex(&l, "gpu.thread_id", 0);
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    ok = lowerOp(&l, op);
+  free(l.vals);
+  if (!ok)
+    mlirOperationDestroy(gfunc);
+  return ok;
+}
+
+bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts) {
+  (void)opts;
+  MlirBlock body = mlirModuleGetBody(module);
+  MlirOperation op = mlirBlockGetFirstOperation(body);
+  while (!mlirOperationIsNull(op)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
+      if (!lowerKernel(module, op))
+        return false;
+      mlirOperationDestroy(op); /* step 4 */
+    }
+    op = next;
+  }
+  return true;
+}

@@ -1,0 +1,304 @@
+/// prim (prim-torch): PyTorch primitive and composite tensor ops on builtin ranked tensors.
+///
+/// Values are builtin `tensor<...>` types with f32, f16 or bf16 elements (fp8 E4M3/E5M2 and
+/// integer tensors where an op says so). Elementwise ops take operands of one identical type:
+/// broadcasting is explicit, with `prim.broadcast_in_dim`, as in PrimTorch. Composite ops
+/// (softmax, layer_norm, gelu, ...) are declared here and rewritten into primitives by
+/// `--decompose`. `--fuse` groups ops into `prim.fusion` regions, one per future kernel.
+///
+/// Ops print in MLIR's generic form, e.g.
+/// `%y = "prim.add"(%a, %b) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>`.
+irdl.dialect @prim {
+  /// Elementwise -x. Category: unary.
+  irdl.operation @neg {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise |x|. Category: unary.
+  irdl.operation @abs {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise e^x. Category: unary.
+  irdl.operation @exp {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise 2^x. Category: unary.
+  irdl.operation @exp2 {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise natural logarithm. Category: unary.
+  irdl.operation @log {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise square root. Category: unary.
+  irdl.operation @sqrt {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise 1/sqrt(x). Category: unary.
+  irdl.operation @rsqrt {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise hyperbolic tangent. Category: unary.
+  irdl.operation @tanh {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise error function. Category: unary.
+  irdl.operation @erf {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise sine. Category: unary.
+  irdl.operation @sin {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise cosine. Category: unary.
+  irdl.operation @cos {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise 1/x. Category: unary.
+  irdl.operation @reciprocal {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise lhs + rhs; both operands and the result have one type. Category: binary.
+  irdl.operation @add {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %t, rhs: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise lhs - rhs; both operands and the result have one type. Category: binary.
+  irdl.operation @sub {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %t, rhs: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise lhs * rhs; both operands and the result have one type. Category: binary.
+  irdl.operation @mul {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %t, rhs: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise lhs / rhs (true division); both operands and the result have one type. Category: binary.
+  irdl.operation @div {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %t, rhs: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise elementwise maximum (NaN propagates); both operands and the result have one type. Category: binary.
+  irdl.operation @max {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %t, rhs: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise elementwise minimum (NaN propagates); both operands and the result have one type. Category: binary.
+  irdl.operation @min {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %t, rhs: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise lhs ** rhs; both operands and the result have one type. Category: binary.
+  irdl.operation @pow {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %t, rhs: %t)
+    irdl.results(result: %t)
+  }
+  /// Elementwise comparison giving an i1 tensor of the operands' shape. `direction` is one
+  /// of "eq", "ne", "lt", "le", "gt", "ge" (ordered: false when either side is NaN, except
+  /// "ne"). Category: compare.
+  irdl.operation @compare {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.string"
+    irdl.operands(lhs: %t, rhs: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"direction" = %d}
+  }
+
+  /// Elementwise select: `cond ? on_true : on_false`; `cond` is an i1 tensor of the same
+  /// shape. Category: select.
+  irdl.operation @where {
+    %c = irdl.base "!builtin.tensor"
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(cond: %c, on_true: %t, on_false: %t)
+    irdl.results(result: %t)
+  }
+
+  /// Elementwise dtype cast to the result's element type (same shape). Float narrowing
+  /// rounds to nearest even. Category: convert.
+  irdl.operation @convert {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+  }
+
+  /// Broadcast to the result shape: operand dimension i becomes result dimension
+  /// `broadcast_dimensions[i]` (strictly increasing); an operand dimension of size 1
+  /// broadcasts; result dimensions not named are new. Same element type. Category: shape.
+  irdl.operation @broadcast_in_dim {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"broadcast_dimensions" = %d}
+  }
+
+  /// Row-major reshape to the result type (same element type and number of elements).
+  /// Category: shape.
+  irdl.operation @reshape {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+  }
+
+  /// A tensor with every element equal to `value` (a float or integer attribute), like
+  /// `torch.full`. Category: constant.
+  irdl.operation @full {
+    %fa = irdl.base "#builtin.float"
+    %ia = irdl.base "#builtin.integer"
+    %v = irdl.any_of(%fa, %ia)
+    %r = irdl.base "!builtin.tensor"
+    irdl.results(result: %r)
+    irdl.attributes {"value" = %v}
+  }
+
+  /// A tensor given element by element (`value` is a dense elements attribute of the
+  /// result type). Category: constant.
+  irdl.operation @constant {
+    %v = irdl.base "#builtin.dense_int_or_fp_elements"
+    %r = irdl.base "!builtin.tensor"
+    irdl.results(result: %r)
+    irdl.attributes {"value" = %v}
+  }
+  /// Reduction (sum) over the dimensions `dims`; `keepdim` (bool) keeps them with size 1.
+  /// Category: reduction.
+  irdl.operation @sum {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.dense_array"
+    %k = irdl.base "#builtin.integer"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"dims" = %d, "keepdim" = %k}
+  }
+  /// Reduction (maximum) over the dimensions `dims`; `keepdim` (bool) keeps them with size 1.
+  /// Category: reduction.
+  irdl.operation @amax {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.dense_array"
+    %k = irdl.base "#builtin.integer"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"dims" = %d, "keepdim" = %k}
+  }
+  /// Reduction (minimum) over the dimensions `dims`; `keepdim` (bool) keeps them with size 1.
+  /// Category: reduction.
+  irdl.operation @amin {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.dense_array"
+    %k = irdl.base "#builtin.integer"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"dims" = %d, "keepdim" = %k}
+  }
+  /// Matrix product of 2-D (MxK, KxN) or batched 3-D (BxMxK, BxKxN) operands; fp32
+  /// accumulation; the result's element type is the output dtype. Category: matmul.
+  irdl.operation @matmul {
+    %a = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %a, rhs: %b)
+    irdl.results(result: %r)
+  }
+
+  /// `x @ weight^T + bias` as `torch.nn.functional.linear` (bias optional). Category:
+  /// composite.
+  irdl.operation @linear {
+    %t = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t, weight: %w, bias: optional %b)
+    irdl.results(result: %r)
+  }
+
+  /// Softmax along `dim` (an integer attribute). Category: composite.
+  irdl.operation @softmax {
+    %t = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.integer"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+    irdl.attributes {"dim" = %d}
+  }
+
+  /// Log-softmax along `dim`. Category: composite.
+  irdl.operation @log_softmax {
+    %t = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.integer"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+    irdl.attributes {"dim" = %d}
+  }
+
+  /// Layer normalization over the last dimension with `weight`, `bias` (1-D, the size of the
+  /// last dimension) and `eps` (float). Category: composite.
+  irdl.operation @layer_norm {
+    %t = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %e = irdl.base "#builtin.float"
+    irdl.operands(x: %t, weight: %w, bias: %w)
+    irdl.results(result: %t)
+    irdl.attributes {"eps" = %e}
+  }
+
+  /// RMS normalization over the last dimension with `weight` and `eps`. Category: composite.
+  irdl.operation @rms_norm {
+    %t = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %e = irdl.base "#builtin.float"
+    irdl.operands(x: %t, weight: %w)
+    irdl.results(result: %t)
+    irdl.attributes {"eps" = %e}
+  }
+
+  /// GELU; `approximate` is "none" (erf form) or "tanh". Category: composite.
+  irdl.operation @gelu {
+    %t = irdl.base "!builtin.tensor"
+    %a = irdl.base "#builtin.string"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+    irdl.attributes {"approximate" = %a}
+  }
+
+  /// SiLU: `x * sigmoid(x)`. Category: composite.
+  irdl.operation @silu {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+}

@@ -1,0 +1,123 @@
+/// tile: block-level kernels in the style of Triton.
+///
+/// A tile kernel is a `func.func` with the unit attribute `tile.kernel`; one instance (a
+/// *program*) runs per point of the launch grid and works on whole tiles: builtin
+/// `tensor<...>` values of a static shape that the lowering spreads over the threads of a
+/// block. Elementwise math on tiles uses upstream `arith` and `math` ops on those tensors
+/// (`arith.addf`, `math.exp`, `arith.cmpi`, ...). Memory is reached through `!tile.ptr<T>`
+/// kernel arguments plus tiles of i32 element offsets, with a mask and an `other` value for
+/// the lanes that are off. Kernel attributes: `tile.num_warps` (threads per program / 32).
+/// The host side of a program is a `func.func` that calls fused functions (see `--fuse`);
+/// `--tile` gives each fused function a `tile.launch` attribute naming its kernel, grid and
+/// extra arguments.
+irdl.dialect @tile {
+  /// A pointer to global memory holding elements of type `elem`.
+  irdl.type @ptr {
+    %0 = irdl.any
+    irdl.parameters(elem: %0)
+  }
+
+  /// The index of this program along grid axis `axis` (0, 1 or 2), an i32. Category: grid.
+  irdl.operation @program_id {
+    %i = irdl.is i32
+    %a = irdl.base "#builtin.integer"
+    irdl.results(result: %i)
+    irdl.attributes {"axis" = %a}
+  }
+
+  /// The number of programs along grid axis `axis`, an i32. Category: grid.
+  irdl.operation @num_programs {
+    %i = irdl.is i32
+    %a = irdl.base "#builtin.integer"
+    irdl.results(result: %i)
+    irdl.attributes {"axis" = %a}
+  }
+
+  /// The 1-D i32 tile `[start, start+1, ..., end-1]`; `end - start` is the tile size (a
+  /// power of two). Category: tile.
+  irdl.operation @range {
+    %r = irdl.base "!builtin.tensor"
+    %a = irdl.base "#builtin.integer"
+    %b = irdl.base "#builtin.integer"
+    irdl.results(result: %r)
+    irdl.attributes {"start" = %a, "end" = %b}
+  }
+
+  /// A tile with every element equal to the scalar operand. Category: tile.
+  irdl.operation @splat {
+    %s = irdl.any
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(value: %s)
+    irdl.results(result: %r)
+  }
+
+  /// Broadcast a tile to the result shape along its dimensions of size 1 (same rank).
+  /// Category: tile.
+  irdl.operation @broadcast {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(value: %t)
+    irdl.results(result: %r)
+  }
+
+  /// Insert a dimension of size 1 at `axis`. Category: tile.
+  irdl.operation @expand_dims {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %a = irdl.base "#builtin.integer"
+    irdl.operands(value: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"axis" = %a}
+  }
+
+  /// Masked gather: element i is `ptr[offsets[i]]` where `mask[i]`, else `other[i]`.
+  /// `offsets` is an i32 tile, `mask` an i1 tile, `other` a tile of the result type.
+  /// Contiguous, aligned runs of offsets become 16-byte vector loads. Category: memory.
+  irdl.operation @load {
+    %p = irdl.base @tile::@ptr
+    %o = irdl.base "!builtin.tensor"
+    %m = irdl.base "!builtin.tensor"
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(ptr: %p, offsets: %o, mask: %m, other: %t)
+    irdl.results(result: %t)
+  }
+
+  /// Masked scatter: `ptr[offsets[i]] = value[i]` where `mask[i]`. Category: memory.
+  irdl.operation @store {
+    %p = irdl.base @tile::@ptr
+    %o = irdl.base "!builtin.tensor"
+    %m = irdl.base "!builtin.tensor"
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(ptr: %p, offsets: %o, value: %t, mask: %m)
+  }
+
+  /// Masked atomic add: `ptr[offsets[i]] += value[i]` where `mask[i]`. Category: memory.
+  irdl.operation @atomic_add {
+    %p = irdl.base @tile::@ptr
+    %o = irdl.base "!builtin.tensor"
+    %m = irdl.base "!builtin.tensor"
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(ptr: %p, offsets: %o, value: %t, mask: %m)
+  }
+
+  /// Reduce a tile along `axis` with `kind` ("sum", "max" or "min"); the result drops that
+  /// dimension. Category: reduction.
+  irdl.operation @reduce {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.any
+    %a = irdl.base "#builtin.integer"
+    %k = irdl.base "#builtin.string"
+    irdl.operands(value: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"axis" = %a, "kind" = %k}
+  }
+
+  /// Tile matrix product with accumulation: `a (MxK) @ b (KxN) + acc (MxN)`. Category: dot.
+  irdl.operation @dot {
+    %a = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %c = irdl.base "!builtin.tensor"
+    irdl.operands(a: %a, b: %b, acc: %c)
+    irdl.results(result: %c)
+  }
+}

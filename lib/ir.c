@@ -1,0 +1,256 @@
+/* ir.c - small helpers for building and reading IR through MLIR's C API.
+ *
+ * The C API builds every op through an MlirOperationState; these helpers make the common
+ * shapes one call (an op with operands, result types and attributes, inserted at a point),
+ * and read the attributes and tensor types that passes look at.
+ */
+#include "tt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+MlirIdentifier ttId(MlirContext ctx, const char *name) {
+  return mlirIdentifierGet(ctx, ttStrRef(name));
+}
+
+MlirNamedAttribute ttNamedAttr(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(ttId(ctx, name), a);
+}
+
+MlirOperation ttOpCreate(const char *name, MlirLocation loc, intptr_t nOperands,
+                         const MlirValue *operands, intptr_t nResults,
+                         const MlirType *results, intptr_t nAttrs,
+                         const MlirNamedAttribute *attrs, intptr_t nRegions,
+                         MlirRegion *regions) {
+  MlirOperationState st = mlirOperationStateGet(ttStrRef(name), loc);
+  if (nOperands)
+    mlirOperationStateAddOperands(&st, nOperands, operands);
+  if (nResults)
+    mlirOperationStateAddResults(&st, nResults, results);
+  if (nAttrs)
+    mlirOperationStateAddAttributes(&st, nAttrs, attrs);
+  if (nRegions)
+    mlirOperationStateAddOwnedRegions(&st, nRegions, regions);
+  return mlirOperationCreate(&st);
+}
+
+TtBuilder ttBuilderAtEnd(MlirBlock block) {
+  TtBuilder b = {block, {NULL}};
+  return b;
+}
+
+TtBuilder ttBuilderBefore(MlirOperation op) {
+  TtBuilder b = {mlirOperationGetBlock(op), op};
+  return b;
+}
+
+MlirOperation ttInsert(TtBuilder *b, MlirOperation op) {
+  if (mlirOperationIsNull(b->before))
+    mlirBlockAppendOwnedOperation(b->block, op);
+  else
+    mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
+  return op;
+}
+
+MlirValue ttBuild(TtBuilder *b, const char *name, MlirLocation loc, intptr_t nOperands,
+                  const MlirValue *operands, MlirType result, intptr_t nAttrs,
+                  const MlirNamedAttribute *attrs) {
+  bool hasResult = !mlirTypeIsNull(result);
+  MlirOperation op = ttOpCreate(name, loc, nOperands, operands, hasResult ? 1 : 0,
+                                &result, nAttrs, attrs, 0, NULL);
+  ttInsert(b, op);
+  if (!hasResult) {
+    MlirValue none = {NULL};
+    return none;
+  }
+  return mlirOperationGetResult(op, 0);
+}
+
+const char *ttOpName(MlirOperation op, char *buf, size_t n) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t k = s.length < n - 1 ? s.length : n - 1;
+  memcpy(buf, s.data, k);
+  buf[k] = 0;
+  return buf;
+}
+
+bool ttOpIs(MlirOperation op, const char *name) {
+  return ttStrRefEq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+bool ttOpHasPrefix(MlirOperation op, const char *prefix) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t n = strlen(prefix);
+  return s.length >= n && memcmp(s.data, prefix, n) == 0;
+}
+
+MlirAttribute ttOpAttr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op, ttStrRef(name));
+}
+
+int64_t ttOpAttrInt(MlirOperation op, const char *name, int64_t dflt) {
+  MlirAttribute a = ttOpAttr(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return dflt;
+  return mlirIntegerAttrGetValueInt(a);
+}
+
+bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n) {
+  MlirAttribute a = ttOpAttr(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return false;
+  MlirStringRef s = mlirStringAttrGetValue(a);
+  size_t k = s.length < n - 1 ? s.length : n - 1;
+  memcpy(buf, s.data, k);
+  buf[k] = 0;
+  return true;
+}
+
+MlirType ttI32(MlirContext ctx) { return mlirIntegerTypeGet(ctx, 32); }
+
+MlirType ttTensorOf(MlirType like, int64_t rank, const int64_t *shape, MlirType elem) {
+  (void)like;
+  return mlirRankedTensorTypeGet(rank, shape, elem, mlirAttributeGetNull());
+}
+
+int64_t ttTensorShape(MlirType t, int64_t shape[8]) {
+  if (!mlirTypeIsARankedTensor(t))
+    return -1;
+  int64_t r = mlirShapedTypeGetRank(t);
+  for (int64_t i = 0; i < r && i < 8; i++)
+    shape[i] = mlirShapedTypeGetDimSize(t, i);
+  return r;
+}
+
+int64_t ttTensorNumel(MlirType t) {
+  int64_t shape[8], r = ttTensorShape(t, shape), n = 1;
+  for (int64_t i = 0; i < r; i++)
+    n *= shape[i];
+  return n;
+}
+
+MlirType ttElementType(MlirType t) {
+  if (mlirTypeIsAShaped(t))
+    return mlirShapedTypeGetElementType(t);
+  return t;
+}
+
+const char *ttDtypeName(MlirType t) {
+  t = ttElementType(t);
+  if (mlirTypeIsAF32(t))
+    return "f32";
+  if (mlirTypeIsAF16(t))
+    return "f16";
+  if (mlirTypeIsABF16(t))
+    return "bf16";
+  if (mlirTypeIsAF64(t))
+    return "f64";
+  if (mlirTypeIsAFloat8E4M3FN(t))
+    return "f8e4m3";
+  if (mlirTypeIsAFloat8E5M2(t))
+    return "f8e5m2";
+  if (mlirTypeIsAInteger(t)) {
+    switch (mlirIntegerTypeGetWidth(t)) {
+    case 1:
+      return "i1";
+    case 8:
+      return "i8";
+    case 32:
+      return "i32";
+    case 64:
+      return "i64";
+    }
+  }
+  return "?";
+}
+
+int ttDtypeBytes(MlirType t) {
+  t = ttElementType(t);
+  if (mlirTypeIsAInteger(t))
+    return mlirIntegerTypeGetWidth(t) <= 8 ? 1 : (int)mlirIntegerTypeGetWidth(t) / 8;
+  if (mlirTypeIsAFloat(t))
+    return (int)mlirFloatTypeGetWidth(t) / 8;
+  return 0;
+}
+
+bool ttTypeIsHalf(MlirType t) {
+  t = ttElementType(t);
+  return mlirTypeIsAF16(t) || mlirTypeIsABF16(t);
+}
+
+MlirAttribute ttIntAttr(MlirContext ctx, int64_t v, MlirType t) {
+  if (mlirTypeIsNull(t))
+    t = ttI32(ctx);
+  return mlirIntegerAttrGet(t, v);
+}
+
+MlirAttribute ttStrAttr(MlirContext ctx, const char *s) {
+  return mlirStringAttrGet(ctx, ttStrRef(s));
+}
+
+/* An arith.constant of scalar, tensor or vector type t with every element `value`. */
+static MlirValue constOf(TtBuilder *b, MlirLocation loc, MlirType t, double fv,
+                         int64_t iv) {
+  MlirContext ctx = mlirTypeGetContext(t);
+  MlirType elem = ttElementType(t);
+  MlirAttribute scalar = mlirTypeIsAFloat(elem) ? mlirFloatAttrDoubleGet(ctx, elem, fv)
+                                                : mlirIntegerAttrGet(elem, iv);
+  MlirAttribute value =
+      mlirTypeIsAShaped(t) ? mlirDenseElementsAttrSplatGet(t, scalar) : scalar;
+  MlirNamedAttribute attr = ttNamedAttr(ctx, "value", value);
+  return ttBuild(b, "arith.constant", loc, 0, NULL, t, 1, &attr);
+}
+
+MlirValue ttConstSplat(TtBuilder *b, MlirLocation loc, MlirType t, double value) {
+  return constOf(b, loc, t, value, (int64_t)value);
+}
+
+MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value) {
+  return constOf(b, loc, t, (double)value, value);
+}
+
+MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name) {
+  MlirOperation op = mlirOperationCreateParse(ctx, ttStrRef(source), ttStrRef(name));
+  if (mlirOperationIsNull(op))
+    return (MlirModule){NULL};
+  if (ttOpIs(op, "builtin.module"))
+    return mlirModuleFromOperation(op);
+  MlirModule m = mlirModuleCreateEmpty(mlirOperationGetLocation(op));
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(m), op);
+  return m;
+}
+
+MlirOperation ttModuleLookup(MlirModule m, const char *name) {
+  MlirBlock body = mlirModuleGetBody(m);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute s = ttOpAttr(op, "sym_name");
+    if (!mlirAttributeIsNull(s) && ttStrRefEq(mlirStringAttrGetValue(s), name))
+      return op;
+  }
+  MlirOperation none = {NULL};
+  return none;
+}
+
+/* Pre-order walk; returns false when fn asked to stop. */
+static bool walkOp(MlirOperation op, TtWalkFn fn, void *userData) {
+  if (!fn(op, userData))
+    return false;
+  intptr_t nr = mlirOperationGetNumRegions(op);
+  for (intptr_t r = 0; r < nr; r++) {
+    MlirRegion region = mlirOperationGetRegion(op, r);
+    for (MlirBlock blk = mlirRegionGetFirstBlock(region); !mlirBlockIsNull(blk);
+         blk = mlirBlockGetNextInRegion(blk)) {
+      MlirOperation child = mlirBlockGetFirstOperation(blk);
+      while (!mlirOperationIsNull(child)) {
+        MlirOperation next = mlirOperationGetNextInBlock(child);
+        if (!walkOp(child, fn, userData))
+          return false;
+        child = next;
+      }
+    }
+  }
+  return true;
+}
+
+void ttWalk(MlirOperation root, TtWalkFn fn, void *userData) { walkOp(root, fn, userData); }

@@ -1,0 +1,271 @@
+/* pipeline.c - the registry of tt passes and the parser of pass pipelines.
+ *
+ * LLVM 22's C API cannot register a C pass by name with MLIR's own pipeline parser, so tt
+ * keeps its registry here and parses pipelines itself: tt passes become external passes
+ * (mlirCreateExternalPass) and every other name is handed to MLIR's parser
+ * (mlirOpPassManagerAddPipeline), so `--pass-pipeline='builtin.module(fuse,canonicalize,
+ * func.func(cse))'` mixes the two freely. tt passes run on builtin.module.
+ */
+#include "tt.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const TtPassOption tileOptions[] = {
+    {"block-size", "elements per program (a power of two, >= 32 * num-warps)", 1024, 32,
+     65536},
+    {"num-warps", "warps per program", 4, 1, 32},
+};
+static const TtPassOption splitkOptions[] = {
+    {"split-k", "K slices per output tile (0 picks from the shape)", 0, 0, 1024},
+};
+
+static const TtPassInfo passes[] = {
+    {"fuse", "Group connected elementwise prim ops into prim.fusion kernels",
+     "Each prim.fusion region becomes one kernel: its ops read their inputs once and write "
+     "its results once. Elementwise, compare/select, convert, broadcast_in_dim, reshape and "
+     "constant ops fuse; a producer joins its consumer's group when every user of it is in "
+     "that group; constants are copied into each group that uses them.",
+     NULL, 0, ttFusePass},
+    {"tile", "Turn each prim.fusion into a tile kernel and a tile.launch",
+     "Elementwise groups become 1-D kernels over the flattened output: program p handles "
+     "elements [p*block-size, (p+1)*block-size), masked at the tail; f16/bf16 math runs "
+     "in f32 and rounds once at the store.",
+     tileOptions, 2, ttTilePass},
+    {"splitk", "Split the K loop of dot kernels across a second grid dimension",
+     "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
+     splitkOptions, 1, ttSplitKPass},
+    {"convert-tile-to-gpu", "Lower tile kernels to gpu.func over arith/math/vector/llvm",
+     "Each tile value is spread over the block's threads: every thread holds runs of "
+     "16 bytes; loads and stores of contiguous, aligned runs become vector accesses; masked "
+     "tails fall back to per-element accesses.",
+     NULL, 0, ttConvertTileToGpu},
+};
+#define NPASSES ((int)(sizeof passes / sizeof passes[0]))
+
+const TtPassInfo *ttPasses(int *count) {
+  *count = NPASSES;
+  return passes;
+}
+
+const TtPassInfo *ttPassLookup(const char *name) {
+  for (int i = 0; i < NPASSES; i++)
+    if (strcmp(passes[i].name, name) == 0)
+      return &passes[i];
+  return NULL;
+}
+
+bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions *out) {
+  for (int i = 0; i < info->nOptions; i++)
+    out->v[i] = info->options[i].dflt;
+  const char *p = text ? text : "";
+  while (*p) {
+    while (isspace((unsigned char)*p))
+      p++;
+    if (!*p)
+      break;
+    const char *key = p;
+    while (*p && *p != '=' && !isspace((unsigned char)*p))
+      p++;
+    size_t klen = (size_t)(p - key);
+    int idx = -1;
+    for (int i = 0; i < info->nOptions; i++)
+      if (strlen(info->options[i].name) == klen &&
+          strncmp(info->options[i].name, key, klen) == 0)
+        idx = i;
+    if (idx < 0) {
+      fprintf(stderr, "error: pass '%s' has no option '%.*s'\n", info->name, (int)klen, key);
+      return false;
+    }
+    if (*p != '=') {
+      fprintf(stderr, "error: option '%s' of pass '%s' needs a value ('%s=N')\n",
+              info->options[idx].name, info->name, info->options[idx].name);
+      return false;
+    }
+    p++;
+    char *end;
+    long long v = strtoll(p, &end, 10);
+    if (end == p || (*end && !isspace((unsigned char)*end))) {
+      fprintf(stderr, "error: option '%s' of pass '%s' takes an integer\n",
+              info->options[idx].name, info->name);
+      return false;
+    }
+    const TtPassOption *o = &info->options[idx];
+    if (v < o->min || v > o->max) {
+      fprintf(stderr, "error: option '%s' of pass '%s' is %lld, out of range [%lld, %lld]\n",
+              o->name, info->name, v, (long long)o->min, (long long)o->max);
+      return false;
+    }
+    out->v[idx] = v;
+    p = end;
+  }
+  return true;
+}
+
+/* State of one external pass instance: what to run and with which options. */
+typedef struct {
+  const TtPassInfo *info;
+  TtPassOptions opts;
+} PassState;
+
+static void passConstruct(void *userData) { (void)userData; }
+static void passDestruct(void *userData) { free(userData); }
+static void *passClone(void *userData) {
+  PassState *s = ttAlloc(sizeof *s);
+  *s = *(PassState *)userData;
+  return s;
+}
+static void passRun(MlirOperation op, MlirExternalPass pass, void *userData) {
+  PassState *s = userData;
+  if (!s->info->run(mlirModuleFromOperation(op), &s->opts))
+    mlirExternalPassSignalFailure(pass);
+}
+
+/* One TypeID per pass: the address of a distinct, 8-byte aligned static object. */
+static _Alignas(8) char passTypeIds[NPASSES][8];
+
+static MlirPass createTtPass(const TtPassInfo *info, const TtPassOptions *opts) {
+  PassState *s = ttAlloc(sizeof *s);
+  s->info = info;
+  s->opts = *opts;
+  MlirExternalPassCallbacks cb = {passConstruct, passDestruct, NULL, passClone, passRun};
+  MlirTypeID id = mlirTypeIDCreate(passTypeIds[info - passes]);
+  return mlirCreateExternalPass(id, ttStrRef(info->name), ttStrRef(info->name),
+                                ttStrRef(info->summary), ttStrRef("builtin.module"), 0,
+                                NULL, cb, s);
+}
+
+bool ttPipelineAddPass(MlirOpPassManager opm, const char *name, const char *options) {
+  const TtPassInfo *info = ttPassLookup(name);
+  if (info) {
+    TtPassOptions opts;
+    if (!ttPassParseOptions(info, options, &opts))
+      return false;
+    mlirOpPassManagerAddOwnedPass(opm, createTtPass(info, &opts));
+    return true;
+  }
+  TtStr text = {0};
+  ttStrAppendf(&text, "%s", name);
+  if (options && *options)
+    ttStrAppendf(&text, "{%s}", options);
+  TtStr err = {0};
+  MlirLogicalResult r = mlirOpPassManagerAddPipeline(opm, ttStrRef(text.data), ttStrCallback,
+                                                     &err);
+  if (mlirLogicalResultIsFailure(r)) {
+    if (err.len && strstr(err.data, "does not refer to a registered pass"))
+      fprintf(stderr, "error: unknown pass '%s' (see --list-passes)\n", name);
+    else
+      fprintf(stderr, "error: cannot add pass '%s': %s\n", name, err.len ? err.data : "");
+  }
+  ttStrDestroy(&text);
+  ttStrDestroy(&err);
+  return mlirLogicalResultIsSuccess(r);
+}
+
+/* Recursive-descent parser over the pipeline text. */
+typedef struct {
+  const char *p, *text;
+  bool ok;
+} Parser;
+
+static void skipSpace(Parser *ps) {
+  while (isspace((unsigned char)*ps->p))
+    ps->p++;
+}
+
+static void parseError(Parser *ps, const char *what) {
+  if (ps->ok)
+    fprintf(stderr, "error: malformed pass pipeline at column %d: %s\n  %s\n",
+            (int)(ps->p - ps->text) + 1, what, ps->text);
+  ps->ok = false;
+}
+
+static void parseList(Parser *ps, MlirOpPassManager opm, bool isModule);
+
+/* element := NAME ('{' options '}')? | NAME '(' list ')' */
+static void parseElement(Parser *ps, MlirOpPassManager opm, bool isModule) {
+  skipSpace(ps);
+  const char *start = ps->p;
+  while (isalnum((unsigned char)*ps->p) || *ps->p == '-' || *ps->p == '_' || *ps->p == '.')
+    ps->p++;
+  if (ps->p == start) {
+    parseError(ps, "expected a pass or operation name");
+    return;
+  }
+  char name[128];
+  snprintf(name, sizeof name, "%.*s", (int)(ps->p - start), start);
+  skipSpace(ps);
+  if (*ps->p == '(') {
+    ps->p++;
+    if (strcmp(name, "builtin.module") == 0 && isModule) {
+      parseList(ps, opm, true);
+    } else {
+      MlirOpPassManager nested = mlirOpPassManagerGetNestedUnder(opm, ttStrRef(name));
+      parseList(ps, nested, false);
+    }
+    skipSpace(ps);
+    if (*ps->p != ')')
+      parseError(ps, "expected ')'");
+    else
+      ps->p++;
+    return;
+  }
+  char options[512] = "";
+  if (*ps->p == '{') {
+    const char *o = ++ps->p;
+    int depth = 1;
+    while (*ps->p && depth) {
+      depth += *ps->p == '{';
+      depth -= *ps->p == '}';
+      ps->p++;
+    }
+    if (depth) {
+      parseError(ps, "expected '}'");
+      return;
+    }
+    snprintf(options, sizeof options, "%.*s", (int)(ps->p - 1 - o), o);
+  }
+  if (!ps->ok)
+    return;
+  if (ttPassLookup(name) && !isModule) {
+    fprintf(stderr, "error: tt pass '%s' runs on builtin.module, not nested\n", name);
+    ps->ok = false;
+    return;
+  }
+  if (!ttPipelineAddPass(opm, name, options))
+    ps->ok = false;
+}
+
+static void parseList(Parser *ps, MlirOpPassManager opm, bool isModule) {
+  skipSpace(ps);
+  if (*ps->p == ')')
+    return;
+  for (;;) {
+    parseElement(ps, opm, isModule);
+    if (!ps->ok)
+      return;
+    skipSpace(ps);
+    if (*ps->p != ',')
+      return;
+    ps->p++;
+  }
+}
+
+bool ttPipelineAdd(MlirPassManager pm, const char *pipeline) {
+  Parser ps = {pipeline, pipeline, true};
+  parseList(&ps, mlirPassManagerGetAsOpPassManager(pm), true);
+  skipSpace(&ps);
+  if (ps.ok && *ps.p)
+    parseError(&ps, "unexpected text after the pipeline");
+  return ps.ok;
+}
+
+bool ttRunPass(MlirModule module, const char *name, const char *options) {
+  const TtPassInfo *info = ttPassLookup(name);
+  TtPassOptions opts;
+  if (!info || !ttPassParseOptions(info, options, &opts))
+    return false;
+  return info->run(module, &opts);
+}

@@ -1,0 +1,80 @@
+/* prim.c - the classification of prim ops that --fuse, --tile and tt-translate share.
+ *
+ * One table says which category each prim op is in; passes switch on the category instead
+ * of on op names, so a new elementwise op needs one line here and its lowering.
+ */
+#include "tt.h"
+
+#include <string.h>
+
+static const struct {
+  const char *name;
+  TtPrimKind kind;
+} table[] = {
+    {"neg", TT_PRIM_UNARY},          {"abs", TT_PRIM_UNARY},
+    {"exp", TT_PRIM_UNARY},          {"exp2", TT_PRIM_UNARY},
+    {"log", TT_PRIM_UNARY},          {"sqrt", TT_PRIM_UNARY},
+    {"rsqrt", TT_PRIM_UNARY},        {"tanh", TT_PRIM_UNARY},
+    {"erf", TT_PRIM_UNARY},          {"sin", TT_PRIM_UNARY},
+    {"cos", TT_PRIM_UNARY},          {"reciprocal", TT_PRIM_UNARY},
+    {"add", TT_PRIM_BINARY},         {"sub", TT_PRIM_BINARY},
+    {"mul", TT_PRIM_BINARY},         {"div", TT_PRIM_BINARY},
+    {"max", TT_PRIM_BINARY},         {"min", TT_PRIM_BINARY},
+    {"pow", TT_PRIM_BINARY},         {"compare", TT_PRIM_COMPARE},
+    {"where", TT_PRIM_WHERE},        {"convert", TT_PRIM_CONVERT},
+    {"broadcast_in_dim", TT_PRIM_BROADCAST}, {"reshape", TT_PRIM_RESHAPE},
+    {"full", TT_PRIM_CONSTANT},      {"constant", TT_PRIM_CONSTANT},
+    {"sum", TT_PRIM_REDUCTION},      {"amax", TT_PRIM_REDUCTION},
+    {"amin", TT_PRIM_REDUCTION},     {"matmul", TT_PRIM_MATMUL},
+    {"linear", TT_PRIM_COMPOSITE},   {"softmax", TT_PRIM_COMPOSITE},
+    {"log_softmax", TT_PRIM_COMPOSITE}, {"layer_norm", TT_PRIM_COMPOSITE},
+    {"rms_norm", TT_PRIM_COMPOSITE}, {"gelu", TT_PRIM_COMPOSITE},
+    {"silu", TT_PRIM_COMPOSITE},
+};
+
+const char *ttPrimShortName(MlirOperation op, char *buf, size_t n) {
+  char full[64];
+  ttOpName(op, full, sizeof full);
+  const char *s = strncmp(full, "prim.", 5) == 0 ? full + 5 : full;
+  size_t k = strlen(s) < n - 1 ? strlen(s) : n - 1;
+  memcpy(buf, s, k);
+  buf[k] = 0;
+  return buf;
+}
+
+TtPrimKind ttPrimKind(MlirOperation op) {
+  if (!ttOpHasPrefix(op, "prim."))
+    return TT_PRIM_OTHER;
+  char name[64];
+  ttPrimShortName(op, name, sizeof name);
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (strcmp(table[i].name, name) == 0)
+      return table[i].kind;
+  return TT_PRIM_OTHER;
+}
+
+bool ttPrimIsElementwise(TtPrimKind k) {
+  return k == TT_PRIM_UNARY || k == TT_PRIM_BINARY || k == TT_PRIM_COMPARE ||
+         k == TT_PRIM_WHERE || k == TT_PRIM_CONVERT || k == TT_PRIM_BROADCAST ||
+         k == TT_PRIM_RESHAPE || k == TT_PRIM_CONSTANT;
+}
+
+bool ttPrimSplatValue(MlirOperation op, double *value) {
+  MlirAttribute a = ttOpAttr(op, "value");
+  if (mlirAttributeIsNull(a))
+    return false;
+  if (ttOpIs(op, "prim.constant")) {
+    if (!mlirAttributeIsADenseElements(a) || !mlirDenseElementsAttrIsSplat(a))
+      return false;
+    a = mlirDenseElementsAttrGetSplatValue(a);
+  }
+  if (mlirAttributeIsAFloat(a)) {
+    *value = mlirFloatAttrGetValueDouble(a);
+    return true;
+  }
+  if (mlirAttributeIsAInteger(a)) {
+    *value = (double)mlirIntegerAttrGetValueInt(a);
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,217 @@
+/* tt.h - the one header of the tt compiler library (libttcore).
+ *
+ * Prototypes are grouped under a banner per source file, QBE style, so a reader finds where a
+ * function lives from this page. Naming follows MLIR's C API: `TtThing` types,
+ * `ttThingVerb` functions, `Create`/`Destroy` pairs, `Get` transfers nothing.
+ */
+#ifndef TT_H
+#define TT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Support.h"
+
+/* util.c: growable strings, files, small helpers --------------------------------------- */
+
+/* A growable, NUL-terminated byte string. Zero-initialize, then append; free with
+ * ttStrDestroy. */
+typedef struct {
+  char *data;
+  size_t len, cap;
+} TtStr;
+
+void ttStrAppend(TtStr *s, const char *bytes, size_t n);
+void ttStrAppendf(TtStr *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void ttStrDestroy(TtStr *s);
+/* An MlirStringCallback that appends to the TtStr in userData. */
+void ttStrCallback(MlirStringRef piece, void *userData);
+/* Reads a whole file ("-" is stdin) into *out; returns false (errno set) on failure. */
+bool ttReadFile(const char *path, TtStr *out);
+/* Writes bytes to path ("-" is stdout); returns false on failure. */
+bool ttWriteFile(const char *path, const char *bytes, size_t n);
+MlirStringRef ttStrRef(const char *s);
+/* True when the string ref equals the C string. */
+bool ttStrRefEq(MlirStringRef a, const char *b);
+void *ttAlloc(size_t n);            /* calloc or abort with a message */
+void *ttRealloc(void *p, size_t n); /* realloc or abort with a message */
+char *ttStrDup(const char *s);
+
+/* diag.c: diagnostics printed as file:line:col, and --verify-diagnostics -------------- */
+
+/* Collects a context's diagnostics. With `verify` off they are printed to stderr as
+ * `file:line:col: error: message` as they come; with it on they are kept and checked by
+ * ttDiagVerify against `expected-*` annotations. */
+typedef struct TtDiag TtDiag;
+TtDiag *ttDiagCreate(MlirContext ctx, bool verify);
+void ttDiagDestroy(TtDiag *d);
+/* Number of errors seen (printed or recorded). */
+int ttDiagErrorCount(const TtDiag *d);
+/* Checks recorded diagnostics against `// expected-error@+N {{text}}` style annotations in
+ * source (a buffer named `filename`); prints mismatches; returns true when all match. */
+bool ttDiagVerify(TtDiag *d, const char *filename, const char *source);
+/* Formats a location as `file:line:col` (or the location's printed form) into out. */
+void ttLocationFormat(MlirLocation loc, TtStr *out);
+/* Emits an error at op's location, printf-style. */
+void ttEmitError(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ir.c: building and reading IR through the C API ------------------------------------- */
+
+/* The null type: "no result" for ttBuild. */
+static inline MlirType ttNoType(void) {
+  MlirType t = {NULL};
+  return t;
+}
+MlirIdentifier ttId(MlirContext ctx, const char *name);
+MlirNamedAttribute ttNamedAttr(MlirContext ctx, const char *name, MlirAttribute a);
+/* Creates an operation by name with operands, result types and attributes; regions are
+ * taken (owned) when nRegions > 0. Inserted nowhere: use ttInsert/ttBlockAppend. */
+MlirOperation ttOpCreate(const char *name, MlirLocation loc, intptr_t nOperands,
+                         const MlirValue *operands, intptr_t nResults,
+                         const MlirType *results, intptr_t nAttrs,
+                         const MlirNamedAttribute *attrs, intptr_t nRegions,
+                         MlirRegion *regions);
+/* An insertion point: new ops go to `block`, before `before` (or at the end when null). */
+typedef struct {
+  MlirBlock block;
+  MlirOperation before;
+} TtBuilder;
+TtBuilder ttBuilderAtEnd(MlirBlock block);
+TtBuilder ttBuilderBefore(MlirOperation op);
+/* Inserts op at the builder's point and returns it. */
+MlirOperation ttInsert(TtBuilder *b, MlirOperation op);
+/* ttOpCreate + ttInsert, returning result 0 (or a null value for no results). */
+MlirValue ttBuild(TtBuilder *b, const char *name, MlirLocation loc, intptr_t nOperands,
+                  const MlirValue *operands, MlirType result, intptr_t nAttrs,
+                  const MlirNamedAttribute *attrs);
+const char *ttOpName(MlirOperation op, char *buf, size_t n); /* NUL-terminated copy */
+bool ttOpIs(MlirOperation op, const char *name);
+/* True when the op's name starts with `prefix` (e.g. "prim."). */
+bool ttOpHasPrefix(MlirOperation op, const char *prefix);
+MlirAttribute ttOpAttr(MlirOperation op, const char *name); /* null when absent */
+/* Reads an integer attribute; returns dflt when absent or not an integer. */
+int64_t ttOpAttrInt(MlirOperation op, const char *name, int64_t dflt);
+/* Copies a string attribute into buf; returns false when absent. */
+bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n);
+MlirType ttI32(MlirContext ctx);
+MlirType ttTensorOf(MlirType like, int64_t rank, const int64_t *shape, MlirType elem);
+/* Shape of a ranked tensor: returns rank, fills up to 8 dims. -1 when not a ranked tensor. */
+int64_t ttTensorShape(MlirType t, int64_t shape[8]);
+int64_t ttTensorNumel(MlirType t);
+MlirType ttElementType(MlirType t);
+/* Short dtype name (f32, bf16, i1, ...) of a type; "?" when unknown. */
+const char *ttDtypeName(MlirType t);
+/* Bytes per element, 0 when unknown (i1 counts as 1). */
+int ttDtypeBytes(MlirType t);
+bool ttTypeIsHalf(MlirType t); /* f16 or bf16 */
+MlirAttribute ttIntAttr(MlirContext ctx, int64_t v, MlirType t);
+MlirAttribute ttStrAttr(MlirContext ctx, const char *s);
+/* A splat dense constant `value` of tensor or vector type t. */
+MlirValue ttConstSplat(TtBuilder *b, MlirLocation loc, MlirType t, double value);
+MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value);
+/* Parses source (a buffer named `name`, for locations) into a module: a file holding one
+ * op that is not a builtin.module is wrapped in one, as mlir-opt does. Null on failure
+ * (the parser has emitted the diagnostic). */
+MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name);
+/* The first func.func/gpu.func-like op named `name` under module. Null when none. */
+MlirOperation ttModuleLookup(MlirModule m, const char *name);
+/* Calls fn on every op nested under root (pre-order); stop by returning false. */
+typedef bool (*TtWalkFn)(MlirOperation op, void *userData);
+void ttWalk(MlirOperation root, TtWalkFn fn, void *userData);
+
+/* prim.c: what each prim op is, for the passes that group, tile and interpret them ---- */
+
+typedef enum {
+  TT_PRIM_OTHER,     /* not a prim op, or one no pass handles yet */
+  TT_PRIM_UNARY,     /* neg abs exp ... reciprocal */
+  TT_PRIM_BINARY,    /* add sub mul div max min pow */
+  TT_PRIM_COMPARE,   /* compare */
+  TT_PRIM_WHERE,     /* where */
+  TT_PRIM_CONVERT,   /* convert */
+  TT_PRIM_BROADCAST, /* broadcast_in_dim */
+  TT_PRIM_RESHAPE,   /* reshape */
+  TT_PRIM_CONSTANT,  /* full, constant */
+  TT_PRIM_REDUCTION, /* sum amax amin */
+  TT_PRIM_MATMUL,    /* matmul */
+  TT_PRIM_COMPOSITE, /* linear softmax log_softmax layer_norm rms_norm gelu silu */
+} TtPrimKind;
+TtPrimKind ttPrimKind(MlirOperation op);
+/* True for the kinds --fuse puts in an elementwise group. */
+bool ttPrimIsElementwise(TtPrimKind k);
+/* The op's name without "prim." (for diagnostics and the metadata's prim lines). */
+const char *ttPrimShortName(MlirOperation op, char *buf, size_t n);
+/* For prim.full and splat prim.constant: the value; returns false otherwise. */
+bool ttPrimSplatValue(MlirOperation op, double *value);
+
+/* dialects.c: the prim, tile and hopper dialects -------------------------------------- */
+
+/* Creates a context with every upstream dialect registered and tt's IRDL dialects loaded.
+ * Returns a null context (after printing why) when the IRDL definitions fail to load. */
+MlirContext ttContextCreate(void);
+/* Destroys a context made by ttContextCreate (and the IRDL modules that define its
+ * dialects, which must outlive every use of those dialects). */
+void ttContextDestroy(MlirContext ctx);
+/* Names and IRDL sources of tt's dialects, for --show-dialects and tt-docgen. */
+typedef struct {
+  const char *name, *title, *source;
+} TtDialectInfo;
+const TtDialectInfo *ttDialects(int *count);
+
+/* pipeline.c: the tt pass registry and pass pipelines ---------------------------------- */
+
+/* One option of a tt pass: an integer with a default and a range. */
+typedef struct {
+  const char *name, *help;
+  int64_t dflt, min, max;
+} TtPassOption;
+#define TT_MAX_PASS_OPTIONS 8
+/* A pass's options as parsed: values by index into TtPassInfo.options. */
+typedef struct {
+  int64_t v[TT_MAX_PASS_OPTIONS];
+} TtPassOptions;
+/* A tt pass: runs on the module (builtin.module). `run` returns false after emitting an
+ * error diagnostic. */
+typedef struct {
+  const char *name, *summary, *description;
+  const TtPassOption *options;
+  int nOptions;
+  bool (*run)(MlirModule module, const TtPassOptions *opts);
+} TtPassInfo;
+const TtPassInfo *ttPasses(int *count);
+const TtPassInfo *ttPassLookup(const char *name);
+/* Parses `a=1 b=2` (mlir-opt pass option syntax) against info's options into *out.
+ * Returns false and prints `error: ...` naming the pass and option when malformed or out of
+ * range. */
+bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions *out);
+/* Adds a textual pipeline to pm: a comma-separated list of passes (tt or upstream) with
+ * `{options}`, optionally wrapped in `builtin.module(...)`, with nested `op(...)` anchors.
+ * Returns false after printing an error. */
+bool ttPipelineAdd(MlirPassManager pm, const char *pipeline);
+/* Adds one pass by name with its option text (may be NULL). */
+bool ttPipelineAddPass(MlirOpPassManager opm, const char *name, const char *options);
+/* Runs one tt pass directly on a module (used by tt-translate to finish lowering). */
+bool ttRunPass(MlirModule module, const char *name, const char *options);
+
+/* The passes (passes/ and conversion/), each in its own file. */
+bool ttFusePass(MlirModule module, const TtPassOptions *opts);
+bool ttTilePass(MlirModule module, const TtPassOptions *opts);
+bool ttSplitKPass(MlirModule module, const TtPassOptions *opts);
+bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts);
+/* conversion/gpu-to-ptx.c: lowers gpu.module kernels to NVVM/LLVM and PTX. `arch` like
+ * "sm_90a". Appends PTX (or LLVM IR with llvmIR) to out. */
+bool ttLowerGpuToNvvm(MlirModule module, const char *arch);
+bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out);
+bool ttEmitLlvmIr(MlirModule module, const char *arch, TtStr *out);
+
+/* conversion/launch-metadata.c: the `//@` launch metadata of docs/metadata.md. */
+bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out);
+
+#endif

@@ -1,0 +1,116 @@
+/* util.c - growable strings, whole-file reads and writes, checked allocation.
+ *
+ * Everything here is plain C with no MLIR state; allocation failure aborts with a message
+ * (the tools have no sensible way to go on without memory).
+ */
+#include "tt.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *ttAlloc(size_t n) {
+  void *p = calloc(1, n ? n : 1);
+  if (!p) {
+    fprintf(stderr, "tt: out of memory\n");
+    abort();
+  }
+  return p;
+}
+
+void *ttRealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) {
+    fprintf(stderr, "tt: out of memory\n");
+    abort();
+  }
+  return q;
+}
+
+char *ttStrDup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = ttAlloc(n);
+  memcpy(d, s, n);
+  return d;
+}
+
+/* Grows s so that n more bytes and a NUL fit. */
+static void strReserve(TtStr *s, size_t n) {
+  if (s->len + n + 1 <= s->cap)
+    return;
+  size_t cap = s->cap ? s->cap : 64;
+  while (cap < s->len + n + 1)
+    cap *= 2;
+  s->data = ttRealloc(s->data, cap);
+  s->cap = cap;
+}
+
+void ttStrAppend(TtStr *s, const char *bytes, size_t n) {
+  strReserve(s, n);
+  if (n)
+    memcpy(s->data + s->len, bytes, n);
+  s->len += n;
+  s->data[s->len] = 0;
+}
+
+void ttStrAppendf(TtStr *s, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n > 0) {
+    strReserve(s, (size_t)n);
+    vsnprintf(s->data + s->len, (size_t)n + 1, fmt, ap2);
+    s->len += (size_t)n;
+  }
+  va_end(ap2);
+}
+
+void ttStrDestroy(TtStr *s) {
+  free(s->data);
+  s->data = NULL;
+  s->len = s->cap = 0;
+}
+
+void ttStrCallback(MlirStringRef piece, void *userData) {
+  ttStrAppend((TtStr *)userData, piece.data, piece.length);
+}
+
+bool ttReadFile(const char *path, TtStr *out) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f)
+    return false;
+  char buf[65536];
+  size_t n;
+  ttStrAppend(out, "", 0);
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    ttStrAppend(out, buf, n);
+  bool ok = !ferror(f);
+  int saved = errno;
+  if (f != stdin)
+    fclose(f);
+  errno = saved;
+  return ok;
+}
+
+bool ttWriteFile(const char *path, const char *bytes, size_t n) {
+  FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+  if (!f)
+    return false;
+  bool ok = fwrite(bytes, 1, n, f) == n;
+  if (f == stdout)
+    ok = fflush(f) == 0 && ok;
+  else
+    ok = fclose(f) == 0 && ok;
+  return ok;
+}
+
+MlirStringRef ttStrRef(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+bool ttStrRefEq(MlirStringRef a, const char *b) {
+  size_t n = strlen(b);
+  return a.length == n && memcmp(a.data, b, n) == 0;
+}

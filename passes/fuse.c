@@ -1,0 +1,275 @@
+/* fuse.c - the --fuse pass: group connected elementwise prim ops into fused functions.
+ *
+ * Each group is outlined into `func.func private @fused_N` with the attribute
+ * `prim.fusion = "elementwise"` and called from where it was; each such function becomes
+ * one kernel (--tile), so its ops read their inputs from memory once and write only the
+ * group's result. The pass works on the body of every other function.
+ *
+ * Algorithm:
+ *  1. Walk the block backwards. An elementwise op that is not yet in a group starts a new
+ *     group (its *root*). Constants (prim.full, prim.constant) whose users are all in
+ *     groups already start none: step 4 copies them into each group.
+ *  2. Grow the group to a fixed point: a producer P of a group member joins when P is
+ *     elementwise, lives in the same block and every user of P is already in the group.
+ *     So no value is computed twice by two kernels, and only the root has users outside.
+ *  3. The group's output is the root's result; its inputs are the values its ops use
+ *     that are defined outside it, in order of first use.
+ *  4. Create the fused function (inputs as arguments), move the members into it in program
+ *     order, copy in constant producers, return the root's result, and replace the root by
+ *     a func.call (members all precede the root, so every input dominates the call).
+ *  5. Erase constants left without users.
+ * Ops that do not fuse (reductions, matmul, composites) stay where they are.
+ */
+#include "tt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A growable list of operations. */
+typedef struct {
+  MlirOperation *ops;
+  int n, cap;
+} OpList;
+
+static void opListPush(OpList *l, MlirOperation op) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    l->ops = ttRealloc(l->ops, sizeof(MlirOperation) * (size_t)l->cap);
+  }
+  l->ops[l->n++] = op;
+}
+
+static int opListFind(const OpList *l, MlirOperation op) {
+  for (int i = 0; i < l->n; i++)
+    if (mlirOperationEqual(l->ops[i], op))
+      return i;
+  return -1;
+}
+
+typedef struct {
+  OpList block;   /* the block's ops in program order */
+  int *group;     /* group id per op in `block`, -1 when none */
+} FuseState;
+
+static bool isConstant(MlirOperation op) { return ttPrimKind(op) == TT_PRIM_CONSTANT; }
+
+/* The op defining v when it is an op result in `block`, else a null op. */
+static MlirOperation producerIn(MlirValue v, MlirBlock block) {
+  MlirOperation none = {NULL};
+  if (!mlirValueIsAOpResult(v))
+    return none;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  return mlirBlockEqual(mlirOperationGetBlock(def), block) ? def : none;
+}
+
+/* True when every user of op's results is an op of group g (looked up in st). */
+static bool allUsersIn(FuseState *st, MlirOperation op, int g) {
+  intptr_t nres = mlirOperationGetNumResults(op);
+  for (intptr_t r = 0; r < nres; r++) {
+    MlirValue v = mlirOperationGetResult(op, r);
+    for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u)) {
+      int i = opListFind(&st->block, mlirOpOperandGetOwner(u));
+      if (i < 0 || st->group[i] != g)
+        return false;
+    }
+  }
+  return true;
+}
+
+/* True when op has users and all of them are in some group. */
+static bool usedOnlyByGroups(FuseState *st, MlirOperation op) {
+  MlirValue v = mlirOperationGetResult(op, 0);
+  if (mlirOpOperandIsNull(mlirValueGetFirstUse(v)))
+    return false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    int i = opListFind(&st->block, mlirOpOperandGetOwner(u));
+    if (i < 0 || st->group[i] < 0)
+      return false;
+  }
+  return true;
+}
+
+/* Step 2: adds producers to group g until nothing changes. */
+static void growGroup(FuseState *st, MlirBlock block, int g) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (int i = 0; i < st->block.n; i++) {
+      if (st->group[i] != g)
+        continue;
+      MlirOperation op = st->block.ops[i];
+      intptr_t nops = mlirOperationGetNumOperands(op);
+      for (intptr_t k = 0; k < nops; k++) {
+        MlirOperation p = producerIn(mlirOperationGetOperand(op, k), block);
+        if (mlirOperationIsNull(p) || isConstant(p) ||
+            !ttPrimIsElementwise(ttPrimKind(p)))
+          continue;
+        int j = opListFind(&st->block, p);
+        if (j >= 0 && st->group[j] < 0 && allUsersIn(st, p, g)) {
+          st->group[j] = g;
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
+/* Step 3: the values group g uses from outside it (constants excepted), in order of
+ * first use. Returns the count; *out is malloc'd. */
+static int groupInputs(FuseState *st, MlirBlock block, int g, MlirValue **out) {
+  MlirValue *in = NULL;
+  int n = 0;
+  for (int i = 0; i < st->block.n; i++) {
+    if (st->group[i] != g)
+      continue;
+    MlirOperation op = st->block.ops[i];
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
+      MlirValue v = mlirOperationGetOperand(op, k);
+      MlirOperation p = producerIn(v, block);
+      if (!mlirOperationIsNull(p) &&
+          (isConstant(p) || st->group[opListFind(&st->block, p)] == g))
+        continue;
+      bool seen = false;
+      for (int j = 0; j < n && !seen; j++)
+        seen = mlirValueEqual(in[j], v);
+      if (!seen) {
+        in = ttRealloc(in, sizeof(MlirValue) * (size_t)(n + 1));
+        in[n++] = v;
+      }
+    }
+  }
+  *out = in;
+  return n;
+}
+
+/* Step 4: outlines group g (rooted at st->block.ops[root]) into `func.func private
+ * @fused_<serial>` placed before `func`, and calls it where the root was. */
+static void outlineGroup(FuseState *st, MlirBlock block, MlirOperation func, int g, int root,
+                         int serial) {
+  MlirOperation rootOp = st->block.ops[root];
+  MlirContext ctx = mlirOperationGetContext(rootOp);
+  MlirLocation loc = mlirOperationGetLocation(rootOp);
+  MlirValue *inputs;
+  int nin = groupInputs(st, block, g, &inputs);
+  MlirType *types = ttAlloc(sizeof(MlirType) * (size_t)(nin + 1));
+  MlirLocation *locs = ttAlloc(sizeof(MlirLocation) * (size_t)(nin + 1));
+  for (int i = 0; i < nin; i++) {
+    types[i] = mlirValueGetType(inputs[i]);
+    locs[i] = loc;
+  }
+  MlirValue rootResult = mlirOperationGetResult(rootOp, 0);
+  MlirType outType = mlirValueGetType(rootResult);
+
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock body = mlirBlockCreate(nin, types, locs);
+  mlirRegionAppendOwnedBlock(region, body);
+  char name[32];
+  snprintf(name, sizeof name, "fused_%d", serial);
+  MlirNamedAttribute fattrs[4] = {
+      ttNamedAttr(ctx, "sym_name", ttStrAttr(ctx, name)),
+      ttNamedAttr(ctx, "function_type",
+                  mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nin, types, 1, &outType))),
+      ttNamedAttr(ctx, "sym_visibility", ttStrAttr(ctx, "private")),
+      ttNamedAttr(ctx, "prim.fusion", ttStrAttr(ctx, "elementwise")),
+  };
+  MlirOperation fn = ttOpCreate("func.func", loc, 0, NULL, 0, NULL, 4, fattrs, 1, &region);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, fn);
+
+  MlirNamedAttribute callee =
+      ttNamedAttr(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name)));
+  MlirOperation call = ttOpCreate("func.call", loc, nin, inputs, 1, &outType, 1, &callee, 0,
+                                  NULL);
+  mlirBlockInsertOwnedOperationBefore(block, rootOp, call);
+  mlirValueReplaceAllUsesOfWith(rootResult, mlirOperationGetResult(call, 0));
+
+  /* Move members in program order; copy constants in; point inputs at the arguments. */
+  for (int i = 0; i < st->block.n; i++) {
+    if (st->group[i] != g)
+      continue;
+    MlirOperation op = st->block.ops[i];
+    mlirOperationRemoveFromParent(op);
+    mlirBlockAppendOwnedOperation(body, op);
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
+      MlirValue v = mlirOperationGetOperand(op, k);
+      for (int j = 0; j < nin; j++)
+        if (mlirValueEqual(inputs[j], v))
+          mlirOperationSetOperand(op, k, mlirBlockGetArgument(body, j));
+      MlirOperation p = producerIn(v, block);
+      if (!mlirOperationIsNull(p) && isConstant(p)) {
+        MlirOperation copy = mlirOperationClone(p);
+        mlirBlockInsertOwnedOperationBefore(body, op, copy);
+        mlirOperationSetOperand(op, k, mlirOperationGetResult(copy, 0));
+      }
+    }
+  }
+  mlirBlockAppendOwnedOperation(
+      body, ttOpCreate("func.return", loc, 1, &rootResult, 0, NULL, 0, NULL, 0, NULL));
+  free(inputs);
+  free(types);
+  free(locs);
+}
+
+/* Runs steps 1-5 on one block. */
+static void fuseBlock(MlirBlock block, MlirOperation func, int *serial) {
+  FuseState st = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    opListPush(&st.block, op);
+  st.group = ttAlloc(sizeof(int) * (size_t)(st.block.n ? st.block.n : 1));
+  for (int i = 0; i < st.block.n; i++)
+    st.group[i] = -1;
+
+  int ngroups = 0, *roots = ttAlloc(sizeof(int) * (size_t)(st.block.n ? st.block.n : 1));
+  for (int i = st.block.n - 1; i >= 0; i--) {
+    MlirOperation op = st.block.ops[i];
+    if (st.group[i] >= 0 || !ttPrimIsElementwise(ttPrimKind(op)))
+      continue;
+    if (isConstant(op) && usedOnlyByGroups(&st, op))
+      continue;
+    st.group[i] = ngroups;
+    roots[ngroups] = i;
+    growGroup(&st, block, ngroups);
+    ngroups++;
+  }
+  for (int g = ngroups - 1; g >= 0; g--)
+    outlineGroup(&st, block, func, g, roots[g], (*serial)++);
+
+  /* Step 5: constants whose users all moved into groups. */
+  for (int i = 0; i < st.block.n; i++) {
+    MlirOperation op = st.block.ops[i];
+    if (st.group[i] < 0 && isConstant(op) &&
+        mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0))))
+      mlirOperationDestroy(op);
+  }
+  free(roots);
+  free(st.group);
+  free(st.block.ops);
+}
+
+/* Counts existing fused functions, so a second run names its functions apart. */
+static bool countFusion(MlirOperation op, void *userData) {
+  if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "prim.fusion")))
+    ++*(int *)userData;
+  return true;
+}
+
+bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
+  (void)opts;
+  int serial = 0;
+  ttWalk(mlirModuleGetOperation(module), countFusion, &serial);
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!ttOpIs(op, "func.func") || !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) ||
+        !mlirAttributeIsNull(ttOpAttr(op, "prim.fusion")))
+      continue;
+    MlirRegion r = mlirOperationGetRegion(op, 0);
+    for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      fuseBlock(b, op, &serial);
+  }
+  return true;
+}

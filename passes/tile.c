@@ -1,0 +1,426 @@
+/* tile.c - the --tile pass: give each fused function a tile kernel.
+ *
+ * An elementwise group computes one value per element of its output; the kernel treats
+ * the output as a flat array of n elements and gives each program `block-size` of them.
+ *
+ * Algorithm, for each function with `prim.fusion = "elementwise"` (made by --fuse):
+ *  1. Check the group: one output, static shapes, dtypes the lowering knows (f32, f16,
+ *     bf16 values; i1 for comparisons).
+ *  2. Create `func.func @<name>_kernel` with attribute `tile.kernel`: one `!tile.ptr<T>`
+ *     per argument of the fused function,
+ *     one per output, then `%n: i32`, the number of output elements.
+ *  3. Emit the index space: `offs = pid * block + range(0, block)`, `mask = offs < n`.
+ *  4. Emit the returned value at the offsets `offs` by recursion over its producers,
+ *     memoized on (value, offsets):
+ *     - a function argument is a `tile.load` of its pointer at the offsets (masked);
+ *     - elementwise ops become arith/math ops on tiles, computing f16/bf16 in f32 (the
+ *       dtype policy of PyTorch's own kernels); a `convert` to f16/bf16 rounds there;
+ *     - broadcast_in_dim maps the offsets to the operand's (divide and remainder by the
+ *       result's strides, multiply by the operand's), then recurses;
+ *     - reshape keeps the offsets (row-major order is unchanged);
+ *     - constants become splat arith.constant tiles.
+ *  5. Store the result (rounded to the output dtype) with the mask.
+ *  6. Mark the fused function with `tile.launch = {kernel = @<name>_kernel, grid = [...],
+ *     args = [...]}`: a call of it runs the kernel over cdiv(numel(%r0), block) programs
+ *     with the pointers of the call's operands and result and then numel(%r0). The fused
+ *     function stays: its prim ops say what the kernel computes (tt-translate hands them to
+ *     the reference interpreter).
+ */
+#include "tt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CMPI_SLT = 2 };
+
+typedef struct {
+  MlirValue key, offs, result;
+} Memo;
+
+typedef struct {
+  MlirContext ctx;
+  MlirLocation loc;
+  TtBuilder b;
+  int64_t block;
+  MlirValue offs, mask;
+  MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
+  MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
+  int nin;
+  Memo *memo;
+  int nmemo, capmemo;
+  bool failed;
+} Emit;
+
+/* The compute type of a dtype: f16 and bf16 compute in f32. */
+static MlirType computeType(MlirContext ctx, MlirType elem) {
+  return ttTypeIsHalf(elem) ? mlirF32TypeGet(ctx) : elem;
+}
+
+static MlirType tileOf(Emit *e, MlirType elem) {
+  return mlirRankedTensorTypeGet(1, &e->block, elem, mlirAttributeGetNull());
+}
+
+static MlirValue op1(Emit *e, const char *name, MlirValue a, MlirType t) {
+  return ttBuild(&e->b, name, e->loc, 1, &a, t, 0, NULL);
+}
+
+static MlirValue op2(Emit *e, const char *name, MlirValue a, MlirValue c, MlirType t) {
+  MlirValue ops[2] = {a, c};
+  return ttBuild(&e->b, name, e->loc, 2, ops, t, 0, NULL);
+}
+
+static MlirValue splatI32(Emit *e, int64_t v) {
+  return ttConstInt(&e->b, e->loc, tileOf(e, ttI32(e->ctx)), v);
+}
+
+static MlirValue emitValue(Emit *e, MlirValue v, MlirValue offs);
+
+/* Loads input `idx` (kernel argument idx) at offs, in its compute type. */
+static MlirValue emitLoad(Emit *e, int idx, MlirValue offs) {
+  MlirValue ptr = mlirBlockGetArgument(e->kernel, idx);
+  MlirType elem = ttElementType(mlirValueGetType(e->inputs[idx]));
+  MlirType t = tileOf(e, elem);
+  MlirValue other = ttConstSplat(&e->b, e->loc, t, 0.0);
+  MlirValue ops[4] = {ptr, offs, e->mask, other};
+  MlirValue x = ttBuild(&e->b, "tile.load", e->loc, 4, ops, t, 0, NULL);
+  if (ttTypeIsHalf(elem))
+    x = op1(e, "arith.extf", x, tileOf(e, mlirF32TypeGet(e->ctx)));
+  return x;
+}
+
+/* The arith/math op computing a unary or binary prim op on floats. */
+static const char *floatOpName(const char *prim) {
+  static const char *map[][2] = {
+      {"neg", "arith.negf"},   {"abs", "math.absf"},    {"exp", "math.exp"},
+      {"exp2", "math.exp2"},   {"log", "math.log"},     {"sqrt", "math.sqrt"},
+      {"rsqrt", "math.rsqrt"}, {"tanh", "math.tanh"},   {"erf", "math.erf"},
+      {"sin", "math.sin"},     {"cos", "math.cos"},     {"add", "arith.addf"},
+      {"sub", "arith.subf"},   {"mul", "arith.mulf"},   {"div", "arith.divf"},
+      {"max", "arith.maximumf"}, {"min", "arith.minimumf"}, {"pow", "math.powf"},
+  };
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (strcmp(map[i][0], prim) == 0)
+      return map[i][1];
+  return NULL;
+}
+
+/* arith.cmpf predicate for a prim.compare direction; -1 when unknown. */
+static int cmpfPredicate(const char *dir) {
+  static const struct {
+    const char *dir;
+    int pred;
+  } map[] = {{"eq", 1}, {"gt", 2}, {"ge", 3}, {"lt", 4}, {"le", 5}, {"ne", 13}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (strcmp(map[i].dir, dir) == 0)
+      return map[i].pred;
+  return -1;
+}
+
+/* Offsets into broadcast_in_dim's operand for offsets `offs` into its result. */
+static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
+  int64_t rs[8], xs[8];
+  int64_t rr = ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), rs);
+  int64_t xr = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs);
+  MlirAttribute dims = ttOpAttr(op, "broadcast_dimensions");
+  int64_t rstride[8], xstride[8];
+  rstride[rr - 1 >= 0 ? rr - 1 : 0] = 1;
+  for (int64_t d = rr - 2; d >= 0; d--)
+    rstride[d] = rstride[d + 1] * rs[d + 1];
+  if (xr > 0)
+    xstride[xr - 1] = 1;
+  for (int64_t d = xr - 2; d >= 0; d--)
+    xstride[d] = xstride[d + 1] * xs[d + 1];
+  MlirType it = tileOf(e, ttI32(e->ctx));
+  MlirValue sum = splatI32(e, 0);
+  for (int64_t i = 0; i < xr; i++) {
+    if (xs[i] == 1)
+      continue;
+    int64_t d = mlirDenseI64ArrayGetElement(dims, i);
+    MlirValue c = offs;
+    if (rstride[d] != 1)
+      c = op2(e, "arith.divui", c, splatI32(e, rstride[d]), it);
+    if (d != 0)
+      c = op2(e, "arith.remui", c, splatI32(e, rs[d]), it);
+    if (xstride[i] != 1)
+      c = op2(e, "arith.muli", c, splatI32(e, xstride[i]), it);
+    sum = op2(e, "arith.addi", sum, c, it);
+  }
+  return sum;
+}
+
+/* Emits prim op `op` (one result) at offsets offs. */
+static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
+  char name[64];
+  ttPrimShortName(op, name, sizeof name);
+  MlirType rtype = mlirValueGetType(mlirOperationGetResult(op, 0));
+  MlirType relem = ttElementType(rtype);
+  MlirType ct = tileOf(e, computeType(e->ctx, relem));
+  TtPrimKind kind = ttPrimKind(op);
+  bool isFloat = mlirTypeIsAFloat(relem);
+  MlirValue none = {NULL};
+
+  switch (kind) {
+  case TT_PRIM_UNARY:
+  case TT_PRIM_BINARY: {
+    if (!isFloat)
+      break;
+    MlirValue a = emitValue(e, mlirOperationGetOperand(op, 0), offs);
+    if (kind == TT_PRIM_UNARY) {
+      if (strcmp(name, "reciprocal") == 0)
+        return op2(e, "arith.divf", ttConstSplat(&e->b, e->loc, ct, 1.0), a, ct);
+      return op1(e, floatOpName(name), a, ct);
+    }
+    MlirValue c = emitValue(e, mlirOperationGetOperand(op, 1), offs);
+    return op2(e, floatOpName(name), a, c, ct);
+  }
+  case TT_PRIM_COMPARE: {
+    char dir[16] = "";
+    ttOpAttrStr(op, "direction", dir, sizeof dir);
+    int pred = cmpfPredicate(dir);
+    MlirType lt = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+    if (pred < 0) {
+      ttEmitError(op, "tile: unknown comparison direction '%s' (eq ne lt le gt ge)", dir);
+      e->failed = true;
+      return none;
+    }
+    if (!mlirTypeIsAFloat(lt))
+      break;
+    MlirValue ops[2] = {emitValue(e, mlirOperationGetOperand(op, 0), offs),
+                        emitValue(e, mlirOperationGetOperand(op, 1), offs)};
+    MlirNamedAttribute attr = ttNamedAttr(
+        e->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), pred));
+    return ttBuild(&e->b, "arith.cmpf", e->loc, 2, ops, ct, 1, &attr);
+  }
+  case TT_PRIM_WHERE: {
+    MlirValue ops[3];
+    for (int i = 0; i < 3; i++)
+      ops[i] = emitValue(e, mlirOperationGetOperand(op, i), offs);
+    return ttBuild(&e->b, "arith.select", e->loc, 3, ops, ct, 0, NULL);
+  }
+  case TT_PRIM_CONVERT: {
+    MlirType selem = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+    if (!isFloat || !mlirTypeIsAFloat(selem))
+      break;
+    MlirValue x = emitValue(e, mlirOperationGetOperand(op, 0), offs);
+    MlirType sct = computeType(e->ctx, selem), dct = computeType(e->ctx, relem);
+    int sw = (int)mlirFloatTypeGetWidth(sct), dw = (int)mlirFloatTypeGetWidth(dct);
+    if (sw > dw)
+      x = op1(e, "arith.truncf", x, ct);
+    else if (sw < dw)
+      x = op1(e, "arith.extf", x, ct);
+    if (ttTypeIsHalf(relem)) /* round to the narrow type, keep computing in f32 */
+      x = op1(e, "arith.extf", op1(e, "arith.truncf", x, tileOf(e, relem)), ct);
+    return x;
+  }
+  case TT_PRIM_BROADCAST:
+    return emitValue(e, mlirOperationGetOperand(op, 0), broadcastOffsets(e, op, offs));
+  case TT_PRIM_RESHAPE:
+    return emitValue(e, mlirOperationGetOperand(op, 0), offs);
+  case TT_PRIM_CONSTANT: {
+    double v;
+    if (!ttPrimSplatValue(op, &v)) {
+      ttEmitError(op, "tile: only splat constants can be tiled yet");
+      e->failed = true;
+      return none;
+    }
+    return ttConstSplat(&e->b, e->loc, ct, v);
+  }
+  default:
+    ttEmitError(op, "tile: 'prim.%s' cannot be part of an elementwise kernel", name);
+    e->failed = true;
+    return none;
+  }
+  ttEmitError(op, "tile: 'prim.%s' on %s elements is not supported by the elementwise "
+                  "lowering yet",
+              name, ttDtypeName(relem));
+  e->failed = true;
+  return none;
+}
+
+static MlirValue emitValue(Emit *e, MlirValue v, MlirValue offs) {
+  MlirValue none = {NULL};
+  if (e->failed)
+    return none;
+  for (int i = 0; i < e->nmemo; i++)
+    if (mlirValueEqual(e->memo[i].key, v) && mlirValueEqual(e->memo[i].offs, offs))
+      return e->memo[i].result;
+  int input = -1;
+  for (int i = 0; i < e->nin; i++)
+    if (mlirValueEqual(e->inputs[i], v))
+      input = i;
+  MlirValue r = input >= 0 ? emitLoad(e, input, offs) : emitOp(e, mlirOpResultGetOwner(v), offs);
+  if (e->failed)
+    return none;
+  if (e->nmemo == e->capmemo) {
+    e->capmemo = e->capmemo ? 2 * e->capmemo : 32;
+    e->memo = ttRealloc(e->memo, sizeof(Memo) * (size_t)e->capmemo);
+  }
+  e->memo[e->nmemo++] = (Memo){v, offs, r};
+  return r;
+}
+
+/* Step 1: reports the first value whose dtype the lowering cannot load or store. */
+static bool checkDtype(MlirOperation at, MlirType t, const char *what) {
+  const char *d = ttDtypeName(t);
+  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16")) {
+    ttEmitError(at, "tile: %s of dtype %s is not supported by the elementwise lowering "
+                    "(f32, f16, bf16)",
+                what, d);
+    return false;
+  }
+  int64_t shape[8];
+  int64_t r = ttTensorShape(t, shape);
+  for (int64_t i = 0; i < r; i++)
+    if (shape[i] < 0) {
+      ttEmitError(at, "tile: dynamic dimensions are not supported yet (%s)", what);
+      return false;
+    }
+  if (r > 8 || ttTensorNumel(t) >= ((int64_t)1 << 31)) {
+    ttEmitError(at, "tile: %s has 2^31 or more elements (kernels index in i32)", what);
+    return false;
+  }
+  return true;
+}
+
+static MlirType ptrType(MlirContext ctx, MlirType elem) {
+  TtStr s = {0};
+  ttStrAppend(&s, "!tile.ptr<", 10);
+  mlirTypePrint(elem, ttStrCallback, &s);
+  ttStrAppend(&s, ">", 1);
+  MlirType t = mlirTypeParseGet(ctx, ttStrRef(s.data));
+  ttStrDestroy(&s);
+  return t;
+}
+
+/* Steps 2-6 for one fusion. */
+static bool tileFusion(MlirOperation fusion, int64_t block, int64_t warps) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirLocation loc = mlirOperationGetLocation(fusion);
+  MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
+  intptr_t nin = mlirBlockGetNumArguments(fbody);
+  MlirValue *inputs = ttAlloc(sizeof(MlirValue) * (size_t)(nin + 1));
+  for (intptr_t i = 0; i < nin; i++)
+    inputs[i] = mlirBlockGetArgument(fbody, i);
+  MlirOperation ret = mlirBlockGetTerminator(fbody);
+  if (mlirOperationGetNumOperands(ret) != 1) {
+    ttEmitError(fusion, "tile: a fused function must return one tensor");
+    free(inputs);
+    return false;
+  }
+  MlirType outType = mlirValueGetType(mlirOperationGetOperand(ret, 0));
+  bool ok = checkDtype(fusion, outType, "the result");
+  for (intptr_t i = 0; i < nin && ok; i++)
+    ok = checkDtype(fusion, mlirValueGetType(inputs[i]), "an input");
+  if (!ok) {
+    free(inputs);
+    return false;
+  }
+
+  /* Step 2: the kernel function. */
+  intptr_t nargs = nin + 2;
+  MlirType *argTypes = ttAlloc(sizeof(MlirType) * (size_t)nargs);
+  MlirLocation *argLocs = ttAlloc(sizeof(MlirLocation) * (size_t)nargs);
+  for (intptr_t i = 0; i < nin; i++)
+    argTypes[i] = ptrType(ctx, ttElementType(mlirValueGetType(inputs[i])));
+  argTypes[nin] = ptrType(ctx, ttElementType(outType));
+  argTypes[nin + 1] = ttI32(ctx);
+  for (intptr_t i = 0; i < nargs; i++)
+    argLocs[i] = loc;
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock kbody = mlirBlockCreate(nargs, argTypes, argLocs);
+  mlirRegionAppendOwnedBlock(region, kbody);
+  char name[128] = "fused";
+  ttOpAttrStr(fusion, "sym_name", name, sizeof name);
+  strncat(name, "_kernel", sizeof name - strlen(name) - 1);
+  MlirType fty = mlirFunctionTypeGet(ctx, nargs, argTypes, 0, NULL);
+  MlirNamedAttribute fattrs[4] = {
+      ttNamedAttr(ctx, "sym_name", ttStrAttr(ctx, name)),
+      ttNamedAttr(ctx, "function_type", mlirTypeAttrGet(fty)),
+      ttNamedAttr(ctx, "tile.kernel", mlirUnitAttrGet(ctx)),
+      ttNamedAttr(ctx, "tile.num_warps", ttIntAttr(ctx, warps, ttI32(ctx))),
+  };
+  MlirOperation kfunc = ttOpCreate("func.func", loc, 0, NULL, 0, NULL, 4, fattrs, 1, &region);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(fusion), fusion, kfunc);
+  free(argTypes);
+  free(argLocs);
+
+  /* Step 3: the index space. */
+  Emit e = {0};
+  e.ctx = ctx;
+  e.loc = loc;
+  e.b = ttBuilderAtEnd(kbody);
+  e.block = block;
+  e.kernel = kbody;
+  e.inputs = inputs;
+  e.nin = (int)nin;
+  MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
+  MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
+  MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
+  MlirValue start = op2(&e, "arith.muli", pid, ttConstInt(&e.b, loc, i32, block), i32);
+  MlirNamedAttribute range[2] = {ttNamedAttr(ctx, "start", ttIntAttr(ctx, 0, i32)),
+                                 ttNamedAttr(ctx, "end", ttIntAttr(ctx, block, i32))};
+  MlirValue r = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
+  e.offs = op2(&e, "arith.addi", op1(&e, "tile.splat", start, it), r, it);
+  MlirValue n = op1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it);
+  MlirValue cmp[2] = {e.offs, n};
+  MlirNamedAttribute slt = ttNamedAttr(
+      ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), CMPI_SLT));
+  e.mask = ttBuild(&e.b, "arith.cmpi", loc, 2, cmp, tileOf(&e, mlirIntegerTypeGet(ctx, 1)),
+                   1, &slt);
+
+  /* Steps 4-5: the value and its store. */
+  MlirValue v = emitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
+  free(e.memo);
+  free(inputs);
+  if (e.failed) {
+    mlirOperationDestroy(kfunc);
+    return false;
+  }
+  MlirType oelem = ttElementType(outType);
+  if (ttTypeIsHalf(oelem))
+    v = op1(&e, "arith.truncf", v, tileOf(&e, oelem));
+  MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
+  ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+  ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
+
+  /* Step 6: the launch. */
+  char grid[64];
+  snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)block);
+  MlirAttribute gridAttrs[3] = {ttStrAttr(ctx, grid), ttStrAttr(ctx, "1"),
+                                ttStrAttr(ctx, "1")};
+  MlirAttribute argAttrs[1] = {ttStrAttr(ctx, "numel(%r0)")};
+  MlirNamedAttribute lattrs[3] = {
+      ttNamedAttr(ctx, "kernel", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name))),
+      ttNamedAttr(ctx, "grid", mlirArrayAttrGet(ctx, 3, gridAttrs)),
+      ttNamedAttr(ctx, "args", mlirArrayAttrGet(ctx, 1, argAttrs)),
+  };
+  mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"),
+                                  mlirDictionaryAttrGet(ctx, 3, lattrs));
+  return true;
+}
+
+bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
+  int64_t block = opts->v[0], warps = opts->v[1];
+  if (block & (block - 1) || block < 32 * warps) {
+    fprintf(stderr, "error: tile: block-size=%lld must be a power of two and at least "
+                    "32 * num-warps (%lld)\n",
+            (long long)block, (long long)(32 * warps));
+    return false;
+  }
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    char kind[32] = "";
+    if (!ttOpIs(op, "func.func") || !ttOpAttrStr(op, "prim.fusion", kind, sizeof kind) ||
+        !mlirAttributeIsNull(ttOpAttr(op, "tile.launch")))
+      continue;
+    if (strcmp(kind, "elementwise") != 0) {
+      ttEmitError(op, "tile: fusion kind '%s' is not supported yet", kind);
+      return false;
+    }
+    if (!tileFusion(op, block, warps))
+      return false;
+  }
+  return true;
+}

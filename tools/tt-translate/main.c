@@ -1,0 +1,153 @@
+/* tt-translate - from a tt program at any level to PTX (or LLVM IR).
+ *
+ * `tt-opt --fuse --splitk in.mlir | tt-translate --ptx` is the main job. tt-translate
+ * finishes whatever lowering its input still needs, so it accepts tt-opt's output at any
+ * level:
+ *  1. prim ops in the host function -> --fuse
+ *  2. fused functions               -> --tile (default options)
+ *  3. the launch metadata (docs/metadata.md) is written from the host function
+ *  4. tile kernels                  -> --convert-tile-to-gpu
+ *  5. gpu.module                    -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
+ * The output is the metadata as `//@` comment lines followed by the PTX. It is written only
+ * on success; errors are `file:line:col: error: ...` and exit code 1.
+ */
+#include "tt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: tt-translate (--ptx | --mlir-to-llvmir) [--arch=sm_90a] [-o FILE] [input]\n"
+          "\n"
+          "  --ptx             PTX for the program's kernels, headed by launch metadata\n"
+          "                    ('//@' lines, see docs/metadata.md)\n"
+          "  --mlir-to-llvmir  the kernels as LLVM IR (NVPTX target, before libdevice)\n"
+          "  --arch=SM         target GPU (default sm_90a)\n"
+          "  -o FILE           output file (default stdout; written only on success)\n"
+          "Input: a tt program at any level (prim, fused, tile, gpu); '-' or none is stdin.\n");
+}
+
+typedef struct {
+  bool any;
+  const char *name;
+} Find;
+
+static bool findPrefix(MlirOperation op, void *userData) {
+  Find *f = userData;
+  if (ttOpHasPrefix(op, f->name)) {
+    f->any = true;
+    return false;
+  }
+  return true;
+}
+
+/* True when a host function (not a fused one, not a kernel) holds an op whose name
+ * starts with prefix. */
+static bool hostHas(MlirModule m, const char *prefix) {
+  Find f = {false, prefix};
+  MlirBlock body = mlirModuleGetBody(m);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttOpIs(op, "func.func") && mlirAttributeIsNull(ttOpAttr(op, "prim.fusion")) &&
+        mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")))
+      ttWalk(op, findPrefix, &f);
+  return f.any;
+}
+
+/* True when some fused function has no kernel yet. */
+static bool untiled(MlirModule m) {
+  MlirBlock body = mlirModuleGetBody(m);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (!mlirAttributeIsNull(ttOpAttr(op, "prim.fusion")) &&
+        mlirAttributeIsNull(ttOpAttr(op, "tile.launch")))
+      return true;
+  return false;
+}
+
+static bool verified(MlirModule m) {
+  return mlirOperationVerify(mlirModuleGetOperation(m));
+}
+
+/* Steps 1-5. */
+static bool translate(MlirModule m, bool ptx, const char *arch, TtStr *out) {
+  if (hostHas(m, "prim.") && (!ttRunPass(m, "fuse", NULL) || !verified(m)))
+    return false;
+  if (untiled(m) && (!ttRunPass(m, "tile", NULL) || !verified(m)))
+    return false;
+  /* The metadata also reports prim ops that --fuse left in the host (not yet supported). */
+  TtStr meta = {0};
+  bool ok = ttEmitLaunchMetadata(m, arch, &meta);
+  if (ok && ptx)
+    ttStrAppend(out, meta.data, meta.len);
+  ttStrDestroy(&meta);
+  if (!ok)
+    return false;
+  if (!ttRunPass(m, "convert-tile-to-gpu", NULL) || !verified(m))
+    return false;
+  return ptx ? ttEmitPtx(m, arch, out) : ttEmitLlvmIr(m, arch, out);
+}
+
+int main(int argc, char **argv) {
+  const char *input = NULL, *output = NULL, *arch = "sm_90a";
+  int mode = 0; /* 1 ptx, 2 llvm ir */
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--ptx") == 0)
+      mode = 1;
+    else if (strcmp(a, "--mlir-to-llvmir") == 0)
+      mode = 2;
+    else if (strncmp(a, "--arch=", 7) == 0)
+      arch = a + 7;
+    else if (strcmp(a, "-o") == 0 && i + 1 < argc)
+      output = argv[++i];
+    else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "tt-translate: error: unknown option '%s' (see --help)\n", a);
+      return 1;
+    } else if (input) {
+      fprintf(stderr, "tt-translate: error: more than one input file\n");
+      return 1;
+    } else
+      input = a;
+  }
+  if (!mode) {
+    fprintf(stderr, "tt-translate: error: say what to emit: --ptx or --mlir-to-llvmir\n");
+    return 1;
+  }
+  if (!input)
+    input = "-";
+  TtStr src = {0};
+  if (!ttReadFile(input, &src)) {
+    fprintf(stderr, "tt-translate: error: cannot read '%s': %s\n", input, strerror(errno));
+    return 1;
+  }
+  MlirContext ctx = ttContextCreate();
+  if (mlirContextIsNull(ctx))
+    return 1;
+  TtDiag *diag = ttDiagCreate(ctx, false);
+  const char *name = strcmp(input, "-") == 0 ? "<stdin>" : input;
+  MlirOperation op = mlirModuleGetOperation(ttParseModule(ctx, src.data ? src.data : "", name));
+  TtStr out = {0};
+  bool ok = !mlirOperationIsNull(op) &&
+            mlirOperationVerify(op) &&
+            translate(mlirModuleFromOperation(op), mode == 1, arch, &out) &&
+            ttDiagErrorCount(diag) == 0;
+  if (ok && !ttWriteFile(output ? output : "-", out.data ? out.data : "", out.len)) {
+    fprintf(stderr, "tt-translate: error: cannot write '%s': %s\n", output ? output : "-",
+            strerror(errno));
+    ok = false;
+  }
+  if (!mlirOperationIsNull(op))
+    mlirOperationDestroy(op);
+  ttDiagDestroy(diag);
+  ttContextDestroy(ctx);
+  ttStrDestroy(&src);
+  ttStrDestroy(&out);
+  return ok ? 0 : 1;
+}
