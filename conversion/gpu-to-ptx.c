@@ -4,9 +4,9 @@
  *  1. Inside gpu.module: scf to cf, then gpu/arith/index/vector/math to the LLVM and NVVM
  *     dialects (math functions become libdevice `__nv_*` calls); cf to llvm and
  *     reconcile-unrealized-casts at module level.
- *  2. For PTX: `nvvm-attach-target` (chip, PTX ISA, O3) and `gpu-module-to-binary
- *     {format=isa}`: MLIR translates the module to LLVM IR, links libdevice from the CUDA
- *     toolkit, and runs LLVM's NVPTX backend. The PTX is the `#gpu.object` of the
+ *  2. For PTX: `nvvm-attach-target` (chip, PTX ISA, O3, and libdevice from the CUDA
+ *     toolkit to link) and `gpu-module-to-binary{format=isa}`: MLIR translates the module
+ *     to LLVM IR, links libdevice, and runs LLVM's NVPTX backend. The PTX is the `#gpu.object` of the
  *     resulting gpu.binary.
  *  3. For LLVM IR: translate the lowered gpu.module with mlirTranslateModuleToLLVMIR.
  */
@@ -17,6 +17,7 @@
 #include "llvm-c/Core.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Runs a textual upstream pipeline on the module; false (with diagnostics) on failure. */
@@ -35,6 +36,24 @@ static const char *ptxFeature(const char *arch) {
   if (strncmp(arch, "sm_10", 5) == 0 || strncmp(arch, "sm_12", 5) == 0)
     return "+ptx87";
   return "+ptx80";
+}
+
+/* The path of CUDA's libdevice (math functions as LLVM bitcode), or NULL. */
+static const char *findLibdevice(void) {
+  static char path[512];
+  const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), getenv("CUDA_ROOT"),
+                         "/usr/local/cuda"};
+  for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+    if (!roots[i] || !*roots[i])
+      continue;
+    snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", roots[i]);
+    FILE *f = fopen(path, "rb");
+    if (f) {
+      fclose(f);
+      return path;
+    }
+  }
+  return NULL;
 }
 
 static bool validArch(const char *arch) {
@@ -68,11 +87,17 @@ bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {
     fprintf(stderr, "error: the program has no kernels\n");
     return false;
   }
-  char pipeline[256];
+  const char *libdevice = findLibdevice();
+  if (!libdevice) {
+    fprintf(stderr, "error: libdevice.10.bc not found: set CUDA_HOME to the CUDA toolkit "
+                    "(looked in $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT, /usr/local/cuda)\n");
+    return false;
+  }
+  char pipeline[1024];
   snprintf(pipeline, sizeof pipeline,
-           "builtin.module(nvvm-attach-target{chip=%s features=%s O=3},"
+           "builtin.module(nvvm-attach-target{chip=%s features=%s O=3 l=%s},"
            "gpu-module-to-binary{format=isa})",
-           arch, ptxFeature(arch));
+           arch, ptxFeature(arch), libdevice);
   if (!runPipeline(module, pipeline))
     return false;
   MlirOperation bin = ttModuleLookup(module, "tt_kernels");

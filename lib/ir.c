@@ -209,15 +209,36 @@ MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value) 
   return constOf(b, loc, t, (double)value, value);
 }
 
+/* True when the first op of source (after blank and `//` comment lines) is a module. */
+static bool startsWithModule(const char *p) {
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+      p++;
+    if (p[0] == '/' && p[1] == '/') {
+      while (*p && *p != '\n')
+        p++;
+      continue;
+    }
+    return strncmp(p, "module", 6) == 0 || strncmp(p, "\"builtin.module\"", 16) == 0;
+  }
+}
+
 MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name) {
-  MlirOperation op = mlirOperationCreateParse(ctx, ttStrRef(source), ttStrRef(name));
+  /* Like mlir-opt, accept several top-level ops by wrapping them in a module. The wrapper
+   * opens on line 1 (shifting only that line's columns, which is a comment in practice)
+   * so that every line number stays the file's. */
+  TtStr text = {0};
+  bool wrap = !startsWithModule(source);
+  if (wrap)
+    ttStrAppend(&text, "module{", 7);
+  ttStrAppend(&text, source, strlen(source));
+  if (wrap)
+    ttStrAppend(&text, "\n}", 2);
+  MlirOperation op = mlirOperationCreateParse(ctx, ttStrRef(text.data), ttStrRef(name));
+  ttStrDestroy(&text);
   if (mlirOperationIsNull(op))
     return (MlirModule){NULL};
-  if (ttOpIs(op, "builtin.module"))
-    return mlirModuleFromOperation(op);
-  MlirModule m = mlirModuleCreateEmpty(mlirOperationGetLocation(op));
-  mlirBlockAppendOwnedOperation(mlirModuleGetBody(m), op);
-  return m;
+  return mlirModuleFromOperation(op);
 }
 
 MlirOperation ttModuleLookup(MlirModule m, const char *name) {

@@ -129,8 +129,8 @@ static int groupInputs(FuseState *st, MlirBlock block, int g, MlirValue **out) {
     for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
       MlirValue v = mlirOperationGetOperand(op, k);
       MlirOperation p = producerIn(v, block);
-      if (!mlirOperationIsNull(p) &&
-          (isConstant(p) || st->group[opListFind(&st->block, p)] == g))
+      int at = mlirOperationIsNull(p) ? -1 : opListFind(&st->block, p);
+      if (!mlirOperationIsNull(p) && (isConstant(p) || (at >= 0 && st->group[at] == g)))
         continue;
       bool seen = false;
       for (int j = 0; j < n && !seen; j++)

@@ -1,0 +1,285 @@
+/* meta.h - the launch metadata of a tt PTX file (docs/metadata.md), parsed.
+ *
+ * tt-translate writes PTX preceded by `//@` comment lines that describe the
+ * program's tensors, its prim program (for the reference interpreter, ref.h)
+ * and its kernel launches. This header declares the parsed form of those
+ * lines, their parser, the evaluator of grid/argument expressions, and the
+ * things every part of the runtime shares: dtypes, shapes, status codes and
+ * the error record. Pure C11; no CUDA, no MLIR.
+ */
+#ifndef TT_RUNTIME_META_H
+#define TT_RUNTIME_META_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TTRT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define TTRT_PRINTF(fmt, args)
+#endif
+
+/*===------------------------------------------------------------------===*
+ * Status and errors (shared by meta.h, ref.h and ttrt.h)
+ *===------------------------------------------------------------------===*/
+
+/* Result of every fallible runtime call. */
+typedef enum TtrtStatus {
+  TTRT_SUCCESS = 0,
+  TTRT_FAILURE = 1, /* anything that went wrong; the message says what */
+  TTRT_NO_GPU = 2,  /* no libcuda, or the driver sees no device */
+} TtrtStatus;
+
+/* What went wrong: the metadata line it is about (0: none) and a sentence. */
+typedef struct TtrtError {
+  int line;
+  char message[4096];
+} TtrtError;
+
+/* Sets `err` (if not NULL) to a formatted message about `line`. Returns
+ * TTRT_FAILURE so that callers can `return ttrtErrorSet(...)`. */
+TtrtStatus ttrtErrorSet(TtrtError *err, int line, const char *fmt, ...)
+    TTRT_PRINTF(3, 4);
+
+/* Prepends formatted context ("launch 2: ") to the message in `err`. */
+void ttrtErrorPrefix(TtrtError *err, const char *fmt, ...) TTRT_PRINTF(2, 3);
+
+/*===------------------------------------------------------------------===*
+ * Dtypes and shapes
+ *===------------------------------------------------------------------===*/
+
+typedef enum TtrtDtype {
+  TTRT_DTYPE_F64,
+  TTRT_DTYPE_F32,
+  TTRT_DTYPE_F16,
+  TTRT_DTYPE_BF16,
+  TTRT_DTYPE_F8E4M3,
+  TTRT_DTYPE_F8E5M2,
+  TTRT_DTYPE_I1,
+  TTRT_DTYPE_I8,
+  TTRT_DTYPE_I32,
+  TTRT_DTYPE_I64,
+  TTRT_DTYPE_COUNT
+} TtrtDtype;
+
+/* Parses a dtype name of the metadata ("bf16"); false if unknown. */
+bool ttrtDtypeParse(const char *name, TtrtDtype *out);
+
+/* The metadata name of a dtype ("bf16"). */
+const char *ttrtDtypeGetName(TtrtDtype dtype);
+
+/* Bytes per element in a device buffer (i1 is stored as one byte, 0 or 1). */
+size_t ttrtDtypeGetSize(TtrtDtype dtype);
+
+/* True for the floating-point dtypes. */
+bool ttrtDtypeIsFloat(TtrtDtype dtype);
+
+/* Most dimensions a tensor may have (an implementation limit). */
+#define TTRT_MAX_RANK 16
+
+typedef struct TtrtShape {
+  int rank; /* 0 for `scalar` */
+  int64_t dims[TTRT_MAX_RANK];
+} TtrtShape;
+
+/* Number of elements (1 for a scalar). */
+int64_t ttrtShapeGetNumel(const TtrtShape *shape);
+
+/* True if both shapes have the same rank and dimensions. */
+bool ttrtShapeEqual(const TtrtShape *a, const TtrtShape *b);
+
+/* Writes the metadata spelling of a shape ("8192x8192", "scalar"). */
+void ttrtShapeFormat(const TtrtShape *shape, char *buf, size_t size);
+
+/*===------------------------------------------------------------------===*
+ * The parsed metadata
+ *===------------------------------------------------------------------===*/
+
+typedef enum TtrtRole {
+  TTRT_ROLE_INPUT,
+  TTRT_ROLE_OUTPUT,
+  TTRT_ROLE_TEMP,
+  TTRT_ROLE_CONST
+} TtrtRole;
+
+/* The metadata name of a role ("input"). */
+const char *ttrtRoleGetName(TtrtRole role);
+
+/* A `tensor` line. Tensors are referred to by their *slot*, the index in
+ * TtrtMeta.tensors; `id` is the number written after `%`. */
+typedef struct TtrtTensor {
+  int64_t id;
+  TtrtRole role;
+  int index; /* argument/result index for inputs and outputs, else -1 */
+  TtrtDtype dtype;
+  TtrtShape shape;
+  int line;
+} TtrtTensor;
+
+typedef enum TtrtOp {
+  /* unary */
+  TTRT_OP_NEG,
+  TTRT_OP_ABS,
+  TTRT_OP_EXP,
+  TTRT_OP_EXP2,
+  TTRT_OP_LOG,
+  TTRT_OP_SQRT,
+  TTRT_OP_RSQRT,
+  TTRT_OP_TANH,
+  TTRT_OP_ERF,
+  TTRT_OP_SIN,
+  TTRT_OP_COS,
+  TTRT_OP_RECIPROCAL,
+  /* binary */
+  TTRT_OP_ADD,
+  TTRT_OP_SUB,
+  TTRT_OP_MUL,
+  TTRT_OP_DIV,
+  TTRT_OP_MAX,
+  TTRT_OP_MIN,
+  TTRT_OP_POW,
+  /* others */
+  TTRT_OP_COMPARE,
+  TTRT_OP_WHERE,
+  TTRT_OP_CONVERT,
+  TTRT_OP_BROADCAST_IN_DIM,
+  TTRT_OP_RESHAPE,
+  TTRT_OP_CONSTANT,
+  TTRT_OP_COUNT
+} TtrtOp;
+
+/* The metadata name of an op ("broadcast_in_dim"). */
+const char *ttrtOpGetName(TtrtOp op);
+
+typedef enum TtrtDirection {
+  TTRT_DIRECTION_LT,
+  TTRT_DIRECTION_LE,
+  TTRT_DIRECTION_GT,
+  TTRT_DIRECTION_GE,
+  TTRT_DIRECTION_EQ,
+  TTRT_DIRECTION_NE
+} TtrtDirection;
+
+/* The metadata name of a compare direction ("lt"). */
+const char *ttrtDirectionGetName(TtrtDirection direction);
+
+#define TTRT_MAX_OPERANDS 3
+
+/* A `prim` line. Operands and result are tensor slots. */
+typedef struct TtrtPrim {
+  TtrtOp op;
+  int result;
+  int numOperands;
+  int operands[TTRT_MAX_OPERANDS];
+  TtrtDirection direction; /* compare */
+  int numDims;             /* broadcast_in_dim */
+  int dims[TTRT_MAX_RANK]; /* broadcast_in_dim */
+  double value;            /* constant */
+  int line;
+} TtrtPrim;
+
+typedef enum TtrtExprKind {
+  TTRT_EXPR_INT,   /* value */
+  TTRT_EXPR_NUMEL, /* numel(tensor) */
+  TTRT_EXPR_DIM,   /* dim(tensor, value) */
+  TTRT_EXPR_CDIV,  /* cdiv(lhs, rhs) */
+  TTRT_EXPR_ADD,   /* lhs + rhs */
+  TTRT_EXPR_MUL    /* lhs * rhs */
+} TtrtExprKind;
+
+/* One node of an expression tree; nodes live in TtrtMeta.exprs and refer to
+ * each other by index. */
+typedef struct TtrtExpr {
+  TtrtExprKind kind;
+  int64_t value;
+  int tensor;
+  int lhs, rhs;
+} TtrtExpr;
+
+typedef enum TtrtArgKind {
+  TTRT_ARG_PTR,
+  TTRT_ARG_I32,
+  TTRT_ARG_I64,
+  TTRT_ARG_F32
+} TtrtArgKind;
+
+/* The metadata name of an argument kind ("ptr"). */
+const char *ttrtArgKindGetName(TtrtArgKind kind);
+
+/* An `arg` line. */
+typedef struct TtrtArg {
+  TtrtArgKind kind;
+  int tensor; /* ptr: tensor slot */
+  int expr;   /* i32/i64: root node in TtrtMeta.exprs */
+  float f32;  /* f32 */
+  int line;
+} TtrtArg;
+
+/* A `launch` line and its `arg` lines (args[firstArg .. firstArg+numArgs)). */
+typedef struct TtrtLaunch {
+  char *kernel;
+  int grid[3]; /* expression roots */
+  uint32_t block[3];
+  uint32_t shared;
+  int firstArg;
+  int numArgs;
+  int line;
+} TtrtLaunch;
+
+/* All metadata of one file. Read-only for users; made by ttrtMetaParse. */
+typedef struct TtrtMeta {
+  int version;
+  char arch[64];
+  int numTensors;
+  TtrtTensor *tensors;
+  int numPrims;
+  TtrtPrim *prims;
+  int numLaunches;
+  TtrtLaunch *launches;
+  int numArgs;
+  TtrtArg *args;
+  int numExprs;
+  TtrtExpr *exprs;
+  int numInputs;
+  int *inputs; /* slot of input i */
+  int numOutputs;
+  int *outputs; /* slot of output i */
+  int *idTable; /* private: open-addressing map from id to slot + 1 */
+  int idTableSize;
+} TtrtMeta;
+
+/* Parses the metadata lines (those starting with `//@`) of a file's text of
+ * `length` bytes. On failure sets err->line to the 1-based line number (0 for
+ * a problem with the file as a whole) and returns TTRT_FAILURE. */
+TtrtStatus ttrtMetaParse(const char *text, size_t length, TtrtMeta **out,
+                         TtrtError *err);
+
+/* Frees what ttrtMetaParse made. NULL is allowed. */
+void ttrtMetaDestroy(TtrtMeta *meta);
+
+/* The slot of the tensor `%id`, or -1. */
+int ttrtMetaFindTensor(const TtrtMeta *meta, int64_t id);
+
+/* Evaluates the expression rooted at node `expr` with the tensor shapes in
+ * `meta`. Fails on overflow of int64 or division by zero. */
+TtrtStatus ttrtExprEval(const TtrtMeta *meta, int expr, int64_t *out,
+                        TtrtError *err);
+
+/* Writes the metadata spelling of an expression ("cdiv(numel(%5),1024)"). */
+void ttrtExprFormat(const TtrtMeta *meta, int expr, char *buf, size_t size);
+
+/* Prints the metadata in its own syntax, one line per metadata line, with
+ * each expression followed by `=VALUE` (its value for these shapes). */
+void ttrtMetaPrint(const TtrtMeta *meta, FILE *file);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TT_RUNTIME_META_H */

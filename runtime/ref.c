@@ -1,0 +1,521 @@
+/* ref.c - float64 reference interpreter of the prim program, dtype
+ * encoding/decoding, and comparison of outputs with the reference.
+ *
+ * See ref.h for the interface and docs/metadata.md for the semantics of each
+ * op and of rounding to each dtype.
+ */
+#include "ref.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*===------------------------------------------------------------------===*
+ * Small floats (f16, bf16, f8e4m3, f8e5m2)
+ *===------------------------------------------------------------------===*/
+
+/* A binary floating-point format of 1 sign bit, expBits exponent bits and
+ * manBits mantissa bits. IEEE-like formats have infinities and NaNs in the
+ * all-ones exponent; a finiteOnly format (e4m3fn) uses all-ones exponent for
+ * normal numbers and has one NaN, all-ones exponent and mantissa, and no
+ * infinity. */
+typedef struct MiniFormat {
+  int expBits;
+  int manBits;
+  int bias;
+  bool finiteOnly;
+} MiniFormat;
+
+static const MiniFormat kF16 = {5, 10, 15, false};
+static const MiniFormat kBF16 = {8, 7, 127, false};
+static const MiniFormat kF8E4M3 = {4, 3, 7, true};
+static const MiniFormat kF8E5M2 = {5, 2, 15, false};
+
+/* The largest finite value of the format. */
+static double miniMaxFinite(const MiniFormat *f) {
+  int topExp = (1 << f->expBits) - (f->finiteOnly ? 1 : 2);
+  int topMan = (1 << f->manBits) - (f->finiteOnly ? 2 : 1);
+  return ldexp(1.0 + ldexp(topMan, -f->manBits), topExp - f->bias);
+}
+
+/* The exponent field of all ones, in place. */
+static uint32_t miniExpMask(const MiniFormat *f) {
+  return ((1u << f->expBits) - 1) << f->manBits;
+}
+
+/* The NaN pattern of the format (quiet, positive). */
+static uint32_t miniNaN(const MiniFormat *f) {
+  if (f->finiteOnly)
+    return miniExpMask(f) | ((1u << f->manBits) - 1);
+  return miniExpMask(f) | (1u << (f->manBits - 1));
+}
+
+/* Bits of a finite, non-negative value `r` exactly representable in `f`. */
+static uint32_t miniBitsOf(const MiniFormat *f, double r) {
+  int emin = 1 - f->bias;
+  if (r < ldexp(1.0, emin)) /* zero or subnormal */
+    return (uint32_t)ldexp(r, f->manBits - emin);
+  int e;
+  frexp(r, &e);
+  e -= 1; /* r is in [2^e, 2^(e+1)) */
+  uint32_t mantissa = (uint32_t)ldexp(ldexp(r, -e) - 1.0, f->manBits);
+  return ((uint32_t)(e + f->bias) << f->manBits) | mantissa;
+}
+
+/* Rounds `x` to the format, to nearest even, with subnormals; overflow goes
+ * to infinity, or to NaN in a finiteOnly format. Returns the bits. */
+static uint32_t miniEncode(const MiniFormat *f, double x) {
+  uint32_t sign = signbit(x) ? 1u << (f->expBits + f->manBits) : 0;
+  double a = fabs(x);
+  if (isnan(x))
+    return sign | miniNaN(f);
+  if (a == 0)
+    return sign;
+  if (!isinf(a)) {
+    int e;
+    frexp(a, &e);
+    e -= 1;
+    if (e < 1 - f->bias)
+      e = 1 - f->bias;
+    /* a / quantum < 2^(manBits+1): nearbyint rounds it exactly, ties to
+     * even under the default rounding mode. */
+    double quantum = ldexp(1.0, e - f->manBits);
+    a = nearbyint(a / quantum) * quantum;
+    if (a <= miniMaxFinite(f))
+      return sign | miniBitsOf(f, a);
+  }
+  return sign | (f->finiteOnly ? miniNaN(f) : miniExpMask(f));
+}
+
+/* The value of bits of the format. */
+static double miniDecode(const MiniFormat *f, uint32_t bits) {
+  uint32_t manMask = (1u << f->manBits) - 1;
+  uint32_t exp = (bits & miniExpMask(f)) >> f->manBits;
+  uint32_t man = bits & manMask;
+  bool negative = (bits >> (f->expBits + f->manBits)) & 1;
+  uint32_t topExp = (1u << f->expBits) - 1;
+  double v;
+  if (f->finiteOnly && exp == topExp && man == manMask)
+    return NAN;
+  if (!f->finiteOnly && exp == topExp)
+    v = man ? NAN : INFINITY;
+  else if (exp == 0)
+    v = ldexp((double)man, 1 - f->bias - f->manBits);
+  else
+    v = ldexp((double)(man | (manMask + 1)), (int)exp - f->bias - f->manBits);
+  return negative ? -v : v;
+}
+
+/* The small-float format of a dtype, or NULL. */
+static const MiniFormat *miniFormatOf(TtrtDtype dtype) {
+  switch (dtype) {
+  case TTRT_DTYPE_F16:
+    return &kF16;
+  case TTRT_DTYPE_BF16:
+    return &kBF16;
+  case TTRT_DTYPE_F8E4M3:
+    return &kF8E4M3;
+  case TTRT_DTYPE_F8E5M2:
+    return &kF8E5M2;
+  default:
+    return NULL;
+  }
+}
+
+/*===------------------------------------------------------------------===*
+ * Encoding of all dtypes
+ *===------------------------------------------------------------------===*/
+
+/* Truncates toward zero and saturates to [lo, hi]; NaN is 0. */
+static int64_t saturateToInteger(double x, int64_t lo, int64_t hi) {
+  if (isnan(x))
+    return 0;
+  if (x < (double)lo)
+    return lo;
+  /* (double)hi + 1 is 2^31 or 2^63 (exact), the first value too large. */
+  if (x >= (double)hi + 1.0)
+    return hi;
+  return (int64_t)trunc(x);
+}
+
+uint64_t ttrtDtypeEncode(TtrtDtype dtype, double x) {
+  const MiniFormat *mini = miniFormatOf(dtype);
+  if (mini)
+    return miniEncode(mini, x);
+  switch (dtype) {
+  case TTRT_DTYPE_F64: {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+  }
+  case TTRT_DTYPE_F32: {
+    float f = (float)x;
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+  }
+  case TTRT_DTYPE_I1:
+    return x != 0;
+  case TTRT_DTYPE_I8:
+    return (uint8_t)saturateToInteger(x, INT8_MIN, INT8_MAX);
+  case TTRT_DTYPE_I32:
+    return (uint32_t)saturateToInteger(x, INT32_MIN, INT32_MAX);
+  default:
+    return (uint64_t)saturateToInteger(x, INT64_MIN, INT64_MAX);
+  }
+}
+
+double ttrtDtypeDecode(TtrtDtype dtype, uint64_t bits) {
+  const MiniFormat *mini = miniFormatOf(dtype);
+  if (mini)
+    return miniDecode(mini, (uint32_t)bits);
+  switch (dtype) {
+  case TTRT_DTYPE_F64: {
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+  }
+  case TTRT_DTYPE_F32: {
+    uint32_t b32 = (uint32_t)bits;
+    float f;
+    memcpy(&f, &b32, sizeof f);
+    return f;
+  }
+  case TTRT_DTYPE_I1:
+    return (double)(uint8_t)bits;
+  case TTRT_DTYPE_I8:
+    return (double)(int8_t)(uint8_t)bits;
+  case TTRT_DTYPE_I32:
+    return (double)(int32_t)(uint32_t)bits;
+  default:
+    return (double)(int64_t)bits;
+  }
+}
+
+double ttrtDtypeRound(TtrtDtype dtype, double x) {
+  if (dtype == TTRT_DTYPE_F64)
+    return x;
+  if (dtype == TTRT_DTYPE_F32)
+    return (double)(float)x;
+  return ttrtDtypeDecode(dtype, ttrtDtypeEncode(dtype, x));
+}
+
+void ttrtDtypePack(TtrtDtype dtype, const double *values, size_t count,
+                   void *bytes) {
+  size_t size = ttrtDtypeGetSize(dtype);
+  unsigned char *out = bytes;
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t bits = ttrtDtypeEncode(dtype, values[i]);
+    for (size_t b = 0; b < size; ++b)
+      *out++ = (unsigned char)(bits >> (8 * b));
+  }
+}
+
+void ttrtDtypeUnpack(TtrtDtype dtype, const void *bytes, size_t count,
+                     double *values) {
+  size_t size = ttrtDtypeGetSize(dtype);
+  const unsigned char *in = bytes;
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t bits = 0;
+    for (size_t b = 0; b < size; ++b)
+      bits |= (uint64_t)*in++ << (8 * b);
+    values[i] = ttrtDtypeDecode(dtype, bits);
+  }
+}
+
+/*===------------------------------------------------------------------===*
+ * Elementwise functions
+ *===------------------------------------------------------------------===*/
+
+static double negate(double x) { return -x; }
+static double rsqrtOf(double x) { return 1.0 / sqrt(x); }
+static double reciprocalOf(double x) { return 1.0 / x; }
+static double addOf(double a, double b) { return a + b; }
+static double subOf(double a, double b) { return a - b; }
+static double mulOf(double a, double b) { return a * b; }
+static double divOf(double a, double b) { return a / b; }
+
+/* max and min propagate NaN (like StableHLO), unlike fmax and fmin. */
+static double maxOf(double a, double b) {
+  return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+}
+static double minOf(double a, double b) {
+  return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+}
+
+typedef double (*UnaryFn)(double);
+typedef double (*BinaryFn)(double, double);
+
+/* The function of a unary op, or NULL. */
+static UnaryFn unaryFnOf(TtrtOp op) {
+  static const UnaryFn fns[] = {
+      [TTRT_OP_NEG] = negate, [TTRT_OP_ABS] = fabs,
+      [TTRT_OP_EXP] = exp,    [TTRT_OP_EXP2] = exp2,
+      [TTRT_OP_LOG] = log,    [TTRT_OP_SQRT] = sqrt,
+      [TTRT_OP_RSQRT] = rsqrtOf, [TTRT_OP_TANH] = tanh,
+      [TTRT_OP_ERF] = erf,    [TTRT_OP_SIN] = sin,
+      [TTRT_OP_COS] = cos,    [TTRT_OP_RECIPROCAL] = reciprocalOf,
+  };
+  return op <= TTRT_OP_RECIPROCAL ? fns[op] : NULL;
+}
+
+/* The function of a binary op, or NULL. */
+static BinaryFn binaryFnOf(TtrtOp op) {
+  switch (op) {
+  case TTRT_OP_ADD:
+    return addOf;
+  case TTRT_OP_SUB:
+    return subOf;
+  case TTRT_OP_MUL:
+    return mulOf;
+  case TTRT_OP_DIV:
+    return divOf;
+  case TTRT_OP_MAX:
+    return maxOf;
+  case TTRT_OP_MIN:
+    return minOf;
+  case TTRT_OP_POW:
+    return pow;
+  default:
+    return NULL;
+  }
+}
+
+/* 1 if `a direction b`, else 0 (every comparison with NaN is false except
+ * ne). */
+static double compareOf(TtrtDirection direction, double a, double b) {
+  switch (direction) {
+  case TTRT_DIRECTION_LT:
+    return a < b;
+  case TTRT_DIRECTION_LE:
+    return a <= b;
+  case TTRT_DIRECTION_GT:
+    return a > b;
+  case TTRT_DIRECTION_GE:
+    return a >= b;
+  case TTRT_DIRECTION_EQ:
+    return a == b;
+  default:
+    return a != b;
+  }
+}
+
+/*===------------------------------------------------------------------===*
+ * Ops
+ *===------------------------------------------------------------------===*/
+
+/* broadcast_in_dim: result[i] = operand[j] where operand dim k indexes with
+ * result dim dims[k], or with 0 if the operand's dim k has size 1. */
+static void broadcastInDim(const TtrtPrim *prim, const TtrtShape *os,
+                           const double *src, const TtrtShape *rs,
+                           double *dst) {
+  int64_t stride[TTRT_MAX_RANK] = {0};
+  int64_t idx[TTRT_MAX_RANK] = {0};
+  int64_t operandStride = 1;
+  for (int k = os->rank - 1; k >= 0; --k) {
+    if (os->dims[k] != 1)
+      stride[prim->dims[k]] = operandStride;
+    operandStride *= os->dims[k];
+  }
+  int64_t numel = ttrtShapeGetNumel(rs);
+  int64_t offset = 0;
+  for (int64_t i = 0; i < numel; ++i) {
+    dst[i] = src[offset];
+    for (int d = rs->rank - 1; d >= 0; --d) {
+      offset += stride[d];
+      if (++idx[d] < rs->dims[d])
+        break;
+      offset -= stride[d] * rs->dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/* Computes `prim` into `r` (numel `n`) from the operand values. */
+static void evalInto(const TtrtMeta *meta, const TtrtPrim *prim,
+                     const double *const *ops, double *r, size_t n) {
+  const TtrtTensor *result = &meta->tensors[prim->result];
+  UnaryFn unary = unaryFnOf(prim->op);
+  BinaryFn binary = binaryFnOf(prim->op);
+  if (unary)
+    for (size_t i = 0; i < n; ++i)
+      r[i] = unary(ops[0][i]);
+  else if (binary)
+    for (size_t i = 0; i < n; ++i)
+      r[i] = binary(ops[0][i], ops[1][i]);
+  else if (prim->op == TTRT_OP_COMPARE)
+    for (size_t i = 0; i < n; ++i)
+      r[i] = compareOf(prim->direction, ops[0][i], ops[1][i]);
+  else if (prim->op == TTRT_OP_WHERE)
+    for (size_t i = 0; i < n; ++i)
+      r[i] = ops[0][i] != 0 ? ops[1][i] : ops[2][i];
+  else if (prim->op == TTRT_OP_CONVERT)
+    for (size_t i = 0; i < n; ++i)
+      r[i] = ttrtDtypeRound(result->dtype, ops[0][i]);
+  else if (prim->op == TTRT_OP_RESHAPE)
+    memcpy(r, ops[0], n * sizeof *r);
+  else if (prim->op == TTRT_OP_CONSTANT)
+    for (size_t i = 0; i < n; ++i)
+      r[i] = prim->value; /* exactly as written: only convert rounds */
+  else
+    broadcastInDim(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
+                   &result->shape, r);
+}
+
+/* The state of one evaluation. Values that die are kept as spares until the
+ * next allocation, which reuses one of the same size (fresh pages of a 512 MB
+ * array cost more than the arithmetic) and frees the others first, so the
+ * peak memory is never higher than with plain malloc and free. */
+typedef struct Evaluator {
+  const TtrtMeta *meta;
+  double **values;
+  int *lastUse; /* per slot: index of the last prim that reads or defines it */
+  int numSpares;
+  double *spares[TTRT_MAX_OPERANDS + 1];
+  int64_t spareNumel[TTRT_MAX_OPERANDS + 1];
+} Evaluator;
+
+/* Frees every spare except one of `numel` elements, which it returns. */
+static double *takeSpare(Evaluator *ev, int64_t numel) {
+  double *found = NULL;
+  for (int i = 0; i < ev->numSpares; ++i) {
+    if (!found && ev->spareNumel[i] == numel)
+      found = ev->spares[i];
+    else
+      free(ev->spares[i]);
+  }
+  ev->numSpares = 0;
+  return found;
+}
+
+/* Evaluates one prim into values[prim->result]. */
+static TtrtStatus evalPrim(Evaluator *ev, const TtrtPrim *prim,
+                           TtrtError *err) {
+  const TtrtTensor *result = &ev->meta->tensors[prim->result];
+  int64_t numel = ttrtShapeGetNumel(&result->shape);
+  const double *ops[TTRT_MAX_OPERANDS] = {NULL};
+  for (int i = 0; i < prim->numOperands; ++i)
+    ops[i] = ev->values[prim->operands[i]];
+  if ((uint64_t)numel > SIZE_MAX / sizeof(double))
+    return ttrtErrorSet(err, prim->line, "%%%lld is too large",
+                        (long long)result->id);
+  double *r = takeSpare(ev, numel);
+  if (!r)
+    r = malloc((size_t)numel * sizeof *r);
+  if (!r)
+    return ttrtErrorSet(err, prim->line,
+                        "out of memory for the reference value of %%%lld "
+                        "(%lld doubles)",
+                        (long long)result->id, (long long)numel);
+  evalInto(ev->meta, prim, ops, r, (size_t)numel);
+  ev->values[prim->result] = r;
+  return TTRT_SUCCESS;
+}
+
+/* Frees every value that is not an input, and the spares. */
+static void freeNonInputs(Evaluator *ev) {
+  takeSpare(ev, -1);
+  for (int s = 0; s < ev->meta->numTensors; ++s) {
+    if (ev->meta->tensors[s].role != TTRT_ROLE_INPUT) {
+      free(ev->values[s]);
+      ev->values[s] = NULL;
+    }
+  }
+}
+
+/* Makes the value of `slot` a spare if no later prim needs it and it is
+ * neither an input nor an output. */
+static void releaseIfDead(Evaluator *ev, int prim, int slot) {
+  const TtrtTensor *t = &ev->meta->tensors[slot];
+  if (ev->lastUse[slot] > prim || t->role == TTRT_ROLE_INPUT ||
+      t->role == TTRT_ROLE_OUTPUT || !ev->values[slot])
+    return;
+  ev->spares[ev->numSpares] = ev->values[slot];
+  ev->spareNumel[ev->numSpares++] = ttrtShapeGetNumel(&t->shape);
+  ev->values[slot] = NULL;
+}
+
+/* Fills lastUse[slot] with the index of the last prim that reads or defines
+ * the slot (-1 if none). */
+static void computeLastUse(const TtrtMeta *meta, int *lastUse) {
+  for (int s = 0; s < meta->numTensors; ++s)
+    lastUse[s] = -1;
+  for (int i = 0; i < meta->numPrims; ++i) {
+    const TtrtPrim *prim = &meta->prims[i];
+    lastUse[prim->result] = i;
+    for (int k = 0; k < prim->numOperands; ++k)
+      lastUse[prim->operands[k]] = i;
+  }
+}
+
+/* Checks that the caller gave every input and nothing else. */
+static TtrtStatus checkInitialValues(const TtrtMeta *meta,
+                                     double *const *values, TtrtError *err) {
+  for (int s = 0; s < meta->numTensors; ++s) {
+    const TtrtTensor *t = &meta->tensors[s];
+    if ((t->role == TTRT_ROLE_INPUT) != (values[s] != NULL))
+      return ttrtErrorSet(err, t->line,
+                          "reference: %%%lld %s a value on entry",
+                          (long long)t->id,
+                          t->role == TTRT_ROLE_INPUT ? "needs" : "must not have");
+  }
+  return TTRT_SUCCESS;
+}
+
+TtrtStatus ttrtRefEvaluate(const TtrtMeta *meta, double **values,
+                           TtrtError *err) {
+  if (checkInitialValues(meta, values, err))
+    return TTRT_FAILURE;
+  Evaluator ev = {meta, values, NULL, 0, {NULL}, {0}};
+  ev.lastUse = malloc(((size_t)meta->numTensors + 1) * sizeof *ev.lastUse);
+  if (!ev.lastUse)
+    return ttrtErrorSet(err, 0, "out of memory");
+  computeLastUse(meta, ev.lastUse);
+  TtrtStatus status = TTRT_SUCCESS;
+  for (int i = 0; i < meta->numPrims && status == TTRT_SUCCESS; ++i) {
+    const TtrtPrim *prim = &meta->prims[i];
+    status = evalPrim(&ev, prim, err);
+    /* Duplicate operands (mul %0 %0) are released once: the value is NULL
+     * after the first. */
+    for (int k = 0; status == TTRT_SUCCESS && k < prim->numOperands; ++k)
+      releaseIfDead(&ev, i, prim->operands[k]);
+    if (status == TTRT_SUCCESS)
+      releaseIfDead(&ev, i, prim->result);
+  }
+  if (status != TTRT_SUCCESS)
+    freeNonInputs(&ev);
+  takeSpare(&ev, -1);
+  free(ev.lastUse);
+  return status;
+}
+
+/*===------------------------------------------------------------------===*
+ * Comparison
+ *===------------------------------------------------------------------===*/
+
+void ttrtRefCompare(const double *out, const double *ref, size_t count,
+                    TtrtComparison *result) {
+  double errSq = 0, refSq = 0, maxAbs = 0;
+  int64_t nonfinite = 0;
+  for (size_t i = 0; i < count; ++i) {
+    double o = out[i], r = ref[i];
+    if (!isfinite(r)) {
+      /* NaN must meet NaN, and an infinity the same infinity. */
+      nonfinite += !(isnan(r) ? isnan(o) : o == r);
+      continue;
+    }
+    if (!isfinite(o)) {
+      ++nonfinite;
+      continue;
+    }
+    double d = fabs(o - r);
+    errSq += d * d;
+    refSq += r * r;
+    if (d > maxAbs)
+      maxAbs = d;
+  }
+  result->absolute = refSq == 0;
+  result->relL2 = result->absolute ? sqrt(errSq) : sqrt(errSq / refSq);
+  result->maxAbs = maxAbs;
+  result->nonfinite = nonfinite;
+}

@@ -1,0 +1,638 @@
+/* ttrt.c - the tt runtime over the CUDA Driver API, loaded with dlopen.
+ *
+ * cuda.h is included for types and constants only; every driver function is
+ * reached through a table filled by dlsym from libcuda.so.1 (the only global
+ * mutable state), preferring the _v2 symbols. Every call goes through CU(),
+ * which turns a failure into a TtrtError naming the call and the error.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ttrt.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*===------------------------------------------------------------------===*
+ * The driver table
+ *===------------------------------------------------------------------===*/
+
+/* X(field, symbol, fallback symbol or NULL, optional, parameter list).
+ * Field names have no `cu` prefix: cuda.h #defines many cu* names to their
+ * _v2 symbols. */
+#define TTRT_DRIVER_FUNCTIONS(X)                                               \
+  X(init, "cuInit", NULL, false, (unsigned int))                               \
+  X(driverGetVersion, "cuDriverGetVersion", NULL, false, (int *))              \
+  X(deviceGetCount, "cuDeviceGetCount", NULL, false, (int *))                  \
+  X(deviceGet, "cuDeviceGet", NULL, false, (CUdevice *, int))                  \
+  X(deviceGetName, "cuDeviceGetName", NULL, false, (char *, int, CUdevice))    \
+  X(deviceGetAttribute, "cuDeviceGetAttribute", NULL, false,                   \
+    (int *, CUdevice_attribute, CUdevice))                                     \
+  X(primaryCtxRetain, "cuDevicePrimaryCtxRetain", NULL, false,                 \
+    (CUcontext *, CUdevice))                                                   \
+  X(primaryCtxRelease, "cuDevicePrimaryCtxRelease_v2",                         \
+    "cuDevicePrimaryCtxRelease", false, (CUdevice))                            \
+  X(ctxSetCurrent, "cuCtxSetCurrent", NULL, false, (CUcontext))                \
+  X(streamCreate, "cuStreamCreate", NULL, false, (CUstream *, unsigned int))   \
+  X(streamDestroy, "cuStreamDestroy_v2", "cuStreamDestroy", false, (CUstream)) \
+  X(streamSynchronize, "cuStreamSynchronize", NULL, false, (CUstream))         \
+  X(moduleLoadDataEx, "cuModuleLoadDataEx", NULL, false,                       \
+    (CUmodule *, const void *, unsigned int, CUjit_option *, void **))         \
+  X(moduleUnload, "cuModuleUnload", NULL, false, (CUmodule))                   \
+  X(moduleGetFunction, "cuModuleGetFunction", NULL, false,                     \
+    (CUfunction *, CUmodule, const char *))                                    \
+  X(funcSetAttribute, "cuFuncSetAttribute", NULL, false,                       \
+    (CUfunction, CUfunction_attribute, int))                                   \
+  X(funcGetParamInfo, "cuFuncGetParamInfo", NULL, true,                        \
+    (CUfunction, size_t, size_t *, size_t *))                                  \
+  X(memAlloc, "cuMemAlloc_v2", "cuMemAlloc", false, (CUdeviceptr *, size_t))   \
+  X(memFree, "cuMemFree_v2", "cuMemFree", false, (CUdeviceptr))                \
+  X(memcpyHtoD, "cuMemcpyHtoD_v2", "cuMemcpyHtoD", false,                      \
+    (CUdeviceptr, const void *, size_t))                                       \
+  X(memcpyDtoH, "cuMemcpyDtoH_v2", "cuMemcpyDtoH", false,                      \
+    (void *, CUdeviceptr, size_t))                                             \
+  X(memsetD8, "cuMemsetD8_v2", "cuMemsetD8", false,                            \
+    (CUdeviceptr, unsigned char, size_t))                                      \
+  X(launchKernel, "cuLaunchKernel", NULL, false,                               \
+    (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,       \
+     unsigned int, unsigned int, unsigned int, CUstream, void **, void **))    \
+  X(eventCreate, "cuEventCreate", NULL, false, (CUevent *, unsigned int))      \
+  X(eventDestroy, "cuEventDestroy_v2", "cuEventDestroy", false, (CUevent))     \
+  X(eventRecord, "cuEventRecord", NULL, false, (CUevent, CUstream))            \
+  X(eventSynchronize, "cuEventSynchronize", NULL, false, (CUevent))            \
+  X(eventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime", false,    \
+    (float *, CUevent, CUevent))                                               \
+  X(getErrorName, "cuGetErrorName", NULL, false, (CUresult, const char **))    \
+  X(getErrorString, "cuGetErrorString", NULL, false, (CUresult, const char **))
+
+typedef struct Driver {
+  void *handle; /* non-NULL once every symbol is resolved */
+#define X(field, symbol, fallback, optional, params)                           \
+  CUresult(CUDAAPI *field) params;
+  TTRT_DRIVER_FUNCTIONS(X)
+#undef X
+  struct {
+#define X(field, symbol, fallback, optional, params) const char *field;
+    TTRT_DRIVER_FUNCTIONS(X)
+#undef X
+  } names; /* the symbol each function was resolved from, for messages */
+} Driver;
+
+/* The dlopen'd driver: the only global mutable state of the runtime. */
+static Driver driver;
+
+/* How to resolve one table entry. */
+typedef struct DriverSymbol {
+  const char *symbol;
+  const char *fallback;
+  bool optional;
+  size_t fnOffset;
+  size_t nameOffset;
+} DriverSymbol;
+
+static const DriverSymbol kDriverSymbols[] = {
+#define X(field, symbol, fallback, optional, params)                           \
+  {symbol, fallback, optional, offsetof(Driver, field),                        \
+   offsetof(Driver, names.field)},
+    TTRT_DRIVER_FUNCTIONS(X)
+#undef X
+};
+
+/* Resolves one symbol into the table; false if a required one is missing. */
+static bool resolveSymbol(void *handle, const DriverSymbol *s) {
+  const char *name = s->symbol;
+  void *fn = dlsym(handle, name);
+  if (!fn && s->fallback) {
+    name = s->fallback;
+    fn = dlsym(handle, name);
+  }
+  /* POSIX guarantees a function pointer and void * share a representation. */
+  memcpy((char *)&driver + s->fnOffset, &fn, sizeof fn);
+  memcpy((char *)&driver + s->nameOffset, &name, sizeof name);
+  return fn || s->optional;
+}
+
+/* Loads the driver library (libcuda.so.1, or $TTRT_LIBCUDA if set) and
+ * resolves the table, once. */
+static TtrtStatus loadDriver(TtrtError *err) {
+  if (driver.handle)
+    return TTRT_SUCCESS;
+  const char *path = getenv("TTRT_LIBCUDA");
+  if (!path || !*path)
+    path = "libcuda.so.1";
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    ttrtErrorSet(err, 0, "cannot load %s: %s", path, dlerror());
+    return TTRT_NO_GPU;
+  }
+  for (size_t i = 0; i < sizeof kDriverSymbols / sizeof *kDriverSymbols; ++i) {
+    if (!resolveSymbol(handle, &kDriverSymbols[i])) {
+      ttrtErrorSet(err, 0, "%s has no function %s (driver too old?)", path,
+                   kDriverSymbols[i].symbol);
+      dlclose(handle);
+      return TTRT_FAILURE;
+    }
+  }
+  driver.handle = handle;
+  return TTRT_SUCCESS;
+}
+
+/* Turns a CUresult into a status, with "CALL: NAME: description". */
+static TtrtStatus check(CUresult result, const char *call, TtrtError *err) {
+  if (result == CUDA_SUCCESS)
+    return TTRT_SUCCESS;
+  const char *name = NULL, *text = NULL;
+  if (driver.getErrorName(result, &name) != CUDA_SUCCESS || !name)
+    name = "unknown error";
+  if (driver.getErrorString(result, &text) != CUDA_SUCCESS || !text)
+    text = "no description";
+  return ttrtErrorSet(err, 0, "%s: %s (%d): %s", call, name, (int)result,
+                      text);
+}
+
+/* Calls driver function `field` and checks its result. */
+#define CU(err, field, ...)                                                    \
+  check(driver.field(__VA_ARGS__), driver.names.field, (err))
+
+/*===------------------------------------------------------------------===*
+ * Context
+ *===------------------------------------------------------------------===*/
+
+typedef struct Context {
+  CUdevice device;
+  CUcontext context; /* the retained primary context; NULL if not retained */
+  CUstream stream;
+  int computeCapability;
+  int driverVersion;
+  char name[256];
+} Context;
+
+static Context *unwrapContext(TtrtContext ctx) { return ctx.ptr; }
+
+/* cuInit, and a device count of at least 1; TTRT_NO_GPU otherwise. */
+static TtrtStatus initDriver(TtrtError *err) {
+  CUresult r = driver.init(0);
+  if (r == CUDA_ERROR_STUB_LIBRARY) {
+    /* The stub cannot even name its errors. */
+    ttrtErrorSet(err, 0, "%s: CUDA_ERROR_STUB_LIBRARY (%d): the loaded "
+                         "libcuda is the CUDA toolkit's stub, not a driver",
+                 driver.names.init, (int)r);
+    return TTRT_NO_GPU;
+  }
+  if (r == CUDA_ERROR_NO_DEVICE) {
+    check(r, driver.names.init, err);
+    return TTRT_NO_GPU;
+  }
+  int count = 0;
+  if (check(r, driver.names.init, err) || CU(err, deviceGetCount, &count))
+    return TTRT_FAILURE;
+  if (count == 0) {
+    ttrtErrorSet(err, 0, "%s: the driver reports no device",
+                 driver.names.deviceGetCount);
+    return TTRT_NO_GPU;
+  }
+  return TTRT_SUCCESS;
+}
+
+/* Reads device 0's handle, name, compute capability and driver version. */
+static TtrtStatus queryDevice(Context *c, TtrtError *err) {
+  int major = 0, minor = 0;
+  if (CU(err, deviceGet, &c->device, 0) ||
+      CU(err, deviceGetName, c->name, (int)sizeof c->name, c->device) ||
+      CU(err, deviceGetAttribute, &major,
+         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, c->device) ||
+      CU(err, deviceGetAttribute, &minor,
+         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, c->device) ||
+      CU(err, driverGetVersion, &c->driverVersion))
+    return TTRT_FAILURE;
+  c->computeCapability = 10 * major + minor;
+  return TTRT_SUCCESS;
+}
+
+/* Retains the primary context, makes it current and creates the stream. */
+static TtrtStatus openContext(Context *c, TtrtError *err) {
+  CUcontext context;
+  if (CU(err, primaryCtxRetain, &context, c->device))
+    return TTRT_FAILURE;
+  c->context = context;
+  /* A blocking stream (flags 0): ordered with the synchronous copies. */
+  if (CU(err, ctxSetCurrent, c->context) ||
+      CU(err, streamCreate, &c->stream, 0))
+    return TTRT_FAILURE;
+  return TTRT_SUCCESS;
+}
+
+TtrtStatus ttrtContextCreate(TtrtContext *out, TtrtError *err) {
+  out->ptr = NULL;
+  TtrtStatus s = loadDriver(err);
+  if (s == TTRT_SUCCESS)
+    s = initDriver(err);
+  if (s != TTRT_SUCCESS)
+    return s;
+  Context *c = calloc(1, sizeof *c);
+  if (!c)
+    return ttrtErrorSet(err, 0, "out of memory");
+  if (queryDevice(c, err) || openContext(c, err)) {
+    ttrtContextDestroy((TtrtContext){c}, NULL);
+    return TTRT_FAILURE;
+  }
+  out->ptr = c;
+  return TTRT_SUCCESS;
+}
+
+TtrtStatus ttrtContextDestroy(TtrtContext ctx, TtrtError *err) {
+  Context *c = unwrapContext(ctx);
+  TtrtStatus s = TTRT_SUCCESS;
+  if (!c)
+    return s;
+  if (c->stream)
+    s = CU(err, streamDestroy, c->stream);
+  if (c->context && CU(s ? NULL : err, primaryCtxRelease, c->device))
+    s = TTRT_FAILURE;
+  free(c);
+  return s;
+}
+
+const char *ttrtContextGetDeviceName(TtrtContext ctx) {
+  return unwrapContext(ctx)->name;
+}
+
+int ttrtContextGetComputeCapability(TtrtContext ctx) {
+  return unwrapContext(ctx)->computeCapability;
+}
+
+int ttrtContextGetDriverVersion(TtrtContext ctx) {
+  return unwrapContext(ctx)->driverVersion;
+}
+
+TtrtStatus ttrtContextSynchronize(TtrtContext ctx, TtrtError *err) {
+  return CU(err, streamSynchronize, unwrapContext(ctx)->stream);
+}
+
+/*===------------------------------------------------------------------===*
+ * Modules and functions
+ *===------------------------------------------------------------------===*/
+
+TtrtStatus ttrtModuleCreate(TtrtContext ctx, const char *ptx, TtrtModule *out,
+                            TtrtError *err) {
+  (void)ctx; /* the context is current; the parameter documents the need */
+  static const size_t kLogSize = 16384;
+  char *log = calloc(1, kLogSize);
+  if (!log)
+    return ttrtErrorSet(err, 0, "out of memory");
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {log, (void *)(uintptr_t)kLogSize};
+  CUmodule module = NULL;
+  TtrtStatus s = CU(err, moduleLoadDataEx, &module, ptx, 2, options, values);
+  if (s != TTRT_SUCCESS && log[0] && err) {
+    size_t used = strlen(err->message);
+    snprintf(err->message + used, sizeof err->message - used,
+             "\nJIT error log:\n%s", log);
+  }
+  free(log);
+  out->ptr = module;
+  return s;
+}
+
+TtrtStatus ttrtModuleDestroy(TtrtModule module, TtrtError *err) {
+  if (!module.ptr)
+    return TTRT_SUCCESS;
+  return CU(err, moduleUnload, (CUmodule)module.ptr);
+}
+
+TtrtStatus ttrtModuleGetFunction(TtrtModule module, const char *name,
+                                 TtrtFunction *out, TtrtError *err) {
+  CUfunction fn = NULL;
+  TtrtStatus s = CU(err, moduleGetFunction, &fn, (CUmodule)module.ptr, name);
+  if (s != TTRT_SUCCESS)
+    ttrtErrorPrefix(err, "kernel '%s' not found in the PTX: ", name);
+  out->ptr = fn;
+  return s;
+}
+
+TtrtStatus ttrtFunctionSetDynamicSharedBytes(TtrtFunction fn, uint32_t bytes,
+                                             TtrtError *err) {
+  if (bytes <= 48 * 1024)
+    return TTRT_SUCCESS;
+  if (bytes > INT32_MAX)
+    return ttrtErrorSet(err, 0, "%u bytes of shared memory is too many",
+                        bytes);
+  return CU(err, funcSetAttribute, (CUfunction)fn.ptr,
+            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes);
+}
+
+TtrtStatus ttrtFunctionCheckParams(TtrtFunction fn, size_t count,
+                                   const size_t *sizes, TtrtError *err) {
+  if (!driver.funcGetParamInfo)
+    return TTRT_SUCCESS;
+  size_t offset, size;
+  for (size_t i = 0; i <= count; ++i) {
+    CUresult r = driver.funcGetParamInfo((CUfunction)fn.ptr, i, &offset, &size);
+    if (r == CUDA_ERROR_INVALID_VALUE && i == count)
+      return TTRT_SUCCESS; /* no parameter after the last one: as expected */
+    if (r == CUDA_ERROR_INVALID_VALUE)
+      return ttrtErrorSet(err, 0, "the kernel has %zu parameters but there "
+                                  "are %zu arg lines",
+                          i, count);
+    if (check(r, driver.names.funcGetParamInfo, err))
+      return TTRT_FAILURE;
+    if (i == count)
+      return ttrtErrorSet(err, 0, "the kernel has more than the %zu "
+                                  "parameters that the arg lines give",
+                          count);
+    if (size != sizes[i])
+      return ttrtErrorSet(err, 0, "kernel parameter %zu has %zu bytes but "
+                                  "its arg line gives %zu",
+                          i, size, sizes[i]);
+  }
+  return TTRT_SUCCESS;
+}
+
+TtrtStatus ttrtFunctionLaunch(TtrtContext ctx, TtrtFunction fn,
+                              const TtrtLaunchDims *d, void **params,
+                              TtrtError *err) {
+  return CU(err, launchKernel, (CUfunction)fn.ptr, d->grid[0], d->grid[1],
+            d->grid[2], d->block[0], d->block[1], d->block[2], d->shared,
+            unwrapContext(ctx)->stream, params, NULL);
+}
+
+/*===------------------------------------------------------------------===*
+ * Buffers
+ *===------------------------------------------------------------------===*/
+
+TtrtStatus ttrtBufferCreate(TtrtContext ctx, size_t bytes, TtrtBuffer *out,
+                            TtrtError *err) {
+  (void)ctx;
+  CUdeviceptr address = 0;
+  out->address = 0;
+  out->bytes = 0;
+  if (CU(err, memAlloc, &address, bytes)) {
+    ttrtErrorPrefix(err, "allocating %zu bytes: ", bytes);
+    return TTRT_FAILURE;
+  }
+  out->address = address;
+  out->bytes = bytes;
+  return TTRT_SUCCESS;
+}
+
+TtrtStatus ttrtBufferDestroy(TtrtBuffer buffer, TtrtError *err) {
+  if (!buffer.address)
+    return TTRT_SUCCESS;
+  return CU(err, memFree, (CUdeviceptr)buffer.address);
+}
+
+TtrtStatus ttrtBufferWrite(TtrtBuffer buffer, const void *host,
+                           TtrtError *err) {
+  return CU(err, memcpyHtoD, (CUdeviceptr)buffer.address, host, buffer.bytes);
+}
+
+TtrtStatus ttrtBufferRead(TtrtBuffer buffer, void *host, TtrtError *err) {
+  return CU(err, memcpyDtoH, host, (CUdeviceptr)buffer.address, buffer.bytes);
+}
+
+TtrtStatus ttrtBufferFill(TtrtBuffer buffer, uint8_t value, TtrtError *err) {
+  return CU(err, memsetD8, (CUdeviceptr)buffer.address, value, buffer.bytes);
+}
+
+/*===------------------------------------------------------------------===*
+ * Events
+ *===------------------------------------------------------------------===*/
+
+TtrtStatus ttrtEventCreate(TtrtContext ctx, TtrtEvent *out, TtrtError *err) {
+  (void)ctx;
+  CUevent event = NULL;
+  TtrtStatus s = CU(err, eventCreate, &event, CU_EVENT_DEFAULT);
+  out->ptr = event;
+  return s;
+}
+
+TtrtStatus ttrtEventDestroy(TtrtEvent event, TtrtError *err) {
+  if (!event.ptr)
+    return TTRT_SUCCESS;
+  return CU(err, eventDestroy, (CUevent)event.ptr);
+}
+
+TtrtStatus ttrtEventRecord(TtrtEvent event, TtrtContext ctx, TtrtError *err) {
+  return CU(err, eventRecord, (CUevent)event.ptr, unwrapContext(ctx)->stream);
+}
+
+TtrtStatus ttrtEventElapsedMs(TtrtEvent start, TtrtEvent end, float *ms,
+                              TtrtError *err) {
+  if (CU(err, eventSynchronize, (CUevent)start.ptr) ||
+      CU(err, eventSynchronize, (CUevent)end.ptr))
+    return TTRT_FAILURE;
+  return CU(err, eventElapsedTime, ms, (CUevent)start.ptr, (CUevent)end.ptr);
+}
+
+/*===------------------------------------------------------------------===*
+ * Programs
+ *===------------------------------------------------------------------===*/
+
+/* The value of one kernel parameter; params[i] points at one of these. */
+typedef union ParamValue {
+  CUdeviceptr ptr;
+  int32_t i32;
+  int64_t i64;
+  float f32;
+} ParamValue;
+
+typedef struct Program {
+  TtrtContext ctx;
+  const TtrtMeta *meta;
+  TtrtModule module;
+  TtrtBuffer *buffers;     /* per tensor slot; null if none */
+  TtrtFunction *functions; /* per launch */
+  TtrtLaunchDims *dims;    /* per launch */
+  ParamValue *values;      /* per arg */
+  void **params;           /* per arg: &values[i] */
+} Program;
+
+static Program *unwrapProgram(TtrtProgram p) { return p.ptr; }
+
+/* Prefixes an error with the launch it is about and sets its line. */
+static TtrtStatus blameLaunch(const TtrtMeta *meta, int i, TtrtError *err) {
+  const TtrtLaunch *l = &meta->launches[i];
+  ttrtErrorPrefix(err, "launch %d (kernel '%s'): ", i, l->kernel);
+  if (err && err->line == 0)
+    err->line = l->line;
+  return TTRT_FAILURE;
+}
+
+/* True if tensor `slot` needs a device buffer. */
+static bool needsBuffer(const TtrtMeta *meta, int slot) {
+  TtrtRole role = meta->tensors[slot].role;
+  if (role == TTRT_ROLE_INPUT || role == TTRT_ROLE_OUTPUT)
+    return true;
+  for (int i = 0; i < meta->numArgs; ++i)
+    if (meta->args[i].kind == TTRT_ARG_PTR && meta->args[i].tensor == slot)
+      return true;
+  return false;
+}
+
+/* Allocates the buffers of every tensor that needs one. */
+static TtrtStatus allocateBuffers(Program *p, TtrtError *err) {
+  const TtrtMeta *meta = p->meta;
+  for (int slot = 0; slot < meta->numTensors; ++slot) {
+    const TtrtTensor *t = &meta->tensors[slot];
+    if (!needsBuffer(meta, slot))
+      continue;
+    size_t bytes = (size_t)ttrtShapeGetNumel(&t->shape) *
+                   ttrtDtypeGetSize(t->dtype);
+    if (ttrtBufferCreate(p->ctx, bytes, &p->buffers[slot], err)) {
+      ttrtErrorPrefix(err, "buffer of %%%lld: ", (long long)t->id);
+      if (err)
+        err->line = t->line;
+      return TTRT_FAILURE;
+    }
+  }
+  return TTRT_SUCCESS;
+}
+
+/* Evaluates an integer expression into [lo, hi]. */
+static TtrtStatus evalInRange(const TtrtMeta *meta, int expr, int64_t lo,
+                              int64_t hi, const char *what, int64_t *out,
+                              TtrtError *err) {
+  if (ttrtExprEval(meta, expr, out, err))
+    return TTRT_FAILURE;
+  if (*out >= lo && *out <= hi)
+    return TTRT_SUCCESS;
+  char text[512];
+  ttrtExprFormat(meta, expr, text, sizeof text);
+  return ttrtErrorSet(err, 0, "%s '%s' is %lld, outside [%lld, %lld]", what,
+                      text, (long long)*out, (long long)lo, (long long)hi);
+}
+
+/* Computes the value and byte size of arg `i`. */
+static TtrtStatus prepareArg(Program *p, int i, size_t *size,
+                             TtrtError *err) {
+  const TtrtArg *a = &p->meta->args[i];
+  ParamValue *v = &p->values[i];
+  int64_t x = 0;
+  TtrtStatus s = TTRT_SUCCESS;
+  switch (a->kind) {
+  case TTRT_ARG_PTR:
+    v->ptr = (CUdeviceptr)p->buffers[a->tensor].address;
+    *size = sizeof v->ptr;
+    break;
+  case TTRT_ARG_F32:
+    v->f32 = a->f32;
+    *size = sizeof v->f32;
+    break;
+  case TTRT_ARG_I32:
+    s = evalInRange(p->meta, a->expr, INT32_MIN, INT32_MAX, "i32 argument", &x,
+                    err);
+    v->i32 = (int32_t)x;
+    *size = sizeof v->i32;
+    break;
+  case TTRT_ARG_I64:
+    s = ttrtExprEval(p->meta, a->expr, &v->i64, err);
+    *size = sizeof v->i64;
+    break;
+  }
+  p->params[i] = v;
+  if (s != TTRT_SUCCESS && err)
+    err->line = a->line;
+  return s;
+}
+
+/* Evaluates launch `i`'s grid and arguments and checks them against its
+ * kernel's parameters. */
+static TtrtStatus prepareLaunch(Program *p, int i, TtrtError *err) {
+  const TtrtLaunch *l = &p->meta->launches[i];
+  TtrtLaunchDims *d = &p->dims[i];
+  size_t sizes[256];
+  if (l->numArgs > (int)(sizeof sizes / sizeof *sizes))
+    return ttrtErrorSet(err, 0, "more than %zu arg lines",
+                        sizeof sizes / sizeof *sizes);
+  for (int k = 0; k < 3; ++k) {
+    int64_t g;
+    if (evalInRange(p->meta, l->grid[k], 1, UINT32_MAX, "grid size", &g, err))
+      return TTRT_FAILURE;
+    d->grid[k] = (uint32_t)g;
+    d->block[k] = l->block[k];
+  }
+  d->shared = l->shared;
+  for (int k = 0; k < l->numArgs; ++k)
+    if (prepareArg(p, l->firstArg + k, &sizes[k], err))
+      return TTRT_FAILURE;
+  if (ttrtModuleGetFunction(p->module, l->kernel, &p->functions[i], err) ||
+      ttrtFunctionCheckParams(p->functions[i], (size_t)l->numArgs, sizes,
+                              err) ||
+      ttrtFunctionSetDynamicSharedBytes(p->functions[i], l->shared, err))
+    return TTRT_FAILURE;
+  return TTRT_SUCCESS;
+}
+
+/* Allocates the per-slot, per-launch and per-arg arrays. */
+static bool allocateArrays(Program *p) {
+  const TtrtMeta *m = p->meta;
+  p->buffers = calloc((size_t)m->numTensors + 1, sizeof *p->buffers);
+  p->functions = calloc((size_t)m->numLaunches + 1, sizeof *p->functions);
+  p->dims = calloc((size_t)m->numLaunches + 1, sizeof *p->dims);
+  p->values = calloc((size_t)m->numArgs + 1, sizeof *p->values);
+  p->params = calloc((size_t)m->numArgs + 1, sizeof *p->params);
+  return p->buffers && p->functions && p->dims && p->values && p->params;
+}
+
+TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
+                             const char *ptx, TtrtProgram *out,
+                             TtrtError *err) {
+  out->ptr = NULL;
+  Program *p = calloc(1, sizeof *p);
+  if (!p)
+    return ttrtErrorSet(err, 0, "out of memory");
+  p->ctx = ctx;
+  p->meta = meta;
+  TtrtStatus s = allocateArrays(p) ? TTRT_SUCCESS
+                                   : ttrtErrorSet(err, 0, "out of memory");
+  if (s == TTRT_SUCCESS)
+    s = ttrtModuleCreate(ctx, ptx, &p->module, err);
+  if (s == TTRT_SUCCESS)
+    s = allocateBuffers(p, err);
+  for (int i = 0; s == TTRT_SUCCESS && i < meta->numLaunches; ++i)
+    if (prepareLaunch(p, i, err))
+      s = blameLaunch(meta, i, err);
+  if (s != TTRT_SUCCESS) {
+    ttrtProgramDestroy((TtrtProgram){p}, NULL);
+    return s;
+  }
+  out->ptr = p;
+  return TTRT_SUCCESS;
+}
+
+TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err) {
+  Program *p = unwrapProgram(program);
+  TtrtStatus s = TTRT_SUCCESS;
+  if (!p)
+    return s;
+  for (int slot = 0; p->buffers && slot < p->meta->numTensors; ++slot)
+    if (ttrtBufferDestroy(p->buffers[slot], s ? NULL : err))
+      s = TTRT_FAILURE;
+  if (ttrtModuleDestroy(p->module, s ? NULL : err))
+    s = TTRT_FAILURE;
+  free(p->buffers);
+  free(p->functions);
+  free(p->dims);
+  free(p->values);
+  free(p->params);
+  free(p);
+  return s;
+}
+
+TtrtBuffer ttrtProgramGetBuffer(TtrtProgram program, int slot) {
+  return unwrapProgram(program)->buffers[slot];
+}
+
+TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach,
+                          TtrtError *err) {
+  Program *p = unwrapProgram(program);
+  for (int i = 0; i < p->meta->numLaunches; ++i) {
+    const TtrtLaunch *l = &p->meta->launches[i];
+    if (ttrtFunctionLaunch(p->ctx, p->functions[i], &p->dims[i],
+                           p->params + l->firstArg, err) ||
+        (checkEach && ttrtContextSynchronize(p->ctx, err)))
+      return blameLaunch(p->meta, i, err);
+  }
+  return TTRT_SUCCESS;
+}

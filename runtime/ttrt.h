@@ -1,0 +1,193 @@
+/* ttrt.h - the tt runtime: a small layer over the CUDA Driver API.
+ *
+ * libcuda is loaded at run time (dlopen("libcuda.so.1"), or the path in the
+ * environment variable TTRT_LIBCUDA), never linked, so
+ * programs that use this library build and start on machines without a GPU
+ * and can tell "no GPU" (TTRT_NO_GPU) apart from other errors. Every driver
+ * call is checked; a failure comes back as TTRT_FAILURE with a TtrtError that
+ * names the call and the driver's name and description of the error.
+ *
+ * Handles are small value types in the MLIR-C style: `TtrtThing` with
+ * `ttrtThingCreate`/`ttrtThingDestroy` and `ttrtThingIsNull`. One context is
+ * one device (device 0, its primary context) and one stream; everything runs
+ * on that stream, in order. Not thread-safe.
+ *
+ * The last part, TtrtProgram, runs a tt PTX file: it loads the module,
+ * allocates the buffers the metadata (meta.h) asks for, builds each kernel's
+ * parameters from the `arg` lines, and enqueues the `launch` lines.
+ */
+#ifndef TT_RUNTIME_TTRT_H
+#define TT_RUNTIME_TTRT_H
+
+#include "meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct TtrtContext {
+  void *ptr;
+} TtrtContext;
+
+typedef struct TtrtModule {
+  void *ptr;
+} TtrtModule;
+
+typedef struct TtrtFunction {
+  void *ptr;
+} TtrtFunction;
+
+typedef struct TtrtEvent {
+  void *ptr;
+} TtrtEvent;
+
+/* A device buffer: its address and size in bytes. */
+typedef struct TtrtBuffer {
+  uint64_t address;
+  size_t bytes;
+} TtrtBuffer;
+
+typedef struct TtrtProgram {
+  void *ptr;
+} TtrtProgram;
+
+/* Grid and block sizes and dynamic shared memory bytes of a launch. */
+typedef struct TtrtLaunchDims {
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t shared;
+} TtrtLaunchDims;
+
+/* In every function below, `err` may be NULL (the message is then dropped). */
+
+/*===------------------------------------------------------------------===*
+ * Context
+ *===------------------------------------------------------------------===*/
+
+/* Loads libcuda (TTRT_LIBCUDA overrides the path), initializes the driver, retains device 0's primary context,
+ * makes it current and creates a stream. TTRT_NO_GPU if libcuda cannot be
+ * loaded or the driver reports no device; the message says which. */
+TtrtStatus ttrtContextCreate(TtrtContext *out, TtrtError *err);
+
+/* Destroys the stream and releases the primary context. */
+TtrtStatus ttrtContextDestroy(TtrtContext ctx, TtrtError *err);
+
+static inline bool ttrtContextIsNull(TtrtContext ctx) { return !ctx.ptr; }
+
+/* The device's name ("NVIDIA H100 80GB HBM3"). */
+const char *ttrtContextGetDeviceName(TtrtContext ctx);
+
+/* The device's compute capability as 10 * major + minor (90 for sm_90). */
+int ttrtContextGetComputeCapability(TtrtContext ctx);
+
+/* The driver's CUDA version as 1000 * major + 10 * minor (13000). */
+int ttrtContextGetDriverVersion(TtrtContext ctx);
+
+/* Waits until everything enqueued on the context's stream has finished. */
+TtrtStatus ttrtContextSynchronize(TtrtContext ctx, TtrtError *err);
+
+/*===------------------------------------------------------------------===*
+ * Modules and functions
+ *===------------------------------------------------------------------===*/
+
+/* JIT-compiles NUL-terminated PTX text. On failure the message includes the
+ * JIT error log. */
+TtrtStatus ttrtModuleCreate(TtrtContext ctx, const char *ptx, TtrtModule *out,
+                            TtrtError *err);
+
+TtrtStatus ttrtModuleDestroy(TtrtModule module, TtrtError *err);
+
+static inline bool ttrtModuleIsNull(TtrtModule m) { return !m.ptr; }
+
+/* Looks up the kernel (PTX .entry) `name`. */
+TtrtStatus ttrtModuleGetFunction(TtrtModule module, const char *name,
+                                 TtrtFunction *out, TtrtError *err);
+
+/* Allows the function `bytes` of dynamic shared memory (needed above 48 KiB;
+ * a no-op below). */
+TtrtStatus ttrtFunctionSetDynamicSharedBytes(TtrtFunction fn, uint32_t bytes,
+                                             TtrtError *err);
+
+/* Checks that the function has exactly `count` parameters of the given sizes
+ * in bytes. A no-op (success) where the driver cannot tell
+ * (cuFuncGetParamInfo needs CUDA 12.4). */
+TtrtStatus ttrtFunctionCheckParams(TtrtFunction fn, size_t count,
+                                   const size_t *sizes, TtrtError *err);
+
+/* Enqueues a launch on the context's stream. `params[i]` points at the value
+ * of parameter i, as for cuLaunchKernel. */
+TtrtStatus ttrtFunctionLaunch(TtrtContext ctx, TtrtFunction fn,
+                              const TtrtLaunchDims *dims, void **params,
+                              TtrtError *err);
+
+/*===------------------------------------------------------------------===*
+ * Buffers
+ *===------------------------------------------------------------------===*/
+
+/* Allocates `bytes` (> 0) of device memory, 256-byte aligned. */
+TtrtStatus ttrtBufferCreate(TtrtContext ctx, size_t bytes, TtrtBuffer *out,
+                            TtrtError *err);
+
+TtrtStatus ttrtBufferDestroy(TtrtBuffer buffer, TtrtError *err);
+
+static inline bool ttrtBufferIsNull(TtrtBuffer b) { return !b.address; }
+
+/* Copies buffer.bytes bytes from the host to the buffer (synchronous). */
+TtrtStatus ttrtBufferWrite(TtrtBuffer buffer, const void *host,
+                           TtrtError *err);
+
+/* Copies buffer.bytes bytes from the buffer to the host (synchronous). */
+TtrtStatus ttrtBufferRead(TtrtBuffer buffer, void *host, TtrtError *err);
+
+/* Sets every byte of the buffer to `value` (synchronous). */
+TtrtStatus ttrtBufferFill(TtrtBuffer buffer, uint8_t value, TtrtError *err);
+
+/*===------------------------------------------------------------------===*
+ * Events (timing)
+ *===------------------------------------------------------------------===*/
+
+TtrtStatus ttrtEventCreate(TtrtContext ctx, TtrtEvent *out, TtrtError *err);
+
+TtrtStatus ttrtEventDestroy(TtrtEvent event, TtrtError *err);
+
+static inline bool ttrtEventIsNull(TtrtEvent e) { return !e.ptr; }
+
+/* Records the event on the context's stream. */
+TtrtStatus ttrtEventRecord(TtrtEvent event, TtrtContext ctx, TtrtError *err);
+
+/* Waits for both events, then gives the time between them in ms. */
+TtrtStatus ttrtEventElapsedMs(TtrtEvent start, TtrtEvent end, float *ms,
+                              TtrtError *err);
+
+/*===------------------------------------------------------------------===*
+ * Programs (a tt PTX file with its metadata)
+ *===------------------------------------------------------------------===*/
+
+/* Loads the PTX, finds each launch's kernel, checks its parameters against
+ * the `arg` lines, evaluates grid sizes and integer arguments, and allocates
+ * a buffer for each input, output, and each temp or const tensor that an
+ * `arg ptr` names. Buffers are not initialized. `meta` must outlive the
+ * program. */
+TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
+                             const char *ptx, TtrtProgram *out,
+                             TtrtError *err);
+
+/* Frees the buffers and unloads the module. */
+TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err);
+
+static inline bool ttrtProgramIsNull(TtrtProgram p) { return !p.ptr; }
+
+/* The buffer of tensor slot `slot`, or a null buffer if it has none. */
+TtrtBuffer ttrtProgramGetBuffer(TtrtProgram program, int slot);
+
+/* Enqueues every launch, in order, on the context's stream. With
+ * `checkEach`, waits after each launch so that a fault is blamed on the
+ * kernel that caused it (for correctness runs; not for timing). Errors name
+ * the launch, its kernel and its metadata line. */
+TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach, TtrtError *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TT_RUNTIME_TTRT_H */

@@ -1,0 +1,37 @@
+// RUN: tt-opt %s --split-input-file --fuse --tile='block-size=256 num-warps=2' | FileCheck %s
+
+// The kernel's pid arithmetic, mask and loads are visible in tile IR; f16 math runs in
+// f32 and rounds once at the store.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: (%[[X:.*]]: !tile.ptr<f16>, %[[Y:.*]]: !tile.ptr<f16>, %[[N:.*]]: i32)
+// CHECK-SAME: tile.kernel
+// CHECK-SAME: tile.num_warps = 2 : i32
+// CHECK: %[[PID:.*]] = "tile.program_id"() {axis = 0 : i32}
+// CHECK: %[[C:.*]] = arith.constant 256 : i32
+// CHECK: %[[S:.*]] = arith.muli %[[PID]], %[[C]]
+// CHECK: "tile.range"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+// CHECK: %[[M:.*]] = arith.cmpi slt
+// CHECK: %[[V:.*]] = "tile.load"(%[[X]], %{{.*}}, %[[M]], %{{.*}}) : (!tile.ptr<f16>, tensor<256xi32>, tensor<256xi1>, tensor<256xf16>) -> tensor<256xf16>
+// CHECK: arith.extf %[[V]] : tensor<256xf16> to tensor<256xf32>
+// CHECK: math.exp
+// CHECK: arith.truncf
+// CHECK: "tile.store"(%[[Y]],
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: tile.launch = {args = ["numel(%r0)"], grid = ["cdiv(numel(%r0),256)", "1", "1"], kernel = @fused_0_kernel}
+func.func @exp(%x: tensor<1000xf16>) -> tensor<1000xf16> {
+  %y = "prim.exp"(%x) : (tensor<1000xf16>) -> tensor<1000xf16>
+  return %y : tensor<1000xf16>
+}
+
+// -----
+
+// broadcast_in_dim maps the flat offsets to the operand's: (offs / 1) % 4 for dim 1.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: arith.remui %{{.*}}, %{{.*}} : tensor<256xi32>
+// CHECK: "tile.load"
+// CHECK: arith.addf
+func.func @bias(%x: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
+  %bb = "prim.broadcast_in_dim"(%b) {broadcast_dimensions = array<i64: 1>} : (tensor<4xf32>) -> tensor<3x4xf32>
+  %y = "prim.add"(%x, %bb) : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}

@@ -1,0 +1,767 @@
+/* tt-run - runs a tt PTX file on the GPU and checks it against the float64
+ * reference.
+ *
+ * Reads the launch metadata (docs/metadata.md) of FILE.ptx, makes seeded
+ * random inputs rounded to their dtypes, runs the launches, compares every
+ * output with the reference interpreter's value of the prim program, and
+ * times the launch sequence with CUDA events. `--ref-only` evaluates only the
+ * reference (no GPU needed) and prints checksums. See docs/tt-run.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "meta.h"
+#include "ref.h"
+#include "ttrt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum {
+  EXIT_PASS = 0,
+  EXIT_FAIL = 1,
+  EXIT_USAGE = 2,
+  EXIT_NO_GPU = 77,
+};
+
+static const char kUsage[] =
+    "usage: tt-run [options] FILE.ptx\n"
+    "\n"
+    "Runs the launches of a tt PTX file (PTX with //@ launch metadata) on GPU 0\n"
+    "with random inputs, checks each output against the float64 reference\n"
+    "interpreter of the file's prim program, and times the launch sequence.\n"
+    "\n"
+    "options:\n"
+    "  --seed N       seed of the input generator (default: from the time;\n"
+    "                 always printed, so a run can be repeated)\n"
+    "  --range A,B    float inputs are uniform in [A,B] (default -1,1); integer\n"
+    "                 inputs are uniform integers in it; i1 inputs are 0 or 1\n"
+    "  --tol X        pass if rel_l2 <= X (default: the loosest over the\n"
+    "                 program's tensor dtypes: f64 1e-12,\n"
+    "                 f32 1e-5, f16 2e-3, bf16 1e-2, f8e4m3/f8e5m2 1e-1,\n"
+    "                 integers 0)\n"
+    "  --warmup N     untimed runs before timing (default 10)\n"
+    "  --runs N       timed runs (default 100)\n"
+    "  --no-time      check outputs only, do not time\n"
+    "  --dump-meta    print the parsed metadata (expressions with values)\n"
+    "  --ref-only     evaluate only the reference, without a GPU, and print\n"
+    "                 sum, l2, min and max of each input and output\n"
+    "  --print-values print every element of each input and output (and, on\n"
+    "                 the GPU, of the reference), for small test programs\n"
+    "  -h, --help     print this help\n"
+    "\n"
+    "exit status:\n"
+    "  0   every output passed (or --ref-only succeeded)\n"
+    "  1   an output failed, or any other error (the message says which)\n"
+    "  2   usage error\n"
+    "  77  no GPU: libcuda.so.1 cannot be loaded or the driver sees no device\n"
+    "\n"
+    "environment:\n"
+    "  TTRT_LIBCUDA   path of the driver library to load instead of libcuda.so.1\n";
+
+typedef struct Options {
+  const char *file;
+  uint64_t seed;
+  double lo, hi;
+  double tol; /* < 0: per dtype */
+  long warmup;
+  long runs;
+  bool time;
+  bool dumpMeta;
+  bool refOnly;
+  bool printValues;
+} Options;
+
+/* Everything one run holds, freed by sessionDestroy. */
+typedef struct Session {
+  const Options *opt;
+  char *text;
+  size_t length;
+  TtrtMeta *meta;
+  double **values; /* per slot: inputs, then the reference's outputs */
+  double **device; /* per slot: outputs read back from the GPU */
+  TtrtContext ctx;
+  TtrtProgram program;
+} Session;
+
+/*===------------------------------------------------------------------===*
+ * Messages
+ *===------------------------------------------------------------------===*/
+
+/* Prints "tt-run: FILE[:LINE]: message" for err; returns EXIT_FAIL. */
+static int reportError(const Session *s, const TtrtError *err) {
+  if (err->line > 0)
+    fprintf(stderr, "tt-run: %s:%d: %s\n", s->opt->file, err->line,
+            err->message);
+  else
+    fprintf(stderr, "tt-run: %s: %s\n", s->opt->file, err->message);
+  return EXIT_FAIL;
+}
+
+/* Prints a usage error and returns EXIT_USAGE. */
+static int usageError(const char *fmt, ...) TTRT_PRINTF(1, 2);
+static int usageError(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "tt-run: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\nTry 'tt-run --help'.\n");
+  va_end(ap);
+  return EXIT_USAGE;
+}
+
+/*===------------------------------------------------------------------===*
+ * Options
+ *===------------------------------------------------------------------===*/
+
+/* A seed from the current time, for runs without --seed. */
+static uint64_t seedFromTime(void) {
+  struct timespec ts;
+  if (!timespec_get(&ts, TIME_UTC))
+    return (uint64_t)time(NULL);
+  /* Keep it short enough to retype. */
+  return ((uint64_t)ts.tv_sec * 1000003u + (uint64_t)ts.tv_nsec) % 1000000000u;
+}
+
+/* Parses a whole string as a long in [lo, hi]. */
+static bool parseLong(const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+
+/* Parses a whole string as a finite double. */
+static bool parseFinite(const char *s, double *out) {
+  char *end;
+  *out = strtod(s, &end);
+  return *s && !*end && isfinite(*out);
+}
+
+/* Parses "A,B" with A <= B. */
+static bool parseRange(const char *s, double *lo, double *hi) {
+  const char *comma = strchr(s, ',');
+  char first[128];
+  if (!comma || (size_t)(comma - s) >= sizeof first)
+    return false;
+  memcpy(first, s, (size_t)(comma - s));
+  first[comma - s] = '\0';
+  return parseFinite(first, lo) && parseFinite(comma + 1, hi) && *lo <= *hi;
+}
+
+/* Parses a decimal uint64. */
+static bool parseSeed(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (!*s || *end || errno || *s == '-')
+    return false;
+  *out = v;
+  return true;
+}
+
+/* Sets one option that takes a value; false if the value is bad. */
+static bool setValueOption(Options *o, const char *name, const char *value) {
+  if (strcmp(name, "--seed") == 0)
+    return parseSeed(value, &o->seed);
+  if (strcmp(name, "--range") == 0)
+    return parseRange(value, &o->lo, &o->hi);
+  if (strcmp(name, "--tol") == 0)
+    return parseFinite(value, &o->tol) && o->tol >= 0;
+  if (strcmp(name, "--warmup") == 0)
+    return parseLong(value, 0, 1000000, &o->warmup);
+  return parseLong(value, 1, 1000000, &o->runs); /* --runs */
+}
+
+/* Sets one flag option; false if `arg` is no flag. */
+static bool setFlag(Options *o, const char *arg) {
+  if (strcmp(arg, "--no-time") == 0)
+    o->time = false;
+  else if (strcmp(arg, "--dump-meta") == 0)
+    o->dumpMeta = true;
+  else if (strcmp(arg, "--ref-only") == 0)
+    o->refOnly = true;
+  else if (strcmp(arg, "--print-values") == 0)
+    o->printValues = true;
+  else
+    return false;
+  return true;
+}
+
+/* True if `name` is an option that takes a value. */
+static bool takesValue(const char *name) {
+  static const char *const kNames[] = {"--seed", "--range", "--tol",
+                                       "--warmup", "--runs"};
+  for (size_t i = 0; i < sizeof kNames / sizeof *kNames; ++i)
+    if (strcmp(kNames[i], name) == 0)
+      return true;
+  return false;
+}
+
+/* Parses the command line. Returns -1 to go on, or an exit status. */
+static int parseOptions(int argc, char **argv, Options *o) {
+  bool seeded = false;
+  *o = (Options){NULL, 0, -1.0, 1.0, -1.0, 10, 100, true, false, false, false};
+  for (int i = 1; i < argc; ++i) {
+    char *arg = argv[i];
+    char name[64];
+    const char *eq = strchr(arg, '=');
+    size_t n = eq && arg[0] == '-' ? (size_t)(eq - arg) : strlen(arg);
+    snprintf(name, sizeof name, "%.*s", (int)n, arg);
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      fputs(kUsage, stdout);
+      return EXIT_PASS;
+    }
+    if (takesValue(name)) {
+      const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+      if (!value)
+        return usageError("option '%s' needs a value", name);
+      if (!setValueOption(o, name, value))
+        return usageError("bad value for option '%s'", name);
+      seeded |= strcmp(name, "--seed") == 0;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      if (!setFlag(o, arg))
+        return usageError("unknown option '%s'", arg);
+    } else if (o->file) {
+      return usageError("more than one file ('%s')", arg);
+    } else {
+      o->file = arg;
+    }
+  }
+  if (!o->file)
+    return usageError("no input file");
+  if (!seeded)
+    o->seed = seedFromTime();
+  return -1;
+}
+
+/*===------------------------------------------------------------------===*
+ * Reading and checking the file
+ *===------------------------------------------------------------------===*/
+
+/* Reads the whole file into s->text (NUL-terminated, for the JIT). */
+static int readFile(Session *s) {
+  FILE *f = fopen(s->opt->file, "rb");
+  if (!f) {
+    fprintf(stderr, "tt-run: cannot open %s: %s\n", s->opt->file,
+            strerror(errno));
+    return EXIT_FAIL;
+  }
+  size_t cap = 0;
+  bool oom = false;
+  for (;;) {
+    if (s->length + 1 >= cap) {
+      cap = cap ? 2 * cap : 1 << 16;
+      char *grown = realloc(s->text, cap);
+      if (!grown) {
+        oom = true;
+        break;
+      }
+      s->text = grown;
+    }
+    size_t n = fread(s->text + s->length, 1, cap - s->length - 1, f);
+    if (n == 0)
+      break;
+    s->length += n;
+  }
+  bool bad = oom || ferror(f);
+  fclose(f);
+  if (bad) {
+    fprintf(stderr, "tt-run: cannot read %s: %s\n", s->opt->file,
+            oom ? "out of memory" : "read error");
+    return EXIT_FAIL;
+  }
+  s->text[s->length] = '\0';
+  return EXIT_PASS;
+}
+
+/* Refuses tensors of 2^31 or more elements: kernels index in i32. */
+static int checkSizes(const Session *s) {
+  for (int i = 0; i < s->meta->numTensors; ++i) {
+    const TtrtTensor *t = &s->meta->tensors[i];
+    int64_t numel = ttrtShapeGetNumel(&t->shape);
+    if (numel > INT32_MAX) {
+      TtrtError err;
+      ttrtErrorSet(&err, t->line,
+                   "tensor %%%lld has %lld elements; tt kernels index in "
+                   "i32, so at most %d are allowed",
+                   (long long)t->id, (long long)numel, INT32_MAX);
+      return reportError(s, &err);
+    }
+  }
+  return EXIT_PASS;
+}
+
+/* Whether PTX for `arch` (sm_90a, sm_100f, sm_80) runs on compute
+ * capability `cc` (90 for 9.0). Unknown spellings are left to the JIT. */
+static bool archRunsOn(const char *arch, int cc) {
+  int n = 0, used = 0;
+  if (sscanf(arch, "sm_%d%n", &n, &used) != 1)
+    return true;
+  const char *suffix = arch + used;
+  if (strcmp(suffix, "a") == 0)
+    return cc == n;
+  if (strcmp(suffix, "f") == 0)
+    return cc / 10 == n / 10 && cc >= n;
+  return *suffix != '\0' || cc >= n;
+}
+
+/*===------------------------------------------------------------------===*
+ * Inputs
+ *===------------------------------------------------------------------===*/
+
+/* splitmix64: the next number of the stream `state`. */
+static uint64_t nextRandom(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* A uniform double in [0, 1). */
+static double nextUniform(uint64_t *state) {
+  return (double)(nextRandom(state) >> 11) * 0x1.0p-53;
+}
+
+/* The integers an input of `dtype` draws from: [lo, hi] within the dtype's
+ * range. False if there are none. */
+static bool integerRange(const Options *o, TtrtDtype dtype, double *lo,
+                         double *hi) {
+  double min = dtype == TTRT_DTYPE_I8 ? -128 : -9007199254740992.0;
+  double max = dtype == TTRT_DTYPE_I8 ? 127 : 9007199254740992.0;
+  if (dtype == TTRT_DTYPE_I32) {
+    min = INT32_MIN;
+    max = INT32_MAX;
+  }
+  *lo = fmax(ceil(o->lo), min);
+  *hi = fmin(floor(o->hi), max);
+  return *lo <= *hi;
+}
+
+/* Fills the values of input `index` (its own stream of the seed). */
+static void makeInput(const Options *o, const TtrtTensor *t, int index,
+                      double *v) {
+  uint64_t state = o->seed;
+  uint64_t salt = (uint64_t)index + 1;
+  state ^= nextRandom(&salt); /* a separate stream per input */
+  size_t n = (size_t)ttrtShapeGetNumel(&t->shape);
+  double lo, hi;
+  bool integer = !ttrtDtypeIsFloat(t->dtype) && t->dtype != TTRT_DTYPE_I1;
+  if (integer)
+    integerRange(o, t->dtype, &lo, &hi);
+  for (size_t i = 0; i < n; ++i) {
+    double u = nextUniform(&state);
+    if (t->dtype == TTRT_DTYPE_I1)
+      v[i] = u < 0.5 ? 0 : 1;
+    else if (integer)
+      v[i] = fmin(lo + floor(u * (hi - lo + 1)), hi);
+    else
+      v[i] = ttrtDtypeRound(t->dtype, o->lo + (o->hi - o->lo) * u);
+  }
+}
+
+/* Makes every input, rounded to its dtype, into s->values. */
+static int makeInputs(Session *s) {
+  for (int i = 0; i < s->meta->numInputs; ++i) {
+    int slot = s->meta->inputs[i];
+    const TtrtTensor *t = &s->meta->tensors[slot];
+    double lo, hi;
+    bool integer = !ttrtDtypeIsFloat(t->dtype) && t->dtype != TTRT_DTYPE_I1;
+    if (integer && !integerRange(s->opt, t->dtype, &lo, &hi)) {
+      fprintf(stderr, "tt-run: --range %g,%g holds no %s value for input "
+                      "%%%lld\n",
+              s->opt->lo, s->opt->hi, ttrtDtypeGetName(t->dtype),
+              (long long)t->id);
+      return EXIT_USAGE;
+    }
+    s->values[slot] = malloc((size_t)ttrtShapeGetNumel(&t->shape) *
+                             sizeof(double));
+    if (!s->values[slot]) {
+      fprintf(stderr, "tt-run: out of memory for input %%%lld\n",
+              (long long)t->id);
+      return EXIT_FAIL;
+    }
+    makeInput(s->opt, t, i, s->values[slot]);
+  }
+  return EXIT_PASS;
+}
+
+/*===------------------------------------------------------------------===*
+ * Reporting
+ *===------------------------------------------------------------------===*/
+
+/* Prints "%ID DTYPE SHAPE" of a tensor (no newline). */
+static void printTensor(const TtrtTensor *t) {
+  char shape[256];
+  ttrtShapeFormat(&t->shape, shape, sizeof shape);
+  printf("%%%lld %s %s", (long long)t->id, ttrtDtypeGetName(t->dtype), shape);
+}
+
+/* Prints sum, l2, min and max of a tensor's values (for --ref-only). NaNs
+ * make the sum and l2 NaN; min and max skip them (NaN if all are NaN). */
+static void printChecksum(const char *what, const TtrtTensor *t,
+                          const double *v) {
+  size_t n = (size_t)ttrtShapeGetNumel(&t->shape);
+  double sum = 0, sq = 0, min = NAN, max = NAN;
+  for (size_t i = 0; i < n; ++i) {
+    sum += v[i];
+    sq += v[i] * v[i];
+    min = fmin(min, v[i]);
+    max = fmax(max, v[i]);
+  }
+  printf("%s ", what);
+  printTensor(t);
+  printf(": sum %.12g l2 %.12g min %.12g max %.12g\n", sum, sqrt(sq), min,
+         max);
+}
+
+/* Prints "LABEL %ID: v0 v1 ..." with every element (--print-values). */
+static void printValues(const char *label, const TtrtTensor *t,
+                        const double *v) {
+  size_t n = (size_t)ttrtShapeGetNumel(&t->shape);
+  printf("%s %%%lld:", label, (long long)t->id);
+  for (size_t i = 0; i < n; ++i)
+    printf(" %.12g", v[i]);
+  printf("\n");
+}
+
+/* Prints the values of every input, and of every output from `outputs`
+ * (and from the reference if `reference` is not NULL). */
+static void printAllValues(const Session *s, double *const *outputs,
+                           double *const *reference) {
+  const TtrtMeta *m = s->meta;
+  for (int i = 0; i < m->numInputs; ++i)
+    printValues("values", &m->tensors[m->inputs[i]], s->values[m->inputs[i]]);
+  for (int i = 0; i < m->numOutputs; ++i) {
+    int slot = m->outputs[i];
+    printValues("values", &m->tensors[slot], outputs[slot]);
+    if (reference)
+      printValues("reference", &m->tensors[slot], reference[slot]);
+  }
+}
+
+/* The default tolerance on rel_l2 for outputs of `dtype`. */
+static double defaultTolerance(TtrtDtype dtype) {
+  switch (dtype) {
+  case TTRT_DTYPE_F64:
+    return 1e-12;
+  case TTRT_DTYPE_F32:
+    return 1e-5;
+  case TTRT_DTYPE_F16:
+    return 2e-3;
+  case TTRT_DTYPE_BF16:
+    return 1e-2;
+  case TTRT_DTYPE_F8E4M3:
+  case TTRT_DTYPE_F8E5M2:
+    return 1e-1;
+  default:
+    return 0;
+  }
+}
+
+/* The default tolerance of a program: the loosest of its tensors' dtypes. A program that
+ * rounds to bf16 on the way (a `convert`) carries bf16's error into an f32 output: the
+ * kernel's f32 math and the exact reference may round a value to neighbouring bf16s. */
+static double programTolerance(const TtrtMeta *m) {
+  double tol = 0;
+  for (int i = 0; i < m->numTensors; i++) {
+    double t = defaultTolerance(m->tensors[i].dtype);
+    if (t > tol)
+      tol = t;
+  }
+  return tol;
+}
+
+/* Compares output `slot` with the reference, prints its line, and returns
+ * whether it passed. */
+static bool checkOutput(const Session *s, int slot) {
+  const TtrtTensor *t = &s->meta->tensors[slot];
+  TtrtComparison c;
+  ttrtRefCompare(s->device[slot], s->values[slot],
+                 (size_t)ttrtShapeGetNumel(&t->shape), &c);
+  double tol = s->opt->tol >= 0 ? s->opt->tol : programTolerance(s->meta);
+  bool pass = c.nonfinite == 0 && c.relL2 <= tol;
+  printf("output ");
+  printTensor(t);
+  printf(": %s %.1e max_abs %.1e nonfinite %lld tol %.1e %s\n",
+         c.absolute ? "abs_l2" : "rel_l2", c.relL2, c.maxAbs,
+         (long long)c.nonfinite, tol, pass ? "PASS" : "FAIL");
+  return pass;
+}
+
+/*===------------------------------------------------------------------===*
+ * The GPU run
+ *===------------------------------------------------------------------===*/
+
+/* Bytes of a tensor's buffer. */
+static size_t tensorBytes(const TtrtTensor *t) {
+  return (size_t)ttrtShapeGetNumel(&t->shape) * ttrtDtypeGetSize(t->dtype);
+}
+
+/* The value of const tensor `slot` (from its defining constant line); its
+ * buffer holds it rounded to the tensor's dtype. */
+static double constantValue(const TtrtMeta *meta, int slot) {
+  for (int i = 0; i < meta->numPrims; ++i)
+    if (meta->prims[i].result == slot)
+      return meta->prims[i].value;
+  return 0; /* unreachable: the parser requires a definition */
+}
+
+/* Packs `values` (numel of them; NULL: every element is `fill`) into the
+ * tensor's dtype and copies them to its buffer. */
+static TtrtStatus upload(const Session *s, int slot, const double *values,
+                         double fill, TtrtError *err) {
+  const TtrtTensor *t = &s->meta->tensors[slot];
+  size_t n = (size_t)ttrtShapeGetNumel(&t->shape);
+  unsigned char *bytes = malloc(tensorBytes(t));
+  if (!bytes)
+    return ttrtErrorSet(err, t->line, "out of memory");
+  for (size_t i = 0; i < n; ++i)
+    ttrtDtypePack(t->dtype, values ? &values[i] : &fill, 1,
+                  bytes + i * ttrtDtypeGetSize(t->dtype));
+  TtrtStatus st = ttrtBufferWrite(ttrtProgramGetBuffer(s->program, slot),
+                                  bytes, err);
+  free(bytes);
+  return st;
+}
+
+/* Uploads inputs and constants and fills every other buffer with 0xFF
+ * bytes (NaN in every float dtype) so unwritten outputs show. */
+static TtrtStatus prepareBuffers(const Session *s, TtrtError *err) {
+  for (int slot = 0; slot < s->meta->numTensors; ++slot) {
+    TtrtBuffer b = ttrtProgramGetBuffer(s->program, slot);
+    TtrtRole role = s->meta->tensors[slot].role;
+    TtrtStatus st = TTRT_SUCCESS;
+    if (ttrtBufferIsNull(b))
+      continue;
+    if (role == TTRT_ROLE_INPUT)
+      st = upload(s, slot, s->values[slot], 0, err);
+    else if (role == TTRT_ROLE_CONST)
+      st = upload(s, slot, NULL, constantValue(s->meta, slot), err);
+    else
+      st = ttrtBufferFill(b, 0xFF, err);
+    if (st != TTRT_SUCCESS) {
+      ttrtErrorPrefix(err, "preparing %%%lld: ",
+                      (long long)s->meta->tensors[slot].id);
+      return st;
+    }
+  }
+  return TTRT_SUCCESS;
+}
+
+/* Reads every output back into s->device. */
+static TtrtStatus downloadOutputs(Session *s, TtrtError *err) {
+  for (int i = 0; i < s->meta->numOutputs; ++i) {
+    int slot = s->meta->outputs[i];
+    const TtrtTensor *t = &s->meta->tensors[slot];
+    size_t n = (size_t)ttrtShapeGetNumel(&t->shape);
+    unsigned char *bytes = malloc(tensorBytes(t));
+    s->device[slot] = malloc(n * sizeof(double));
+    if (!bytes || !s->device[slot]) {
+      free(bytes);
+      return ttrtErrorSet(err, t->line, "out of memory");
+    }
+    TtrtStatus st = ttrtBufferRead(ttrtProgramGetBuffer(s->program, slot),
+                                   bytes, err);
+    if (st == TTRT_SUCCESS)
+      ttrtDtypeUnpack(t->dtype, bytes, n, s->device[slot]);
+    free(bytes);
+    if (st != TTRT_SUCCESS)
+      return st;
+  }
+  return TTRT_SUCCESS;
+}
+
+/* qsort comparison of floats. */
+static int compareFloats(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return (x > y) - (x < y);
+}
+
+/* Enqueues `runs` timed runs between event pairs, back to back, then reads
+ * the times (ms) into `ms`. */
+static TtrtStatus timedRuns(const Session *s, TtrtEvent *events, float *ms,
+                            TtrtError *err) {
+  long runs = s->opt->runs;
+  for (long i = 0; i < 2 * runs; ++i)
+    if (ttrtEventCreate(s->ctx, &events[i], err))
+      return TTRT_FAILURE;
+  for (long i = 0; i < runs; ++i)
+    if (ttrtEventRecord(events[2 * i], s->ctx, err) ||
+        ttrtProgramRun(s->program, false, err) ||
+        ttrtEventRecord(events[2 * i + 1], s->ctx, err))
+      return TTRT_FAILURE;
+  for (long i = 0; i < runs; ++i)
+    if (ttrtEventElapsedMs(events[2 * i], events[2 * i + 1], &ms[i], err))
+      return TTRT_FAILURE;
+  return TTRT_SUCCESS;
+}
+
+/* Times the launch sequence and prints the `time` line. */
+static TtrtStatus timeProgram(const Session *s, TtrtError *err) {
+  long runs = s->opt->runs;
+  TtrtEvent *events = calloc((size_t)(2 * runs), sizeof *events);
+  float *ms = calloc((size_t)runs, sizeof *ms);
+  TtrtStatus st = events && ms ? TTRT_SUCCESS
+                               : ttrtErrorSet(err, 0, "out of memory");
+  for (long i = 0; st == TTRT_SUCCESS && i < s->opt->warmup; ++i)
+    st = ttrtProgramRun(s->program, false, err);
+  if (st == TTRT_SUCCESS)
+    st = timedRuns(s, events, ms, err);
+  for (long i = 0; events && i < 2 * runs; ++i)
+    if (ttrtEventDestroy(events[i], st ? NULL : err))
+      st = TTRT_FAILURE;
+  if (st == TTRT_SUCCESS) {
+    uint64_t bytes = 0;
+    for (int i = 0; i < s->meta->numTensors; ++i) {
+      TtrtRole role = s->meta->tensors[i].role;
+      if (role == TTRT_ROLE_INPUT || role == TTRT_ROLE_OUTPUT)
+        bytes += tensorBytes(&s->meta->tensors[i]);
+    }
+    qsort(ms, (size_t)runs, sizeof *ms, compareFloats);
+    double median = runs % 2 ? ms[runs / 2]
+                             : 0.5 * ((double)ms[runs / 2 - 1] + ms[runs / 2]);
+    printf("time median %.1f us min %.1f us  %.1f GB/s (%llu bytes)\n",
+           median * 1e3, ms[0] * 1e3, (double)bytes / (median * 1e-3) / 1e9,
+           (unsigned long long)bytes);
+  }
+  free(events);
+  free(ms);
+  return st;
+}
+
+/* Creates the context; prints the device line. */
+static int openDevice(Session *s) {
+  TtrtError err;
+  TtrtStatus st = ttrtContextCreate(&s->ctx, &err);
+  if (st == TTRT_NO_GPU) {
+    fprintf(stderr, "tt-run: no GPU: %s\n", err.message);
+    return EXIT_NO_GPU;
+  }
+  if (st != TTRT_SUCCESS)
+    return reportError(s, &err);
+  int cc = ttrtContextGetComputeCapability(s->ctx);
+  int driver = ttrtContextGetDriverVersion(s->ctx);
+  printf("device %s sm_%d driver %d.%d\n", ttrtContextGetDeviceName(s->ctx),
+         cc, driver / 1000, driver % 1000 / 10);
+  if (!archRunsOn(s->meta->arch, cc)) {
+    fprintf(stderr, "tt-run: %s: the PTX is for %s, which does not run on "
+                    "this sm_%d GPU\n",
+            s->opt->file, s->meta->arch, cc);
+    return EXIT_FAIL;
+  }
+  return EXIT_PASS;
+}
+
+/* Runs the launches once and checks every output; then times them. */
+static int runOnGpu(Session *s) {
+  TtrtError err = {0, ""};
+  int rc = openDevice(s);
+  if (rc != EXIT_PASS)
+    return rc;
+  if (ttrtProgramCreate(s->ctx, s->meta, s->text, &s->program, &err))
+    return reportError(s, &err);
+  if ((rc = makeInputs(s)) != EXIT_PASS)
+    return rc;
+  if (prepareBuffers(s, &err) || ttrtProgramRun(s->program, true, &err) ||
+      ttrtContextSynchronize(s->ctx, &err) || downloadOutputs(s, &err) ||
+      ttrtRefEvaluate(s->meta, s->values, &err))
+    return reportError(s, &err);
+  int failed = 0;
+  for (int i = 0; i < s->meta->numOutputs; ++i)
+    failed += !checkOutput(s, s->meta->outputs[i]);
+  if (s->opt->printValues)
+    printAllValues(s, s->device, s->values);
+  if (s->opt->time && timeProgram(s, &err))
+    return reportError(s, &err);
+  if (failed)
+    printf("result FAIL (%d of %d outputs)\n", failed, s->meta->numOutputs);
+  else
+    printf("result PASS\n");
+  return failed ? EXIT_FAIL : EXIT_PASS;
+}
+
+/* Evaluates the reference only and prints checksums. */
+static int runReferenceOnly(Session *s) {
+  TtrtError err;
+  int rc = makeInputs(s);
+  if (rc != EXIT_PASS)
+    return rc;
+  for (int i = 0; i < s->meta->numInputs; ++i) {
+    int slot = s->meta->inputs[i];
+    printChecksum("input", &s->meta->tensors[slot], s->values[slot]);
+  }
+  if (ttrtRefEvaluate(s->meta, s->values, &err))
+    return reportError(s, &err);
+  for (int i = 0; i < s->meta->numOutputs; ++i) {
+    int slot = s->meta->outputs[i];
+    printChecksum("output", &s->meta->tensors[slot], s->values[slot]);
+  }
+  if (s->opt->printValues)
+    printAllValues(s, s->values, NULL);
+  return EXIT_PASS;
+}
+
+/* Reads, parses and checks the file, then runs it. */
+static int run(Session *s) {
+  TtrtError err;
+  int rc = readFile(s);
+  if (rc != EXIT_PASS)
+    return rc;
+  if (ttrtMetaParse(s->text, s->length, &s->meta, &err))
+    return reportError(s, &err);
+  if ((rc = checkSizes(s)) != EXIT_PASS)
+    return rc;
+  size_t slots = (size_t)s->meta->numTensors + 1;
+  s->values = calloc(slots, sizeof *s->values);
+  s->device = calloc(slots, sizeof *s->device);
+  if (!s->values || !s->device) {
+    fprintf(stderr, "tt-run: out of memory\n");
+    return EXIT_FAIL;
+  }
+  if (s->opt->dumpMeta)
+    ttrtMetaPrint(s->meta, stdout);
+  printf("file %s arch %s\n", s->opt->file, s->meta->arch);
+  printf("seed %llu range %.17g,%.17g\n", (unsigned long long)s->opt->seed,
+         s->opt->lo, s->opt->hi);
+  fflush(stdout);
+  return s->opt->refOnly ? runReferenceOnly(s) : runOnGpu(s);
+}
+
+/* Frees everything a session holds. */
+static void sessionDestroy(Session *s) {
+  for (int i = 0; s->meta && i < s->meta->numTensors; ++i) {
+    if (s->values)
+      free(s->values[i]);
+    if (s->device)
+      free(s->device[i]);
+  }
+  free(s->values);
+  free(s->device);
+  ttrtProgramDestroy(s->program, NULL);
+  ttrtContextDestroy(s->ctx, NULL);
+  ttrtMetaDestroy(s->meta);
+  free(s->text);
+}
+
+int main(int argc, char **argv) {
+  /* Line-buffered, so the report and the errors on stderr interleave in
+   * order when both go to one pipe. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  Options opt;
+  int rc = parseOptions(argc, argv, &opt);
+  if (rc >= 0)
+    return rc;
+  Session s;
+  memset(&s, 0, sizeof s);
+  s.opt = &opt;
+  rc = run(&s);
+  fflush(stdout);
+  sessionDestroy(&s);
+  return rc;
+}
