@@ -31,11 +31,26 @@ static const MiniFormat kBF16 = {8, 7, 127, false};
 static const MiniFormat kF8E4M3 = {4, 3, 7, true};
 static const MiniFormat kF8E5M2 = {5, 2, 15, false};
 
+/* The bits of a double. */
+static uint64_t doubleBits(double d) {
+  uint64_t b;
+  memcpy(&b, &d, sizeof b);
+  return b;
+}
+
+/* The double of some bits. */
+static double bitsDouble(uint64_t b) {
+  double d;
+  memcpy(&d, &b, sizeof d);
+  return d;
+}
+
 /* The largest finite value of the format. */
 static double miniMaxFinite(const MiniFormat *f) {
   int topExp = (1 << f->expBits) - (f->finiteOnly ? 1 : 2);
-  int topMan = (1 << f->manBits) - (f->finiteOnly ? 2 : 1);
-  return ldexp(1.0 + ldexp(topMan, -f->manBits), topExp - f->bias);
+  uint64_t topMan = (1u << f->manBits) - (f->finiteOnly ? 2 : 1);
+  return bitsDouble((uint64_t)(topExp - f->bias + 1023) << 52 |
+                    topMan << (52 - f->manBits));
 }
 
 /* The exponent field of all ones, in place. */
@@ -50,15 +65,34 @@ static uint32_t miniNaN(const MiniFormat *f) {
   return miniExpMask(f) | (1u << (f->manBits - 1));
 }
 
-/* Bits of a finite, non-negative value `r` exactly representable in `f`. */
+/* Rounds a finite a > 0 to the format's precision (nearest, ties to even)
+ * where the result is no subnormal of the format: drops the low 52 - manBits
+ * mantissa bits of the double; a carry moves into the exponent by itself. */
+static double miniRoundNormal(const MiniFormat *f, double a) {
+  int shift = 52 - f->manBits;
+  uint64_t b = doubleBits(a);
+  uint64_t lsb = (b >> shift) & 1;
+  b += ((uint64_t)1 << (shift - 1)) - 1 + lsb;
+  return bitsDouble(b & ~(((uint64_t)1 << shift) - 1));
+}
+
+/* Rounds a finite a > 0 below the format's smallest normal to a multiple of
+ * the smallest subnormal (nearest, ties to even). */
+static double miniRoundSubnormal(const MiniFormat *f, double a) {
+  double quantum = ldexp(1.0, 1 - f->bias - f->manBits);
+  /* a / quantum < 2^manBits: nearbyint is exact, ties to even. */
+  return nearbyint(a / quantum) * quantum;
+}
+
+/* Bits of a value r >= 0 that is exactly representable in `f`. */
 static uint32_t miniBitsOf(const MiniFormat *f, double r) {
   int emin = 1 - f->bias;
-  if (r < ldexp(1.0, emin)) /* zero or subnormal */
+  uint64_t b = doubleBits(r);
+  int e = (int)(b >> 52) - 1023;
+  if (r == 0 || e < emin) /* zero or subnormal */
     return (uint32_t)ldexp(r, f->manBits - emin);
-  int e;
-  frexp(r, &e);
-  e -= 1; /* r is in [2^e, 2^(e+1)) */
-  uint32_t mantissa = (uint32_t)ldexp(ldexp(r, -e) - 1.0, f->manBits);
+  uint32_t mantissa = (uint32_t)(b >> (52 - f->manBits)) &
+                      ((1u << f->manBits) - 1);
   return ((uint32_t)(e + f->bias) << f->manBits) | mantissa;
 }
 
@@ -72,15 +106,8 @@ static uint32_t miniEncode(const MiniFormat *f, double x) {
   if (a == 0)
     return sign;
   if (!isinf(a)) {
-    int e;
-    frexp(a, &e);
-    e -= 1;
-    if (e < 1 - f->bias)
-      e = 1 - f->bias;
-    /* a / quantum < 2^(manBits+1): nearbyint rounds it exactly, ties to
-     * even under the default rounding mode. */
-    double quantum = ldexp(1.0, e - f->manBits);
-    a = nearbyint(a / quantum) * quantum;
+    int e = (int)(doubleBits(a) >> 52) - 1023; /* a >= 2^e */
+    a = e >= 1 - f->bias ? miniRoundNormal(f, a) : miniRoundSubnormal(f, a);
     if (a <= miniMaxFinite(f))
       return sign | miniBitsOf(f, a);
   }
@@ -102,7 +129,8 @@ static double miniDecode(const MiniFormat *f, uint32_t bits) {
   else if (exp == 0)
     v = ldexp((double)man, 1 - f->bias - f->manBits);
   else
-    v = ldexp((double)(man | (manMask + 1)), (int)exp - f->bias - f->manBits);
+    v = bitsDouble((uint64_t)((int)exp - f->bias + 1023) << 52 |
+                   (uint64_t)man << (52 - f->manBits));
   return negative ? -v : v;
 }
 
@@ -362,30 +390,36 @@ static void evalInto(const TtrtMeta *meta, const TtrtPrim *prim,
                    &result->shape, r);
 }
 
-/* The state of one evaluation. Values that die are kept as spares until the
- * next allocation, which reuses one of the same size (fresh pages of a 512 MB
- * array cost more than the arithmetic) and frees the others first, so the
- * peak memory is never higher than with plain malloc and free. */
+/* The state of one evaluation. Values that die become spares, and a new
+ * value reuses a spare of its size: fresh pages of a 512 MB array cost more
+ * than the arithmetic. Only when no spare fits are they all freed before the
+ * allocation, so memory in use never exceeds what plain malloc and free would
+ * reach at their peak. */
 typedef struct Evaluator {
   const TtrtMeta *meta;
   double **values;
   int *lastUse; /* per slot: index of the last prim that reads or defines it */
   int numSpares;
-  double *spares[TTRT_MAX_OPERANDS + 1];
-  int64_t spareNumel[TTRT_MAX_OPERANDS + 1];
+  double **spares;     /* per spare (at most one per slot) */
+  int64_t *spareNumel; /* per spare */
 } Evaluator;
 
-/* Frees every spare except one of `numel` elements, which it returns. */
+/* Takes a spare of `numel` elements; if there is none, frees all spares and
+ * returns NULL. */
 static double *takeSpare(Evaluator *ev, int64_t numel) {
-  double *found = NULL;
   for (int i = 0; i < ev->numSpares; ++i) {
-    if (!found && ev->spareNumel[i] == numel)
-      found = ev->spares[i];
-    else
-      free(ev->spares[i]);
+    if (ev->spareNumel[i] == numel) {
+      double *found = ev->spares[i];
+      --ev->numSpares;
+      ev->spares[i] = ev->spares[ev->numSpares];
+      ev->spareNumel[i] = ev->spareNumel[ev->numSpares];
+      return found;
+    }
   }
+  for (int i = 0; i < ev->numSpares; ++i)
+    free(ev->spares[i]);
   ev->numSpares = 0;
-  return found;
+  return NULL;
 }
 
 /* Evaluates one prim into values[prim->result]. */
@@ -466,12 +500,15 @@ TtrtStatus ttrtRefEvaluate(const TtrtMeta *meta, double **values,
                            TtrtError *err) {
   if (checkInitialValues(meta, values, err))
     return TTRT_FAILURE;
-  Evaluator ev = {meta, values, NULL, 0, {NULL}, {0}};
-  ev.lastUse = malloc(((size_t)meta->numTensors + 1) * sizeof *ev.lastUse);
-  if (!ev.lastUse)
-    return ttrtErrorSet(err, 0, "out of memory");
-  computeLastUse(meta, ev.lastUse);
-  TtrtStatus status = TTRT_SUCCESS;
+  size_t slots = (size_t)meta->numTensors + 1;
+  Evaluator ev = {meta, values, malloc(slots * sizeof(int)), 0,
+                  malloc(slots * sizeof(double *)),
+                  malloc(slots * sizeof(int64_t))};
+  TtrtStatus status = ev.lastUse && ev.spares && ev.spareNumel
+                          ? TTRT_SUCCESS
+                          : ttrtErrorSet(err, 0, "out of memory");
+  if (status == TTRT_SUCCESS)
+    computeLastUse(meta, ev.lastUse);
   for (int i = 0; i < meta->numPrims && status == TTRT_SUCCESS; ++i) {
     const TtrtPrim *prim = &meta->prims[i];
     status = evalPrim(&ev, prim, err);
@@ -486,6 +523,8 @@ TtrtStatus ttrtRefEvaluate(const TtrtMeta *meta, double **values,
     freeNonInputs(&ev);
   takeSpare(&ev, -1);
   free(ev.lastUse);
+  free(ev.spares);
+  free(ev.spareNumel);
   return status;
 }
 

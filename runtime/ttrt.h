@@ -64,9 +64,10 @@ typedef struct TtrtLaunchDims {
  * Context
  *===------------------------------------------------------------------===*/
 
-/* Loads libcuda (TTRT_LIBCUDA overrides the path), initializes the driver, retains device 0's primary context,
- * makes it current and creates a stream. TTRT_NO_GPU if libcuda cannot be
- * loaded or the driver reports no device; the message says which. */
+/* Loads libcuda (TTRT_LIBCUDA overrides the path), initializes the driver,
+ * retains device 0's primary context, makes it current and creates a stream.
+ * TTRT_NO_GPU if libcuda cannot be loaded or the driver reports no device;
+ * the message says which. */
 TtrtStatus ttrtContextCreate(TtrtContext *out, TtrtError *err);
 
 /* Destroys the stream and releases the primary context. */
