@@ -1,9 +1,8 @@
 /* diag.c - diagnostics as `file:line:col: error: message`, and --verify-diagnostics.
  *
  * A TtDiag attaches one handler to a context. In print mode every diagnostic (and its
- * notes) goes to stderr at once, in the form compilers and editors understand, followed by
- * the source line and a caret when the source text is known. In verify mode diagnostics
- * are recorded and later matched against `expected-error {{...}}` annotations, the way
+ * notes) goes to stderr at once, in the form compilers and editors understand. In verify
+ * mode diagnostics are recorded and later matched against `expected-error {{...}}` annotations, the way
  * mlir-opt's --verify-diagnostics does (LLVM 22's C API has no such verifier).
  */
 #include "tt.h"

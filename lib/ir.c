@@ -39,11 +39,6 @@ TtBuilder ttBuilderAtEnd(MlirBlock block) {
   return b;
 }
 
-TtBuilder ttBuilderBefore(MlirOperation op) {
-  TtBuilder b = {mlirOperationGetBlock(op), op};
-  return b;
-}
-
 MlirOperation ttInsert(TtBuilder *b, MlirOperation op) {
   if (mlirOperationIsNull(b->before))
     mlirBlockAppendOwnedOperation(b->block, op);
@@ -107,11 +102,6 @@ bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n) {
 }
 
 MlirType ttI32(MlirContext ctx) { return mlirIntegerTypeGet(ctx, 32); }
-
-MlirType ttTensorOf(MlirType like, int64_t rank, const int64_t *shape, MlirType elem) {
-  (void)like;
-  return mlirRankedTensorTypeGet(rank, shape, elem, mlirAttributeGetNull());
-}
 
 int64_t ttTensorShape(MlirType t, int64_t shape[8]) {
   if (!mlirTypeIsARankedTensor(t))

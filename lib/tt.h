@@ -85,7 +85,6 @@ typedef struct {
   MlirOperation before;
 } TtBuilder;
 TtBuilder ttBuilderAtEnd(MlirBlock block);
-TtBuilder ttBuilderBefore(MlirOperation op);
 /* Inserts op at the builder's point and returns it. */
 MlirOperation ttInsert(TtBuilder *b, MlirOperation op);
 /* ttOpCreate + ttInsert, returning result 0 (or a null value for no results). */
@@ -102,7 +101,6 @@ int64_t ttOpAttrInt(MlirOperation op, const char *name, int64_t dflt);
 /* Copies a string attribute into buf; returns false when absent. */
 bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n);
 MlirType ttI32(MlirContext ctx);
-MlirType ttTensorOf(MlirType like, int64_t rank, const int64_t *shape, MlirType elem);
 /* Shape of a ranked tensor: returns rank, fills up to 8 dims. -1 when not a ranked tensor. */
 int64_t ttTensorShape(MlirType t, int64_t shape[8]);
 int64_t ttTensorNumel(MlirType t);

@@ -143,9 +143,11 @@ static int parseArgs(int argc, char **argv, Options *o) {
 /* Builds the pass manager the options ask for; false after printing an error. */
 static bool buildPasses(MlirPassManager pm, const Options *o) {
   mlirPassManagerEnableVerifier(pm, !o->noVerifyEach);
-  if (o->printAfterAll)
-    mlirPassManagerEnableIRPrinting(pm, false, true, true, false, false,
-                                    mlirOpPrintingFlagsCreate(), ttStrRef(""));
+  if (o->printAfterAll) {
+    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    mlirPassManagerEnableIRPrinting(pm, false, true, true, false, false, flags, ttStrRef(""));
+    mlirOpPrintingFlagsDestroy(flags);
+  }
   if (o->timing)
     mlirPassManagerEnableTiming(pm);
   if (o->pipeline)
