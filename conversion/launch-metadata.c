@@ -134,7 +134,7 @@ static int64_t blockThreads(MlirModule module, const char *name) {
   for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute s = ttOpAttr(op, "sym_name");
-    MlirAttribute bs = ttOpAttr(op, "gpu.known_block_size");
+    MlirAttribute bs = ttOpAttr(op, "known_block_size");
     if (!mlirAttributeIsNull(s) && ttStrRefEq(mlirStringAttrGetValue(s), name) &&
         !mlirAttributeIsNull(bs))
       return mlirDenseI32ArrayGetElement(bs, 0);

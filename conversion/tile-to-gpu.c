@@ -32,6 +32,10 @@
 #include <string.h>
 
 #define MAX_REPS 64
+/* Threads an SM holds at once (sm_80 and sm_90). A memory-bound kernel needs many loads
+ * in flight: each kernel asks ptxas (`nvvm.minctasm`) for registers that let an SM hold
+ * this many register groups (threads x REPS), so more REPS need fewer threads. */
+#define MAX_THREADS_PER_SM 2048
 #define BIG_DIV ((int64_t)1 << 30)
 
 /* What is known of an i32 tile or scalar (see step 2). */
@@ -176,34 +180,76 @@ static void yield(Lower *l, MlirBlock blk, MlirValue v) {
   l->b = saved;
 }
 
-/* Step 3's guard: an i1 that is true when every lane of the mask group r is on. */
-static MlirValue allLanesOn(Lower *l, Lowered *mask, int r) {
-  MlirValue m = mask->parts[r];
-  if (mask->axis.constancy >= l->VEC)
-    return extract(l, m, 0);
+/* How the slow path of step 3 finds lane i of group r: its offset, and its mask bit. When
+ * the offsets are contiguous, lane i's offset is lane 0's plus i; when the mask is
+ * `x < y` with x contiguous and y constant over the group, lane i's bit is x0 + i < y0.
+ * Computing these from lane 0 inside the slow path (rather than extracting lanes of
+ * vectors computed before the branch) keeps the fast path free of per-lane work. */
+typedef struct {
+  MlirValue offs, mask;
+  bool contig;
+  MlirValue x, y; /* the mask's `x < y` operands (null when not of that form) */
+  int64_t pred;
+} Lanes;
+
+static Lanes lanesOf(Lower *l, Lowered *offs, Lowered *mask, int r) {
+  Lanes s = {offs->parts[r], mask->parts[r], offs->axis.contig >= l->VEC, {NULL}, {NULL}, 0};
   if (mask->def.ptr && ttOpIs(mask->def, "arith.cmpi")) {
     int64_t pred = ttOpAttrInt(mask->def, "predicate", -1);
     Lowered *x = lookup(l, mlirOperationGetOperand(mask->def, 0));
     Lowered *y = lookup(l, mlirOperationGetOperand(mask->def, 1));
     bool less = pred == 2 || pred == 3 || pred == 6 || pred == 7; /* slt sle ult ule */
-    if (less && x && y && x->axis.contig >= l->VEC && y->axis.constancy >= l->VEC)
-      return extract(l, m, l->VEC - 1);
+    if (less && x && y && x->axis.contig >= l->VEC && y->axis.constancy >= l->VEC) {
+      s.x = x->parts[r];
+      s.y = y->parts[r];
+      s.pred = pred;
+    }
   }
+  return s;
+}
+
+/* lane 0 of vector v, plus i */
+static MlirValue lane0Plus(Lower *l, MlirValue v, int64_t i) {
+  MlirValue x0 = extract(l, v, 0);
+  if (i == 0)
+    return x0;
+  MlirValue ops[2] = {x0, ttConstInt(&l->b, l->loc, ttI32(l->ctx), i)};
+  return build(l, "arith.addi", 2, ops, ttI32(l->ctx), 0, NULL);
+}
+
+static MlirValue laneOffset(Lower *l, const Lanes *s, int64_t i) {
+  return s->contig ? lane0Plus(l, s->offs, i) : extract(l, s->offs, i);
+}
+
+static MlirValue laneMask(Lower *l, const Lanes *s, int64_t i) {
+  if (mlirValueIsNull(s->x))
+    return extract(l, s->mask, i);
+  MlirValue ops[2] = {lane0Plus(l, s->x, i), extract(l, s->y, 0)};
+  MlirNamedAttribute pred =
+      ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, s->pred, mlirIntegerTypeGet(l->ctx, 64)));
+  return build(l, "arith.cmpi", 2, ops, mlirIntegerTypeGet(l->ctx, 1), 1, &pred);
+}
+
+/* Step 3's guard: an i1 that is true when every lane of the mask group is on. */
+static MlirValue allLanesOn(Lower *l, const Lanes *s, Lowered *mask) {
+  if (mask->axis.constancy >= l->VEC)
+    return extract(l, s->mask, 0);
+  if (!mlirValueIsNull(s->x))
+    return laneMask(l, s, l->VEC - 1);
   MlirNamedAttribute kind =
       ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#vector.kind<and>")));
-  return build(l, "vector.reduction", 1, &m, mlirIntegerTypeGet(l->ctx, 1), 1, &kind);
+  return build(l, "vector.reduction", 1, &s->mask, mlirIntegerTypeGet(l->ctx, 1), 1, &kind);
 }
 
 /* Loads lane by lane under the mask: the slow path of step 3. */
-static MlirValue loadLanes(Lower *l, MlirValue ptr, MlirValue offs, MlirValue mask,
-                           MlirValue other, MlirType elem) {
+static MlirValue loadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
+                           MlirType elem) {
   MlirValue acc = other;
   for (int64_t i = 0; i < l->VEC; i++) {
-    MlirValue on = extract(l, mask, i);
-    MlirOperation ifOp = buildIf(l, on, elem);
+    MlirOperation ifOp = buildIf(l, laneMask(l, s, i), elem);
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
-    MlirValue p = gep(l, ptr, extract(l, offs, i), elem);
+    MlirValue p = gep(l, ptr, laneOffset(l, s, i), elem);
     MlirValue v = build(l, "llvm.load", 1, &p, elem, 0, NULL);
     yield(l, ifBlock(ifOp, 0), v);
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 1));
@@ -216,13 +262,13 @@ static MlirValue loadLanes(Lower *l, MlirValue ptr, MlirValue offs, MlirValue ma
 }
 
 /* Stores lane by lane under the mask. */
-static void storeLanes(Lower *l, MlirValue ptr, MlirValue offs, MlirValue value,
-                       MlirValue mask, MlirType elem) {
+static void storeLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
+                       MlirType elem) {
   for (int64_t i = 0; i < l->VEC; i++) {
-    MlirOperation ifOp = buildIf(l, extract(l, mask, i), ttNoType());
+    MlirOperation ifOp = buildIf(l, laneMask(l, s, i), ttNoType());
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
-    MlirValue ops[2] = {extract(l, value, i), gep(l, ptr, extract(l, offs, i), elem)};
+    MlirValue ops[2] = {extract(l, value, i), gep(l, ptr, laneOffset(l, s, i), elem)};
     build(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
     yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
     yield(l, ifBlock(ifOp, 1), (MlirValue){NULL});
@@ -240,21 +286,21 @@ static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
   MlirType elem = mlirShapedTypeGetElementType(tileType);
   MlirType vt = vecOf(l, elem);
   int64_t bytes = l->VEC * ttDtypeBytes(elem);
-  bool vector = offs->axis.contig >= l->VEC;
   Lowered *res = isStore ? NULL : define(l, mlirOperationGetResult(op, 0));
   for (int r = 0; r < l->REPS; r++) {
-    MlirValue o = offs->parts[r], m = mask->parts[r], d = data->parts[r];
-    if (!vector) {
+    Lanes s = lanesOf(l, offs, mask, r);
+    MlirValue d = data->parts[r];
+    if (!s.contig) {
       if (isStore)
-        storeLanes(l, ptr->parts[0], o, d, m, elem);
+        storeLanes(l, ptr->parts[0], &s, d, elem);
       else
-        res->parts[r] = loadLanes(l, ptr->parts[0], o, m, d, elem);
+        res->parts[r] = loadLanes(l, ptr->parts[0], &s, d, elem);
       continue;
     }
-    MlirOperation ifOp = buildIf(l, allLanesOn(l, mask, r), isStore ? ttNoType() : vt);
+    MlirOperation ifOp = buildIf(l, allLanesOn(l, &s, mask), isStore ? ttNoType() : vt);
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
-    MlirValue p = gep(l, ptr->parts[0], extract(l, o, 0), elem);
+    MlirValue p = gep(l, ptr->parts[0], extract(l, s.offs, 0), elem);
     MlirNamedAttribute align = alignAttr(l, bytes < 16 ? bytes : 16);
     if (isStore) {
       MlirValue ops[2] = {d, p};
@@ -266,12 +312,10 @@ static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 1));
     if (isStore) {
       if (mask->axis.constancy < l->VEC)
-        storeLanes(l, ptr->parts[0], o, d, m, elem);
+        storeLanes(l, ptr->parts[0], &s, d, elem);
       yield(l, ifBlock(ifOp, 1), (MlirValue){NULL});
     } else {
-      MlirValue slow = mask->axis.constancy >= l->VEC
-                           ? d
-                           : loadLanes(l, ptr->parts[0], o, m, d, elem);
+      MlirValue slow = mask->axis.constancy >= l->VEC ? d : loadLanes(l, ptr->parts[0], &s, d, elem);
       yield(l, ifBlock(ifOp, 1), slow);
       res->parts[r] = mlirOperationGetResult(ifOp, 0);
     }
@@ -307,6 +351,52 @@ static Axis axisOf(Lower *l, MlirOperation op, const char *name) {
     out.constancy = maxI(out.constancy, gcd64(gcd64(x.contig, y.div), y.constancy));
   }
   return out;
+}
+
+/* The NVVM intrinsic `intrin` (f32 -> f32) applied to x: f32, or lane by lane to a vector
+ * of f32 (the intrinsics are scalar). */
+static MlirValue intrinsic(Lower *l, const char *intrin, MlirValue x) {
+  MlirType t = mlirValueGetType(x);
+  if (mlirTypeIsAVector(t)) {
+    MlirValue acc = x;
+    for (int64_t i = 0; i < l->VEC; i++)
+      acc = insert(l, intrinsic(l, intrin, extract(l, x, i)), acc, i);
+    return acc;
+  }
+  MlirNamedAttribute attrs[3] = {
+      ttNamedAttr(l->ctx, "intrin", ttStrAttr(l->ctx, intrin)),
+      ttNamedAttr(l->ctx, "operandSegmentSizes",
+                  mlirDenseI32ArrayGet(l->ctx, 2, (const int32_t[]){1, 0})),
+      ttNamedAttr(l->ctx, "op_bundle_sizes", mlirDenseI32ArrayGet(l->ctx, 0, NULL)),
+  };
+  return build(l, "llvm.call_intrinsic", 1, &x, t, 3, attrs);
+}
+
+/* tanh(x) for a result that needs only 16-bit accuracy (`math.tanh` with `afn`):
+ *   a = |x|;  t = a < 0.01 ? a : 1 - 2 * rcp(ex2(2 log2(e) a) + 1);  copysign(t, x)
+ * with MUFU's ex2.approx.ftz and rcp.approx.ftz (their inputs are >= 0 and >= 2, so no
+ * denormal is ever flushed). Relative error below 1e-4 everywhere (3.3e-5 from tanh(a) ~ a
+ * at a = 0.01, a few f32 ulps of 1 elsewhere), exact saturation to +-1, NaN propagated;
+ * 9 instructions against libdevice's ~20. */
+static MlirValue fastTanh(Lower *l, MlirValue x, MlirType t, MlirType boolType) {
+  MlirNamedAttribute fm = ttFastmath(l->ctx, "contract");
+  MlirValue one = ttConstSplat(&l->b, l->loc, t, 1.0);
+  MlirValue a = build(l, "math.absf", 1, &x, t, 0, NULL);
+  MlirValue ops[2] = {a, ttConstSplat(&l->b, l->loc, t, 2.0 * 1.4426950408889634)};
+  MlirValue ex = intrinsic(l, "llvm.nvvm.ex2.approx.ftz.f32",
+                           build(l, "arith.mulf", 2, ops, t, 1, &fm));
+  MlirValue d = build(l, "arith.addf", 2, (MlirValue[]){ex, one}, t, 1, &fm);
+  MlirValue r = intrinsic(l, "llvm.nvvm.rcp.approx.ftz.f", d);
+  MlirValue m2 = build(l, "arith.mulf", 2,
+                       (MlirValue[]){r, ttConstSplat(&l->b, l->loc, t, -2.0)}, t, 1, &fm);
+  MlirValue big = build(l, "arith.addf", 2, (MlirValue[]){m2, one}, t, 1, &fm);
+  MlirNamedAttribute olt =
+      ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, 4, mlirIntegerTypeGet(l->ctx, 64)));
+  MlirValue small = build(l, "arith.cmpf", 2,
+                          (MlirValue[]){a, ttConstSplat(&l->b, l->loc, t, 0.01)}, boolType, 1,
+                          &olt);
+  MlirValue v = build(l, "arith.select", 3, (MlirValue[]){small, a, big}, t, 0, NULL);
+  return build(l, "math.copysign", 2, (MlirValue[]){v, x}, t, 0, NULL);
 }
 
 /* Step 2 for an arith/math op (on tiles: once per group; on scalars: once). */
@@ -362,7 +452,13 @@ static bool lowerGeneric(Lower *l, MlirOperation op) {
       }
       ops[k] = x->parts[tile ? r : 0];
     }
-    out->parts[r] = build(l, name, nops, ops, t, nattrs, attrs);
+    if (ttOpIs(op, "math.tanh") && ttOpHasFastmath(op, "afn") &&
+        mlirTypeIsAF32(tile ? mlirShapedTypeGetElementType(t) : t)) {
+      MlirType i1 = mlirIntegerTypeGet(l->ctx, 1);
+      out->parts[r] = fastTanh(l, ops[0], t, tile ? vecOf(l, i1) : i1);
+    } else {
+      out->parts[r] = build(l, name, nops, ops, t, nattrs, attrs);
+    }
   }
   out->axis = axisOf(l, op, name);
   return true;
@@ -449,10 +545,14 @@ static bool scanKernel(MlirOperation func, int64_t *minBytes, int64_t *tileSize)
         return false;
       }
       *tileSize = shape[0];
-      if ((ttOpIs(op, "tile.load") || ttOpIs(op, "tile.store")) && ttDtypeBytes(t) > 0 &&
-          ttDtypeBytes(t) < *minBytes)
-        *minBytes = ttDtypeBytes(t);
     }
+    /* the data of a load (its result) or store (operand 2), not offsets or masks */
+    MlirValue data = ttOpIs(op, "tile.load")    ? mlirOperationGetResult(op, 0)
+                     : ttOpIs(op, "tile.store") ? mlirOperationGetOperand(op, 2)
+                                                : (MlirValue){NULL};
+    int bytes = mlirValueIsNull(data) ? 0 : ttDtypeBytes(mlirValueGetType(data));
+    if (bytes > 0 && bytes < *minBytes)
+      *minBytes = bytes;
   }
   return true;
 }
@@ -511,14 +611,15 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
   mlirRegionAppendOwnedBlock(region, body);
   MlirAttribute symName = ttOpAttr(func, "sym_name");
   int32_t bs[3] = {(int32_t)l.T, 1, 1};
-  MlirNamedAttribute attrs[4] = {
+  MlirNamedAttribute attrs[5] = {
       ttNamedAttr(ctx, "sym_name", symName),
       ttNamedAttr(ctx, "function_type",
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nargs, types, 0, NULL))),
       ttNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
-      ttNamedAttr(ctx, "gpu.known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
+      ttNamedAttr(ctx, "known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
+      ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, maxI(1, MAX_THREADS_PER_SM / (l.T * l.REPS)), ttI32(ctx))),
   };
-  MlirOperation gfunc = ttOpCreate("gpu.func", l.loc, 0, NULL, 0, NULL, 4, attrs, 1, &region);
+  MlirOperation gfunc = ttOpCreate("gpu.func", l.loc, 0, NULL, 0, NULL, 5, attrs, 1, &region);
   mlirBlockAppendOwnedOperation(
       mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule(module), 0)), gfunc);
   for (intptr_t i = 0; i < nargs; i++) {

@@ -17,6 +17,28 @@ MlirNamedAttribute ttNamedAttr(MlirContext ctx, const char *name, MlirAttribute 
   return mlirNamedAttributeGet(ttId(ctx, name), a);
 }
 
+MlirNamedAttribute ttFastmath(MlirContext ctx, const char *flags) {
+  char text[96];
+  snprintf(text, sizeof text, "#arith.fastmath<%s>", flags);
+  return ttNamedAttr(ctx, "fastmath", mlirAttributeParseGet(ctx, ttStrRef(text)));
+}
+
+bool ttOpHasFastmath(MlirOperation op, const char *flag) {
+  MlirAttribute a = ttOpAttr(op, "fastmath");
+  if (mlirAttributeIsNull(a))
+    return false;
+  TtStr text = {0};
+  mlirAttributePrint(a, ttStrCallback, &text);
+  /* #arith.fastmath<contract,afn>: look for the flag between delimiters */
+  bool found = false;
+  size_t n = strlen(flag);
+  for (const char *p = text.data ? strstr(text.data, flag) : NULL; p && !found;
+       p = strstr(p + 1, flag))
+    found = (p[-1] == '<' || p[-1] == ',') && (p[n] == '>' || p[n] == ',');
+  ttStrDestroy(&text);
+  return found;
+}
+
 MlirOperation ttOpCreate(const char *name, MlirLocation loc, intptr_t nOperands,
                          const MlirValue *operands, intptr_t nResults,
                          const MlirType *results, intptr_t nAttrs,

@@ -112,6 +112,10 @@ int ttDtypeBytes(MlirType t);
 bool ttTypeIsHalf(MlirType t); /* f16 or bf16 */
 MlirAttribute ttIntAttr(MlirContext ctx, int64_t v, MlirType t);
 MlirAttribute ttStrAttr(MlirContext ctx, const char *s);
+/* `fastmath = #arith.fastmath<flags>` (flags as written in IR, e.g. "contract,afn"). */
+MlirNamedAttribute ttFastmath(MlirContext ctx, const char *flags);
+/* True when op's fastmath attribute includes `flag` (e.g. "afn"). */
+bool ttOpHasFastmath(MlirOperation op, const char *flag);
 /* A splat dense constant `value` of tensor or vector type t. */
 MlirValue ttConstSplat(TtBuilder *b, MlirLocation loc, MlirType t, double value);
 MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value);

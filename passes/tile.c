@@ -14,12 +14,17 @@
  *     memoized on (value, offsets):
  *     - a function argument is a `tile.load` of its pointer at the offsets (masked);
  *     - elementwise ops become arith/math ops on tiles, computing f16/bf16 in f32 (the
- *       dtype policy of PyTorch's own kernels); a `convert` to f16/bf16 rounds there;
+ *       dtype policy of PyTorch's own kernels); a `convert` to f16/bf16 rounds there.
+ *       Float ops carry `fastmath<contract>` (a*b+c may become one fma, as nvcc and
+ *       Triton allow); a tanh whose result is f16/bf16 also carries `afn`: it needs only
+ *       16-bit accuracy, and the lowering then uses a formula of ~10 instructions instead
+ *       of libdevice's f32-exact tanhf;
  *     - broadcast_in_dim maps the offsets to the operand's (divide and remainder by the
  *       result's strides, multiply by the operand's), then recurses;
  *     - reshape keeps the offsets (row-major order is unchanged);
  *     - constants become splat arith.constant tiles.
- *  5. Store the result (rounded to the output dtype) with the mask.
+ *  5. Store the result (rounded to the output dtype) with the mask; then move every load
+ *     (and the index math it needs) ahead of the math, so all loads are in flight at once.
  *  6. Mark the fused function with `tile.launch = {kernel = @<name>_kernel, grid = [...],
  *     args = [...]}`: a call of it runs the kernel over cdiv(numel(%r0), block) programs
  *     with the pointers of the call's operands and result and then numel(%r0). The fused
@@ -165,14 +170,20 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   case TT_PRIM_BINARY: {
     if (!isFloat)
       break;
-    MlirValue a = emitValue(e, mlirOperationGetOperand(op, 0), offs);
-    if (kind == TT_PRIM_UNARY) {
-      if (strcmp(name, "reciprocal") == 0)
-        return op2(e, "arith.divf", ttConstSplat(&e->b, e->loc, ct, 1.0), a, ct);
-      return op1(e, floatOpName(name), a, ct);
+    MlirValue ops[2] = {emitValue(e, mlirOperationGetOperand(op, 0), offs), none};
+    const char *arith = floatOpName(name);
+    intptr_t n = kind == TT_PRIM_UNARY ? 1 : 2;
+    if (strcmp(name, "reciprocal") == 0) {
+      ops[1] = ops[0];
+      ops[0] = ttConstSplat(&e->b, e->loc, ct, 1.0);
+      arith = "arith.divf";
+      n = 2;
+    } else if (n == 2) {
+      ops[1] = emitValue(e, mlirOperationGetOperand(op, 1), offs);
     }
-    MlirValue c = emitValue(e, mlirOperationGetOperand(op, 1), offs);
-    return op2(e, floatOpName(name), a, c, ct);
+    bool approx = ttTypeIsHalf(relem) && strcmp(name, "tanh") == 0;
+    MlirNamedAttribute fm = ttFastmath(e->ctx, approx ? "contract,afn" : "contract");
+    return ttBuild(&e->b, arith, e->loc, n, ops, ct, 1, &fm);
   }
   case TT_PRIM_COMPARE: {
     char dir[16] = "";
@@ -258,6 +269,38 @@ static MlirValue emitValue(Emit *e, MlirValue v, MlirValue offs) {
   }
   e->memo[e->nmemo++] = (Memo){v, offs, r};
   return r;
+}
+
+/* Step 5b: moves every tile.load, with the ops its operands need (its backward slice in
+ * the block), to the front of the body, keeping program order within each part. All loads
+ * then issue before any math, and the math lowers into one basic block. */
+static void loadsFirst(MlirBlock body) {
+  int n = 0, cap = 64;
+  MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)cap);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (n == cap)
+      ops = ttRealloc(ops, sizeof(MlirOperation) * (size_t)(cap *= 2));
+    ops[n++] = op;
+  }
+  bool *inSlice = ttAlloc(sizeof(bool) * (size_t)n);
+  for (int i = n - 1; i >= 0; i--) {
+    inSlice[i] = ttOpIs(ops[i], "tile.load");
+    for (int j = i + 1; j < n && !inSlice[i]; j++) /* used by an op of the slice? */
+      for (intptr_t k = 0; inSlice[j] && k < mlirOperationGetNumOperands(ops[j]); k++) {
+        MlirValue x = mlirOperationGetOperand(ops[j], k);
+        inSlice[i] |= mlirValueIsAOpResult(x) &&
+                      mlirOperationEqual(mlirOpResultGetOwner(x), ops[i]);
+      }
+  }
+  int anchor = 0;
+  while (anchor < n && inSlice[anchor])
+    anchor++;
+  for (int i = anchor + 1; i < n; i++)
+    if (inSlice[i])
+      mlirOperationMoveBefore(ops[i], ops[anchor]);
+  free(inSlice);
+  free(ops);
 }
 
 /* Step 1: reports the first value whose dtype the lowering cannot load or store. */
@@ -383,6 +426,7 @@ static bool tileFusion(MlirOperation fusion, int64_t block, int64_t warps) {
   MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
   ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
   ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
+  loadsFirst(kbody);
 
   /* Step 6: the launch. */
   char grid[64];

@@ -13,7 +13,7 @@ compile() { # name size-tag mlir-text
   printf '%s\n' "$3" | "$bin/tt-opt" --fuse --splitk | "$bin/tt-translate" --ptx -o "$out/$1_$2.ptx"
 }
 for s in 1 1000 1048579 8192x8192; do
-  for ex in swiglu_f16 leaky_relu_f32 rounding_bf16; do
+  for ex in swiglu_f16 leaky_relu_f32 rounding_bf16 tanh_f16; do
     n=$s; [ "$s" = 8192x8192 ] && n=67108864
     compile "$ex" "$s" "$(sed "s/1048576/$n/g" "$root/examples/$ex.mlir")"
   done

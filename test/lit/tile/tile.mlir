@@ -35,3 +35,30 @@ func.func @bias(%x: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
   %y = "prim.add"(%x, %bb) : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   return %y : tensor<3x4xf32>
 }
+
+// -----
+
+// Float ops may contract into fma; a tanh whose result is bf16 needs only 16-bit accuracy
+// and is marked `afn`. Both loads come before any math (with the index math they need).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.load"
+// CHECK: "tile.load"
+// CHECK-NOT: "tile.load"
+// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : tensor<256xf32>
+// CHECK: math.tanh %{{.*}} fastmath<contract,afn> : tensor<256xf32>
+func.func @tanh_bf16(%x: tensor<1000xbf16>, %y: tensor<1000xbf16>) -> tensor<1000xbf16> {
+  %s = "prim.mul"(%x, %x) : (tensor<1000xbf16>, tensor<1000xbf16>) -> tensor<1000xbf16>
+  %t = "prim.add"(%s, %y) : (tensor<1000xbf16>, tensor<1000xbf16>) -> tensor<1000xbf16>
+  %u = "prim.tanh"(%t) : (tensor<1000xbf16>) -> tensor<1000xbf16>
+  return %u : tensor<1000xbf16>
+}
+
+// -----
+
+// An f32 tanh must stay f32-accurate: no `afn`.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: math.tanh %{{.*}} fastmath<contract> : tensor<256xf32>
+func.func @tanh_f32(%x: tensor<1000xf32>) -> tensor<1000xf32> {
+  %u = "prim.tanh"(%x) : (tensor<1000xf32>) -> tensor<1000xf32>
+  return %u : tensor<1000xf32>
+}
