@@ -57,7 +57,7 @@ typedef struct {
   TtBuilder b;
   int64_t B, T, VEC, REPS;
   MlirValue tid; /* i32 thread index */
-  Lowered *vals;
+  Lowered **vals; /* each allocated alone: pointers stay valid as the table grows */
   int nvals, capvals;
   bool failed;
 } Lower;
@@ -85,18 +85,18 @@ static int64_t pow2Div(int64_t v) {
 
 static Lowered *lookup(Lower *l, MlirValue v) {
   for (int i = l->nvals - 1; i >= 0; i--)
-    if (mlirValueEqual(l->vals[i].key, v))
-      return &l->vals[i];
+    if (mlirValueEqual(l->vals[i]->key, v))
+      return l->vals[i];
   return NULL;
 }
 
 static Lowered *define(Lower *l, MlirValue key) {
   if (l->nvals == l->capvals) {
     l->capvals = l->capvals ? 2 * l->capvals : 64;
-    l->vals = ttRealloc(l->vals, sizeof(Lowered) * (size_t)l->capvals);
+    l->vals = ttRealloc(l->vals, sizeof(Lowered *) * (size_t)l->capvals);
   }
-  Lowered *x = &l->vals[l->nvals++];
-  memset(x, 0, sizeof *x);
+  Lowered *x = ttAlloc(sizeof(Lowered));
+  l->vals[l->nvals++] = x;
   x->key = key;
   x->axis = (Axis){1, 1, 1};
   if (mlirValueIsAOpResult(key))
@@ -413,8 +413,13 @@ static bool lowerGeneric(Lower *l, MlirOperation op) {
   MlirType rt = mlirValueGetType(res);
   bool tile = isTile(res);
   intptr_t nattrs = mlirOperationGetNumAttributes(op);
+  if (nattrs > 16) {
+    ttEmitError(op, "convert-tile-to-gpu: '%s' has %d attributes; at most 16 are supported",
+                name, (int)nattrs);
+    return false;
+  }
   MlirNamedAttribute attrs[16];
-  for (intptr_t i = 0; i < nattrs && i < 16; i++)
+  for (intptr_t i = 0; i < nattrs; i++)
     attrs[i] = mlirOperationGetAttribute(op, i);
 
   Lowered *out = define(l, res);
@@ -579,18 +584,30 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
   Lower l = {0};
   l.ctx = ctx;
   l.loc = mlirOperationGetLocation(func);
-  int64_t minBytes, B;
+  int64_t minBytes, B, warps = ttOpAttrInt(func, "tile.num_warps", 4);
+  MlirRegion fr = mlirOperationGetRegion(func, 0);
+  if (mlirBlockIsNull(mlirRegionGetFirstBlock(fr)) ||
+      !mlirBlockIsNull(mlirBlockGetNextInRegion(mlirRegionGetFirstBlock(fr)))) {
+    ttEmitError(func, "convert-tile-to-gpu: a tile kernel must have a body of one block");
+    return false;
+  }
+  if (warps < 1 || warps > 32) {
+    ttEmitError(func, "convert-tile-to-gpu: tile.num_warps = %lld is out of range (1 to 32)",
+                (long long)warps);
+    return false;
+  }
   if (!scanKernel(func, &minBytes, &B))
     return false;
-  l.T = 32 * ttOpAttrInt(func, "tile.num_warps", 4);
+  l.T = 32 * warps;
   l.B = B ? B : l.T;
   l.VEC = 16 / minBytes;
   if (l.VEC * l.T > l.B)
     l.VEC = l.B / l.T;
   if (l.VEC < 1 || l.B % (l.VEC * l.T) != 0 || l.B / (l.VEC * l.T) > MAX_REPS) {
     ttEmitError(func, "convert-tile-to-gpu: tile size %lld does not fit %lld threads "
-                      "(it must be a multiple of 32 * num_warps, at most %d per thread)",
-                (long long)l.B, (long long)l.T, MAX_REPS * 16);
+                      "(it must be a multiple of 32 * num_warps, with at most %d runs of "
+                      "16 bytes per thread)",
+                (long long)l.B, (long long)l.T, MAX_REPS);
     return false;
   }
   l.REPS = l.B / (l.VEC * l.T);
@@ -636,6 +653,8 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
   for (MlirOperation op = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     ok = lowerOp(&l, op);
+  for (int i = 0; i < l.nvals; i++)
+    free(l.vals[i]);
   free(l.vals);
   if (!ok)
     mlirOperationDestroy(gfunc);

@@ -6,6 +6,7 @@
  */
 #include "tt.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -125,19 +126,26 @@ bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n) {
 
 MlirType ttI32(MlirContext ctx) { return mlirIntegerTypeGet(ctx, 32); }
 
-int64_t ttTensorShape(MlirType t, int64_t shape[8]) {
+int64_t ttTensorShape(MlirType t, int64_t shape[TT_MAX_RANK]) {
   if (!mlirTypeIsARankedTensor(t))
     return -1;
   int64_t r = mlirShapedTypeGetRank(t);
-  for (int64_t i = 0; i < r && i < 8; i++)
+  for (int64_t i = 0; i < r && i < TT_MAX_RANK; i++)
     shape[i] = mlirShapedTypeGetDimSize(t, i);
   return r;
 }
 
 int64_t ttTensorNumel(MlirType t) {
-  int64_t shape[8], r = ttTensorShape(t, shape), n = 1;
-  for (int64_t i = 0; i < r; i++)
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape), n = 1;
+  if (r < 0 || r > TT_MAX_RANK)
+    return -1;
+  for (int64_t i = 0; i < r; i++) {
+    if (shape[i] < 0)
+      return -1;
+    if (shape[i] && n > INT64_MAX / shape[i])
+      return INT64_MAX;
     n *= shape[i];
+  }
   return n;
 }
 

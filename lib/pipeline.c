@@ -23,24 +23,27 @@ static const TtPassOption splitkOptions[] = {
 };
 
 static const TtPassInfo passes[] = {
-    {"fuse", "Group connected elementwise prim ops into prim.fusion kernels",
-     "Each prim.fusion region becomes one kernel: its ops read their inputs once and write "
-     "its results once. Elementwise, compare/select, convert, broadcast_in_dim, reshape and "
-     "constant ops fuse; a producer joins its consumer's group when every user of it is in "
-     "that group; constants are copied into each group that uses them.",
+    {"fuse", "Outline groups of connected elementwise prim ops into fused functions",
+     "Each group becomes `func.func private @fused_N {prim.fusion = \"elementwise\"}` and a "
+     "`func.call` of it, so a later pass makes it one kernel that reads its inputs once and "
+     "writes its result once. Elementwise, compare/select, convert, broadcast_in_dim, "
+     "reshape and constant ops fuse; a producer joins its consumer's group when every user "
+     "of it is in that group; constants are copied into each group that uses them.",
      NULL, 0, ttFusePass},
-    {"tile", "Turn each prim.fusion into a tile kernel and a tile.launch",
+    {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "
-     "elements [p*block-size, (p+1)*block-size), masked at the tail; f16/bf16 math runs "
-     "in f32 and rounds once at the store.",
+     "elements [p*block-size, (p+1)*block-size), masked at the tail. f16/bf16 math runs in "
+     "f32 and rounds once at the store; float ops may contract into fma, and a tanh with an "
+     "f16/bf16 result is marked `afn`. Loads are scheduled before the math.",
      tileOptions, 2, ttTilePass},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
      splitkOptions, 1, ttSplitKPass},
     {"convert-tile-to-gpu", "Lower tile kernels to gpu.func over arith/math/vector/llvm",
      "Each tile value is spread over the block's threads: every thread holds runs of "
-     "16 bytes; loads and stores of contiguous, aligned runs become vector accesses; masked "
-     "tails fall back to per-element accesses.",
+     "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "
+     "by one mask lane, and masked tails fall back to per-element accesses. An `afn` tanh "
+     "becomes a short exp2/rcp formula; each kernel asks ptxas for full occupancy.",
      NULL, 0, ttConvertTileToGpu},
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))

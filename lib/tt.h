@@ -101,8 +101,13 @@ int64_t ttOpAttrInt(MlirOperation op, const char *name, int64_t dflt);
 /* Copies a string attribute into buf; returns false when absent. */
 bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n);
 MlirType ttI32(MlirContext ctx);
-/* Shape of a ranked tensor: returns rank, fills up to 8 dims. -1 when not a ranked tensor. */
-int64_t ttTensorShape(MlirType t, int64_t shape[8]);
+/* The highest tensor rank tt handles; larger ranks are rejected with a diagnostic. */
+#define TT_MAX_RANK 8
+/* Shape of a ranked tensor: returns the rank (which may exceed TT_MAX_RANK: check it),
+ * filling up to TT_MAX_RANK dims. -1 when not a ranked tensor. */
+int64_t ttTensorShape(MlirType t, int64_t shape[TT_MAX_RANK]);
+/* Elements of a static tensor of rank <= TT_MAX_RANK; -1 otherwise (not a ranked tensor,
+ * dynamic, or too high a rank), INT64_MAX when the count overflows. */
 int64_t ttTensorNumel(MlirType t);
 MlirType ttElementType(MlirType t);
 /* Short dtype name (f32, bf16, i1, ...) of a type; "?" when unknown. */

@@ -124,11 +124,11 @@ static int cmpfPredicate(const char *dir) {
 
 /* Offsets into broadcast_in_dim's operand for offsets `offs` into its result. */
 static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
-  int64_t rs[8], xs[8];
+  int64_t rs[TT_MAX_RANK], xs[TT_MAX_RANK];
   int64_t rr = ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), rs);
   int64_t xr = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs);
   MlirAttribute dims = ttOpAttr(op, "broadcast_dimensions");
-  int64_t rstride[8], xstride[8];
+  int64_t rstride[TT_MAX_RANK], xstride[TT_MAX_RANK];
   rstride[rr - 1 >= 0 ? rr - 1 : 0] = 1;
   for (int64_t d = rr - 2; d >= 0; d--)
     rstride[d] = rstride[d + 1] * rs[d + 1];
@@ -137,7 +137,7 @@ static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
   for (int64_t d = xr - 2; d >= 0; d--)
     xstride[d] = xstride[d + 1] * xs[d + 1];
   MlirType it = tileOf(e, ttI32(e->ctx));
-  MlirValue sum = splatI32(e, 0);
+  MlirValue sum = {NULL}; /* no term: a broadcast scalar, offset 0 */
   for (int64_t i = 0; i < xr; i++) {
     if (xs[i] == 1)
       continue;
@@ -149,9 +149,9 @@ static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
       c = op2(e, "arith.remui", c, splatI32(e, rs[d]), it);
     if (xstride[i] != 1)
       c = op2(e, "arith.muli", c, splatI32(e, xstride[i]), it);
-    sum = op2(e, "arith.addi", sum, c, it);
+    sum = mlirValueIsNull(sum) ? c : op2(e, "arith.addi", sum, c, it);
   }
-  return sum;
+  return mlirValueIsNull(sum) ? splatI32(e, 0) : sum;
 }
 
 /* Emits prim op `op` (one result) at offsets offs. */
@@ -181,6 +181,8 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     } else if (n == 2) {
       ops[1] = emitValue(e, mlirOperationGetOperand(op, 1), offs);
     }
+    if (e->failed)
+      return none;
     bool approx = ttTypeIsHalf(relem) && strcmp(name, "tanh") == 0;
     MlirNamedAttribute fm = ttFastmath(e->ctx, approx ? "contract,afn" : "contract");
     return ttBuild(&e->b, arith, e->loc, n, ops, ct, 1, &fm);
@@ -199,6 +201,8 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
       break;
     MlirValue ops[2] = {emitValue(e, mlirOperationGetOperand(op, 0), offs),
                         emitValue(e, mlirOperationGetOperand(op, 1), offs)};
+    if (e->failed)
+      return none;
     MlirNamedAttribute attr = ttNamedAttr(
         e->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), pred));
     return ttBuild(&e->b, "arith.cmpf", e->loc, 2, ops, ct, 1, &attr);
@@ -207,6 +211,8 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     MlirValue ops[3];
     for (int i = 0; i < 3; i++)
       ops[i] = emitValue(e, mlirOperationGetOperand(op, i), offs);
+    if (e->failed)
+      return none;
     return ttBuild(&e->b, "arith.select", e->loc, 3, ops, ct, 0, NULL);
   }
   case TT_PRIM_CONVERT: {
@@ -214,6 +220,8 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     if (!isFloat || !mlirTypeIsAFloat(selem))
       break;
     MlirValue x = emitValue(e, mlirOperationGetOperand(op, 0), offs);
+    if (e->failed)
+      return none;
     MlirType sct = computeType(e->ctx, selem), dct = computeType(e->ctx, relem);
     int sw = (int)mlirFloatTypeGetWidth(sct), dw = (int)mlirFloatTypeGetWidth(dct);
     if (sw > dw)
@@ -237,10 +245,13 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     }
     return ttConstSplat(&e->b, e->loc, ct, v);
   }
-  default:
-    ttEmitError(op, "tile: 'prim.%s' cannot be part of an elementwise kernel", name);
+  default: {
+    char full[64];
+    ttEmitError(op, "tile: '%s' cannot be part of an elementwise kernel",
+                ttOpName(op, full, sizeof full));
     e->failed = true;
     return none;
+  }
   }
   ttEmitError(op, "tile: 'prim.%s' on %s elements is not supported by the elementwise "
                   "lowering yet",
@@ -303,7 +314,32 @@ static void loadsFirst(MlirBlock body) {
   free(ops);
 }
 
-/* Step 1: reports the first value whose dtype the lowering cannot load or store. */
+/* Step 1 for any value: a static ranked tensor the i32 index math can address. */
+static bool checkShape(MlirOperation at, MlirType t, const char *what) {
+  int64_t shape[TT_MAX_RANK];
+  int64_t r = ttTensorShape(t, shape);
+  if (r < 0) {
+    ttEmitError(at, "tile: %s must be a ranked tensor", what);
+    return false;
+  }
+  if (r > TT_MAX_RANK) {
+    ttEmitError(at, "tile: %s has rank %lld; at most %d is supported", what, (long long)r,
+                TT_MAX_RANK);
+    return false;
+  }
+  for (int64_t i = 0; i < r; i++)
+    if (shape[i] < 0) {
+      ttEmitError(at, "tile: dynamic dimensions are not supported yet (%s)", what);
+      return false;
+    }
+  if (ttTensorNumel(t) >= ((int64_t)1 << 31)) {
+    ttEmitError(at, "tile: %s has 2^31 or more elements (kernels index in i32)", what);
+    return false;
+  }
+  return true;
+}
+
+/* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape. */
 static bool checkDtype(MlirOperation at, MlirType t, const char *what) {
   const char *d = ttDtypeName(t);
   if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16")) {
@@ -312,17 +348,16 @@ static bool checkDtype(MlirOperation at, MlirType t, const char *what) {
                 what, d);
     return false;
   }
-  int64_t shape[8];
-  int64_t r = ttTensorShape(t, shape);
-  for (int64_t i = 0; i < r; i++)
-    if (shape[i] < 0) {
-      ttEmitError(at, "tile: dynamic dimensions are not supported yet (%s)", what);
-      return false;
-    }
-  if (r > 8 || ttTensorNumel(t) >= ((int64_t)1 << 31)) {
-    ttEmitError(at, "tile: %s has 2^31 or more elements (kernels index in i32)", what);
-    return false;
-  }
+  return checkShape(at, t, what);
+}
+
+/* Step 1 for the values inside: shapes the index math can handle. */
+static bool checkBody(MlirBlock body) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+      if (!checkShape(op, mlirValueGetType(mlirOperationGetResult(op, i)), "a value"))
+        return false;
   return true;
 }
 
@@ -341,6 +376,10 @@ static bool tileFusion(MlirOperation fusion, int64_t block, int64_t warps) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirLocation loc = mlirOperationGetLocation(fusion);
   MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
+  if (mlirBlockIsNull(fbody) || !mlirBlockIsNull(mlirBlockGetNextInRegion(fbody))) {
+    ttEmitError(fusion, "tile: a fused function must have a body of one block");
+    return false;
+  }
   intptr_t nin = mlirBlockGetNumArguments(fbody);
   MlirValue *inputs = ttAlloc(sizeof(MlirValue) * (size_t)(nin + 1));
   for (intptr_t i = 0; i < nin; i++)
@@ -355,6 +394,7 @@ static bool tileFusion(MlirOperation fusion, int64_t block, int64_t warps) {
   bool ok = checkDtype(fusion, outType, "the result");
   for (intptr_t i = 0; i < nin && ok; i++)
     ok = checkDtype(fusion, mlirValueGetType(inputs[i]), "an input");
+  ok = ok && checkBody(fbody);
   if (!ok) {
     free(inputs);
     return false;

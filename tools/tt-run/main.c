@@ -39,7 +39,7 @@ static const char kUsage[] =
     "  --range A,B    float inputs are uniform in [A,B] (default -1,1); integer\n"
     "                 inputs are uniform integers in it; i1 inputs are 0 or 1\n"
     "  --tol X        pass if rel_l2 <= X (default: the loosest over the\n"
-    "                 program's tensor dtypes: f64 1e-12,\n"
+    "                 dtypes of the tensors the output is computed from: f64 1e-12,\n"
     "                 f32 1e-5, f16 2e-3, bf16 1e-2, f8e4m3/f8e5m2 1e-1,\n"
     "                 integers 0)\n"
     "  --warmup N     untimed runs before timing (default 10)\n"
@@ -464,16 +464,30 @@ static double defaultTolerance(TtrtDtype dtype) {
   }
 }
 
-/* The default tolerance of a program: the loosest of its tensors' dtypes. A program that
- * rounds to bf16 on the way (a `convert`) carries bf16's error into an f32 output: the
- * kernel's f32 math and the exact reference may round a value to neighbouring bf16s. */
-static double programTolerance(const TtrtMeta *m) {
+/* The default tolerance of output `slot`: the loosest over the dtypes of the tensors it
+ * depends on (itself and, through the prim lines, everything it is computed from). A
+ * program that rounds to bf16 on the way (a `convert`) carries bf16's error into an f32
+ * output: the kernel's f32 math and the exact reference may round a value to neighbouring
+ * bf16s. Tensors the output does not depend on do not loosen it. */
+static double outputTolerance(const TtrtMeta *m, int slot) {
+  bool *dep = calloc((size_t)m->numTensors, sizeof(bool));
+  if (!dep)
+    return defaultTolerance(m->tensors[slot].dtype);
+  dep[slot] = true;
+  for (int i = m->numPrims - 1; i >= 0; i--) { /* prims are in program order */
+    const TtrtPrim *p = &m->prims[i];
+    if (p->result >= 0 && p->result < m->numTensors && dep[p->result])
+      for (int k = 0; k < p->numOperands; k++)
+        if (p->operands[k] >= 0 && p->operands[k] < m->numTensors)
+          dep[p->operands[k]] = true;
+  }
   double tol = 0;
   for (int i = 0; i < m->numTensors; i++) {
     double t = defaultTolerance(m->tensors[i].dtype);
-    if (t > tol)
+    if (dep[i] && t > tol)
       tol = t;
   }
+  free(dep);
   return tol;
 }
 
@@ -484,7 +498,7 @@ static bool checkOutput(const Session *s, int slot) {
   TtrtComparison c;
   ttrtRefCompare(s->device[slot], s->values[slot],
                  (size_t)ttrtShapeGetNumel(&t->shape), &c);
-  double tol = s->opt->tol >= 0 ? s->opt->tol : programTolerance(s->meta);
+  double tol = s->opt->tol >= 0 ? s->opt->tol : outputTolerance(s->meta, slot);
   bool pass = c.nonfinite == 0 && c.relL2 <= tol;
   printf("output ");
   printTensor(t);

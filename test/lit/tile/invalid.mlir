@@ -1,4 +1,7 @@
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --fuse --tile
+// Without the verifier the diagnostics print as file:line:col, the exit status is 1 and no
+// chunk crashes.
+// RUN: not tt-opt %s --split-input-file --fuse --tile 2>&1 | FileCheck %s --check-prefix=DIAG
 
 func.func @i32(%x: tensor<8xi32>) -> tensor<8xi32> {
   // expected-error@+1 {{tile: the result of dtype i32 is not supported by the elementwise lowering (f32, f16, bf16)}}
@@ -12,4 +15,113 @@ func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   // expected-error@+1 {{tile: dynamic dimensions are not supported yet (the result)}}
   %y = "prim.neg"(%x) : (tensor<?xf32>) -> tensor<?xf32>
   return %y : tensor<?xf32>
+}
+
+// -----
+
+// --fuse outlines a lone constant; only splat constants become a tile.
+func.func @non_splat_constant() -> tensor<4xf32> {
+  // DIAG: {{^}}{{.*}}tile/invalid.mlir:[[@LINE+2]]:8: error: tile: only splat constants can be tiled yet{{$}}
+  // expected-error@+1 {{tile: only splat constants can be tiled yet}}
+  %c = "prim.constant"() {value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+// An integer to float convert has no lowering yet.
+func.func @convert_from_i32() -> tensor<8xf32> {
+  %c = "prim.full"() {value = 1 : i32} : () -> tensor<8xi32>
+  // expected-error@+1 {{tile: 'prim.convert' on f32 elements is not supported by the elementwise lowering yet}}
+  %y = "prim.convert"(%c) : (tensor<8xi32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func @too_many_elements(%x: tensor<2147483648xf32>) -> tensor<2147483648xf32> {
+  // expected-error@+1 {{tile: the result has 2^31 or more elements (kernels index in i32)}}
+  %y = "prim.neg"(%x) : (tensor<2147483648xf32>) -> tensor<2147483648xf32>
+  return %y : tensor<2147483648xf32>
+}
+
+// -----
+
+// The compare is the returned value here: an error below another op (e.g. the condition of
+// a prim.where) is not reachable without a crash yet.
+func.func private @fused_0(%x: tensor<8xf32>) -> tensor<8xf32> attributes {prim.fusion = "elementwise"} {
+  // expected-error@+1 {{tile: unknown comparison direction 'gte' (eq ne lt le gt ge)}}
+  %y = "prim.compare"(%x, %x) {direction = "gte"} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+// A composite op that --fuse would never put in an elementwise group.
+func.func private @fused_0(%x: tensor<8xf32>) -> tensor<8xf32> attributes {prim.fusion = "elementwise"} {
+  // expected-error@+1 {{tile: 'prim.softmax' cannot be part of an elementwise kernel}}
+  %y = "prim.softmax"(%x) {dim = 0 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+// expected-error@+1 {{tile: a fused function must return one tensor}}
+func.func private @fused_0(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {prim.fusion = "elementwise"} {
+  %y = "prim.neg"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %x, %y : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// expected-error@+1 {{tile: fusion kind 'reduction' is not supported yet}}
+func.func private @fused_0(%x: tensor<8xf32>) -> tensor<8xf32> attributes {prim.fusion = "reduction"} {
+  return %x : tensor<8xf32>
+}
+
+// -----
+
+// expected-error@+1 {{tile: a fused function must have a body of one block}}
+func.func private @fused_0(%x: tensor<8xf32>) -> tensor<8xf32> attributes {prim.fusion = "elementwise"}
+
+// -----
+
+// expected-error@+1 {{tile: the result must be a ranked tensor}}
+func.func private @fused_0(%x: f32) -> f32 attributes {prim.fusion = "elementwise"} {
+  return %x : f32
+}
+
+// -----
+
+func.func private @fused_0(%x: tensor<8xf32>) -> tensor<8xf32> attributes {prim.fusion = "elementwise"} {
+  // expected-error@+1 {{tile: 'arith.negf' cannot be part of an elementwise kernel}}
+  %y = arith.negf %x : tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func @rank9(%x: tensor<1x1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x1x2xf32> {
+  // expected-error@+1 {{tile: the result has rank 9; at most 8 is supported}}
+  %y = "prim.neg"(%x) : (tensor<1x1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x1x2xf32>
+  return %y : tensor<1x1x1x1x1x1x1x1x2xf32>
+}
+
+// -----
+
+// 2^64 elements: the count must not wrap around to 0.
+func.func @huge(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  // expected-error@+1 {{tile: the result has 2^31 or more elements (kernels index in i32)}}
+  %y = "prim.neg"(%x) : (tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
+  return %y : tensor<4294967296x4294967296xf32>
+}
+
+// -----
+
+// An error inside an operand stops the op that uses it (no op is built on a missing value).
+func.func @nested(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{tile: only splat constants can be tiled yet}}
+  %c = "prim.constant"() {value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %y = "prim.add"(%x, %c) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
 }

@@ -1,0 +1,92 @@
+// RUN: tt-opt %s --split-input-file --verify-diagnostics --convert-tile-to-gpu
+// Without the verifier the diagnostics print as file:line:col, the exit status is 1 and no
+// chunk crashes.
+// RUN: not tt-opt %s --split-input-file --convert-tile-to-gpu 2>&1 | FileCheck %s --check-prefix=DIAG
+
+// An arith op with two results.
+func.func @two_results(%a: i32, %b: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: cannot lower 'arith.addui_extended' in a tile kernel}}
+  %s, %o = arith.addui_extended %a, %b : i32, i1
+  return
+}
+
+// -----
+
+func.func @non_splat_constant() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: only splat tile constants are supported}}
+  %c = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]> : tensor<32xi32>
+  return
+}
+
+// -----
+
+// A tile op with no lowering yet.
+func.func @reduce(%a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %t = "tile.splat"(%a) : (i32) -> tensor<32xi32>
+  // DIAG: {{^}}{{.*}}convert-tile-to-gpu/invalid.mlir:[[@LINE+2]]:8: error: convert-tile-to-gpu: cannot lower 'tile.reduce' yet{{$}}
+  // expected-error@+1 {{convert-tile-to-gpu: cannot lower 'tile.reduce' yet}}
+  %r = "tile.reduce"(%t) {axis = 0 : i32, kind = "sum"} : (tensor<32xi32>) -> i32
+  return
+}
+
+// -----
+
+func.func @two_dims() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: only 1-D tiles are supported yet}}
+  %c = arith.constant dense<0.0> : tensor<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @two_sizes() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %a = arith.constant dense<0.0> : tensor<32xf32>
+  // expected-error@+1 {{convert-tile-to-gpu: tiles of sizes 32 and 64 in one kernel}}
+  %b = arith.constant dense<0.0> : tensor<64xf32>
+  return
+}
+
+// -----
+
+// 100 elements over 128 threads.
+// expected-error@+1 {{convert-tile-to-gpu: tile size 100 does not fit 128 threads (it must be a multiple of 32 * num_warps, with at most 64 runs of 16 bytes per thread)}}
+func.func @not_a_multiple() attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %a = arith.constant dense<0.0> : tensor<100xf32>
+  return
+}
+
+// -----
+
+// 16384 elements over 32 threads: 512 groups of one element per thread, above 64 groups.
+// expected-error@+1 {{convert-tile-to-gpu: tile size 16384 does not fit 32 threads (it must be a multiple of 32 * num_warps, with at most 64 runs of 16 bytes per thread)}}
+func.func @too_many_per_thread() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %a = arith.constant dense<0.0> : tensor<16384xf32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{convert-tile-to-gpu: tile.num_warps = 0 is out of range (1 to 32)}}
+func.func @no_warps(%a: i32) attributes {tile.kernel, tile.num_warps = 0 : i32} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{convert-tile-to-gpu: tile.num_warps = -1 is out of range (1 to 32)}}
+func.func @negative_warps(%a: i32) attributes {tile.kernel, tile.num_warps = -1 : i32} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{convert-tile-to-gpu: a tile kernel must have a body of one block}}
+func.func private @bodiless(!tile.ptr<f32>) attributes {tile.kernel, tile.num_warps = 1 : i32}
+
+// -----
+
+func.func @many_attrs(%a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: 'arith.addi' has 21 attributes; at most 16 are supported}}
+  %b = arith.addi %a, %a {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19} : i32
+  return
+}
