@@ -97,12 +97,19 @@ static void primLine(Meta *m, MlirOperation op, int id) {
   for (intptr_t i = 0; i < n; i++)
     ttStrAppendf(&m->prims, " %%%d", tensorId(m, mlirOperationGetOperand(op, i)));
   TtPrimKind k = ttPrimKind(op);
-  if (k == TT_PRIM_BROADCAST) {
-    MlirAttribute dims = ttOpAttr(op, "broadcast_dimensions");
+  if (k == TT_PRIM_BROADCAST || k == TT_PRIM_REDUCTION) {
+    MlirAttribute dims = ttOpAttr(op, k == TT_PRIM_BROADCAST ? "broadcast_dimensions" : "dims");
+    int64_t rank = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)),
+                                 (int64_t[TT_MAX_RANK]){0});
     ttStrAppend(&m->prims, " dims=", 6);
-    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(dims); i++)
-      ttStrAppendf(&m->prims, "%s%lld", i ? "," : "",
-                   (long long)mlirDenseI64ArrayGetElement(dims, i));
+    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(dims); i++) {
+      int64_t d = mlirDenseI64ArrayGetElement(dims, i);
+      if (k == TT_PRIM_REDUCTION && d < 0) /* reductions count negative dims from the end */
+        d += rank;
+      ttStrAppendf(&m->prims, "%s%lld", i ? "," : "", (long long)d);
+    }
+    if (k == TT_PRIM_REDUCTION)
+      ttStrAppendf(&m->prims, " keepdim=%d", ttOpAttrInt(op, "keepdim", 0) != 0);
   } else if (k == TT_PRIM_COMPARE) {
     char dir[16] = "";
     ttOpAttrStr(op, "direction", dir, sizeof dir);

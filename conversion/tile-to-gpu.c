@@ -57,6 +57,7 @@ typedef struct {
   TtBuilder b;
   int64_t B, T, VEC, REPS;
   MlirValue tid; /* i32 thread index */
+  MlirOperation gpuModule; /* where the kernel goes (and its shared-memory scratch) */
   Lowered **vals; /* each allocated alone: pointers stay valid as the table grows */
   int nvals, capvals;
   bool failed;
@@ -469,6 +470,122 @@ static bool lowerGeneric(Lower *l, MlirOperation op) {
   return true;
 }
 
+/* The programs per SM a kernel asks for (see MAX_THREADS_PER_SM), within the hardware's
+ * limit of 32. */
+static int64_t ctasPerSm(const Lower *l) {
+  int64_t n = MAX_THREADS_PER_SM / (l->T * l->REPS);
+  return n < 1 ? 1 : n > 32 ? 32 : n;
+}
+
+/* The combiner of a tile.reduce kind: the arith op and the vector.reduction kind. */
+static bool reduceKind(const char *kind, const char **arith, const char **vkind) {
+  static const char *map[][3] = {{"sum", "arith.addf", "#vector.kind<add>"},
+                                 {"max", "arith.maximumf", "#vector.kind<maximumf>"},
+                                 {"min", "arith.minimumf", "#vector.kind<minimumf>"}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (strcmp(map[i][0], kind) == 0) {
+      *arith = map[i][1];
+      *vkind = map[i][2];
+      return true;
+    }
+  return false;
+}
+
+/* A pointer to the kernels' shared-memory scratch: one f32 per warp (at most 32), a
+ * global in the gpu.module, made once. */
+#define SCRATCH_NAME "__tt_reduce_scratch"
+static MlirValue scratch(Lower *l) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpuModule, 0));
+  bool have = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op) && !have;
+       op = mlirOperationGetNextInBlock(op)) {
+    char name[64] = "";
+    have = ttOpAttrStr(op, "sym_name", name, sizeof name) && strcmp(name, SCRATCH_NAME) == 0;
+  }
+  if (!have) {
+    MlirNamedAttribute attrs[5] = {
+        ttNamedAttr(l->ctx, "sym_name", ttStrAttr(l->ctx, SCRATCH_NAME)),
+        ttNamedAttr(l->ctx, "global_type",
+                    mlirTypeAttrGet(mlirTypeParseGet(l->ctx, ttStrRef("!llvm.array<32 x f32>")))),
+        ttNamedAttr(l->ctx, "linkage",
+                    mlirAttributeParseGet(l->ctx, ttStrRef("#llvm.linkage<internal>"))),
+        ttNamedAttr(l->ctx, "addr_space", ttIntAttr(l->ctx, 3, ttI32(l->ctx))),
+        alignAttr(l, 16),
+    };
+    MlirRegion init = mlirRegionCreate();
+    MlirOperation g = ttOpCreate("llvm.mlir.global", l->loc, 0, NULL, 0, NULL, 5, attrs, 1, &init);
+    mlirBlockInsertOwnedOperation(body, 0, g);
+  }
+  MlirNamedAttribute ref = ttNamedAttr(
+      l->ctx, "global_name", mlirFlatSymbolRefAttrGet(l->ctx, ttStrRef(SCRATCH_NAME)));
+  return build(l, "llvm.mlir.addressof", 0, NULL,
+               mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<3>")), 1, &ref);
+}
+
+/* Step 2 for tile.reduce of a 1-D tile to a scalar: combine the thread's own elements
+ * (its REPS vectors, then the lanes), then across the warp with butterfly shuffles, then
+ * (more than one warp) across warps: lane 0 of each warp writes its value to shared
+ * memory, and after a barrier every thread combines all of them, so every thread ends
+ * with the result. A barrier before the write keeps an earlier reduction's readers safe. */
+static bool lowerReduce(Lower *l, MlirOperation op) {
+  char kind[16] = "";
+  const char *arith, *vkind;
+  ttOpAttrStr(op, "kind", kind, sizeof kind);
+  MlirValue res = mlirOperationGetResult(op, 0);
+  MlirType t = mlirValueGetType(res);
+  Lowered *x = lookup(l, mlirOperationGetOperand(op, 0));
+  if (!reduceKind(kind, &arith, &vkind) || !mlirTypeIsAF32(t) || !x) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.reduce of kind '%s' to a scalar of this type "
+                    "is not supported (sum, max, min to f32)",
+                kind);
+    return false;
+  }
+  MlirValue acc = x->parts[0];
+  for (int r = 1; r < l->REPS; r++)
+    acc = build(l, arith, 2, (MlirValue[]){acc, x->parts[r]}, mlirValueGetType(acc), 0, NULL);
+  MlirNamedAttribute vk = ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef(vkind)));
+  MlirValue v = build(l, "vector.reduction", 1, &acc, t, 1, &vk);
+  MlirType i32 = ttI32(l->ctx);
+  MlirValue width = ttConstInt(&l->b, l->loc, i32, 32);
+  MlirNamedAttribute xorMode =
+      ttNamedAttr(l->ctx, "mode", mlirAttributeParseGet(l->ctx, ttStrRef("#gpu<shuffle_mode xor>")));
+  for (int off = 16; off >= 1; off /= 2) {
+    MlirValue ops[3] = {v, ttConstInt(&l->b, l->loc, i32, off), width};
+    MlirType rts[2] = {t, mlirIntegerTypeGet(l->ctx, 1)};
+    MlirOperation sh = ttInsert(&l->b, ttOpCreate("gpu.shuffle", l->loc, 3, ops, 2, rts, 1,
+                                                  &xorMode, 0, NULL));
+    v = build(l, arith, 2, (MlirValue[]){v, mlirOperationGetResult(sh, 0)}, t, 0, NULL);
+  }
+  int64_t warps = l->T / 32;
+  if (warps > 1) {
+    MlirValue base = scratch(l);
+    MlirValue warp = build(l, "arith.divui", 2, (MlirValue[]){l->tid, width}, i32, 0, NULL);
+    MlirValue lane = build(l, "arith.remui", 2, (MlirValue[]){l->tid, width}, i32, 0, NULL);
+    MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate",
+                                        ttIntAttr(l->ctx, 0, mlirIntegerTypeGet(l->ctx, 64)));
+    MlirValue first = build(l, "arith.cmpi", 2,
+                            (MlirValue[]){lane, ttConstInt(&l->b, l->loc, i32, 0)},
+                            mlirIntegerTypeGet(l->ctx, 1), 1, &eq);
+    build(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL);
+    MlirOperation ifOp = buildIf(l, first, ttNoType());
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
+    build(l, "llvm.store", 2, (MlirValue[]){v, gep(l, base, warp, t)}, ttNoType(), 0, NULL);
+    yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
+    yield(l, ifBlock(ifOp, 1), (MlirValue){NULL});
+    l->b = saved;
+    build(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL);
+    for (int64_t w = 0; w < warps; w++) {
+      MlirValue p = gep(l, base, ttConstInt(&l->b, l->loc, i32, w), t);
+      MlirValue y = build(l, "llvm.load", 1, &p, t, 0, NULL);
+      v = w == 0 ? y : build(l, arith, 2, (MlirValue[]){v, y}, t, 0, NULL);
+    }
+  }
+  Lowered *out = define(l, res);
+  out->parts[0] = v;
+  return true;
+}
+
 /* Step 2 for one op of the kernel body. */
 static bool lowerOp(Lower *l, MlirOperation op) {
   if (ttOpIs(op, "tile.program_id") || ttOpIs(op, "tile.num_programs")) {
@@ -510,6 +627,8 @@ static bool lowerOp(Lower *l, MlirOperation op) {
     x->axis = (Axis){1, l->B, s->axis.div};
     return true;
   }
+  if (ttOpIs(op, "tile.reduce"))
+    return lowerReduce(l, op);
   if (ttOpIs(op, "tile.load") || ttOpIs(op, "tile.store")) {
     lowerMemory(l, op, ttOpIs(op, "tile.store"));
     return true;
@@ -634,11 +753,12 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nargs, types, 0, NULL))),
       ttNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
       ttNamedAttr(ctx, "known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
-      ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, maxI(1, MAX_THREADS_PER_SM / (l.T * l.REPS)), ttI32(ctx))),
+      ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, ctasPerSm(&l), ttI32(ctx))),
   };
   MlirOperation gfunc = ttOpCreate("gpu.func", l.loc, 0, NULL, 0, NULL, 5, attrs, 1, &region);
-  mlirBlockAppendOwnedOperation(
-      mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule(module), 0)), gfunc);
+  l.gpuModule = gpuModule(module);
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l.gpuModule, 0)),
+                                gfunc);
   for (intptr_t i = 0; i < nargs; i++) {
     Lowered *x = define(&l, mlirBlockGetArgument(tbody, i));
     x->parts[0] = mlirBlockGetArgument(body, i);

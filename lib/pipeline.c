@@ -23,18 +23,29 @@ static const TtPassOption splitkOptions[] = {
 };
 
 static const TtPassInfo passes[] = {
+    {"decompose", "Rewrite composite prim ops into primitive prim ops",
+     "softmax, log_softmax, layer_norm, rms_norm, gelu, silu, sigmoid, swiglu and linear "
+     "become elementwise, reduction (sum/amax), broadcast_in_dim, transpose and matmul prim "
+     "ops, with PyTorch's formulas; f16/bf16 composites compute in f32 between one convert "
+     "in and one convert out.",
+     NULL, 0, ttDecomposePass},
     {"fuse", "Outline groups of connected elementwise prim ops into fused functions",
      "Each group becomes `func.func private @fused_N {prim.fusion = \"elementwise\"}` and a "
      "`func.call` of it, so a later pass makes it one kernel that reads its inputs once and "
      "writes its result once. Elementwise, compare/select, convert, broadcast_in_dim, "
      "reshape and constant ops fuse; a producer joins its consumer's group when every user "
-     "of it is in that group; constants are copied into each group that uses them.",
+     "of it is in that group; constants are copied into each group that uses them. "
+     "Reductions over the last dimension join too, making a row group (`prim.fusion = "
+     "\"row\"`) when they all reduce rows of one shape: softmax or a norm becomes one "
+     "kernel that reads each row once.",
      NULL, 0, ttFusePass},
     {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "
      "elements [p*block-size, (p+1)*block-size), masked at the tail. f16/bf16 math runs in "
      "f32 and rounds once at the store; float ops may contract into fma, and a tanh with an "
-     "f16/bf16 result is marked `afn`. Loads are scheduled before the math.",
+     "f16/bf16 result is marked `afn`. Loads are scheduled before the math. Row groups "
+     "become one program per row, its block (the next power of two >= N, up to 32768) "
+     "covering the row, with tile.reduce for each reduction.",
      tileOptions, 2, ttTilePass},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
@@ -43,7 +54,9 @@ static const TtPassInfo passes[] = {
      "Each tile value is spread over the block's threads: every thread holds runs of "
      "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "
      "by one mask lane, and masked tails fall back to per-element accesses. An `afn` tanh "
-     "becomes a short exp2/rcp formula; each kernel asks ptxas for full occupancy.",
+     "becomes a short exp2/rcp formula; tile.reduce combines within a thread, across the "
+     "warp with shuffles and across warps through shared memory; each kernel asks ptxas "
+     "for full occupancy.",
      NULL, 0, ttConvertTileToGpu},
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))

@@ -29,7 +29,8 @@ static const struct {
     {"linear", TT_PRIM_COMPOSITE},   {"softmax", TT_PRIM_COMPOSITE},
     {"log_softmax", TT_PRIM_COMPOSITE}, {"layer_norm", TT_PRIM_COMPOSITE},
     {"rms_norm", TT_PRIM_COMPOSITE}, {"gelu", TT_PRIM_COMPOSITE},
-    {"silu", TT_PRIM_COMPOSITE},
+    {"silu", TT_PRIM_COMPOSITE},     {"sigmoid", TT_PRIM_COMPOSITE},
+    {"swiglu", TT_PRIM_COMPOSITE},
 };
 
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n) {
@@ -57,6 +58,19 @@ bool ttPrimIsElementwise(TtPrimKind k) {
   return k == TT_PRIM_UNARY || k == TT_PRIM_BINARY || k == TT_PRIM_COMPARE ||
          k == TT_PRIM_WHERE || k == TT_PRIM_CONVERT || k == TT_PRIM_BROADCAST ||
          k == TT_PRIM_RESHAPE || k == TT_PRIM_CONSTANT;
+}
+
+bool ttPrimIsRowReduction(MlirOperation op) {
+  if (ttPrimKind(op) != TT_PRIM_REDUCTION || mlirOperationGetNumOperands(op) != 1)
+    return false;
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirAttribute dims = ttOpAttr(op, "dims");
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape);
+  if (r < 1 || r > TT_MAX_RANK || mlirAttributeIsNull(dims) ||
+      !mlirAttributeIsADenseI64Array(dims) || mlirDenseArrayGetNumElements(dims) != 1)
+    return false;
+  int64_t d = mlirDenseI64ArrayGetElement(dims, 0);
+  return d == r - 1 || d == -1;
 }
 
 bool ttPrimSplatValue(MlirOperation op, double *value) {

@@ -153,6 +153,9 @@ typedef enum {
 TtPrimKind ttPrimKind(MlirOperation op);
 /* True for the kinds --fuse puts in an elementwise group. */
 bool ttPrimIsElementwise(TtPrimKind k);
+/* True for a sum/amax/amin over exactly the last dimension (dims = [rank-1] or [-1]):
+ * the reductions a row kernel computes. */
+bool ttPrimIsRowReduction(MlirOperation op);
 /* The op's name without "prim." (for diagnostics and the metadata's prim lines). */
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n);
 /* For prim.full and splat prim.constant: the value; returns false otherwise. */
@@ -208,6 +211,7 @@ bool ttPipelineAddPass(MlirOpPassManager opm, const char *name, const char *opti
 bool ttRunPass(MlirModule module, const char *name, const char *options);
 
 /* The passes (passes/ and conversion/), each in its own file. */
+bool ttDecomposePass(MlirModule module, const TtPassOptions *opts);
 bool ttFusePass(MlirModule module, const TtPassOptions *opts);
 bool ttTilePass(MlirModule module, const TtPassOptions *opts);
 bool ttSplitKPass(MlirModule module, const TtPassOptions *opts);

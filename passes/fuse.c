@@ -1,4 +1,5 @@
-/* fuse.c - the --fuse pass: group connected elementwise prim ops into fused functions.
+/* fuse.c - the --fuse pass: group connected elementwise prim ops (and reductions over
+ * rows) into fused functions.
  *
  * Each group is outlined into `func.func private @fused_N` with the attribute
  * `prim.fusion = "elementwise"` and called from where it was; each such function becomes
@@ -18,7 +19,13 @@
  *     order, copy in constant producers, return the root's result, and replace the root by
  *     a func.call (members all precede the root, so every input dominates the call).
  *  5. Erase constants left without users.
- * Ops that do not fuse (reductions, matmul, composites) stay where they are.
+ * Reductions over the last dimension fuse too (a *row* group, `prim.fusion = "row"`): the
+ * first one fixes the group's row shape [..., N]; a later one joins only when it reduces
+ * rows of that same shape, and only when the group's result is full rows or one value per
+ * row (its shape is the row shape, or the row shape without or with 1 as its last
+ * dimension). A row kernel holds each row on chip, so its prologue, its reductions and its
+ * epilogue read the row from memory once.
+ * Ops that do not fuse (other reductions, matmul, composites) stay where they are.
  */
 #include "tt.h"
 
@@ -48,9 +55,50 @@ static int opListFind(const OpList *l, MlirOperation op) {
 }
 
 typedef struct {
-  OpList block;   /* the block's ops in program order */
-  int *group;     /* group id per op in `block`, -1 when none */
+  OpList block;      /* the block's ops in program order */
+  int *group;        /* group id per op in `block`, -1 when none */
+  MlirType *rowType; /* per group: the operand type of its row reductions, or null */
+  int *root;         /* per group: index of its root in `block` */
 } FuseState;
+
+/* The ops a group may hold: elementwise ones and reductions over the last dimension. */
+static bool fusible(MlirOperation op) {
+  return ttPrimIsElementwise(ttPrimKind(op)) || ttPrimIsRowReduction(op);
+}
+
+/* True when shapes a and b are equal, or a is b without its last dimension or with it set
+ * to 1 (a row reduction's result, keepdim false or true). */
+static bool sameOrReducedShape(MlirType a, MlirType b) {
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
+  int64_t ar = ttTensorShape(a, as), br = ttTensorShape(b, bs);
+  if (ar < 0 || br < 1 || ar > TT_MAX_RANK || br > TT_MAX_RANK)
+    return false;
+  bool lead = true; /* the first br-1 dims agree */
+  for (int64_t i = 0; i < br - 1 && lead; i++)
+    lead = i < ar && as[i] == bs[i];
+  if (!lead)
+    return false;
+  return ar == br - 1 || (ar == br && (as[br - 1] == bs[br - 1] || as[br - 1] == 1));
+}
+
+/* Whether op may join group g (it is fusible; its users are checked elsewhere). A row
+ * reduction fixes the group's row shape: every reduction in a group reduces rows of that
+ * one shape, and the group's result is either full rows or one value per row. */
+static bool canJoin(FuseState *st, int g, MlirOperation op) {
+  if (!fusible(op))
+    return false;
+  if (!ttPrimIsRowReduction(op))
+    return true;
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  if (!mlirTypeIsNull(st->rowType[g]))
+    return ttTensorNumel(t) == ttTensorNumel(st->rowType[g]) &&
+           sameOrReducedShape(t, st->rowType[g]);
+  MlirOperation root = st->block.ops[st->root[g]];
+  if (!sameOrReducedShape(mlirValueGetType(mlirOperationGetResult(root, 0)), t))
+    return false;
+  st->rowType[g] = t;
+  return true;
+}
 
 static bool isConstant(MlirOperation op) { return ttPrimKind(op) == TT_PRIM_CONSTANT; }
 
@@ -104,11 +152,10 @@ static void growGroup(FuseState *st, MlirBlock block, int g) {
       intptr_t nops = mlirOperationGetNumOperands(op);
       for (intptr_t k = 0; k < nops; k++) {
         MlirOperation p = producerIn(mlirOperationGetOperand(op, k), block);
-        if (mlirOperationIsNull(p) || isConstant(p) ||
-            !ttPrimIsElementwise(ttPrimKind(p)))
+        if (mlirOperationIsNull(p) || isConstant(p) || !fusible(p))
           continue;
         int j = opListFind(&st->block, p);
-        if (j >= 0 && st->group[j] < 0 && allUsersIn(st, p, g)) {
+        if (j >= 0 && st->group[j] < 0 && allUsersIn(st, p, g) && canJoin(st, g, p)) {
           st->group[j] = g;
           changed = true;
         }
@@ -173,7 +220,8 @@ static void outlineGroup(FuseState *st, MlirBlock block, MlirOperation func, int
       ttNamedAttr(ctx, "function_type",
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nin, types, 1, &outType))),
       ttNamedAttr(ctx, "sym_visibility", ttStrAttr(ctx, "private")),
-      ttNamedAttr(ctx, "prim.fusion", ttStrAttr(ctx, "elementwise")),
+      ttNamedAttr(ctx, "prim.fusion",
+                  ttStrAttr(ctx, mlirTypeIsNull(st->rowType[g]) ? "elementwise" : "row")),
   };
   MlirOperation fn = ttOpCreate("func.func", loc, 0, NULL, 0, NULL, 4, fattrs, 1, &region);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, fn);
@@ -222,20 +270,25 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial) {
   for (int i = 0; i < st.block.n; i++)
     st.group[i] = -1;
 
-  int ngroups = 0, *roots = ttAlloc(sizeof(int) * (size_t)(st.block.n ? st.block.n : 1));
+  size_t cap = (size_t)(st.block.n ? st.block.n : 1);
+  int ngroups = 0;
+  st.root = ttAlloc(sizeof(int) * cap);
+  st.rowType = ttAlloc(sizeof(MlirType) * cap);
   for (int i = st.block.n - 1; i >= 0; i--) {
     MlirOperation op = st.block.ops[i];
-    if (st.group[i] >= 0 || !ttPrimIsElementwise(ttPrimKind(op)))
+    if (st.group[i] >= 0 || !fusible(op))
       continue;
     if (isConstant(op) && usedOnlyByGroups(&st, op))
       continue;
     st.group[i] = ngroups;
-    roots[ngroups] = i;
+    st.root[ngroups] = i;
+    if (ttPrimIsRowReduction(op))
+      st.rowType[ngroups] = mlirValueGetType(mlirOperationGetOperand(op, 0));
     growGroup(&st, block, ngroups);
     ngroups++;
   }
   for (int g = ngroups - 1; g >= 0; g--)
-    outlineGroup(&st, block, func, g, roots[g], (*serial)++);
+    outlineGroup(&st, block, func, g, st.root[g], (*serial)++);
 
   /* Step 5: constants whose users all moved into groups. */
   for (int i = 0; i < st.block.n; i++) {
@@ -244,7 +297,8 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial) {
         mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0))))
       mlirOperationDestroy(op);
   }
-  free(roots);
+  free(st.root);
+  free(st.rowType);
   free(st.group);
   free(st.block.ops);
 }

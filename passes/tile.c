@@ -33,11 +33,12 @@
  */
 #include "tt.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { CMPI_SLT = 2 };
+enum { CMPI_EQ = 0, CMPI_SLT = 2 };
 
 typedef struct {
   MlirValue key, offs, result;
@@ -49,6 +50,7 @@ typedef struct {
   TtBuilder b;
   int64_t block;
   MlirValue offs, mask;
+  bool rowMode;      /* a row kernel: one row per program, offs/mask cover the row */
   MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
   MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
   int nin;
@@ -77,6 +79,15 @@ static MlirValue op2(Emit *e, const char *name, MlirValue a, MlirValue c, MlirTy
 
 static MlirValue splatI32(Emit *e, int64_t v) {
   return ttConstInt(&e->b, e->loc, tileOf(e, ttI32(e->ctx)), v);
+}
+
+/* arith.cmpi `pred` of two i32 tiles. */
+static MlirValue cmpTile(Emit *e, int pred, MlirValue a, MlirValue b) {
+  MlirValue ops[2] = {a, b};
+  MlirNamedAttribute p = ttNamedAttr(
+      e->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), pred));
+  return ttBuild(&e->b, "arith.cmpi", e->loc, 2, ops, tileOf(e, mlirIntegerTypeGet(e->ctx, 1)),
+                 1, &p);
 }
 
 static MlirValue emitValue(Emit *e, MlirValue v, MlirValue offs);
@@ -152,6 +163,37 @@ static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
     sum = mlirValueIsNull(sum) ? c : op2(e, "arith.addi", sum, c, it);
   }
   return mlirValueIsNull(sum) ? splatI32(e, 0) : sum;
+}
+
+/* A row reduction in a row kernel: the program holds its whole row, so the reduced value
+ * does not depend on where it is used. Its operand is emitted at the row's offsets, the
+ * masked-off lanes replaced by the identity of the combiner, and `tile.reduce` gives one
+ * scalar, splat back to a tile (of the compute type ct) for its users. */
+static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
+  MlirValue none = {NULL};
+  char name[16];
+  ttPrimShortName(op, name, sizeof name);
+  MlirType elem = mlirShapedTypeGetElementType(ct);
+  if (!e->rowMode || !mlirTypeIsAFloat(elem)) {
+    ttEmitError(op, "tile: 'prim.%s' is only supported over the last dimension of f32, "
+                    "f16 or bf16 rows in a row kernel",
+                name);
+    e->failed = true;
+    return none;
+  }
+  MlirValue x = emitValue(e, mlirOperationGetOperand(op, 0), e->offs);
+  if (e->failed)
+    return none;
+  const char *kind = strcmp(name, "sum") == 0 ? "sum" : strcmp(name, "amax") == 0 ? "max" : "min";
+  double identity = strcmp(kind, "sum") == 0 ? 0.0 : strcmp(kind, "max") == 0 ? -INFINITY : INFINITY;
+  MlirValue sel[3] = {e->mask, x, ttConstSplat(&e->b, e->loc, ct, identity)};
+  x = ttBuild(&e->b, "arith.select", e->loc, 3, sel, ct, 0, NULL);
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
+      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, kind)),
+  };
+  MlirValue r = ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, elem, 2, attrs);
+  return op1(e, "tile.splat", r, ct);
 }
 
 /* Emits prim op `op` (one result) at offsets offs. */
@@ -232,6 +274,8 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
       x = op1(e, "arith.extf", op1(e, "arith.truncf", x, tileOf(e, relem)), ct);
     return x;
   }
+  case TT_PRIM_REDUCTION:
+    return emitRowReduction(e, op, ct);
   case TT_PRIM_BROADCAST:
     return emitValue(e, mlirOperationGetOperand(op, 0), broadcastOffsets(e, op, offs));
   case TT_PRIM_RESHAPE:
@@ -264,6 +308,8 @@ static MlirValue emitValue(Emit *e, MlirValue v, MlirValue offs) {
   MlirValue none = {NULL};
   if (e->failed)
     return none;
+  if (mlirValueIsAOpResult(v) && ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_REDUCTION)
+    offs = none; /* one value per row, wherever it is used */
   for (int i = 0; i < e->nmemo; i++)
     if (mlirValueEqual(e->memo[i].key, v) && mlirValueEqual(e->memo[i].offs, offs))
       return e->memo[i].result;
@@ -371,8 +417,48 @@ static MlirType ptrType(MlirContext ctx, MlirType elem) {
   return t;
 }
 
+/* The longest row a row kernel holds on chip (elements); longer rows need the looped form,
+ * which is not written yet. */
+#define MAX_ROW 32768
+
+/* How a fused function is split into programs. */
+typedef struct {
+  bool row;            /* a row kernel: one row per program */
+  int64_t block;       /* tile size (elements) */
+  int64_t warps;       /* warps per program */
+  int64_t rowLen, rows; /* row kernels: N and M of the [M, N] row space */
+} Geometry;
+
+/* Step 1 for a row fusion: the row shape (from its first reduction), and a block covering
+ * the row: the next power of two >= N, with about 16 elements per thread (1 to 32 warps). */
+static bool rowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!ttPrimIsRowReduction(op))
+      continue;
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
+    int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape);
+    g->rowLen = shape[r - 1];
+    g->rows = ttTensorNumel(t) / g->rowLen;
+    if (g->rowLen > MAX_ROW) {
+      ttEmitError(op, "tile: rows of %lld elements do not fit on chip (at most %d); the "
+                      "looped form for long rows is not supported yet",
+                  (long long)g->rowLen, MAX_ROW);
+      return false;
+    }
+    g->block = 32;
+    while (g->block < g->rowLen)
+      g->block *= 2;
+    g->warps = g->block / 512 < 1 ? 1 : g->block / 512 > 32 ? 32 : g->block / 512;
+    g->row = true;
+    return true;
+  }
+  ttEmitError(fusion, "tile: a row fusion must contain a reduction over the last dimension");
+  return false;
+}
+
 /* Steps 2-6 for one fusion. */
-static bool tileFusion(MlirOperation fusion, int64_t block, int64_t warps) {
+static bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirLocation loc = mlirOperationGetLocation(fusion);
   MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
@@ -394,20 +480,22 @@ static bool tileFusion(MlirOperation fusion, int64_t block, int64_t warps) {
   bool ok = checkDtype(fusion, outType, "the result");
   for (intptr_t i = 0; i < nin && ok; i++)
     ok = checkDtype(fusion, mlirValueGetType(inputs[i]), "an input");
-  ok = ok && checkBody(fbody);
+  ok = ok && checkBody(fbody) && (!geo.row || rowGeometry(fusion, fbody, &geo));
   if (!ok) {
     free(inputs);
     return false;
   }
 
-  /* Step 2: the kernel function. */
-  intptr_t nargs = nin + 2;
+  /* Step 2: the kernel function (row kernels take no size: their shape is constant). */
+  int64_t block = geo.block;
+  intptr_t nargs = nin + (geo.row ? 1 : 2);
   MlirType *argTypes = ttAlloc(sizeof(MlirType) * (size_t)nargs);
   MlirLocation *argLocs = ttAlloc(sizeof(MlirLocation) * (size_t)nargs);
   for (intptr_t i = 0; i < nin; i++)
     argTypes[i] = ptrType(ctx, ttElementType(mlirValueGetType(inputs[i])));
   argTypes[nin] = ptrType(ctx, ttElementType(outType));
-  argTypes[nin + 1] = ttI32(ctx);
+  if (!geo.row)
+    argTypes[nin + 1] = ttI32(ctx);
   for (intptr_t i = 0; i < nargs; i++)
     argLocs[i] = loc;
   MlirRegion region = mlirRegionCreate();
@@ -421,7 +509,7 @@ static bool tileFusion(MlirOperation fusion, int64_t block, int64_t warps) {
       ttNamedAttr(ctx, "sym_name", ttStrAttr(ctx, name)),
       ttNamedAttr(ctx, "function_type", mlirTypeAttrGet(fty)),
       ttNamedAttr(ctx, "tile.kernel", mlirUnitAttrGet(ctx)),
-      ttNamedAttr(ctx, "tile.num_warps", ttIntAttr(ctx, warps, ttI32(ctx))),
+      ttNamedAttr(ctx, "tile.num_warps", ttIntAttr(ctx, geo.warps, ttI32(ctx))),
   };
   MlirOperation kfunc = ttOpCreate("func.func", loc, 0, NULL, 0, NULL, 4, fattrs, 1, &region);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(fusion), fusion, kfunc);
@@ -440,17 +528,17 @@ static bool tileFusion(MlirOperation fusion, int64_t block, int64_t warps) {
   MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
   MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
-  MlirValue start = op2(&e, "arith.muli", pid, ttConstInt(&e.b, loc, i32, block), i32);
+  MlirValue start = op2(&e, "arith.muli", pid,
+                        ttConstInt(&e.b, loc, i32, geo.row ? geo.rowLen : block), i32);
   MlirNamedAttribute range[2] = {ttNamedAttr(ctx, "start", ttIntAttr(ctx, 0, i32)),
                                  ttNamedAttr(ctx, "end", ttIntAttr(ctx, block, i32))};
   MlirValue r = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
   e.offs = op2(&e, "arith.addi", op1(&e, "tile.splat", start, it), r, it);
-  MlirValue n = op1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it);
-  MlirValue cmp[2] = {e.offs, n};
-  MlirNamedAttribute slt = ttNamedAttr(
-      ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), CMPI_SLT));
-  e.mask = ttBuild(&e.b, "arith.cmpi", loc, 2, cmp, tileOf(&e, mlirIntegerTypeGet(ctx, 1)),
-                   1, &slt);
+  /* elementwise: offs < numel; row: column < N */
+  e.rowMode = geo.row;
+  e.mask = cmpTile(&e, CMPI_SLT, geo.row ? r : e.offs,
+                   geo.row ? splatI32(&e, geo.rowLen)
+                           : op1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it));
 
   /* Steps 4-5: the value and its store. */
   MlirValue v = emitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
@@ -464,20 +552,28 @@ static bool tileFusion(MlirOperation fusion, int64_t block, int64_t warps) {
   if (ttTypeIsHalf(oelem))
     v = op1(&e, "arith.truncf", v, tileOf(&e, oelem));
   MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
+  if (geo.row && ttTensorNumel(outType) != geo.rows * geo.rowLen) {
+    /* one value per row: lane 0 stores it at the row's index */
+    st[1] = op1(&e, "tile.splat", pid, it);
+    st[3] = cmpTile(&e, CMPI_EQ, r, splatI32(&e, 0));
+  }
   ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
   ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
   loadsFirst(kbody);
 
   /* Step 6: the launch. */
   char grid[64];
-  snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)block);
+  if (geo.row)
+    snprintf(grid, sizeof grid, "%lld", (long long)geo.rows);
+  else
+    snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)block);
   MlirAttribute gridAttrs[3] = {ttStrAttr(ctx, grid), ttStrAttr(ctx, "1"),
                                 ttStrAttr(ctx, "1")};
   MlirAttribute argAttrs[1] = {ttStrAttr(ctx, "numel(%r0)")};
   MlirNamedAttribute lattrs[3] = {
       ttNamedAttr(ctx, "kernel", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name))),
       ttNamedAttr(ctx, "grid", mlirArrayAttrGet(ctx, 3, gridAttrs)),
-      ttNamedAttr(ctx, "args", mlirArrayAttrGet(ctx, 1, argAttrs)),
+      ttNamedAttr(ctx, "args", mlirArrayAttrGet(ctx, geo.row ? 0 : 1, argAttrs)),
   };
   mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"),
                                   mlirDictionaryAttrGet(ctx, 3, lattrs));
@@ -499,11 +595,13 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
     if (!ttOpIs(op, "func.func") || !ttOpAttrStr(op, "prim.fusion", kind, sizeof kind) ||
         !mlirAttributeIsNull(ttOpAttr(op, "tile.launch")))
       continue;
-    if (strcmp(kind, "elementwise") != 0) {
+    if (strcmp(kind, "elementwise") != 0 && strcmp(kind, "row") != 0) {
       ttEmitError(op, "tile: fusion kind '%s' is not supported yet", kind);
       return false;
     }
-    if (!tileFusion(op, block, warps))
+    Geometry geo = {false, block, warps, 0, 0};
+    geo.row = strcmp(kind, "row") == 0; /* rowGeometry fills the rest */
+    if (!tileFusion(op, geo))
       return false;
   }
   return true;

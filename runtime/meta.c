@@ -62,40 +62,46 @@ static const char *const kDirectionNames[] = {"lt", "le", "gt",
                                               "ge", "eq", "ne"};
 static const char *const kArgKindNames[] = {"ptr", "i32", "i64", "f32"};
 
+/* Most attributes an op takes. */
+#define MAX_ATTRIBUTES 2
+
 /* What the parser knows about each op: its name, how many operands it takes
- * and which attribute it requires (NULL: none). */
+ * and which attributes it requires, every one of them (NULL-padded). */
 typedef struct OpInfo {
   const char *name;
   int numOperands;
-  const char *attribute;
+  const char *attributes[MAX_ATTRIBUTES];
 } OpInfo;
 
 static const OpInfo kOps[TTRT_OP_COUNT] = {
-    [TTRT_OP_NEG] = {"neg", 1, NULL},
-    [TTRT_OP_ABS] = {"abs", 1, NULL},
-    [TTRT_OP_EXP] = {"exp", 1, NULL},
-    [TTRT_OP_EXP2] = {"exp2", 1, NULL},
-    [TTRT_OP_LOG] = {"log", 1, NULL},
-    [TTRT_OP_SQRT] = {"sqrt", 1, NULL},
-    [TTRT_OP_RSQRT] = {"rsqrt", 1, NULL},
-    [TTRT_OP_TANH] = {"tanh", 1, NULL},
-    [TTRT_OP_ERF] = {"erf", 1, NULL},
-    [TTRT_OP_SIN] = {"sin", 1, NULL},
-    [TTRT_OP_COS] = {"cos", 1, NULL},
-    [TTRT_OP_RECIPROCAL] = {"reciprocal", 1, NULL},
-    [TTRT_OP_ADD] = {"add", 2, NULL},
-    [TTRT_OP_SUB] = {"sub", 2, NULL},
-    [TTRT_OP_MUL] = {"mul", 2, NULL},
-    [TTRT_OP_DIV] = {"div", 2, NULL},
-    [TTRT_OP_MAX] = {"max", 2, NULL},
-    [TTRT_OP_MIN] = {"min", 2, NULL},
-    [TTRT_OP_POW] = {"pow", 2, NULL},
-    [TTRT_OP_COMPARE] = {"compare", 2, "direction"},
-    [TTRT_OP_WHERE] = {"where", 3, NULL},
-    [TTRT_OP_CONVERT] = {"convert", 1, NULL},
-    [TTRT_OP_BROADCAST_IN_DIM] = {"broadcast_in_dim", 1, "dims"},
-    [TTRT_OP_RESHAPE] = {"reshape", 1, NULL},
-    [TTRT_OP_CONSTANT] = {"constant", 0, "value"},
+    [TTRT_OP_NEG] = {"neg", 1, {NULL}},
+    [TTRT_OP_ABS] = {"abs", 1, {NULL}},
+    [TTRT_OP_EXP] = {"exp", 1, {NULL}},
+    [TTRT_OP_EXP2] = {"exp2", 1, {NULL}},
+    [TTRT_OP_LOG] = {"log", 1, {NULL}},
+    [TTRT_OP_SQRT] = {"sqrt", 1, {NULL}},
+    [TTRT_OP_RSQRT] = {"rsqrt", 1, {NULL}},
+    [TTRT_OP_TANH] = {"tanh", 1, {NULL}},
+    [TTRT_OP_ERF] = {"erf", 1, {NULL}},
+    [TTRT_OP_SIN] = {"sin", 1, {NULL}},
+    [TTRT_OP_COS] = {"cos", 1, {NULL}},
+    [TTRT_OP_RECIPROCAL] = {"reciprocal", 1, {NULL}},
+    [TTRT_OP_ADD] = {"add", 2, {NULL}},
+    [TTRT_OP_SUB] = {"sub", 2, {NULL}},
+    [TTRT_OP_MUL] = {"mul", 2, {NULL}},
+    [TTRT_OP_DIV] = {"div", 2, {NULL}},
+    [TTRT_OP_MAX] = {"max", 2, {NULL}},
+    [TTRT_OP_MIN] = {"min", 2, {NULL}},
+    [TTRT_OP_POW] = {"pow", 2, {NULL}},
+    [TTRT_OP_COMPARE] = {"compare", 2, {"direction"}},
+    [TTRT_OP_WHERE] = {"where", 3, {NULL}},
+    [TTRT_OP_CONVERT] = {"convert", 1, {NULL}},
+    [TTRT_OP_BROADCAST_IN_DIM] = {"broadcast_in_dim", 1, {"dims"}},
+    [TTRT_OP_RESHAPE] = {"reshape", 1, {NULL}},
+    [TTRT_OP_CONSTANT] = {"constant", 0, {"value"}},
+    [TTRT_OP_SUM] = {"sum", 1, {"dims", "keepdim"}},
+    [TTRT_OP_AMAX] = {"amax", 1, {"dims", "keepdim"}},
+    [TTRT_OP_AMIN] = {"amin", 1, {"dims", "keepdim"}},
 };
 
 /* Index of `name` in a table of `count` names, or -1. */
@@ -119,6 +125,9 @@ size_t ttrtDtypeGetSize(TtrtDtype dtype) { return kDtypeSizes[dtype]; }
 bool ttrtDtypeIsFloat(TtrtDtype dtype) { return dtype <= TTRT_DTYPE_F8E5M2; }
 const char *ttrtRoleGetName(TtrtRole role) { return kRoleNames[role]; }
 const char *ttrtOpGetName(TtrtOp op) { return kOps[op].name; }
+bool ttrtOpIsReduction(TtrtOp op) {
+  return op == TTRT_OP_SUM || op == TTRT_OP_AMAX || op == TTRT_OP_AMIN;
+}
 const char *ttrtArgKindGetName(TtrtArgKind k) { return kArgKindNames[k]; }
 const char *ttrtDirectionGetName(TtrtDirection direction) {
   return kDirectionNames[direction];
@@ -765,23 +774,22 @@ static TtrtStatus parseDims(Parser *p, const char *text, TtrtPrim *prim) {
   return TTRT_SUCCESS;
 }
 
-/* Parses one KEY=VALUE attribute of `prim`. */
-static TtrtStatus parseAttribute(Parser *p, const char *token, TtrtPrim *prim,
-                                 bool *seen) {
-  const char *eq = strchr(token, '=');
-  const char *value = eq + 1;
-  const char *want = kOps[prim->op].attribute;
-  size_t keyLength = (size_t)(eq - token);
-  if (!want || strlen(want) != keyLength ||
-      strncmp(token, want, keyLength) != 0)
-    return FAIL(p, "'%s' has no attribute '%.*s'", kOps[prim->op].name,
-                (int)keyLength, token);
-  if (*seen)
-    return FAIL(p, "attribute '%s' is given twice", want);
-  *seen = true;
-  if (prim->op == TTRT_OP_BROADCAST_IN_DIM)
+/* Parses keepdim=0|1 into prim->keepdim. */
+static TtrtStatus parseKeepdim(Parser *p, const char *text, TtrtPrim *prim) {
+  if (strcmp(text, "0") != 0 && strcmp(text, "1") != 0)
+    return FAIL(p, "bad keepdim=%s (expected 0 or 1)", text);
+  prim->keepdim = text[0] == '1';
+  return TTRT_SUCCESS;
+}
+
+/* Parses the VALUE of the attribute `key` into `prim`. */
+static TtrtStatus parseAttributeValue(Parser *p, const char *key,
+                                      const char *value, TtrtPrim *prim) {
+  if (strcmp(key, "dims") == 0)
     return parseDims(p, value, prim);
-  if (prim->op == TTRT_OP_CONSTANT) {
+  if (strcmp(key, "keepdim") == 0)
+    return parseKeepdim(p, value, prim);
+  if (strcmp(key, "value") == 0) {
     if (!parseDouble(value, &prim->value))
       return FAIL(p, "bad value=%s (expected a decimal float, inf, -inf or "
                      "nan)",
@@ -796,10 +804,37 @@ static TtrtStatus parseAttribute(Parser *p, const char *token, TtrtPrim *prim,
   return TTRT_SUCCESS;
 }
 
+/* The index in info->attributes of the key of `length` chars at `key`, or
+ * -1 if the op has no such attribute. */
+static int findAttribute(const OpInfo *info, const char *key, size_t length) {
+  for (int k = 0; k < MAX_ATTRIBUTES && info->attributes[k]; ++k)
+    if (strlen(info->attributes[k]) == length &&
+        strncmp(key, info->attributes[k], length) == 0)
+      return k;
+  return -1;
+}
+
+/* Parses one KEY=VALUE attribute of `prim`; bit k of *seen is set once the
+ * op's k-th attribute has been given. */
+static TtrtStatus parseAttribute(Parser *p, const char *token, TtrtPrim *prim,
+                                 unsigned *seen) {
+  const OpInfo *info = &kOps[prim->op];
+  const char *eq = strchr(token, '=');
+  size_t keyLength = (size_t)(eq - token);
+  int k = findAttribute(info, token, keyLength);
+  if (k < 0)
+    return FAIL(p, "'%s' has no attribute '%.*s'", info->name, (int)keyLength,
+                token);
+  if (*seen & 1u << k)
+    return FAIL(p, "attribute '%s' is given twice", info->attributes[k]);
+  *seen |= 1u << k;
+  return parseAttributeValue(p, info->attributes[k], eq + 1, prim);
+}
+
 /* Parses the operands and attributes (tokens from index 4 on). */
 static TtrtStatus parseOperands(Parser *p, TtrtPrim *prim) {
   const OpInfo *info = &kOps[prim->op];
-  bool seen = false;
+  unsigned seen = 0;
   for (int i = 4; i < p->numTokens; ++i) {
     const char *tok = p->tokens[i];
     if (strchr(tok, '=')) {
@@ -821,9 +856,10 @@ static TtrtStatus parseOperands(Parser *p, TtrtPrim *prim) {
     return FAIL(p, "'%s' takes %d operand%s, not %d", info->name,
                 info->numOperands, info->numOperands == 1 ? "" : "s",
                 prim->numOperands);
-  if (info->attribute && !seen)
-    return FAIL(p, "'%s' needs the attribute %s=", info->name,
-                info->attribute);
+  for (int k = 0; k < MAX_ATTRIBUTES && info->attributes[k]; ++k)
+    if (!(seen & 1u << k))
+      return FAIL(p, "'%s' needs the attribute %s=", info->name,
+                  info->attributes[k]);
   return TTRT_SUCCESS;
 }
 
@@ -850,6 +886,33 @@ static TtrtStatus verifyElementwise(Parser *p, const TtrtPrim *prim) {
   return TTRT_SUCCESS;
 }
 
+/* Writes prim->dims as the metadata spells them ("1,0"). */
+static void formatDims(const TtrtPrim *prim, char *buf, size_t size) {
+  Buf b = {buf, size, 0};
+  buf[0] = '\0';
+  for (int i = 0; i < prim->numDims; ++i)
+    bufPrintf(&b, "%s%d", i ? "," : "", prim->dims[i]);
+}
+
+/* Checks that prim->dims are dimensions of the tensor `slot` (the result of
+ * broadcast_in_dim, the operand of a reduction; `which` says which), no two
+ * equal; sets used[d] for each. */
+static TtrtStatus verifyDimList(Parser *p, const TtrtPrim *prim, int slot,
+                                const char *which, bool used[TTRT_MAX_RANK]) {
+  int rank = p->meta->tensors[slot].shape.rank;
+  for (int i = 0; i < prim->numDims; ++i) {
+    int d = prim->dims[i];
+    if (d >= rank)
+      return FAIL(p, "%s dims[%d]=%d but the %s %%%lld has rank %d",
+                  kOps[prim->op].name, i, d, which, idOf(p, slot), rank);
+    if (used[d])
+      return FAIL(p, "%s names %s dim %d twice", kOps[prim->op].name, which,
+                  d);
+    used[d] = true;
+  }
+  return TTRT_SUCCESS;
+}
+
 /* Checks broadcast_in_dim's dims against the operand and result shapes. */
 static TtrtStatus verifyBroadcast(Parser *p, const TtrtPrim *prim) {
   const TtrtShape *os = &p->meta->tensors[prim->operands[0]].shape;
@@ -859,15 +922,10 @@ static TtrtStatus verifyBroadcast(Parser *p, const TtrtPrim *prim) {
     return FAIL(p, "broadcast_in_dim has %d dims but operand %%%lld has rank "
                    "%d",
                 prim->numDims, idOf(p, prim->operands[0]), os->rank);
+  if (verifyDimList(p, prim, prim->result, "result", used))
+    return TTRT_FAILURE;
   for (int i = 0; i < prim->numDims; ++i) {
     int d = prim->dims[i];
-    if (d >= rs->rank)
-      return FAIL(p, "broadcast_in_dim dims[%d]=%d but the result %%%lld has "
-                     "rank %d",
-                  i, d, idOf(p, prim->result), rs->rank);
-    if (used[d])
-      return FAIL(p, "broadcast_in_dim names result dim %d twice", d);
-    used[d] = true;
     if (os->dims[i] != 1 && os->dims[i] != rs->dims[d])
       return FAIL(p, "broadcast_in_dim operand dim %d has size %lld, but "
                      "result dim %d has size %lld (sizes must match or the "
@@ -877,9 +935,41 @@ static TtrtStatus verifyBroadcast(Parser *p, const TtrtPrim *prim) {
   return TTRT_SUCCESS;
 }
 
+/* Checks a reduction's dims against its operand, and that the result has
+ * the operand's shape without the reduced dims (keepdim=0) or with them set
+ * to 1 (keepdim=1). */
+static TtrtStatus verifyReduction(Parser *p, const TtrtPrim *prim) {
+  const TtrtShape *os = &p->meta->tensors[prim->operands[0]].shape;
+  const TtrtShape *rs = &p->meta->tensors[prim->result].shape;
+  bool reduced[TTRT_MAX_RANK] = {false};
+  if (prim->numDims == 0)
+    return FAIL(p, "%s needs at least one dimension in dims=",
+                kOps[prim->op].name);
+  if (verifyDimList(p, prim, prim->operands[0], "operand", reduced))
+    return TTRT_FAILURE;
+  TtrtShape want = {0, {0}};
+  for (int i = 0; i < os->rank; ++i)
+    if (!reduced[i] || prim->keepdim)
+      want.dims[want.rank++] = reduced[i] ? 1 : os->dims[i];
+  if (!ttrtShapeEqual(&want, rs)) {
+    char dims[128], a[256], b[256], c[256];
+    formatDims(prim, dims, sizeof dims);
+    ttrtShapeFormat(os, a, sizeof a);
+    ttrtShapeFormat(&want, b, sizeof b);
+    ttrtShapeFormat(rs, c, sizeof c);
+    return FAIL(p, "%s dims=%s keepdim=%d of %%%lld (shape %s) has shape %s, "
+                   "but the result %%%lld has shape %s",
+                kOps[prim->op].name, dims, prim->keepdim,
+                idOf(p, prim->operands[0]), a, b, idOf(p, prim->result), c);
+  }
+  return TTRT_SUCCESS;
+}
+
 /* Checks operand and result types of a parsed prim. */
 static TtrtStatus verifyPrim(Parser *p, const TtrtPrim *prim) {
   const TtrtTensor *result = &p->meta->tensors[prim->result];
+  if (ttrtOpIsReduction(prim->op))
+    return verifyReduction(p, prim);
   switch (prim->op) {
   case TTRT_OP_CONSTANT:
     return TTRT_SUCCESS;
@@ -1240,11 +1330,13 @@ static void printPrim(const TtrtMeta *meta, const TtrtPrim *prim, FILE *file) {
     fprintf(file, " direction=%s", kDirectionNames[prim->direction]);
   if (prim->op == TTRT_OP_CONSTANT)
     fprintf(file, " value=%.17g", prim->value);
-  if (prim->op == TTRT_OP_BROADCAST_IN_DIM) {
-    fprintf(file, " dims=");
-    for (int i = 0; i < prim->numDims; ++i)
-      fprintf(file, "%s%d", i ? "," : "", prim->dims[i]);
+  if (prim->op == TTRT_OP_BROADCAST_IN_DIM || ttrtOpIsReduction(prim->op)) {
+    char dims[128];
+    formatDims(prim, dims, sizeof dims);
+    fprintf(file, " dims=%s", dims);
   }
+  if (ttrtOpIsReduction(prim->op))
+    fprintf(file, " keepdim=%d", prim->keepdim);
   fprintf(file, "\n");
 }
 

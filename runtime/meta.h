@@ -151,11 +151,18 @@ typedef enum TtrtOp {
   TTRT_OP_BROADCAST_IN_DIM,
   TTRT_OP_RESHAPE,
   TTRT_OP_CONSTANT,
+  /* reductions */
+  TTRT_OP_SUM,
+  TTRT_OP_AMAX,
+  TTRT_OP_AMIN,
   TTRT_OP_COUNT
 } TtrtOp;
 
 /* The metadata name of an op ("broadcast_in_dim"). */
 const char *ttrtOpGetName(TtrtOp op);
+
+/* True for the reductions (sum, amax, amin). */
+bool ttrtOpIsReduction(TtrtOp op);
 
 typedef enum TtrtDirection {
   TTRT_DIRECTION_LT,
@@ -178,8 +185,9 @@ typedef struct TtrtPrim {
   int numOperands;
   int operands[TTRT_MAX_OPERANDS];
   TtrtDirection direction; /* compare */
-  int numDims;             /* broadcast_in_dim */
-  int dims[TTRT_MAX_RANK]; /* broadcast_in_dim */
+  int numDims;             /* broadcast_in_dim, reductions */
+  int dims[TTRT_MAX_RANK]; /* broadcast_in_dim, reductions */
+  bool keepdim;            /* reductions */
   double value;            /* constant */
   int line;
 } TtrtPrim;

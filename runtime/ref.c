@@ -332,31 +332,74 @@ static double compareOf(TtrtDirection direction, double a, double b) {
  * Ops
  *===------------------------------------------------------------------===*/
 
+/* A walk over the elements of `shape` in row-major order that keeps the
+ * offset, sum of index[d] * stride[d], of the element in another tensor:
+ * broadcast_in_dim walks its result and reads the operand at `offset`, a
+ * reduction walks its operand and folds into the result at `offset`. */
+typedef struct StridedWalk {
+  const TtrtShape *shape;
+  int64_t stride[TTRT_MAX_RANK];
+  int64_t index[TTRT_MAX_RANK];
+  int64_t offset;
+} StridedWalk;
+
+/* Moves the walk to the next element (after the last: back to the first). */
+static void walkNext(StridedWalk *w) {
+  for (int d = w->shape->rank - 1; d >= 0; --d) {
+    w->offset += w->stride[d];
+    if (++w->index[d] < w->shape->dims[d])
+      return;
+    w->offset -= w->stride[d] * w->shape->dims[d];
+    w->index[d] = 0;
+  }
+}
+
 /* broadcast_in_dim: result[i] = operand[j] where operand dim k indexes with
  * result dim dims[k], or with 0 if the operand's dim k has size 1. */
 static void broadcastInDim(const TtrtPrim *prim, const TtrtShape *os,
                            const double *src, const TtrtShape *rs,
                            double *dst) {
-  int64_t stride[TTRT_MAX_RANK] = {0};
-  int64_t idx[TTRT_MAX_RANK] = {0};
+  StridedWalk w = {rs, {0}, {0}, 0};
   int64_t operandStride = 1;
   for (int k = os->rank - 1; k >= 0; --k) {
     if (os->dims[k] != 1)
-      stride[prim->dims[k]] = operandStride;
+      w.stride[prim->dims[k]] = operandStride;
     operandStride *= os->dims[k];
   }
   int64_t numel = ttrtShapeGetNumel(rs);
-  int64_t offset = 0;
-  for (int64_t i = 0; i < numel; ++i) {
-    dst[i] = src[offset];
-    for (int d = rs->rank - 1; d >= 0; --d) {
-      offset += stride[d];
-      if (++idx[d] < rs->dims[d])
-        break;
-      offset -= stride[d] * rs->dims[d];
-      idx[d] = 0;
+  for (int64_t i = 0; i < numel; ++i, walkNext(&w))
+    dst[i] = src[w.offset];
+}
+
+/* sum, amax, amin over prim->dims of an operand of shape `os` into `dst`
+ * (numel `n`): each operand element folds into the result element with its
+ * index minus the reduced dims (keepdim's dims of size 1 move no offsets).
+ * sum adds in float64 in row-major order from -0 (so that all -0 sum to
+ * -0); amax and amin start from -inf and +inf and propagate NaN. */
+static void reduce(const TtrtPrim *prim, const TtrtShape *os, const double *src,
+                   double *dst, size_t n) {
+  BinaryFn fold = prim->op == TTRT_OP_SUM    ? addOf
+                  : prim->op == TTRT_OP_AMAX ? maxOf
+                                             : minOf;
+  double init = prim->op == TTRT_OP_SUM    ? -0.0
+                : prim->op == TTRT_OP_AMAX ? -INFINITY
+                                           : INFINITY;
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = init;
+  bool reduced[TTRT_MAX_RANK] = {false};
+  for (int i = 0; i < prim->numDims; ++i)
+    reduced[prim->dims[i]] = true;
+  StridedWalk w = {os, {0}, {0}, 0};
+  int64_t resultStride = 1;
+  for (int k = os->rank - 1; k >= 0; --k) {
+    if (!reduced[k]) {
+      w.stride[k] = resultStride;
+      resultStride *= os->dims[k];
     }
   }
+  int64_t numel = ttrtShapeGetNumel(os);
+  for (int64_t i = 0; i < numel; ++i, walkNext(&w))
+    dst[w.offset] = fold(dst[w.offset], src[i]);
 }
 
 /* Computes `prim` into `r` (numel `n`) from the operand values. */
@@ -385,6 +428,8 @@ static void evalInto(const TtrtMeta *meta, const TtrtPrim *prim,
   else if (prim->op == TTRT_OP_CONSTANT)
     for (size_t i = 0; i < n; ++i)
       r[i] = prim->value; /* exactly as written: only convert rounds */
+  else if (ttrtOpIsReduction(prim->op))
+    reduce(prim, &meta->tensors[prim->operands[0]].shape, ops[0], r, n);
   else
     broadcastInDim(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
                    &result->shape, r);

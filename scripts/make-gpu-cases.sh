@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Compiles every example at the GPU suite's sizes into OUTDIR (default gpu-cases/):
-# 1, 1000, 2^20+3 and 8192x8192 elements. Examples are written at one size; the size is
-# substituted textually (2-D examples with a [N] bias take M x N = 1 x S, or 8192 x 8192).
-# Runs on the build machine (it needs tt-opt and tt-translate); the device runs the PTX.
+# Compiles every example at the GPU suite's sizes into OUTDIR (default gpu-cases/).
+# Elementwise examples: 1, 1000, 2^20+3 and 8192x8192 elements. Row examples (softmax,
+# log_softmax, layer_norm, rms_norm, residual + rms_norm; written at 8192x8192 bf16): rows
+# that are not a multiple of the block (3x1000, 5x4097, 1x1), and the benchmark shapes
+# 8192x8192, 4096x32768 and 1048576x128; softmax also in f16. Examples are written at one
+# size; the size is substituted textually. Runs on the build machine (it needs tt-opt and
+# tt-translate); the device runs the PTX with scripts/gpu-suite.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${TT_BIN:-$root/build}
@@ -10,7 +13,8 @@ out=${1:-$root/gpu-cases}
 mkdir -p "$out"
 rm -f "$out"/*.ptx
 compile() { # name size-tag mlir-text
-  printf '%s\n' "$3" | "$bin/tt-opt" --fuse --splitk | "$bin/tt-translate" --ptx -o "$out/$1_$2.ptx"
+  printf '%s\n' "$3" | "$bin/tt-opt" --decompose --fuse --splitk |
+    "$bin/tt-translate" --ptx -o "$out/$1_$2.ptx"
 }
 for s in 1 1000 1048579 8192x8192; do
   for ex in swiglu_f16 leaky_relu_f32 rounding_bf16 tanh_f16; do
@@ -21,4 +25,12 @@ for s in 1 1000 1048579 8192x8192; do
   compile bias_gelu "$s" "$(sed -e "s/8192x8192/${m}x${n}/g" -e "s/tensor<8192xbf16>/tensor<${n}xbf16>/g" \
     "$root/examples/bias_gelu.mlir")"
 done
-ls "$out"
+for shape in 3x1000 5x4097 1x1 8192x8192 4096x32768 1048576x128; do
+  m=${shape%x*}; n=${shape#*x}
+  for ex in softmax log_softmax layer_norm rms_norm residual_rms_norm; do
+    compile "$ex" "$shape" "$(sed -e "s/8192x8192/${m}x${n}/g" -e "s/tensor<8192xbf16>/tensor<${n}xbf16>/g" \
+      "$root/examples/${ex}_bf16.mlir")"
+  done
+done
+compile softmax_f16 8192x8192 "$(sed 's/bf16/f16/g' "$root/examples/softmax_bf16.mlir")"
+ls "$out" | wc -l

@@ -174,6 +174,17 @@ irdl.dialect @prim {
     irdl.results(result: %r)
   }
 
+  /// Transpose: result dimension i is operand dimension `permutation[i]` (a dense i64
+  /// array, a permutation of 0..rank-1). Same element type. Category: shape.
+  irdl.operation @transpose {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %p = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"permutation" = %p}
+  }
+
   /// A tensor with every element equal to `value` (a float or integer attribute), like
   /// `torch.full`. Category: constant.
   irdl.operation @full {
@@ -299,6 +310,21 @@ irdl.dialect @prim {
   irdl.operation @silu {
     %t = irdl.base "!builtin.tensor"
     irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+
+  /// Sigmoid: `1 / (1 + exp(-x))`. Category: composite.
+  irdl.operation @sigmoid {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+
+  /// SwiGLU: `silu(a) * b`; both operands and the result have one type. Category:
+  /// composite.
+  irdl.operation @swiglu {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(a: %t, b: %t)
     irdl.results(result: %t)
   }
 }

@@ -21,11 +21,13 @@ func.func @non_splat_constant() attributes {tile.kernel, tile.num_warps = 1 : i3
 // -----
 
 // A tile op with no lowering yet.
-func.func @reduce(%a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+func.func @atomic(%p: !tile.ptr<f32>, %a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   %t = "tile.splat"(%a) : (i32) -> tensor<32xi32>
-  // DIAG: {{^}}{{.*}}convert-tile-to-gpu/invalid.mlir:[[@LINE+2]]:8: error: convert-tile-to-gpu: cannot lower 'tile.reduce' yet{{$}}
-  // expected-error@+1 {{convert-tile-to-gpu: cannot lower 'tile.reduce' yet}}
-  %r = "tile.reduce"(%t) {axis = 0 : i32, kind = "sum"} : (tensor<32xi32>) -> i32
+  %v = arith.constant dense<1.0> : tensor<32xf32>
+  %m = arith.constant dense<true> : tensor<32xi1>
+  // DIAG: {{^}}{{.*}}convert-tile-to-gpu/invalid.mlir:[[@LINE+2]]:3: error: convert-tile-to-gpu: cannot lower 'tile.atomic_add' yet{{$}}
+  // expected-error@+1 {{convert-tile-to-gpu: cannot lower 'tile.atomic_add' yet}}
+  "tile.atomic_add"(%p, %t, %v, %m) : (!tile.ptr<f32>, tensor<32xi32>, tensor<32xf32>, tensor<32xi1>) -> ()
   return
 }
 

@@ -125,3 +125,11 @@ func.func @nested(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = "prim.add"(%x, %c) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+func.func @long_rows(%x: tensor<2x65536xf32>) -> tensor<2xf32> {
+  // expected-error@+1 {{tile: rows of 65536 elements do not fit on chip (at most 32768); the looped form for long rows is not supported yet}}
+  %s = "prim.sum"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<2x65536xf32>) -> tensor<2xf32>
+  return %s : tensor<2xf32>
+}

@@ -1,0 +1,557 @@
+/* decompose.c - the --decompose pass: rewrite composite prim ops into primitive prim ops.
+ *
+ * A composite (softmax, layer_norm, gelu, ...) is a formula over primitives; after this
+ * pass a program holds only ops that --fuse and --tile know: unary/binary elementwise ops,
+ * convert, broadcast_in_dim, reshape, transpose, full, the reductions sum/amax (over
+ * `dims`, keepdim = false) and matmul. Each composite has one rule function below, and
+ * the table `rules` maps the op's name to it. The formulas are PyTorch's (its own
+ * decompositions in torch/_decomp and its CUDA kernels), with x the input, r its rank,
+ * N the size of the reduced dimension, and b(v) the reduced value v broadcast back to x's
+ * shape with prim.broadcast_in_dim (every dimension but the reduced one):
+ *
+ *   softmax(x, d)          m = amax(x, d); e = exp(x - b(m)); y = e / b(sum(e, d))
+ *   log_softmax(x, d)      s = x - b(amax(x, d)); y = s - b(log(sum(exp(s), d)))
+ *                          (d < 0 counts from the end; a tensor with no elements skips
+ *                          the max, as PyTorch does)
+ *   layer_norm(x, w, c, eps) over the last dimension:
+ *                          mean = sum(x)/N; v = x - b(mean); var = sum(v*v)/N;
+ *                          y = v * b(rsqrt(var + eps)) * bw(w) + bw(c)
+ *   rms_norm(x, w, eps)    y = x * b(rsqrt(sum(x*x)/N + eps)) * bw(w)
+ *   gelu "none"            y = x*0.5 * (1 + erf(x * (1/sqrt 2)))
+ *   gelu "tanh"            y = 0.5*x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x*x*x)))
+ *   sigmoid(x)             y = reciprocal(1 + exp(-x))
+ *   silu(x)                y = x * sigmoid(x)
+ *   swiglu(a, c)           y = a * sigmoid(a) * c
+ *   linear(x, w, c?)       y = matmul(x, transpose(w, [1, 0])) + bw(c); an x of rank other
+ *                          than 2 is reshaped to [M, K] and the product back to [..., N]
+ *
+ * where bw(w) broadcasts a 1-D weight or bias along the last dimension.
+ *
+ * Dtypes (PyTorch's policy): an f16 or bf16 composite converts its operands to f32 once
+ * (prim.convert), computes in f32 and converts the result back once; f32 and f64 compute
+ * in their own dtype. Constants are `prim.full` of the compute dtype (an f32 `value`, f64
+ * for f64). linear is the exception: prim.matmul reads x and w in their own dtype and
+ * accumulates in f32; with a bias its result is asked in f32, the bias is added in f32,
+ * and one convert rounds the sum.
+ *
+ * Algorithm:
+ *  1. Walk every func.func and collect the ops whose name is in `rules`.
+ *  2. For each, its rule checks the operands and attributes first (types ranked, static,
+ *     of a float dtype; dims in range; sizes that agree). An unsupported form gets a
+ *     located error, the op stays and the pass fails at the end (other ops are still
+ *     rewritten, so one run reports every error).
+ *  3. Otherwise the rule builds the primitives before the op; the op's uses are replaced
+ *     by the new value and the op is erased.
+ */
+#include "tt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SQRT1_2 0.70710678118654752440        /* 1/sqrt(2) */
+#define SQRT_2_OVER_PI 0.79788456080286535588 /* sqrt(2/pi) */
+#define GELU_KAPPA 0.044715
+
+/* The rewrite of one composite op: where new ops go and what they compute in. */
+typedef struct {
+  MlirContext ctx;
+  MlirLocation loc;
+  TtBuilder b;      /* before the composite op */
+  MlirOperation op; /* the composite op */
+  const char *name; /* its short name, for diagnostics */
+  MlirType compute; /* the element type the math runs in (set by computeType) */
+} Rw;
+
+/* A static tensor type as read by checkTensor. */
+typedef struct {
+  MlirType type;
+  int64_t rank, shape[TT_MAX_RANK];
+} Shape;
+
+/* --- building primitives ---------------------------------------------------------- *
+ * A call builds at most one operand of another call: C leaves the order in which
+ * arguments are evaluated open, and the order of the new ops must not depend on it. */
+
+/* A ranked tensor type of the given shape and element type. */
+static MlirType tensorOf(int64_t rank, const int64_t *shape, MlirType elem) {
+  return mlirRankedTensorTypeGet(rank, shape, elem, mlirAttributeGetNull());
+}
+
+/* t with its element type replaced by elem. */
+static MlirType withElem(MlirType t, MlirType elem) {
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape);
+  return tensorOf(r, shape, elem);
+}
+
+/* Builds `prim.<name>` with a result of type `result` before the composite. */
+static MlirValue prim(Rw *w, const char *name, intptr_t nOperands,
+                      const MlirValue *operands, MlirType result, intptr_t nAttrs,
+                      const MlirNamedAttribute *attrs) {
+  char full[64];
+  snprintf(full, sizeof full, "prim.%s", name);
+  return ttBuild(&w->b, full, w->loc, nOperands, operands, result, nAttrs, attrs);
+}
+
+static MlirValue unary(Rw *w, const char *name, MlirValue x) {
+  return prim(w, name, 1, &x, mlirValueGetType(x), 0, NULL);
+}
+
+static MlirValue binary(Rw *w, const char *name, MlirValue lhs, MlirValue rhs) {
+  MlirValue operands[2] = {lhs, rhs};
+  return prim(w, name, 2, operands, mlirValueGetType(lhs), 0, NULL);
+}
+
+/* `prim.full` of type t (of the compute dtype) with every element `value`. */
+static MlirValue full(Rw *w, MlirType t, double value) {
+  MlirType attrType = mlirTypeIsAF64(w->compute) ? w->compute : mlirF32TypeGet(w->ctx);
+  MlirNamedAttribute a =
+      ttNamedAttr(w->ctx, "value", mlirFloatAttrDoubleGet(w->ctx, attrType, value));
+  return prim(w, "full", 0, NULL, t, 1, &a);
+}
+
+/* x converted to element type elem (x itself when it has it already). */
+static MlirValue convertTo(Rw *w, MlirValue x, MlirType elem) {
+  MlirType t = mlirValueGetType(x);
+  if (mlirTypeEqual(ttElementType(t), elem))
+    return x;
+  return prim(w, "convert", 1, &x, withElem(t, elem), 0, NULL);
+}
+
+static MlirValue toCompute(Rw *w, MlirValue x) { return convertTo(w, x, w->compute); }
+
+/* `prim.<kind>(x) {dims = [dim], keepdim = false}`: x without dimension dim. */
+static MlirValue reduce(Rw *w, const char *kind, MlirValue x, int64_t dim) {
+  MlirType t = mlirValueGetType(x);
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape);
+  for (int64_t i = dim; i + 1 < r; i++)
+    shape[i] = shape[i + 1];
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(w->ctx, "dims", mlirDenseI64ArrayGet(w->ctx, 1, &dim)),
+      ttNamedAttr(w->ctx, "keepdim", mlirBoolAttrGet(w->ctx, 0)),
+  };
+  return prim(w, kind, 1, &x, tensorOf(r - 1, shape, ttElementType(t)), 2, attrs);
+}
+
+/* `prim.broadcast_in_dim` of x to type t, x's dimension i becoming t's dims[i]. */
+static MlirValue broadcast(Rw *w, MlirValue x, MlirType t, intptr_t n,
+                           const int64_t *dims) {
+  MlirNamedAttribute a =
+      ttNamedAttr(w->ctx, "broadcast_dimensions", mlirDenseI64ArrayGet(w->ctx, n, dims));
+  return prim(w, "broadcast_in_dim", 1, &x, t, 1, &a);
+}
+
+/* A value reduced over dimension dim, broadcast back to type t (every other dimension). */
+static MlirValue broadcastBack(Rw *w, MlirValue v, MlirType t, int64_t dim) {
+  int64_t dims[TT_MAX_RANK], r = mlirShapedTypeGetRank(t), n = 0;
+  for (int64_t i = 0; i < r; i++)
+    if (i != dim)
+      dims[n++] = i;
+  return broadcast(w, v, t, n, dims);
+}
+
+/* A 1-D value (weight, bias) broadcast along the last dimension of type t. */
+static MlirValue broadcastLast(Rw *w, MlirValue v, MlirType t) {
+  int64_t last = mlirShapedTypeGetRank(t) - 1;
+  return broadcast(w, v, t, 1, &last);
+}
+
+/* reciprocal(1 + exp(-x)), x in the compute dtype. */
+static MlirValue buildSigmoid(Rw *w, MlirValue x) {
+  MlirValue one = full(w, mlirValueGetType(x), 1.0);
+  MlirValue e = unary(w, "exp", unary(w, "neg", x));
+  return unary(w, "reciprocal", binary(w, "add", one, e));
+}
+
+/* --- checks ------------------------------------------------------------------------ */
+
+static void typeString(MlirType t, char *buf, size_t n) {
+  TtStr s = {0};
+  mlirTypePrint(t, ttStrCallback, &s);
+  snprintf(buf, n, "%s", s.data ? s.data : "?");
+  ttStrDestroy(&s);
+}
+
+/* Reads v's type into *s: a ranked tensor of static shape and rank <= TT_MAX_RANK. */
+static bool checkTensor(Rw *w, MlirValue v, const char *what, Shape *s) {
+  s->type = mlirValueGetType(v);
+  s->rank = ttTensorShape(s->type, s->shape);
+  if (s->rank < 0) {
+    ttEmitError(w->op, "decompose: %s: %s must be a ranked tensor", w->name, what);
+    return false;
+  }
+  if (s->rank > TT_MAX_RANK) {
+    ttEmitError(w->op, "decompose: %s: %s has rank %lld; at most %d is supported", w->name,
+                what, (long long)s->rank, TT_MAX_RANK);
+    return false;
+  }
+  for (int64_t i = 0; i < s->rank; i++)
+    if (s->shape[i] < 0) {
+      ttEmitError(w->op, "decompose: %s: dynamic dimensions are not supported yet (%s)",
+                  w->name, what);
+      return false;
+    }
+  return true;
+}
+
+/* True for the float dtypes a composite computes on: f32, f16, bf16, f64. */
+static bool checkFloat(Rw *w, MlirType t, const char *what) {
+  MlirType e = ttElementType(t);
+  if (mlirTypeIsAF32(e) || mlirTypeIsAF16(e) || mlirTypeIsABF16(e) || mlirTypeIsAF64(e))
+    return true;
+  ttEmitError(w->op, "decompose: %s: %s has dtype %s; f32, f16, bf16 or f64 is supported",
+              w->name, what, ttDtypeName(e));
+  return false;
+}
+
+/* Checks that t is float and sets the compute dtype: f32 for f16/bf16, else t's own. */
+static bool computeType(Rw *w, MlirType t) {
+  if (!checkFloat(w, t, "the input"))
+    return false;
+  w->compute = ttTypeIsHalf(t) ? mlirF32TypeGet(w->ctx) : ttElementType(t);
+  return true;
+}
+
+/* The operand `v` is a float tensor of shape [n] (a weight or bias of the last dim). */
+static bool checkVector(Rw *w, MlirValue v, const char *what, int64_t n) {
+  Shape s;
+  if (!checkTensor(w, v, what, &s) || !checkFloat(w, s.type, what))
+    return false;
+  if (s.rank != 1 || s.shape[0] != n) {
+    char buf[128];
+    typeString(s.type, buf, sizeof buf);
+    ttEmitError(w->op,
+                "decompose: %s: %s must be 1-D of size %lld (the last dimension of x), got "
+                "%s",
+                w->name, what, (long long)n, buf);
+    return false;
+  }
+  return true;
+}
+
+/* The input x (operand 0) of a composite that reduces over a dimension of it. */
+static bool checkRows(Rw *w, Shape *x) {
+  if (!checkTensor(w, mlirOperationGetOperand(w->op, 0), "x", x) ||
+      !computeType(w, x->type))
+    return false;
+  if (x->rank < 1) {
+    ttEmitError(w->op, "decompose: %s: x must have rank 1 or more", w->name);
+    return false;
+  }
+  return true;
+}
+
+/* The float attribute `eps`. */
+static bool readEps(Rw *w, double *eps) {
+  MlirAttribute a = ttOpAttr(w->op, "eps");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a)) {
+    ttEmitError(w->op, "decompose: %s: eps must be a float attribute", w->name);
+    return false;
+  }
+  *eps = mlirFloatAttrGetValueDouble(a);
+  return true;
+}
+
+/* --- the rules: each checks, then builds, and returns the result (null after an error) */
+
+typedef MlirValue (*RuleFn)(Rw *w);
+
+static MlirValue nullValue(void) {
+  MlirValue v = {NULL};
+  return v;
+}
+
+/* softmax and log_softmax along `dim`. */
+static MlirValue softmaxRule(Rw *w, bool log) {
+  Shape x;
+  MlirValue in = mlirOperationGetOperand(w->op, 0);
+  if (!checkRows(w, &x))
+    return nullValue();
+  MlirAttribute da = ttOpAttr(w->op, "dim");
+  if (mlirAttributeIsNull(da) || !mlirAttributeIsAInteger(da)) {
+    ttEmitError(w->op, "decompose: %s: dim must be an integer attribute", w->name);
+    return nullValue();
+  }
+  int64_t dim = mlirIntegerAttrGetValueInt(da), d = dim < 0 ? dim + x.rank : dim;
+  if (d < 0 || d >= x.rank) {
+    ttEmitError(w->op,
+                "decompose: %s: dim %lld is out of range for a tensor of rank %lld "
+                "(expected %lld to %lld)",
+                w->name, (long long)dim, (long long)x.rank, (long long)-x.rank,
+                (long long)x.rank - 1);
+    return nullValue();
+  }
+  MlirValue xc = toCompute(w, in);
+  MlirType t = mlirValueGetType(xc);
+  MlirValue s = xc; /* x - max, or x when there are no elements to take the max of */
+  if (ttTensorNumel(x.type) > 0)
+    s = binary(w, "sub", xc, broadcastBack(w, reduce(w, "amax", xc, d), t, d));
+  MlirValue e = unary(w, "exp", s);
+  MlirValue y;
+  if (log)
+    y = binary(w, "sub", s,
+               broadcastBack(w, unary(w, "log", reduce(w, "sum", e, d)), t, d));
+  else
+    y = binary(w, "div", e, broadcastBack(w, reduce(w, "sum", e, d), t, d));
+  return convertTo(w, y, ttElementType(x.type));
+}
+
+static MlirValue ruleSoftmax(Rw *w) { return softmaxRule(w, false); }
+static MlirValue ruleLogSoftmax(Rw *w) { return softmaxRule(w, true); }
+
+static MlirValue ruleLayerNorm(Rw *w) {
+  Shape x;
+  double eps;
+  MlirValue weight = mlirOperationGetOperand(w->op, 1);
+  MlirValue bias = mlirOperationGetOperand(w->op, 2);
+  if (!checkRows(w, &x))
+    return nullValue();
+  int64_t last = x.rank - 1, n = x.shape[last];
+  if (!checkVector(w, weight, "weight", n) || !checkVector(w, bias, "bias", n) ||
+      !readEps(w, &eps))
+    return nullValue();
+  MlirValue xc = toCompute(w, mlirOperationGetOperand(w->op, 0));
+  MlirType t = mlirValueGetType(xc);
+  MlirValue sum = reduce(w, "sum", xc, last);
+  MlirType red = mlirValueGetType(sum);
+  MlirValue count = full(w, red, (double)n); /* N, shared by the two means */
+  MlirValue mu = binary(w, "div", sum, count);
+  MlirValue v = binary(w, "sub", xc, broadcastBack(w, mu, t, last));
+  MlirValue var = binary(w, "div", reduce(w, "sum", binary(w, "mul", v, v), last), count);
+  MlirValue rstd = unary(w, "rsqrt", binary(w, "add", var, full(w, red, eps)));
+  MlirValue y = binary(w, "mul", v, broadcastBack(w, rstd, t, last));
+  y = binary(w, "mul", y, broadcastLast(w, toCompute(w, weight), t));
+  y = binary(w, "add", y, broadcastLast(w, toCompute(w, bias), t));
+  return convertTo(w, y, ttElementType(x.type));
+}
+
+static MlirValue ruleRmsNorm(Rw *w) {
+  Shape x;
+  double eps;
+  MlirValue weight = mlirOperationGetOperand(w->op, 1);
+  if (!checkRows(w, &x))
+    return nullValue();
+  int64_t last = x.rank - 1, n = x.shape[last];
+  if (!checkVector(w, weight, "weight", n) || !readEps(w, &eps))
+    return nullValue();
+  MlirValue xc = toCompute(w, mlirOperationGetOperand(w->op, 0));
+  MlirType t = mlirValueGetType(xc);
+  MlirValue ms = reduce(w, "sum", binary(w, "mul", xc, xc), last);
+  MlirType red = mlirValueGetType(ms);
+  ms = binary(w, "div", ms, full(w, red, (double)n));
+  MlirValue r = unary(w, "rsqrt", binary(w, "add", ms, full(w, red, eps)));
+  MlirValue y = binary(w, "mul", xc, broadcastBack(w, r, t, last));
+  y = binary(w, "mul", y, broadcastLast(w, toCompute(w, weight), t));
+  return convertTo(w, y, ttElementType(x.type));
+}
+
+static MlirValue ruleGelu(Rw *w) {
+  Shape x;
+  char approx[32];
+  MlirValue in = mlirOperationGetOperand(w->op, 0);
+  if (!checkTensor(w, in, "x", &x) || !computeType(w, x.type))
+    return nullValue();
+  if (!ttOpAttrStr(w->op, "approximate", approx, sizeof approx)) {
+    ttEmitError(w->op, "decompose: gelu: approximate must be a string attribute");
+    return nullValue();
+  }
+  bool tanhForm = strcmp(approx, "tanh") == 0;
+  if (!tanhForm && strcmp(approx, "none") != 0) {
+    ttEmitError(w->op,
+                "decompose: gelu: approximate = \"%s\" is not supported (\"none\" or "
+                "\"tanh\")",
+                approx);
+    return nullValue();
+  }
+  MlirValue xc = toCompute(w, in);
+  MlirType t = mlirValueGetType(xc);
+  MlirValue one = full(w, t, 1.0), half = full(w, t, 0.5), y;
+  if (tanhForm) {
+    MlirValue x3 = binary(w, "mul", binary(w, "mul", xc, xc), xc);
+    MlirValue inner = binary(w, "add", xc, binary(w, "mul", full(w, t, GELU_KAPPA), x3));
+    inner = binary(w, "mul", full(w, t, SQRT_2_OVER_PI), inner);
+    MlirValue th = binary(w, "add", one, unary(w, "tanh", inner));
+    MlirValue hx = binary(w, "mul", half, xc);
+    y = binary(w, "mul", hx, th);
+  } else {
+    MlirValue xh = binary(w, "mul", xc, half);
+    MlirValue er = unary(w, "erf", binary(w, "mul", xc, full(w, t, SQRT1_2)));
+    y = binary(w, "mul", xh, binary(w, "add", one, er));
+  }
+  return convertTo(w, y, ttElementType(x.type));
+}
+
+static MlirValue ruleSigmoid(Rw *w) {
+  Shape x;
+  MlirValue in = mlirOperationGetOperand(w->op, 0);
+  if (!checkTensor(w, in, "x", &x) || !computeType(w, x.type))
+    return nullValue();
+  return convertTo(w, buildSigmoid(w, toCompute(w, in)), ttElementType(x.type));
+}
+
+static MlirValue ruleSilu(Rw *w) {
+  Shape x;
+  MlirValue in = mlirOperationGetOperand(w->op, 0);
+  if (!checkTensor(w, in, "x", &x) || !computeType(w, x.type))
+    return nullValue();
+  MlirValue xc = toCompute(w, in);
+  return convertTo(w, binary(w, "mul", xc, buildSigmoid(w, xc)), ttElementType(x.type));
+}
+
+static MlirValue ruleSwiglu(Rw *w) {
+  Shape a;
+  MlirValue in = mlirOperationGetOperand(w->op, 0);
+  if (!checkTensor(w, in, "a", &a) || !computeType(w, a.type))
+    return nullValue();
+  MlirValue ac = toCompute(w, in);
+  MlirValue bc = toCompute(w, mlirOperationGetOperand(w->op, 1));
+  MlirValue y = binary(w, "mul", binary(w, "mul", ac, buildSigmoid(w, ac)), bc);
+  return convertTo(w, y, ttElementType(a.type));
+}
+
+static MlirValue ruleLinear(Rw *w) {
+  Shape x, wt, res;
+  MlirValue in = mlirOperationGetOperand(w->op, 0);
+  MlirValue weight = mlirOperationGetOperand(w->op, 1);
+  bool hasBias = mlirOperationGetNumOperands(w->op) > 2;
+  MlirValue bias = hasBias ? mlirOperationGetOperand(w->op, 2) : nullValue();
+  if (!checkTensor(w, in, "x", &x) || !computeType(w, x.type) ||
+      !checkTensor(w, weight, "weight", &wt) ||
+      !checkTensor(w, mlirOperationGetResult(w->op, 0), "the result", &res))
+    return nullValue();
+  MlirType et = ttElementType(x.type);
+  if (x.rank < 1) {
+    ttEmitError(w->op, "decompose: linear: x must have rank 1 or more");
+    return nullValue();
+  }
+  int64_t k = x.shape[x.rank - 1];
+  if (wt.rank != 2 || wt.shape[1] != k) {
+    char buf[128];
+    typeString(wt.type, buf, sizeof buf);
+    ttEmitError(w->op,
+                "decompose: linear: weight must be 2-D [N, K] with K = %lld (the last "
+                "dimension of x), got %s",
+                (long long)k, buf);
+    return nullValue();
+  }
+  if (!mlirTypeEqual(ttElementType(wt.type), et)) {
+    ttEmitError(w->op, "decompose: linear: weight has dtype %s but x has %s",
+                ttDtypeName(wt.type), ttDtypeName(et));
+    return nullValue();
+  }
+  int64_t n = wt.shape[0];
+  if (hasBias && !checkVector(w, bias, "bias", n))
+    return nullValue();
+  int64_t outShape[TT_MAX_RANK], m = 1;
+  for (int64_t i = 0; i + 1 < x.rank; i++) {
+    outShape[i] = x.shape[i];
+    m *= x.shape[i];
+  }
+  outShape[x.rank - 1] = n;
+  MlirType expect = tensorOf(x.rank, outShape, et);
+  if (!mlirTypeEqual(expect, res.type)) {
+    char got[128], want[128];
+    typeString(res.type, got, sizeof got);
+    typeString(expect, want, sizeof want);
+    ttEmitError(w->op, "decompose: linear: the result has type %s; expected %s", got, want);
+    return nullValue();
+  }
+
+  int64_t perm[2] = {1, 0}, wtShape[2] = {k, n}, x2Shape[2] = {m, k}, yShape[2] = {m, n};
+  MlirNamedAttribute pa =
+      ttNamedAttr(w->ctx, "permutation", mlirDenseI64ArrayGet(w->ctx, 2, perm));
+  MlirValue wT = prim(w, "transpose", 1, &weight, tensorOf(2, wtShape, et), 1, &pa);
+  MlirValue x2 = in;
+  if (x.rank != 2)
+    x2 = prim(w, "reshape", 1, &in, tensorOf(2, x2Shape, et), 0, NULL);
+  MlirValue operands[2] = {x2, wT};
+  MlirValue y = prim(w, "matmul", 2, operands,
+                     tensorOf(2, yShape, hasBias ? w->compute : et), 0, NULL);
+  if (hasBias) {
+    MlirType t = mlirValueGetType(y);
+    y = binary(w, "add", y, broadcastLast(w, toCompute(w, bias), t));
+  }
+  if (x.rank != 2)
+    y = prim(w, "reshape", 1, &y,
+             tensorOf(x.rank, outShape, ttElementType(mlirValueGetType(y))), 0, NULL);
+  return convertTo(w, y, et);
+}
+
+static const struct {
+  const char *name; /* without "prim." */
+  RuleFn rule;
+} rules[] = {
+    {"softmax", ruleSoftmax},
+    {"log_softmax", ruleLogSoftmax},
+    {"layer_norm", ruleLayerNorm},
+    {"rms_norm", ruleRmsNorm},
+    {"gelu", ruleGelu},
+    {"sigmoid", ruleSigmoid},
+    {"silu", ruleSilu},
+    {"swiglu", ruleSwiglu},
+    {"linear", ruleLinear},
+};
+#define NRULES ((int)(sizeof rules / sizeof rules[0]))
+
+/* The index in `rules` of op's rule, -1 when op is not a composite this pass rewrites. */
+static int ruleOf(MlirOperation op) {
+  if (!ttOpHasPrefix(op, "prim."))
+    return -1;
+  char name[64];
+  ttPrimShortName(op, name, sizeof name);
+  for (int i = 0; i < NRULES; i++)
+    if (strcmp(rules[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+/* Step 1: the composite ops under a function, in program order. */
+typedef struct {
+  MlirOperation *ops;
+  int n, cap;
+} OpList;
+
+static bool collect(MlirOperation op, void *userData) {
+  OpList *l = userData;
+  if (ruleOf(op) < 0)
+    return true;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    l->ops = ttRealloc(l->ops, sizeof(MlirOperation) * (size_t)l->cap);
+  }
+  l->ops[l->n++] = op;
+  return true;
+}
+
+/* Steps 2-3 for one op; false after an error (the op is left as it was). */
+static bool decomposeOp(MlirOperation op) {
+  char name[64];
+  Rw w = {0};
+  w.ctx = mlirOperationGetContext(op);
+  w.loc = mlirOperationGetLocation(op);
+  w.b.block = mlirOperationGetBlock(op);
+  w.b.before = op;
+  w.op = op;
+  w.name = ttPrimShortName(op, name, sizeof name);
+  MlirValue y = rules[ruleOf(op)].rule(&w);
+  if (mlirValueIsNull(y))
+    return false;
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), y);
+  mlirOperationDestroy(op);
+  return true;
+}
+
+bool ttDecomposePass(MlirModule module, const TtPassOptions *opts) {
+  (void)opts;
+  OpList l = {0};
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f))
+    if (ttOpIs(f, "func.func"))
+      ttWalk(f, collect, &l);
+  bool ok = true;
+  for (int i = 0; i < l.n; i++)
+    ok &= decomposeOp(l.ops[i]);
+  free(l.ops);
+  return ok;
+}
