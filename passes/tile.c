@@ -16,9 +16,13 @@
  *     - elementwise ops become arith/math ops on tiles, computing f16/bf16 in f32 (the
  *       dtype policy of PyTorch's own kernels); a `convert` to f16/bf16 rounds there.
  *       Float ops carry `fastmath<contract>` (a*b+c may become one fma, as nvcc and
- *       Triton allow); a tanh whose result is f16/bf16 also carries `afn`: it needs only
- *       16-bit accuracy, and the lowering then uses a formula of ~10 instructions instead
- *       of libdevice's f32-exact tanhf;
+ *       Triton allow); when the kernel's result is stored as f16/bf16 (or the op's own
+ *       result is f16/bf16) they also carry `afn`: the value needs only 16-bit accuracy, so
+ *       exp, division and tanh may use the GPU's approximate instructions (relative error
+ *       ~1e-6, 1e-4 for tanh) instead of libdevice's f32-exact functions;
+ *     - an elementwise op whose operands are all uniform (tile.splat of a per-row value,
+ *       or a constant) is computed once on scalars and splat; with `afn`, x / uniform s
+ *       becomes x * (1 / s): one division per row instead of one per element;
  *     - broadcast_in_dim maps the offsets to the operand's (divide and remainder by the
  *       result's strides, multiply by the operand's), then recurses;
  *     - reshape keeps the offsets (row-major order is unchanged);
@@ -50,7 +54,8 @@ typedef struct {
   TtBuilder b;
   int64_t block;
   MlirValue offs, mask;
-  bool rowMode;      /* a row kernel: one row per program, offs/mask cover the row */
+  bool rowMode;      /* a row kernel: offs/mask cover one row of the program's rows */
+  bool halfOutput;   /* the result is stored as f16/bf16: math may be `afn` */
   MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
   MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
   int nin;
@@ -196,6 +201,24 @@ static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
   return op1(e, "tile.splat", r, ct);
 }
 
+/* The scalar that tile v holds in every element, when v is a tile.splat or a splat
+ * constant (made here as a scalar constant); null otherwise. */
+static MlirValue scalarOf(Emit *e, MlirValue v) {
+  MlirValue none = {NULL};
+  if (!mlirValueIsAOpResult(v))
+    return none;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (ttOpIs(def, "tile.splat"))
+    return mlirOperationGetOperand(def, 0);
+  MlirAttribute a = ttOpAttr(def, "value");
+  if (!ttOpIs(def, "arith.constant") || !mlirAttributeIsADenseElements(a) ||
+      !mlirDenseElementsAttrIsSplat(a))
+    return none;
+  MlirAttribute x = mlirDenseElementsAttrGetSplatValue(a);
+  MlirNamedAttribute va = ttNamedAttr(e->ctx, "value", x);
+  return ttBuild(&e->b, "arith.constant", e->loc, 0, NULL, mlirAttributeGetType(x), 1, &va);
+}
+
 /* Emits prim op `op` (one result) at offsets offs. */
 static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   char name[64];
@@ -225,8 +248,19 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     }
     if (e->failed)
       return none;
-    bool approx = ttTypeIsHalf(relem) && strcmp(name, "tanh") == 0;
+    bool approx = e->halfOutput || ttTypeIsHalf(relem);
     MlirNamedAttribute fm = ttFastmath(e->ctx, approx ? "contract,afn" : "contract");
+    /* Uniform operands (one value per row, constants): compute once on scalars. */
+    MlirValue sc[2] = {scalarOf(e, ops[0]), n == 2 ? scalarOf(e, ops[1]) : none};
+    MlirType st = mlirShapedTypeGetElementType(ct);
+    if (!mlirValueIsNull(sc[0]) && (n == 1 || !mlirValueIsNull(sc[1])))
+      return op1(e, "tile.splat", ttBuild(&e->b, arith, e->loc, n, sc, st, 1, &fm), ct);
+    /* x / uniform s, approximate: one reciprocal per row, a multiply per element */
+    if (approx && strcmp(arith, "arith.divf") == 0 && !mlirValueIsNull(sc[1])) {
+      MlirValue rc[2] = {ttConstSplat(&e->b, e->loc, st, 1.0), sc[1]};
+      ops[1] = op1(e, "tile.splat", ttBuild(&e->b, "arith.divf", e->loc, 2, rc, st, 1, &fm), ct);
+      arith = "arith.mulf";
+    }
     return ttBuild(&e->b, arith, e->loc, n, ops, ct, 1, &fm);
   }
   case TT_PRIM_COMPARE: {
@@ -427,6 +461,7 @@ typedef struct {
   int64_t block;       /* tile size (elements) */
   int64_t warps;       /* warps per program */
   int64_t rowLen, rows; /* row kernels: N and M of the [M, N] row space */
+  int64_t rowsPerProgram; /* row kernels: R, rows one program computes one after another */
 } Geometry;
 
 /* Step 1 for a row fusion: the row shape (from its first reduction), and a block covering
@@ -450,6 +485,10 @@ static bool rowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     while (g->block < g->rowLen)
       g->block *= 2;
     g->warps = g->block / 512 < 1 ? 1 : g->block / 512 > 32 ? 32 : g->block / 512;
+    /* short rows: several per program, so a program moves at least ~1024 elements */
+    g->rowsPerProgram = 1;
+    while (g->rowsPerProgram * g->block < 1024 && g->rowsPerProgram < g->rows)
+      g->rowsPerProgram *= 2;
     g->row = true;
     return true;
   }
@@ -528,43 +567,66 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
   MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
-  MlirValue start = op2(&e, "arith.muli", pid,
-                        ttConstInt(&e.b, loc, i32, geo.row ? geo.rowLen : block), i32);
   MlirNamedAttribute range[2] = {ttNamedAttr(ctx, "start", ttIntAttr(ctx, 0, i32)),
                                  ttNamedAttr(ctx, "end", ttIntAttr(ctx, block, i32))};
   MlirValue r = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
-  e.offs = op2(&e, "arith.addi", op1(&e, "tile.splat", start, it), r, it);
-  /* elementwise: offs < numel; row: column < N */
+  MlirType oelem = ttElementType(outType);
   e.rowMode = geo.row;
-  e.mask = cmpTile(&e, CMPI_SLT, geo.row ? r : e.offs,
-                   geo.row ? splatI32(&e, geo.rowLen)
-                           : op1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it));
+  e.halfOutput = ttTypeIsHalf(oelem);
+  bool perRow = geo.row && ttTensorNumel(outType) != geo.rows * geo.rowLen;
 
-  /* Steps 4-5: the value and its store. */
-  MlirValue v = emitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
+  /* Steps 3-5 per row of the program (elementwise: once): offsets and mask (elementwise:
+   * offs < numel; row i: row = pid * R + i, offs = row * N + column, column < N and, when
+   * R does not divide M, row < M), the value, and its store. */
+  int64_t nrows = geo.row ? geo.rowsPerProgram : 1;
+  for (int64_t i = 0; i < nrows && !e.failed; i++) {
+    e.nmemo = 0; /* reductions are memoized per row */
+    MlirValue row = pid;
+    if (nrows > 1) {
+      row = op2(&e, "arith.muli", pid, ttConstInt(&e.b, loc, i32, nrows), i32);
+      row = op2(&e, "arith.addi", row, ttConstInt(&e.b, loc, i32, i), i32);
+    }
+    MlirValue start = op2(&e, "arith.muli", row,
+                          ttConstInt(&e.b, loc, i32, geo.row ? geo.rowLen : block), i32);
+    e.offs = op2(&e, "arith.addi", op1(&e, "tile.splat", start, it), r, it);
+    if (geo.row) {
+      e.mask = cmpTile(&e, CMPI_SLT, r, splatI32(&e, geo.rowLen));
+      if (geo.rows % nrows != 0) {
+        MlirValue in = cmpTile(&e, CMPI_SLT, op1(&e, "tile.splat", row, it),
+                               splatI32(&e, geo.rows));
+        e.mask = op2(&e, "arith.andi", e.mask, in, mlirValueGetType(in));
+      }
+    } else {
+      e.mask = cmpTile(&e, CMPI_SLT, e.offs,
+                       op1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it));
+    }
+    MlirValue v = emitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
+    if (e.failed)
+      break;
+    if (ttTypeIsHalf(oelem))
+      v = op1(&e, "arith.truncf", v, tileOf(&e, oelem));
+    MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
+    if (perRow) { /* one value per row: lane 0 stores it at the row's index */
+      st[1] = op1(&e, "tile.splat", row, it);
+      st[3] = op2(&e, "arith.andi", e.mask, cmpTile(&e, CMPI_EQ, r, splatI32(&e, 0)),
+                  mlirValueGetType(e.mask));
+    }
+    ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+  }
   free(e.memo);
   free(inputs);
   if (e.failed) {
     mlirOperationDestroy(kfunc);
     return false;
   }
-  MlirType oelem = ttElementType(outType);
-  if (ttTypeIsHalf(oelem))
-    v = op1(&e, "arith.truncf", v, tileOf(&e, oelem));
-  MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
-  if (geo.row && ttTensorNumel(outType) != geo.rows * geo.rowLen) {
-    /* one value per row: lane 0 stores it at the row's index */
-    st[1] = op1(&e, "tile.splat", pid, it);
-    st[3] = cmpTile(&e, CMPI_EQ, r, splatI32(&e, 0));
-  }
-  ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
   ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
   loadsFirst(kbody);
 
   /* Step 6: the launch. */
   char grid[64];
   if (geo.row)
-    snprintf(grid, sizeof grid, "%lld", (long long)geo.rows);
+    snprintf(grid, sizeof grid, "%lld",
+             (long long)((geo.rows + geo.rowsPerProgram - 1) / geo.rowsPerProgram));
   else
     snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)block);
   MlirAttribute gridAttrs[3] = {ttStrAttr(ctx, grid), ttStrAttr(ctx, "1"),
@@ -599,7 +661,7 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
       ttEmitError(op, "tile: fusion kind '%s' is not supported yet", kind);
       return false;
     }
-    Geometry geo = {false, block, warps, 0, 0};
+    Geometry geo = {false, block, warps, 0, 0, 1};
     geo.row = strcmp(kind, "row") == 0; /* rowGeometry fills the rest */
     if (!tileFusion(op, geo))
       return false;

@@ -7,9 +7,9 @@
 // CHECK-SAME: tile.kernel
 // CHECK-SAME: tile.num_warps = 2 : i32
 // CHECK: %[[PID:.*]] = "tile.program_id"() {axis = 0 : i32}
+// CHECK: "tile.range"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
 // CHECK: %[[C:.*]] = arith.constant 256 : i32
 // CHECK: %[[S:.*]] = arith.muli %[[PID]], %[[C]]
-// CHECK: "tile.range"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
 // CHECK: %[[M:.*]] = arith.cmpi slt
 // CHECK: %[[V:.*]] = "tile.load"(%[[X]], %{{.*}}, %[[M]], %{{.*}}) : (!tile.ptr<f16>, tensor<256xi32>, tensor<256xi1>, tensor<256xf16>) -> tensor<256xf16>
 // CHECK: arith.extf %[[V]] : tensor<256xf16> to tensor<256xf32>
@@ -38,13 +38,14 @@ func.func @bias(%x: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
 
 // -----
 
-// Float ops may contract into fma; a tanh whose result is bf16 needs only 16-bit accuracy
-// and is marked `afn`. Both loads come before any math (with the index math they need).
+// Float ops may contract into fma; the result is stored as bf16, so it needs only 16-bit
+// accuracy and the math is marked `afn`. Both loads come before any math (with the index
+// math they need).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: "tile.load"
 // CHECK: "tile.load"
 // CHECK-NOT: "tile.load"
-// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : tensor<256xf32>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<contract,afn> : tensor<256xf32>
 // CHECK: math.tanh %{{.*}} fastmath<contract,afn> : tensor<256xf32>
 func.func @tanh_bf16(%x: tensor<1000xbf16>, %y: tensor<1000xbf16>) -> tensor<1000xbf16> {
   %s = "prim.mul"(%x, %x) : (tensor<1000xbf16>, tensor<1000xbf16>) -> tensor<1000xbf16>
@@ -72,8 +73,8 @@ func.func @tanh_f32(%x: tensor<1000xf32>) -> tensor<1000xf32> {
 // CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[Y:.*]]: !tile.ptr<f32>)
 // CHECK-SAME: tile.num_warps = 2 : i32
 // CHECK: %[[PID:.*]] = "tile.program_id"()
-// CHECK: arith.muli %[[PID]], %{{.*}} : i32
 // CHECK: %[[COL:.*]] = "tile.range"() {end = 1024 : i32, start = 0 : i32}
+// CHECK: arith.muli %[[PID]], %{{.*}} : i32
 // CHECK: %[[M:.*]] = arith.cmpi slt, %[[COL]], %{{.*}} : tensor<1024xi32>
 // CHECK: %[[V:.*]] = "tile.load"(%[[X]]
 // CHECK: %[[SEL:.*]] = arith.select %[[M]], %[[V]], %{{.*}} : tensor<1024xi1>, tensor<1024xf32>
@@ -98,14 +99,24 @@ func.func @softmax(%x: tensor<4x1000xf32>) -> tensor<4x1000xf32> {
 
 // -----
 
-// One value per row: lane 0 stores it at the row's index.
+// Short rows: a program computes several (here 5 columns -> a 32-element block, 4 rows a
+// program, so one program for the 3 rows), one after another; rows past the last are
+// masked off. One value per row: lane 0 stores it at the row's index.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: %[[PID:.*]] = "tile.program_id"()
 // CHECK: %[[COL:.*]] = "tile.range"()
+// CHECK: %[[R0:.*]] = arith.muli %[[PID]], %{{.*}} : i32
+// CHECK: %[[ROW:.*]] = arith.addi %[[R0]], %{{.*}} : i32
+// CHECK: %[[RT:.*]] = "tile.splat"(%[[ROW]]) : (i32) -> tensor<32xi32>
+// CHECK: arith.cmpi slt, %[[RT]], %{{.*}} : tensor<32xi32>
 // CHECK: "tile.reduce"
-// CHECK: %[[AT:.*]] = "tile.splat"(%[[PID]]) : (i32) -> tensor<32xi32>
+// CHECK: %[[AT:.*]] = "tile.splat"(%[[ROW]]) : (i32) -> tensor<32xi32>
 // CHECK: %[[LANE0:.*]] = arith.cmpi eq, %[[COL]], %{{.*}} : tensor<32xi32>
-// CHECK: "tile.store"(%{{.*}}, %[[AT]], %{{.*}}, %[[LANE0]])
+// CHECK: %[[ST:.*]] = arith.andi %{{.*}}, %[[LANE0]]
+// CHECK: "tile.store"(%{{.*}}, %[[AT]], %{{.*}}, %[[ST]])
+// CHECK-COUNT-3: "tile.store"
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: grid = ["1", "1", "1"]
 func.func @row_sums(%x: tensor<3x5xf32>) -> tensor<3xf32> {
   %s = "prim.sum"(%x) {dims = array<i64: -1>, keepdim = false} : (tensor<3x5xf32>) -> tensor<3xf32>
   return %s : tensor<3xf32>
