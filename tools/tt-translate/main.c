@@ -3,7 +3,7 @@
  * `tt-opt --fuse --splitk in.mlir | tt-translate --ptx` is the main job. tt-translate
  * finishes whatever lowering its input still needs, so it accepts tt-opt's output at any
  * level:
- *  1. prim ops in the host function -> --fuse
+ *  1. prim ops in the host function -> --decompose (composites), --fuse
  *  2. fused functions               -> --tile (default options)
  *  3. the launch metadata (docs/metadata.md) is written from the host function
  *  4. tile kernels                  -> --convert-tile-to-gpu
@@ -74,7 +74,8 @@ static bool verified(MlirModule m) {
 
 /* Steps 1-5. */
 static bool translate(MlirModule m, bool ptx, const char *arch, TtStr *out) {
-  if (hostHas(m, "prim.") && (!ttRunPass(m, "fuse", NULL) || !verified(m)))
+  if (hostHas(m, "prim.") && (!ttRunPass(m, "decompose", NULL) || !verified(m) ||
+                              !ttRunPass(m, "fuse", NULL) || !verified(m)))
     return false;
   if (untiled(m) && (!ttRunPass(m, "tile", NULL) || !verified(m)))
     return false;
