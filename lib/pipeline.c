@@ -18,6 +18,9 @@ static const TtPassOption tileOptions[] = {
      65536},
     {"num-warps", "warps per program", 4, 1, 32},
 };
+static const TtPassOption fuseOptions[] = {
+    {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1},
+};
 static const TtPassOption splitkOptions[] = {
     {"split-k", "K slices per output tile (0 picks from the shape)", 0, 0, 1024},
 };
@@ -38,7 +41,7 @@ static const TtPassInfo passes[] = {
      "Reductions over the last dimension join too, making a row group (`prim.fusion = "
      "\"row\"`) when they all reduce rows of one shape: softmax or a norm becomes one "
      "kernel that reads each row once.",
-     NULL, 0, ttFusePass},
+     fuseOptions, 1, ttFusePass},
     {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "
      "elements [p*block-size, (p+1)*block-size), masked at the tail. f16/bf16 math runs in "

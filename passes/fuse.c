@@ -29,6 +29,7 @@
  */
 #include "tt.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ static int opListFind(const OpList *l, MlirOperation op) {
 }
 
 typedef struct {
+  bool report;       /* print remarks (option report=1) */
   OpList block;      /* the block's ops in program order */
   int *group;        /* group id per op in `block`, -1 when none */
   MlirType *rowType; /* per group: the operand type of its row reductions, or null */
@@ -140,6 +142,25 @@ static bool usedOnlyByGroups(FuseState *st, MlirOperation op) {
   return true;
 }
 
+/* Prints `file:line:col: remark: fuse: ...` at op when reporting. */
+static void remark(FuseState *st, MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void remark(FuseState *st, MlirOperation op, const char *fmt, ...) {
+  if (!st->report)
+    return;
+  TtStr at = {0};
+  ttLocationFormat(mlirOperationGetLocation(op), &at);
+  char name[64];
+  fprintf(stderr, "%s: remark: fuse: '%s' ", at.data ? at.data : "?",
+          ttOpName(op, name, sizeof name));
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  ttStrDestroy(&at);
+}
+
 /* Step 2: adds producers to group g until nothing changes. */
 static void growGroup(FuseState *st, MlirBlock block, int g) {
   bool changed = true;
@@ -155,10 +176,15 @@ static void growGroup(FuseState *st, MlirBlock block, int g) {
         if (mlirOperationIsNull(p) || isConstant(p) || !fusible(p))
           continue;
         int j = opListFind(&st->block, p);
-        if (j >= 0 && st->group[j] < 0 && allUsersIn(st, p, g) && canJoin(st, g, p)) {
-          st->group[j] = g;
-          changed = true;
+        if (j < 0 || st->group[j] >= 0 || !allUsersIn(st, p, g))
+          continue; /* reported when its own group is made */
+        if (!canJoin(st, g, p)) {
+          remark(st, p, "not fused into the group of its user: it reduces rows of another "
+                        "shape, which the group would have to read as well");
+          continue;
         }
+        st->group[j] = g;
+        changed = true;
       }
     }
   }
@@ -261,8 +287,9 @@ static void outlineGroup(FuseState *st, MlirBlock block, MlirOperation func, int
 }
 
 /* Runs steps 1-5 on one block. */
-static void fuseBlock(MlirBlock block, MlirOperation func, int *serial) {
+static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool report) {
   FuseState st = {0};
+  st.report = report;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     opListPush(&st.block, op);
@@ -286,6 +313,30 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial) {
       st.rowType[ngroups] = mlirValueGetType(mlirOperationGetOperand(op, 0));
     growGroup(&st, block, ngroups);
     ngroups++;
+  }
+  for (int i = 0; i < st.block.n && st.report; i++) {
+    MlirOperation op = st.block.ops[i];
+    if (ttPrimKind(op) == TT_PRIM_REDUCTION && !ttPrimIsRowReduction(op))
+      remark(&st, op, "does not fuse: only reductions over the last dimension do");
+    else if (st.group[i] >= 0 && st.root[st.group[i]] == i) {
+      int n = 0;
+      for (int k = 0; k < st.block.n; k++)
+        n += st.group[k] == st.group[i];
+      int readers = 0, last = -1; /* groups using the result (users are in order) */
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+        int k = opListFind(&st.block, mlirOpOperandGetOwner(u));
+        int ug = k >= 0 ? st.group[k] : -1;
+        readers += ug >= 0 && ug != last;
+        last = ug >= 0 ? ug : last;
+      }
+      remark(&st, op, "ends a%s group of %d ops, outlined as @fused_%d%s",
+             mlirTypeIsNull(st.rowType[st.group[i]]) ? "n elementwise" : " row", n,
+             *serial + (ngroups - 1 - st.group[i]),
+             readers > 1 ? " (not fused into its users: several groups read its result, "
+                           "which fusing would compute once in each)"
+                         : "");
+    }
   }
   for (int g = ngroups - 1; g >= 0; g--)
     outlineGroup(&st, block, func, g, st.root[g], (*serial)++);
@@ -311,7 +362,6 @@ static bool countFusion(MlirOperation op, void *userData) {
 }
 
 bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
-  (void)opts;
   int serial = 0;
   ttWalk(mlirModuleGetOperation(module), countFusion, &serial);
   MlirBlock body = mlirModuleGetBody(module);
@@ -323,7 +373,7 @@ bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
     MlirRegion r = mlirOperationGetRegion(op, 0);
     for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
          b = mlirBlockGetNextInRegion(b))
-      fuseBlock(b, op, &serial);
+      fuseBlock(b, op, &serial, opts->v[0] != 0);
   }
   return true;
 }
