@@ -99,8 +99,7 @@ static void primLine(Meta *m, MlirOperation op, int id) {
   TtPrimKind k = ttPrimKind(op);
   if (k == TT_PRIM_BROADCAST || k == TT_PRIM_REDUCTION) {
     MlirAttribute dims = ttOpAttr(op, k == TT_PRIM_BROADCAST ? "broadcast_dimensions" : "dims");
-    int64_t rank = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)),
-                                 (int64_t[TT_MAX_RANK]){0});
+    int64_t rank = mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 0)));
     ttStrAppend(&m->prims, " dims=", 6);
     for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(dims); i++) {
       int64_t d = mlirDenseI64ArrayGetElement(dims, i);

@@ -68,6 +68,15 @@ static bool fusible(MlirOperation op) {
   return ttPrimIsElementwise(ttPrimKind(op)) || ttPrimIsRowReduction(op);
 }
 
+/* True when tensor types a and b have the same shape (whatever their element types). */
+static bool sameShape(MlirType a, MlirType b) {
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
+  int64_t r = ttTensorShape(a, as);
+  if (r < 0 || r > TT_MAX_RANK || r != ttTensorShape(b, bs))
+    return false;
+  return memcmp(as, bs, sizeof(int64_t) * (size_t)r) == 0;
+}
+
 /* True when shapes a and b are equal, or a is b without its last dimension or with it set
  * to 1 (a row reduction's result, keepdim false or true). */
 static bool sameOrReducedShape(MlirType a, MlirType b) {
@@ -93,8 +102,7 @@ static bool canJoin(FuseState *st, int g, MlirOperation op) {
     return true;
   MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
   if (!mlirTypeIsNull(st->rowType[g]))
-    return ttTensorNumel(t) == ttTensorNumel(st->rowType[g]) &&
-           sameOrReducedShape(t, st->rowType[g]);
+    return sameShape(t, st->rowType[g]);
   MlirOperation root = st->block.ops[st->root[g]];
   if (!sameOrReducedShape(mlirValueGetType(mlirOperationGetResult(root, 0)), t))
     return false;

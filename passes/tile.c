@@ -201,20 +201,23 @@ static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
   return op1(e, "tile.splat", r, ct);
 }
 
-/* The scalar that tile v holds in every element, when v is a tile.splat or a splat
- * constant (made here as a scalar constant); null otherwise. */
-static MlirValue scalarOf(Emit *e, MlirValue v) {
-  MlirValue none = {NULL};
+/* True when tile v holds one value in every element: a tile.splat or a splat constant. */
+static bool isUniform(MlirValue v) {
   if (!mlirValueIsAOpResult(v))
-    return none;
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  MlirAttribute a = ttOpAttr(def, "value");
+  return ttOpIs(def, "tile.splat") ||
+         (ttOpIs(def, "arith.constant") && mlirAttributeIsADenseElements(a) &&
+          mlirDenseElementsAttrIsSplat(a));
+}
+
+/* The scalar a uniform tile v holds (a splat constant is made here as a scalar one). */
+static MlirValue scalarOf(Emit *e, MlirValue v) {
   MlirOperation def = mlirOpResultGetOwner(v);
   if (ttOpIs(def, "tile.splat"))
     return mlirOperationGetOperand(def, 0);
-  MlirAttribute a = ttOpAttr(def, "value");
-  if (!ttOpIs(def, "arith.constant") || !mlirAttributeIsADenseElements(a) ||
-      !mlirDenseElementsAttrIsSplat(a))
-    return none;
-  MlirAttribute x = mlirDenseElementsAttrGetSplatValue(a);
+  MlirAttribute x = mlirDenseElementsAttrGetSplatValue(ttOpAttr(def, "value"));
   MlirNamedAttribute va = ttNamedAttr(e->ctx, "value", x);
   return ttBuild(&e->b, "arith.constant", e->loc, 0, NULL, mlirAttributeGetType(x), 1, &va);
 }
@@ -251,13 +254,14 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     bool approx = e->halfOutput || ttTypeIsHalf(relem);
     MlirNamedAttribute fm = ttFastmath(e->ctx, approx ? "contract,afn" : "contract");
     /* Uniform operands (one value per row, constants): compute once on scalars. */
-    MlirValue sc[2] = {scalarOf(e, ops[0]), n == 2 ? scalarOf(e, ops[1]) : none};
     MlirType st = mlirShapedTypeGetElementType(ct);
-    if (!mlirValueIsNull(sc[0]) && (n == 1 || !mlirValueIsNull(sc[1])))
+    if (isUniform(ops[0]) && (n == 1 || isUniform(ops[1]))) {
+      MlirValue sc[2] = {scalarOf(e, ops[0]), n == 2 ? scalarOf(e, ops[1]) : none};
       return op1(e, "tile.splat", ttBuild(&e->b, arith, e->loc, n, sc, st, 1, &fm), ct);
+    }
     /* x / uniform s, approximate: one reciprocal per row, a multiply per element */
-    if (approx && strcmp(arith, "arith.divf") == 0 && !mlirValueIsNull(sc[1])) {
-      MlirValue rc[2] = {ttConstSplat(&e->b, e->loc, st, 1.0), sc[1]};
+    if (approx && strcmp(arith, "arith.divf") == 0 && isUniform(ops[1])) {
+      MlirValue rc[2] = {ttConstSplat(&e->b, e->loc, st, 1.0), scalarOf(e, ops[1])};
       ops[1] = op1(e, "tile.splat", ttBuild(&e->b, "arith.divf", e->loc, 2, rc, st, 1, &fm), ct);
       arith = "arith.mulf";
     }

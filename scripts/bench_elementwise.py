@@ -9,18 +9,7 @@ Usage: bench_elementwise.py --tt-run PATH --ptx FILE
 """
 import argparse, datetime, re, subprocess
 import torch
-
-def bench(fn, iters=200):
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(iters):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); fn(); e.record(); torch.cuda.synchronize()
-        ts.append(s.elapsed_time(e) * 1000.0)
-    ts.sort()
-    return ts[len(ts) // 2]
+from benchlib import bench, copy_bandwidth
 
 def main():
     ap = argparse.ArgumentParser()
@@ -33,18 +22,14 @@ def main():
     sb = torch.randn(N, device="cuda", dtype=torch.bfloat16)
     nbytes = 2 * M * N * 2
 
-    big = torch.empty(1 << 30, device="cuda", dtype=torch.uint8)
-    dst = torch.empty_like(big)
-    copy_us = bench(lambda: dst.copy_(big))
-    copy_bw = 2 * big.numel() / copy_us / 1e3  # GB/s, read + write: the device's rate
-    del big, dst
+    copy_bw = copy_bandwidth()  # GB/s, read + write: the device's rate
     y = torch.empty_like(x)
-    same_us = bench(lambda: y.copy_(x))  # a copy of x itself: what this size allows
+    same_us = bench(lambda: y.copy_(x), 200)  # a copy of x itself: what this size allows
 
     f = lambda: torch.nn.functional.gelu(x * sa + sb, approximate="tanh")
-    eager = bench(f)
+    eager = bench(f, 200)
     comp = torch.compile(f)
-    compiled = bench(comp)
+    compiled = bench(comp, 200)
 
     out = subprocess.run([a.tt_run, "--runs", "200", "--warmup", "20", a.ptx],
                          capture_output=True, text=True)

@@ -10,19 +10,8 @@ Usage: bench_rows.py --tt-run PATH [--cases DIR]
 """
 import argparse, datetime, re, subprocess
 import torch
+from benchlib import bench, copy_bandwidth
 import torch.nn.functional as F
-
-def bench(fn, iters=100):
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(iters):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); fn(); e.record(); torch.cuda.synchronize()
-        ts.append(s.elapsed_time(e) * 1000.0)
-    ts.sort()
-    return ts[len(ts) // 2]
 
 # op -> (inputs from (M, N, dtype), the PyTorch function)
 def rand(*shape, dtype):
@@ -54,10 +43,7 @@ def main():
     ap.add_argument("--tt-run", required=True)
     ap.add_argument("--cases", default="gpu-cases")
     a = ap.parse_args()
-    big = torch.empty(1 << 30, device="cuda", dtype=torch.uint8)
-    dst = torch.empty_like(big)
-    copy_bw = 2 * big.numel() / bench(lambda: dst.copy_(big)) / 1e3  # GB/s
-    del big, dst
+    copy_bw = copy_bandwidth()  # GB/s
     print(f"# row kernels and chains, {datetime.date.today()}, {torch.cuda.get_device_name()}")
     print(f"copy bandwidth (1 GiB copy): {copy_bw:.0f} GB/s\n")
     print("| case | shape | bytes (MB) | eager (us) | torch.compile (us) | tt (us) | tt % copy | "
