@@ -92,3 +92,12 @@ func.func @many_attrs(%a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32
   %b = arith.addi %a, %a {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19} : i32
   return
 }
+
+// -----
+
+func.func @reduce_kind(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %t = "tile.splat"(%a) : (f32) -> tensor<32xf32>
+  // expected-error@+1 {{convert-tile-to-gpu: tile.reduce of kind 'prod' to a scalar of this type is not supported (sum, max, min to f32)}}
+  %r = "tile.reduce"(%t) {axis = 0 : i32, kind = "prod"} : (tensor<32xf32>) -> f32
+  return
+}
