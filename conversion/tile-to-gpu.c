@@ -586,6 +586,88 @@ static bool lowerReduce(Lower *l, MlirOperation op) {
   return true;
 }
 
+static bool lowerOp(Lower *l, MlirOperation op);
+
+/* The lowered parts of values vals[0..n) in order (REPS per tile, one per scalar) into
+ * out (room for n * MAX_REPS); returns how many, or -1 when one is not lowered. */
+static intptr_t flatten(Lower *l, intptr_t n, const MlirValue *vals, MlirValue *out) {
+  intptr_t k = 0;
+  for (intptr_t i = 0; i < n; i++) {
+    Lowered *x = lookup(l, vals[i]);
+    if (!x)
+      return -1;
+    for (int r = 0; r < (isTile(vals[i]) ? l->REPS : 1); r++)
+      out[k++] = x->parts[r];
+  }
+  return k;
+}
+
+/* Binds values keys[0..n) to consecutive lowered values from (REPS per tile). */
+static void unflatten(Lower *l, intptr_t n, const MlirValue *keys, MlirValue (*from)(void *, intptr_t),
+                      void *src) {
+  intptr_t k = 0;
+  for (intptr_t i = 0; i < n; i++) {
+    Lowered *x = define(l, keys[i]);
+    for (int r = 0; r < (isTile(keys[i]) ? l->REPS : 1); r++)
+      x->parts[r] = from(src, k++);
+  }
+}
+
+static MlirValue blockArgFrom(void *block, intptr_t i) {
+  return mlirBlockGetArgument(*(MlirBlock *)block, i + 1); /* after the induction variable */
+}
+static MlirValue resultFrom(void *op, intptr_t i) {
+  return mlirOperationGetResult(*(MlirOperation *)op, i);
+}
+
+/* Step 2 for scf.for (a loop over a row's chunks): the same loop, each tile it carries
+ * becoming REPS carried vectors, its body lowered op by op into the new body. The
+ * induction variable's divisibility is that of its start and step. */
+static bool lowerFor(Lower *l, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op) - 3, ninits = 0;
+  MlirValue *vals = ttAlloc(sizeof(MlirValue) * (size_t)(n + 3));
+  MlirValue *flat = ttAlloc(sizeof(MlirValue) * (size_t)(n * MAX_REPS + 3));
+  for (intptr_t i = 0; i < n + 3; i++)
+    vals[i] = mlirOperationGetOperand(op, i);
+  bool ok = flatten(l, 3, vals, flat) == 3 && (ninits = flatten(l, n, vals + 3, flat + 3)) >= 0;
+  if (!ok) {
+    ttEmitError(op, "convert-tile-to-gpu: an operand of scf.for is not lowered");
+    free(vals);
+    free(flat);
+    return false;
+  }
+  MlirOperation loop = ttBuildFor(&l->b, l->loc, flat[0], flat[1], flat[2], ninits, flat + 3);
+  MlirBlock tbody = ttForBody(op), gbody = ttForBody(loop);
+  Lowered *iv = define(l, mlirBlockGetArgument(tbody, 0));
+  iv->parts[0] = mlirBlockGetArgument(gbody, 0);
+  iv->axis.div = gcd64(lookup(l, vals[0])->axis.div, lookup(l, vals[2])->axis.div);
+  for (intptr_t i = 0; i < n; i++)
+    vals[i] = mlirBlockGetArgument(tbody, i + 1);
+  unflatten(l, n, vals, blockArgFrom, &gbody);
+  TtBuilder outer = l->b;
+  l->b = ttBuilderAtEnd(gbody);
+  for (MlirOperation x = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(x);
+       x = mlirOperationGetNextInBlock(x)) {
+    if (!ttOpIs(x, "scf.yield")) {
+      ok = lowerOp(l, x);
+      continue;
+    }
+    for (intptr_t i = 0; i < n; i++)
+      vals[i] = mlirOperationGetOperand(x, i);
+    ok = flatten(l, n, vals, flat) == ninits;
+    if (ok)
+      ttBuild(&l->b, "scf.yield", l->loc, ninits, flat, ttNoType(), 0, NULL);
+  }
+  l->b = outer;
+  for (intptr_t i = 0; i < n; i++)
+    vals[i] = mlirOperationGetResult(op, i);
+  if (ok)
+    unflatten(l, n, vals, resultFrom, &loop);
+  free(vals);
+  free(flat);
+  return ok;
+}
+
 /* Step 2 for one op of the kernel body. */
 static bool lowerOp(Lower *l, MlirOperation op) {
   if (ttOpIs(op, "tile.program_id") || ttOpIs(op, "tile.num_programs")) {
@@ -629,6 +711,8 @@ static bool lowerOp(Lower *l, MlirOperation op) {
   }
   if (ttOpIs(op, "tile.reduce"))
     return lowerReduce(l, op);
+  if (ttOpIs(op, "scf.for"))
+    return lowerFor(l, op);
   if (ttOpIs(op, "tile.load") || ttOpIs(op, "tile.store")) {
     lowerMemory(l, op, ttOpIs(op, "tile.store"));
     return true;
@@ -644,41 +728,52 @@ static bool lowerOp(Lower *l, MlirOperation op) {
   return false;
 }
 
-/* The narrowest element (bytes) loaded or stored, and the tile size; false on a tile that
- * is not 1-D or whose size differs from the others. */
-static bool scanKernel(MlirOperation func, int64_t *minBytes, int64_t *tileSize) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  *minBytes = 16;
-  *tileSize = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    intptr_t n = mlirOperationGetNumResults(op);
-    for (intptr_t i = 0; i < n + mlirOperationGetNumOperands(op); i++) {
-      MlirValue v = i < n ? mlirOperationGetResult(op, i) : mlirOperationGetOperand(op, i - n);
-      MlirType t = mlirValueGetType(v);
-      if (!mlirTypeIsARankedTensor(t))
-        continue;
-      int64_t shape[8];
-      if (ttTensorShape(t, shape) != 1) {
-        ttEmitError(op, "convert-tile-to-gpu: only 1-D tiles are supported yet");
-        return false;
-      }
-      if (*tileSize && *tileSize != shape[0]) {
-        ttEmitError(op, "convert-tile-to-gpu: tiles of sizes %lld and %lld in one kernel",
-                    (long long)*tileSize, (long long)shape[0]);
-        return false;
-      }
-      *tileSize = shape[0];
+/* What scanKernel finds. */
+typedef struct {
+  int64_t minBytes, tileSize;
+  bool failed;
+} Scan;
+
+static bool scanOp(MlirOperation op, void *userData) {
+  Scan *sc = userData;
+  intptr_t n = mlirOperationGetNumResults(op);
+  for (intptr_t i = 0; i < n + mlirOperationGetNumOperands(op); i++) {
+    MlirValue v = i < n ? mlirOperationGetResult(op, i) : mlirOperationGetOperand(op, i - n);
+    MlirType t = mlirValueGetType(v);
+    if (!mlirTypeIsARankedTensor(t))
+      continue;
+    int64_t shape[8];
+    if (ttTensorShape(t, shape) != 1) {
+      ttEmitError(op, "convert-tile-to-gpu: only 1-D tiles are supported yet");
+      sc->failed = true;
+      return false;
     }
-    /* the data of a load (its result) or store (operand 2), not offsets or masks */
-    MlirValue data = ttOpIs(op, "tile.load")    ? mlirOperationGetResult(op, 0)
-                     : ttOpIs(op, "tile.store") ? mlirOperationGetOperand(op, 2)
-                                                : (MlirValue){NULL};
-    int bytes = mlirValueIsNull(data) ? 0 : ttDtypeBytes(mlirValueGetType(data));
-    if (bytes > 0 && bytes < *minBytes)
-      *minBytes = bytes;
+    if (sc->tileSize && sc->tileSize != shape[0]) {
+      ttEmitError(op, "convert-tile-to-gpu: tiles of sizes %lld and %lld in one kernel",
+                  (long long)sc->tileSize, (long long)shape[0]);
+      sc->failed = true;
+      return false;
+    }
+    sc->tileSize = shape[0];
   }
+  /* the data of a load (its result) or store (operand 2), not offsets or masks */
+  MlirValue data = ttOpIs(op, "tile.load")    ? mlirOperationGetResult(op, 0)
+                   : ttOpIs(op, "tile.store") ? mlirOperationGetOperand(op, 2)
+                                              : (MlirValue){NULL};
+  int bytes = mlirValueIsNull(data) ? 0 : ttDtypeBytes(mlirValueGetType(data));
+  if (bytes > 0 && bytes < sc->minBytes)
+    sc->minBytes = bytes;
   return true;
+}
+
+/* The narrowest element (bytes) loaded or stored, and the tile size, over the kernel and
+ * the loops in it; false on a tile that is not 1-D or whose size differs from the others. */
+static bool scanKernel(MlirOperation func, int64_t *minBytes, int64_t *tileSize) {
+  Scan sc = {16, 0, false};
+  ttWalk(func, scanOp, &sc);
+  *minBytes = sc.minBytes;
+  *tileSize = sc.tileSize;
+  return !sc.failed;
 }
 
 static MlirOperation gpuModule(MlirModule module) {

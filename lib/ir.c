@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 MlirIdentifier ttId(MlirContext ctx, const char *name) {
@@ -68,6 +69,35 @@ MlirOperation ttInsert(TtBuilder *b, MlirOperation op) {
   else
     mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
   return op;
+}
+
+MlirOperation ttBuildFor(TtBuilder *b, MlirLocation loc, MlirValue lb, MlirValue ub,
+                         MlirValue step, intptr_t n, const MlirValue *inits) {
+  MlirValue *ops = ttAlloc(sizeof(MlirValue) * (size_t)(n + 3));
+  MlirType *types = ttAlloc(sizeof(MlirType) * (size_t)(n + 1));
+  MlirLocation *locs = ttAlloc(sizeof(MlirLocation) * (size_t)(n + 1));
+  ops[0] = lb;
+  ops[1] = ub;
+  ops[2] = step;
+  types[0] = mlirValueGetType(lb);
+  locs[0] = loc;
+  for (intptr_t i = 0; i < n; i++) {
+    ops[i + 3] = inits[i];
+    types[i + 1] = mlirValueGetType(inits[i]);
+    locs[i + 1] = loc;
+  }
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, mlirBlockCreate(n + 1, types, locs));
+  MlirOperation op =
+      ttInsert(b, ttOpCreate("scf.for", loc, n + 3, ops, n, types + 1, 0, NULL, 1, &region));
+  free(ops);
+  free(types);
+  free(locs);
+  return op;
+}
+
+MlirBlock ttForBody(MlirOperation forOp) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(forOp, 0));
 }
 
 MlirValue ttBuild(TtBuilder *b, const char *name, MlirLocation loc, intptr_t nOperands,

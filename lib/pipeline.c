@@ -14,9 +14,12 @@
 #include <string.h>
 
 static const TtPassOption tileOptions[] = {
-    {"block-size", "elements per program (a power of two, >= 32 * num-warps)", 1024, 32,
-     65536},
-    {"num-warps", "warps per program", 4, 1, 32},
+    {"block-size",
+     "elements per program and step (a power of two, >= 32 * num-warps; 0: from the shape: "
+     "1024 elementwise, a row's next power of two up to 32768, else 4096 in a loop)",
+     0, 0, 65536},
+    {"num-warps", "warps per program (0: from the block, ~16 elements per thread for rows)", 0,
+     0, 32},
 };
 static const TtPassOption fuseOptions[] = {
     {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1},
@@ -48,7 +51,9 @@ static const TtPassInfo passes[] = {
      "f32 and rounds once at the store; float ops may contract into fma, and a tanh with an "
      "f16/bf16 result is marked `afn`. Loads are scheduled before the math. Row groups "
      "become one program per row, its block (the next power of two >= N, up to 32768) "
-     "covering the row, with tile.reduce for each reduction.",
+     "covering the row, with tile.reduce for each reduction; short rows share a program; "
+     "a row longer than the block is reduced in a loop over chunks, one loop per level of "
+     "dependent reductions (sibling reductions share it), then a loop for the output.",
      tileOptions, 2, ttTilePass},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",

@@ -91,6 +91,12 @@ MlirOperation ttInsert(TtBuilder *b, MlirOperation op);
 MlirValue ttBuild(TtBuilder *b, const char *name, MlirLocation loc, intptr_t nOperands,
                   const MlirValue *operands, MlirType result, intptr_t nAttrs,
                   const MlirNamedAttribute *attrs);
+/* Builds `scf.for %iv = lb to ub step step iter_args(inits)` at b and returns it; its
+ * body block (arguments: the induction variable, then one per init) is left empty: fill
+ * it and end it with scf.yield. */
+MlirOperation ttBuildFor(TtBuilder *b, MlirLocation loc, MlirValue lb, MlirValue ub,
+                         MlirValue step, intptr_t n, const MlirValue *inits);
+MlirBlock ttForBody(MlirOperation forOp);
 const char *ttOpName(MlirOperation op, char *buf, size_t n); /* NUL-terminated copy */
 bool ttOpIs(MlirOperation op, const char *name);
 /* True when the op's name starts with `prefix` (e.g. "prim."). */

@@ -54,7 +54,11 @@ typedef struct {
   TtBuilder b;
   int64_t block;
   MlirValue offs, mask;
+  MlirValue cols;    /* row kernels: the column of each element of offs (offs % N) */
+  int64_t rowLen;    /* row kernels: N */
   bool rowMode;      /* a row kernel: offs/mask cover one row of the program's rows */
+  bool looped;       /* a looped row kernel: offs/mask cover one chunk of the row */
+  int loopMemo;      /* memo entries made before the current chunk loop */
   bool halfOutput;   /* the result is stored as f16/bf16: math may be `afn` */
   MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
   MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
@@ -159,6 +163,13 @@ static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
       continue;
     int64_t d = mlirDenseI64ArrayGetElement(dims, i);
     MlirValue c = offs;
+    if (e->rowMode && d == rr - 1 && rs[d] == e->rowLen && mlirValueEqual(offs, e->offs)) {
+      c = e->cols; /* along the row: the column itself (a weight, a bias) */
+      if (xstride[i] != 1)
+        c = op2(e, "arith.muli", c, splatI32(e, xstride[i]), it);
+      sum = mlirValueIsNull(sum) ? c : op2(e, "arith.addi", sum, c, it);
+      continue;
+    }
     if (rstride[d] != 1)
       c = op2(e, "arith.divui", c, splatI32(e, rstride[d]), it);
     if (d != 0)
@@ -170,16 +181,49 @@ static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
   return mlirValueIsNull(sum) ? splatI32(e, 0) : sum;
 }
 
-/* A row reduction in a row kernel: the program holds its whole row, so the reduced value
- * does not depend on where it is used. Its operand is emitted at the row's offsets, the
- * masked-off lanes replaced by the identity of the combiner, and `tile.reduce` gives one
- * scalar, splat back to a tile (of the compute type ct) for its users. */
+/* How a prim reduction combines: the tile.reduce kind, the arith op joining two partial
+ * results, and the identity (the value of masked-off lanes). */
+typedef struct {
+  const char *kind, *combine;
+  double identity;
+} Combiner;
+
+static Combiner combinerOf(MlirOperation op) {
+  char name[16];
+  ttPrimShortName(op, name, sizeof name);
+  if (strcmp(name, "amax") == 0)
+    return (Combiner){"max", "arith.maximumf", -INFINITY};
+  if (strcmp(name, "amin") == 0)
+    return (Combiner){"min", "arith.minimumf", INFINITY};
+  return (Combiner){"sum", "arith.addf", 0.0};
+}
+
+/* x (a tile of type ct) with the lanes outside the mask replaced by c's identity. */
+static MlirValue maskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct) {
+  MlirValue sel[3] = {e->mask, x, ttConstSplat(&e->b, e->loc, ct, c.identity)};
+  return ttBuild(&e->b, "arith.select", e->loc, 3, sel, ct, 0, NULL);
+}
+
+/* tile.reduce of x to one scalar, splat back to a tile of type ct for its users. */
+static MlirValue reduceToSplat(Emit *e, MlirValue x, Combiner c, MlirType ct) {
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
+      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, c.kind)),
+  };
+  MlirValue r = ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, mlirShapedTypeGetElementType(ct),
+                        2, attrs);
+  return op1(e, "tile.splat", r, ct);
+}
+
+/* A row reduction in a row kernel that holds its whole row: the reduced value does not
+ * depend on where it is used. Its operand is emitted at the row's offsets, the masked-off
+ * lanes replaced by the identity of the combiner, and reduced. (A looped row kernel
+ * computes its reductions before the output, level by level: see emitLevels.) */
 static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
   MlirValue none = {NULL};
   char name[16];
   ttPrimShortName(op, name, sizeof name);
-  MlirType elem = mlirShapedTypeGetElementType(ct);
-  if (!e->rowMode || !mlirTypeIsAFloat(elem)) {
+  if (!e->rowMode || e->looped || !mlirTypeIsAFloat(mlirShapedTypeGetElementType(ct))) {
     ttEmitError(op, "tile: 'prim.%s' is only supported over the last dimension of f32, "
                     "f16 or bf16 rows in a row kernel",
                 name);
@@ -189,16 +233,8 @@ static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
   MlirValue x = emitValue(e, mlirOperationGetOperand(op, 0), e->offs);
   if (e->failed)
     return none;
-  const char *kind = strcmp(name, "sum") == 0 ? "sum" : strcmp(name, "amax") == 0 ? "max" : "min";
-  double identity = strcmp(kind, "sum") == 0 ? 0.0 : strcmp(kind, "max") == 0 ? -INFINITY : INFINITY;
-  MlirValue sel[3] = {e->mask, x, ttConstSplat(&e->b, e->loc, ct, identity)};
-  x = ttBuild(&e->b, "arith.select", e->loc, 3, sel, ct, 0, NULL);
-  MlirNamedAttribute attrs[2] = {
-      ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
-      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, kind)),
-  };
-  MlirValue r = ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, elem, 2, attrs);
-  return op1(e, "tile.splat", r, ct);
+  Combiner c = combinerOf(op);
+  return reduceToSplat(e, maskedToIdentity(e, x, c, ct), c, ct);
 }
 
 /* True when tile v holds one value in every element: a tile.splat or a splat constant. */
@@ -220,6 +256,23 @@ static MlirValue scalarOf(Emit *e, MlirValue v) {
   MlirAttribute x = mlirDenseElementsAttrGetSplatValue(ttOpAttr(def, "value"));
   MlirNamedAttribute va = ttNamedAttr(e->ctx, "value", x);
   return ttBuild(&e->b, "arith.constant", e->loc, 0, NULL, mlirAttributeGetType(x), 1, &va);
+}
+
+/* True when v is computed from reductions and constants only: in a row kernel, one value
+ * per row, the same wherever it is used. */
+static bool isPerRow(MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  TtPrimKind k = ttPrimKind(def);
+  if (k == TT_PRIM_REDUCTION || k == TT_PRIM_CONSTANT)
+    return true;
+  if (k != TT_PRIM_UNARY && k != TT_PRIM_BINARY && k != TT_PRIM_CONVERT)
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); i++)
+    if (!isPerRow(mlirOperationGetOperand(def, i)))
+      return false;
+  return true;
 }
 
 /* Emits prim op `op` (one result) at offsets offs. */
@@ -314,8 +367,12 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   }
   case TT_PRIM_REDUCTION:
     return emitRowReduction(e, op, ct);
-  case TT_PRIM_BROADCAST:
-    return emitValue(e, mlirOperationGetOperand(op, 0), broadcastOffsets(e, op, offs));
+  case TT_PRIM_BROADCAST: {
+    MlirValue x = mlirOperationGetOperand(op, 0);
+    if (e->rowMode && isPerRow(x))
+      return emitValue(e, x, none); /* one value per row: no offsets needed */
+    return emitValue(e, x, broadcastOffsets(e, op, offs));
+  }
   case TT_PRIM_RESHAPE:
     return emitValue(e, mlirOperationGetOperand(op, 0), offs);
   case TT_PRIM_CONSTANT: {
@@ -342,6 +399,14 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   return none;
 }
 
+static void memoPut(Emit *e, MlirValue v, MlirValue offs, MlirValue r) {
+  if (e->nmemo == e->capmemo) {
+    e->capmemo = e->capmemo ? 2 * e->capmemo : 32;
+    e->memo = ttRealloc(e->memo, sizeof(Memo) * (size_t)e->capmemo);
+  }
+  e->memo[e->nmemo++] = (Memo){v, offs, r};
+}
+
 static MlirValue emitValue(Emit *e, MlirValue v, MlirValue offs) {
   MlirValue none = {NULL};
   if (e->failed)
@@ -358,11 +423,7 @@ static MlirValue emitValue(Emit *e, MlirValue v, MlirValue offs) {
   MlirValue r = input >= 0 ? emitLoad(e, input, offs) : emitOp(e, mlirOpResultGetOwner(v), offs);
   if (e->failed)
     return none;
-  if (e->nmemo == e->capmemo) {
-    e->capmemo = e->capmemo ? 2 * e->capmemo : 32;
-    e->memo = ttRealloc(e->memo, sizeof(Memo) * (size_t)e->capmemo);
-  }
-  e->memo[e->nmemo++] = (Memo){v, offs, r};
+  memoPut(e, v, offs, r);
   return r;
 }
 
@@ -455,21 +516,37 @@ static MlirType ptrType(MlirContext ctx, MlirType elem) {
   return t;
 }
 
-/* The longest row a row kernel holds on chip (elements); longer rows need the looped form,
- * which is not written yet. */
+/* Default row geometry, from sweeps on H100 (scripts/tune-rows.sh, bf16, us):
+ * - a row on chip up to MAX_ROW elements, about 16 elements per thread below 8192, 32 from
+ *   8192 and 64 at 32768 (fewer warps to combine: softmax 8192x8192 93.6 with 8 warps;
+ *   4096x32768 191.7 on chip with 16 warps vs 218.6 looped);
+ * - unless the registers would not hold it: elements per thread x row-length inputs above
+ *   MAX_LIVE (layer_norm at 4096x32768 spills on chip: 355 us; looped 206);
+ * - a loop steps over half the row's power of two, at most LOOP_BLOCK, with LOOP_WARPS:
+ *   big programs keep few rows in flight, so each row stays in L2 between its passes
+ *   (layer_norm 2048x65536: 205 us with 1024 threads over 32768 columns, 380 with 256
+ *   threads over 4096). */
 #define MAX_ROW 32768
+#define MAX_LIVE 128
+#define LOOP_BLOCK 32768
+#define LOOP_WARPS 32
 
 /* How a fused function is split into programs. */
 typedef struct {
   bool row;            /* a row kernel: one row per program */
+  bool looped;         /* a row kernel whose row is longer than its block: loops over it */
   int64_t block;       /* tile size (elements) */
   int64_t warps;       /* warps per program */
   int64_t rowLen, rows; /* row kernels: N and M of the [M, N] row space */
   int64_t rowsPerProgram; /* row kernels: R, rows one program computes one after another */
 } Geometry;
 
-/* Step 1 for a row fusion: the row shape (from its first reduction), and a block covering
- * the row: the next power of two >= N, with about 16 elements per thread (1 to 32 warps). */
+static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Step 1 for a row fusion: the row shape (from its first reduction) and the block, from
+ * `block-size`/`num-warps` when given, else by the defaults above; a block shorter than
+ * the row makes the kernel looped. Short rows: several per program, so a program moves
+ * at least ~1024 elements. */
 static bool rowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
@@ -479,25 +556,139 @@ static bool rowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape);
     g->rowLen = shape[r - 1];
     g->rows = ttTensorNumel(t) / g->rowLen;
-    if (g->rowLen > MAX_ROW) {
-      ttEmitError(op, "tile: rows of %lld elements do not fit on chip (at most %d); the "
-                      "looped form for long rows is not supported yet",
-                  (long long)g->rowLen, MAX_ROW);
-      return false;
-    }
-    g->block = 32;
-    while (g->block < g->rowLen)
-      g->block *= 2;
-    g->warps = g->block / 512 < 1 ? 1 : g->block / 512 > 32 ? 32 : g->block / 512;
-    /* short rows: several per program, so a program moves at least ~1024 elements */
+    int64_t fit = 32;
+    while (fit < g->rowLen)
+      fit *= 2;
+    int64_t perThread = fit >= 32768 ? 64 : fit >= 8192 ? 32 : 16;
+    int64_t onChipWarps = clampI(fit / perThread / 32, 1, 32);
+    int64_t live = fit / (32 * onChipWarps) * mlirBlockGetNumArguments(body);
+    bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || fit < 8192);
+    if (!g->block)
+      g->block = onChip ? fit : fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
+    g->looped = g->block < g->rowLen;
+    if (!g->warps)
+      g->warps = g->looped ? clampI(g->block / 32 / 16, 1, LOOP_WARPS)
+                           : clampI(g->block / perThread / 32, 1, 32);
     g->rowsPerProgram = 1;
-    while (g->rowsPerProgram * g->block < 1024 && g->rowsPerProgram < g->rows)
+    while (!g->looped && g->rowsPerProgram * g->block < 1024 && g->rowsPerProgram < g->rows)
       g->rowsPerProgram *= 2;
     g->row = true;
     return true;
   }
   ttEmitError(fusion, "tile: a row fusion must contain a reduction over the last dimension");
   return false;
+}
+
+/* Offsets and mask of columns `cols` (an i32 tile) of the row starting at element
+ * rowStart; rowOk (null when every row is valid) masks rows past the end. */
+static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowOk,
+                     const Geometry *g) {
+  MlirType it = tileOf(e, ttI32(e->ctx));
+  e->cols = cols;
+  e->offs = op2(e, "arith.addi", op1(e, "tile.splat", rowStart, it), cols, it);
+  e->mask = cmpTile(e, CMPI_SLT, cols, splatI32(e, g->rowLen));
+  if (!mlirValueIsNull(rowOk))
+    e->mask = op2(e, "arith.andi", e->mask, rowOk, mlirValueGetType(rowOk));
+}
+
+/* A loop over the chunks of a row (k = 0, B, 2B, ... < N) carrying inits; the builder
+ * moves into its body, where offs/mask cover columns k + range. Returns the loop. */
+static MlirOperation beginChunkLoop(Emit *e, MlirValue rowStart, MlirValue range,
+                                    const Geometry *g, int n, const MlirValue *inits) {
+  MlirType i32 = ttI32(e->ctx);
+  MlirValue lb = ttConstInt(&e->b, e->loc, i32, 0), ub = ttConstInt(&e->b, e->loc, i32, g->rowLen),
+            step = ttConstInt(&e->b, e->loc, i32, g->block);
+  MlirOperation loop = ttBuildFor(&e->b, e->loc, lb, ub, step, n, inits);
+  MlirBlock body = ttForBody(loop);
+  e->b = ttBuilderAtEnd(body);
+  e->loopMemo = e->nmemo;
+  MlirType it = tileOf(e, i32);
+  MlirValue cols = op2(e, "arith.addi", op1(e, "tile.splat", mlirBlockGetArgument(body, 0), it),
+                       range, it);
+  rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
+  return loop;
+}
+
+/* Ends a chunk loop's body with scf.yield of results, puts its loads first, and moves the
+ * builder back to `outer`, forgetting the values made inside the loop. */
+static void endChunkLoop(Emit *e, MlirOperation loop, TtBuilder outer, int n,
+                         const MlirValue *results) {
+  ttBuild(&e->b, "scf.yield", e->loc, n, results, ttNoType(), 0, NULL);
+  e->nmemo = e->loopMemo;
+  loadsFirst(ttForBody(loop));
+  e->b = outer;
+}
+
+/* Looped row kernels, step 4a: every reduction before the output, level by level. A
+ * reduction's level is one more than the highest level among the reductions its operand
+ * uses (1 when none). The reductions of one level are siblings: one loop over the row
+ * computes them all, each in an accumulator tile combined with each chunk's masked
+ * values; after the loop, tile.reduce of each accumulator is its per-row value. So a
+ * row is read once per level, plus once for the output. */
+static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,
+                       const Geometry *g) {
+  int n = 0, cap = 16;
+  MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)cap);
+  int *depth = ttAlloc(sizeof(int) * (size_t)cap);
+  int maxLevel = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(fbody); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    int d = 0;
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
+      MlirValue x = mlirOperationGetOperand(op, k);
+      for (int j = 0; mlirValueIsAOpResult(x) && j < n; j++)
+        if (mlirOperationEqual(ops[j], mlirOpResultGetOwner(x)) && depth[j] > d)
+          d = depth[j];
+    }
+    if (ttPrimIsRowReduction(op))
+      d++;
+    if (d > maxLevel)
+      maxLevel = d;
+    if (n == cap) {
+      cap *= 2;
+      ops = ttRealloc(ops, sizeof(MlirOperation) * (size_t)cap);
+      depth = ttRealloc(depth, sizeof(int) * (size_t)cap);
+    }
+    ops[n] = op;
+    depth[n++] = d;
+  }
+  MlirOperation *reds = ttAlloc(sizeof(MlirOperation) * (size_t)n);
+  MlirValue *acc = ttAlloc(sizeof(MlirValue) * (size_t)n);
+  for (int level = 1; level <= maxLevel && !e->failed; level++) {
+    int nr = 0;
+    for (int j = 0; j < n; j++)
+      if (depth[j] == level && ttPrimIsRowReduction(ops[j]))
+        reds[nr++] = ops[j];
+    for (int j = 0; j < nr; j++) {
+      MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(reds[j], 0)));
+      acc[j] = ttConstSplat(&e->b, e->loc, tileOf(e, computeType(e->ctx, relem)),
+                            combinerOf(reds[j]).identity);
+    }
+    TtBuilder outer = e->b;
+    MlirOperation loop = beginChunkLoop(e, rowStart, range, g, nr, acc);
+    MlirBlock body = ttForBody(loop);
+    for (int j = 0; j < nr && !e->failed; j++) {
+      MlirValue x = emitValue(e, mlirOperationGetOperand(reds[j], 0), e->offs);
+      if (e->failed)
+        break;
+      Combiner c = combinerOf(reds[j]);
+      MlirType ct = mlirValueGetType(acc[j]);
+      MlirValue ops2[2] = {mlirBlockGetArgument(body, j + 1), maskedToIdentity(e, x, c, ct)};
+      acc[j] = ttBuild(&e->b, c.combine, e->loc, 2, ops2, ct, 0, NULL);
+    }
+    if (e->failed)
+      break;
+    endChunkLoop(e, loop, outer, nr, acc);
+    for (int j = 0; j < nr; j++) {
+      MlirValue total = mlirOperationGetResult(loop, j);
+      memoPut(e, mlirOperationGetResult(reds[j], 0), (MlirValue){NULL},
+              reduceToSplat(e, total, combinerOf(reds[j]), mlirValueGetType(total)));
+    }
+  }
+  free(reds);
+  free(acc);
+  free(ops);
+  free(depth);
 }
 
 /* Steps 2-6 for one fusion. */
@@ -524,6 +715,12 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
   for (intptr_t i = 0; i < nin && ok; i++)
     ok = checkDtype(fusion, mlirValueGetType(inputs[i]), "an input");
   ok = ok && checkBody(fbody) && (!geo.row || rowGeometry(fusion, fbody, &geo));
+  if (ok && geo.block < 32 * geo.warps) {
+    ttEmitError(fusion, "tile: a block of %lld elements is smaller than 32 * num-warps (%lld "
+                        "threads); give a larger block-size or fewer num-warps",
+                (long long)geo.block, (long long)(32 * geo.warps));
+    ok = false;
+  }
   if (!ok) {
     free(inputs);
     return false;
@@ -576,13 +773,16 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirValue r = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
   MlirType oelem = ttElementType(outType);
   e.rowMode = geo.row;
+  e.rowLen = geo.rowLen;
   e.halfOutput = ttTypeIsHalf(oelem);
   bool perRow = geo.row && ttTensorNumel(outType) != geo.rows * geo.rowLen;
 
   /* Steps 3-5 per row of the program (elementwise: once): offsets and mask (elementwise:
    * offs < numel; row i: row = pid * R + i, offs = row * N + column, column < N and, when
-   * R does not divide M, row < M), the value, and its store. */
+   * R does not divide M, row < M), the value, and its store. A looped row kernel first
+   * computes its reductions (emitLevels), then loops over the row's chunks for the output. */
   int64_t nrows = geo.row ? geo.rowsPerProgram : 1;
+  e.looped = geo.looped;
   for (int64_t i = 0; i < nrows && !e.failed; i++) {
     e.nmemo = 0; /* reductions are memoized per row */
     MlirValue row = pid;
@@ -592,15 +792,21 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
     }
     MlirValue start = op2(&e, "arith.muli", row,
                           ttConstInt(&e.b, loc, i32, geo.row ? geo.rowLen : block), i32);
-    e.offs = op2(&e, "arith.addi", op1(&e, "tile.splat", start, it), r, it);
-    if (geo.row) {
-      e.mask = cmpTile(&e, CMPI_SLT, r, splatI32(&e, geo.rowLen));
-      if (geo.rows % nrows != 0) {
-        MlirValue in = cmpTile(&e, CMPI_SLT, op1(&e, "tile.splat", row, it),
-                               splatI32(&e, geo.rows));
-        e.mask = op2(&e, "arith.andi", e.mask, in, mlirValueGetType(in));
-      }
+    if (geo.looped)
+      emitLevels(&e, fbody, start, r, &geo);
+    if (e.failed)
+      break;
+    TtBuilder outer = e.b;
+    MlirOperation loop = {NULL};
+    if (geo.looped && !perRow) {
+      loop = beginChunkLoop(&e, start, r, &geo, 0, NULL);
+    } else if (geo.row) {
+      MlirValue rowOk = {NULL};
+      if (geo.rows % nrows != 0)
+        rowOk = cmpTile(&e, CMPI_SLT, op1(&e, "tile.splat", row, it), splatI32(&e, geo.rows));
+      rowSpace(&e, start, r, rowOk, &geo);
     } else {
+      e.offs = op2(&e, "arith.addi", op1(&e, "tile.splat", start, it), r, it);
       e.mask = cmpTile(&e, CMPI_SLT, e.offs,
                        op1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it));
     }
@@ -616,6 +822,8 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
                   mlirValueGetType(e.mask));
     }
     ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+    if (!mlirOperationIsNull(loop))
+      endChunkLoop(&e, loop, outer, 0, NULL);
   }
   free(e.memo);
   free(inputs);
@@ -647,11 +855,9 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
 }
 
 bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
-  int64_t block = opts->v[0], warps = opts->v[1];
-  if (block & (block - 1) || block < 32 * warps) {
-    fprintf(stderr, "error: tile: block-size=%lld must be a power of two and at least "
-                    "32 * num-warps (%lld)\n",
-            (long long)block, (long long)(32 * warps));
+  int64_t block = opts->v[0], warps = opts->v[1]; /* 0: chosen from the shape */
+  if (block & (block - 1)) {
+    fprintf(stderr, "error: tile: block-size=%lld must be a power of two\n", (long long)block);
     return false;
   }
   MlirBlock body = mlirModuleGetBody(module);
@@ -665,8 +871,12 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
       ttEmitError(op, "tile: fusion kind '%s' is not supported yet", kind);
       return false;
     }
-    Geometry geo = {false, block, warps, 0, 0, 1};
+    Geometry geo = {.block = block, .warps = warps, .rowsPerProgram = 1};
     geo.row = strcmp(kind, "row") == 0; /* rowGeometry fills the rest */
+    if (!geo.row) { /* elementwise defaults: 1024 elements, up to 4 warps */
+      geo.block = block ? block : 1024;
+      geo.warps = warps ? warps : clampI(geo.block / 32, 1, 4);
+    }
     if (!tileFusion(op, geo))
       return false;
   }

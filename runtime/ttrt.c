@@ -62,6 +62,14 @@
   X(eventSynchronize, "cuEventSynchronize", NULL, false, (CUevent))            \
   X(eventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime", false,    \
     (float *, CUevent, CUevent))                                               \
+  X(streamBeginCapture, "cuStreamBeginCapture_v2", "cuStreamBeginCapture",    \
+    true, (CUstream, CUstreamCaptureMode))                                     \
+  X(streamEndCapture, "cuStreamEndCapture", NULL, true, (CUstream, CUgraph *)) \
+  X(graphInstantiate, "cuGraphInstantiateWithFlags", NULL, true,               \
+    (CUgraphExec *, CUgraph, unsigned long long))                              \
+  X(graphLaunch, "cuGraphLaunch", NULL, true, (CUgraphExec, CUstream))         \
+  X(graphExecDestroy, "cuGraphExecDestroy", NULL, true, (CUgraphExec))         \
+  X(graphDestroy, "cuGraphDestroy", NULL, true, (CUgraph))                     \
   X(getErrorName, "cuGetErrorName", NULL, false, (CUresult, const char **))    \
   X(getErrorString, "cuGetErrorString", NULL, false, (CUresult, const char **))
 
@@ -624,15 +632,84 @@ TtrtBuffer ttrtProgramGetBuffer(TtrtProgram program, int slot) {
   return unwrapProgram(program)->buffers[slot];
 }
 
+TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err) {
+  Program *p = unwrapProgram(program);
+  const TtrtLaunch *l = &p->meta->launches[i];
+  if (ttrtFunctionLaunch(p->ctx, p->functions[i], &p->dims[i],
+                         p->params + l->firstArg, err))
+    return blameLaunch(p->meta, i, err);
+  return TTRT_SUCCESS;
+}
+
 TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach,
                           TtrtError *err) {
   Program *p = unwrapProgram(program);
-  for (int i = 0; i < p->meta->numLaunches; ++i) {
-    const TtrtLaunch *l = &p->meta->launches[i];
-    if (ttrtFunctionLaunch(p->ctx, p->functions[i], &p->dims[i],
-                           p->params + l->firstArg, err) ||
+  for (int i = 0; i < p->meta->numLaunches; ++i)
+    if (ttrtProgramRunLaunch(program, i, err) ||
         (checkEach && ttrtContextSynchronize(p->ctx, err)))
       return blameLaunch(p->meta, i, err);
-  }
   return TTRT_SUCCESS;
+}
+
+/*===------------------------------------------------------------------===*
+ * Graphs
+ *===------------------------------------------------------------------===*/
+
+typedef struct Graph {
+  Context *context;
+  CUgraph graph;
+  CUgraphExec exec;
+} Graph;
+
+TtrtStatus ttrtProgramCaptureGraph(TtrtProgram program, TtrtGraph *out,
+                                   TtrtError *err) {
+  Program *p = unwrapProgram(program);
+  out->ptr = NULL;
+  if (!driver.streamBeginCapture || !driver.streamEndCapture ||
+      !driver.graphInstantiate || !driver.graphLaunch ||
+      !driver.graphExecDestroy || !driver.graphDestroy)
+    return ttrtErrorSet(err, 0, "the driver has no CUDA graph functions "
+                                "(cuGraphInstantiateWithFlags needs CUDA 11.4)");
+  Graph *g = calloc(1, sizeof *g);
+  if (!g)
+    return ttrtErrorSet(err, 0, "out of memory");
+  g->context = unwrapContext(p->ctx);
+  CUstream stream = g->context->stream;
+  if (CU(err, streamBeginCapture, stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)) {
+    free(g);
+    return TTRT_FAILURE;
+  }
+  TtrtStatus s = ttrtProgramRun(program, false, err);
+  /* end the capture even after a failed launch, so the stream is usable */
+  CUgraph graph = NULL;
+  TtrtStatus e = CU(s ? NULL : err, streamEndCapture, stream, &graph);
+  g->graph = graph;
+  if (s == TTRT_SUCCESS && e == TTRT_SUCCESS)
+    s = CU(err, graphInstantiate, &g->exec, g->graph, 0);
+  else
+    s = TTRT_FAILURE;
+  if (s != TTRT_SUCCESS) {
+    ttrtGraphDestroy((TtrtGraph){g}, NULL);
+    return s;
+  }
+  out->ptr = g;
+  return TTRT_SUCCESS;
+}
+
+TtrtStatus ttrtGraphLaunch(TtrtGraph graph, TtrtError *err) {
+  Graph *g = graph.ptr;
+  return CU(err, graphLaunch, g->exec, g->context->stream);
+}
+
+TtrtStatus ttrtGraphDestroy(TtrtGraph graph, TtrtError *err) {
+  Graph *g = graph.ptr;
+  TtrtStatus s = TTRT_SUCCESS;
+  if (!g)
+    return s;
+  if (g->exec && CU(err, graphExecDestroy, g->exec))
+    s = TTRT_FAILURE;
+  if (g->graph && CU(s ? NULL : err, graphDestroy, g->graph))
+    s = TTRT_FAILURE;
+  free(g);
+  return s;
 }

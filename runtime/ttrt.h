@@ -47,6 +47,10 @@ typedef struct TtrtBuffer {
   size_t bytes;
 } TtrtBuffer;
 
+typedef struct TtrtGraph {
+  void *ptr;
+} TtrtGraph;
+
 typedef struct TtrtProgram {
   void *ptr;
 } TtrtProgram;
@@ -186,6 +190,25 @@ TtrtBuffer ttrtProgramGetBuffer(TtrtProgram program, int slot);
  * kernel that caused it (for correctness runs; not for timing). Errors name
  * the launch, its kernel and its metadata line. */
 TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach, TtrtError *err);
+
+/* Enqueues launch i (0-based, in metadata order) alone. */
+TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err);
+
+/*===------------------------------------------------------------------===*
+ * Graphs (the launch sequence captured once, replayed with one call)
+ *===------------------------------------------------------------------===*/
+
+/* Captures the program's launch sequence from the context's stream into a
+ * CUDA graph and instantiates it. The graph uses the program's buffers. */
+TtrtStatus ttrtProgramCaptureGraph(TtrtProgram program, TtrtGraph *out,
+                                   TtrtError *err);
+
+/* Enqueues one replay of the graph on the context's stream. */
+TtrtStatus ttrtGraphLaunch(TtrtGraph graph, TtrtError *err);
+
+TtrtStatus ttrtGraphDestroy(TtrtGraph graph, TtrtError *err);
+
+static inline bool ttrtGraphIsNull(TtrtGraph g) { return !g.ptr; }
 
 #ifdef __cplusplus
 }

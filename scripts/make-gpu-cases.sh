@@ -3,7 +3,9 @@
 # Elementwise examples: 1, 1000, 2^20+3 and 8192x8192 elements. Row examples (softmax,
 # log_softmax, layer_norm, rms_norm, residual + rms_norm; written at 8192x8192 bf16): rows
 # that are not a multiple of the block (3x1000, 5x4097, 1x1), and the benchmark shapes
-# 8192x8192, 4096x32768 and 1048576x128; softmax also in f16. Examples are written at one
+# 8192x8192, 4096x32768 and 1048576x128; long rows in the looped form (3x70001,
+# 2048x65536, and 5x4097 with a 1024-element block); softmax also in f16; pre_norm (two
+# kernels) at 3x1000, 16x8192 and 8192x8192. Examples are written at one
 # size; the size is substituted textually. Runs on the build machine (it needs tt-opt and
 # tt-translate); the device runs the PTX with scripts/gpu-suite.sh.
 set -euo pipefail
@@ -12,9 +14,12 @@ bin=${TT_BIN:-$root/build}
 out=${1:-$root/gpu-cases}
 mkdir -p "$out"
 rm -f "$out"/*.ptx
-compile() { # name size-tag mlir-text
-  printf '%s\n' "$3" | "$bin/tt-opt" --decompose --fuse --splitk |
+compile() { # name size-tag mlir-text [tile options]
+  printf '%s\n' "$3" | "$bin/tt-opt" --decompose --fuse --splitk ${4:+--tile="$4"} |
     "$bin/tt-translate" --ptx -o "$out/$1_$2.ptx"
+}
+rows() { # example M N: the row example at M x N
+  sed -e "s/8192x8192/$2x$3/g" -e "s/tensor<8192xbf16>/tensor<$3xbf16>/g" "$root/examples/$1_bf16.mlir"
 }
 for s in 1 1000 1048579 8192x8192; do
   for ex in swiglu_f16 leaky_relu_f32 rounding_bf16 tanh_f16; do
@@ -25,12 +30,19 @@ for s in 1 1000 1048579 8192x8192; do
   compile bias_gelu "$s" "$(sed -e "s/8192x8192/${m}x${n}/g" -e "s/tensor<8192xbf16>/tensor<${n}xbf16>/g" \
     "$root/examples/bias_gelu.mlir")"
 done
-for shape in 3x1000 5x4097 1x1 8192x8192 4096x32768 1048576x128; do
+for shape in 3x1000 5x4097 1x1 8192x8192 4096x32768 1048576x128 3x70001 2048x65536; do
   m=${shape%x*}; n=${shape#*x}
   for ex in softmax log_softmax layer_norm rms_norm residual_rms_norm; do
-    compile "$ex" "$shape" "$(sed -e "s/8192x8192/${m}x${n}/g" -e "s/tensor<8192xbf16>/tensor<${n}xbf16>/g" \
-      "$root/examples/${ex}_bf16.mlir")"
+    compile "$ex" "$shape" "$(rows "$ex" "$m" "$n")"
   done
+done
+# the looped form with a block shorter than the row and a masked last chunk
+for ex in softmax layer_norm; do
+  compile "$ex" 5x4097_looped "$(rows "$ex" 5 4097)" "block-size=1024 num-warps=2"
+done
+# a program of two kernels (run with --graph by gpu-suite.sh)
+for shape in 3x1000 16x8192 8192x8192; do
+  compile pre_norm "$shape" "$(rows pre_norm "${shape%x*}" "${shape#*x}")"
 done
 compile softmax_f16 8192x8192 "$(sed 's/bf16/f16/g' "$root/examples/softmax_bf16.mlir")"
 ls "$out" | wc -l

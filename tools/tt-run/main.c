@@ -45,6 +45,11 @@ static const char kUsage[] =
     "  --warmup N     untimed runs before timing (default 10)\n"
     "  --runs N       timed runs (default 100)\n"
     "  --no-time      check outputs only, do not time\n"
+    "  --no-check     time only: skip the reference (for tuning sweeps; the\n"
+    "                 launches still run once, waited on, before timing)\n"
+    "  --graph        also capture the launch sequence in a CUDA graph: check a\n"
+    "                 replay's outputs, time replays, time each launch alone,\n"
+    "                 and report the launch gap with and without the graph\n"
     "  --dump-meta    print the parsed metadata (expressions with values)\n"
     "  --ref-only     evaluate only the reference, without a GPU, and print\n"
     "                 sum, l2, min and max of each input and output\n"
@@ -69,6 +74,8 @@ typedef struct Options {
   long warmup;
   long runs;
   bool time;
+  bool graph;
+  bool noCheck;
   bool dumpMeta;
   bool refOnly;
   bool printValues;
@@ -84,6 +91,7 @@ typedef struct Session {
   double **device; /* per slot: outputs read back from the GPU */
   TtrtContext ctx;
   TtrtProgram program;
+  TtrtGraph graph; /* --graph: the captured launch sequence */
 } Session;
 
 /*===------------------------------------------------------------------===*
@@ -182,6 +190,10 @@ static bool setValueOption(Options *o, const char *name, const char *value) {
 static bool setFlag(Options *o, const char *arg) {
   if (strcmp(arg, "--no-time") == 0)
     o->time = false;
+  else if (strcmp(arg, "--graph") == 0)
+    o->graph = true;
+  else if (strcmp(arg, "--no-check") == 0)
+    o->noCheck = true;
   else if (strcmp(arg, "--dump-meta") == 0)
     o->dumpMeta = true;
   else if (strcmp(arg, "--ref-only") == 0)
@@ -206,7 +218,7 @@ static bool takesValue(const char *name) {
 /* Parses the command line. Returns -1 to go on, or an exit status. */
 static int parseOptions(int argc, char **argv, Options *o) {
   bool seeded = false;
-  *o = (Options){NULL, 0, -1.0, 1.0, -1.0, 10, 100, true, false, false, false};
+  *o = (Options){.lo = -1.0, .hi = 1.0, .tol = -1.0, .warmup = 10, .runs = 100, .time = true};
   for (int i = 1; i < argc; ++i) {
     char *arg = argv[i];
     char name[64];
@@ -575,6 +587,7 @@ static TtrtStatus downloadOutputs(Session *s, TtrtError *err) {
     const TtrtTensor *t = &s->meta->tensors[slot];
     size_t n = (size_t)ttrtShapeGetNumel(&t->shape);
     unsigned char *bytes = malloc(tensorBytes(t));
+    free(s->device[slot]); /* from an earlier read back */
     s->device[slot] = malloc(n * sizeof(double));
     if (!bytes || !s->device[slot]) {
       free(bytes);
@@ -597,17 +610,26 @@ static int compareFloats(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Enqueues `runs` timed runs between event pairs, back to back, then reads
- * the times (ms) into `ms`. */
-static TtrtStatus timedRuns(const Session *s, TtrtEvent *events, float *ms,
-                            TtrtError *err) {
+/* What one timed run enqueues: the launch sequence, a replay of its graph,
+ * or launch i (>= 0) alone. */
+enum { RUN_SEQUENCE = -1, RUN_GRAPH = -2 };
+
+static TtrtStatus runOnce(const Session *s, int what, TtrtError *err) {
+  if (what == RUN_SEQUENCE)
+    return ttrtProgramRun(s->program, false, err);
+  if (what == RUN_GRAPH)
+    return ttrtGraphLaunch(s->graph, err);
+  return ttrtProgramRunLaunch(s->program, what, err);
+}
+
+/* Enqueues `runs` timed runs of `what` between event pairs, back to back,
+ * then reads the times (ms) into `ms`. */
+static TtrtStatus timedRuns(const Session *s, int what, TtrtEvent *events,
+                            float *ms, TtrtError *err) {
   long runs = s->opt->runs;
-  for (long i = 0; i < 2 * runs; ++i)
-    if (ttrtEventCreate(s->ctx, &events[i], err))
-      return TTRT_FAILURE;
   for (long i = 0; i < runs; ++i)
     if (ttrtEventRecord(events[2 * i], s->ctx, err) ||
-        ttrtProgramRun(s->program, false, err) ||
+        runOnce(s, what, err) ||
         ttrtEventRecord(events[2 * i + 1], s->ctx, err))
       return TTRT_FAILURE;
   for (long i = 0; i < runs; ++i)
@@ -616,37 +638,92 @@ static TtrtStatus timedRuns(const Session *s, TtrtEvent *events, float *ms,
   return TTRT_SUCCESS;
 }
 
-/* Times the launch sequence and prints the `time` line. */
-static TtrtStatus timeProgram(const Session *s, TtrtError *err) {
+/* Warm-up runs, then timed runs of `what`: the median and minimum in ms. */
+static TtrtStatus timeRuns(const Session *s, int what, double *median,
+                           double *min, TtrtError *err) {
   long runs = s->opt->runs;
   TtrtEvent *events = calloc((size_t)(2 * runs), sizeof *events);
   float *ms = calloc((size_t)runs, sizeof *ms);
   TtrtStatus st = events && ms ? TTRT_SUCCESS
                                : ttrtErrorSet(err, 0, "out of memory");
+  for (long i = 0; st == TTRT_SUCCESS && i < 2 * runs; ++i)
+    st = ttrtEventCreate(s->ctx, &events[i], err);
   for (long i = 0; st == TTRT_SUCCESS && i < s->opt->warmup; ++i)
-    st = ttrtProgramRun(s->program, false, err);
+    st = runOnce(s, what, err);
   if (st == TTRT_SUCCESS)
-    st = timedRuns(s, events, ms, err);
+    st = timedRuns(s, what, events, ms, err);
   for (long i = 0; events && i < 2 * runs; ++i)
-    if (ttrtEventDestroy(events[i], st ? NULL : err))
+    if (!ttrtEventIsNull(events[i]) && ttrtEventDestroy(events[i], st ? NULL : err))
       st = TTRT_FAILURE;
   if (st == TTRT_SUCCESS) {
-    uint64_t bytes = 0;
-    for (int i = 0; i < s->meta->numTensors; ++i) {
-      TtrtRole role = s->meta->tensors[i].role;
-      if (role == TTRT_ROLE_INPUT || role == TTRT_ROLE_OUTPUT)
-        bytes += tensorBytes(&s->meta->tensors[i]);
-    }
     qsort(ms, (size_t)runs, sizeof *ms, compareFloats);
-    double median = runs % 2 ? ms[runs / 2]
-                             : 0.5 * ((double)ms[runs / 2 - 1] + ms[runs / 2]);
-    printf("time median %.1f us min %.1f us  %.1f GB/s (%llu bytes)\n",
-           median * 1e3, ms[0] * 1e3, (double)bytes / (median * 1e-3) / 1e9,
-           (unsigned long long)bytes);
+    *median = runs % 2 ? ms[runs / 2]
+                       : 0.5 * ((double)ms[runs / 2 - 1] + ms[runs / 2]);
+    *min = ms[0];
   }
   free(events);
   free(ms);
   return st;
+}
+
+/* With --graph: times each launch alone (each between its own events, so
+ * each includes an event pair's overhead) and graph replays, and prints the
+ * launch gap the graph removes: (sequence on the stream - graph replay) / the
+ * number of launches. */
+static TtrtStatus timeGraph(const Session *s, double sequence, TtrtError *err) {
+  double alone = 0, median, min;
+  int n = s->meta->numLaunches;
+  printf("launches %d alone:", n);
+  for (int i = 0; i < n; ++i) {
+    if (timeRuns(s, i, &median, &min, err))
+      return TTRT_FAILURE;
+    alone += median;
+    printf(" %s%.1f", i ? "+ " : "", median * 1e3);
+  }
+  printf(" = %.1f us\n", alone * 1e3);
+  if (timeRuns(s, RUN_GRAPH, &median, &min, err))
+    return TTRT_FAILURE;
+  printf("time graph median %.1f us min %.1f us\n", median * 1e3, min * 1e3);
+  printf("launch gap: the graph saves %.2f us per launch (per launch: stream "
+         "%.2f us, graph %.2f us)\n",
+         (sequence - median) * 1e3 / n, sequence * 1e3 / n, median * 1e3 / n);
+  return TTRT_SUCCESS;
+}
+
+/* Times the launch sequence and prints the `time` line (with --graph, also
+ * the graph's and the launch gap). */
+static TtrtStatus timeProgram(const Session *s, TtrtError *err) {
+  double median, min;
+  if (timeRuns(s, RUN_SEQUENCE, &median, &min, err))
+    return TTRT_FAILURE;
+  uint64_t bytes = 0;
+  for (int i = 0; i < s->meta->numTensors; ++i) {
+    TtrtRole role = s->meta->tensors[i].role;
+    if (role == TTRT_ROLE_INPUT || role == TTRT_ROLE_OUTPUT)
+      bytes += tensorBytes(&s->meta->tensors[i]);
+  }
+  printf("time median %.1f us min %.1f us  %.1f GB/s (%llu bytes)\n",
+         median * 1e3, min * 1e3, (double)bytes / (median * 1e-3) / 1e9,
+         (unsigned long long)bytes);
+  return s->opt->graph ? timeGraph(s, median, err) : TTRT_SUCCESS;
+}
+
+/* With --graph: captures the sequence, replays it once on freshly prepared
+ * buffers and checks the outputs again; returns the number of failures, or
+ * -1 after printing an error. */
+static int checkGraph(Session *s) {
+  TtrtError err = {0, ""};
+  if (ttrtProgramCaptureGraph(s->program, &s->graph, &err) ||
+      prepareBuffers(s, &err) || ttrtGraphLaunch(s->graph, &err) ||
+      ttrtContextSynchronize(s->ctx, &err) || downloadOutputs(s, &err)) {
+    reportError(s, &err);
+    return -1;
+  }
+  printf("graph replay of %d launches:\n", s->meta->numLaunches);
+  int failed = 0;
+  for (int i = 0; !s->opt->noCheck && i < s->meta->numOutputs; ++i)
+    failed += !checkOutput(s, s->meta->outputs[i]);
+  return failed;
 }
 
 /* Creates the context; prints the device line. */
@@ -682,18 +759,27 @@ static int runOnGpu(Session *s) {
     return reportError(s, &err);
   if ((rc = makeInputs(s)) != EXIT_PASS)
     return rc;
+  bool check = !s->opt->noCheck;
   if (prepareBuffers(s, &err) || ttrtProgramRun(s->program, true, &err) ||
       ttrtContextSynchronize(s->ctx, &err) || downloadOutputs(s, &err) ||
-      ttrtRefEvaluate(s->meta, s->values, &err))
+      (check && ttrtRefEvaluate(s->meta, s->values, &err)))
     return reportError(s, &err);
   int failed = 0;
-  for (int i = 0; i < s->meta->numOutputs; ++i)
+  for (int i = 0; check && i < s->meta->numOutputs; ++i)
     failed += !checkOutput(s, s->meta->outputs[i]);
-  if (s->opt->printValues)
+  if (s->opt->printValues && check)
     printAllValues(s, s->device, s->values);
+  if (s->opt->graph) {
+    int f = checkGraph(s);
+    if (f < 0)
+      return EXIT_FAIL;
+    failed = f > failed ? f : failed; /* outputs failing, in either run */
+  }
   if (s->opt->time && timeProgram(s, &err))
     return reportError(s, &err);
-  if (failed)
+  if (!check)
+    printf("result UNCHECKED (--no-check)\n");
+  else if (failed)
     printf("result FAIL (%d of %d outputs)\n", failed, s->meta->numOutputs);
   else
     printf("result PASS\n");
@@ -757,6 +843,7 @@ static void sessionDestroy(Session *s) {
   }
   free(s->values);
   free(s->device);
+  ttrtGraphDestroy(s->graph, NULL);
   ttrtProgramDestroy(s->program, NULL);
   ttrtContextDestroy(s->ctx, NULL);
   ttrtMetaDestroy(s->meta);

@@ -5,7 +5,8 @@
 # Builds tt-run, turns each *.cu here into a tt PTX file (its //@ lines, then
 # the PTX nvcc makes of it; *.ptx files are taken as they are), runs tt-run on
 # it and checks the exit status against the file's `// EXPECT: exit N` line
-# and that every `// EXPECT-OUTPUT: TEXT` line's TEXT is in the output.
+# and that every `// EXPECT-OUTPUT: TEXT` line's TEXT is in the output. A file's
+# `// TT-RUN-ARGS: ...` line adds tt-run options for it.
 #
 # usage: test/gpu/tt-run/run.sh [WORKDIR]   (default /tmp/tt-run-gpu)
 # Extra tt-run options can be given in $TT_RUN_ARGS.
@@ -32,7 +33,8 @@ for src in "$here"/*.cu "$here"/*.ptx; do
   *) cp "$src" "$ptx" ;;
   esac
   want=$(sed -n 's|^// EXPECT: exit \([0-9]*\).*|\1|p' "$src")
-  (cd "$work" && ./tt-run --warmup 3 --runs 20 ${TT_RUN_ARGS:-} "$name.ptx") \
+  args=$(sed -n 's|^// TT-RUN-ARGS: ||p' "$src")
+  (cd "$work" && ./tt-run --warmup 3 --runs 20 ${TT_RUN_ARGS:-} $args "$name.ptx") \
     >"$work/$name.log" 2>&1
   rc=$?
   ok=1

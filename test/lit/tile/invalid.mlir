@@ -128,14 +128,6 @@ func.func @nested(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @long_rows(%x: tensor<2x65536xf32>) -> tensor<2xf32> {
-  // expected-error@+1 {{tile: rows of 65536 elements do not fit on chip (at most 32768); the looped form for long rows is not supported yet}}
-  %s = "prim.sum"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<2x65536xf32>) -> tensor<2xf32>
-  return %s : tensor<2xf32>
-}
-
-// -----
-
 // A reduction in an elementwise fusion (written by hand; --fuse makes row fusions).
 func.func private @fused_0(%x: tensor<4x8xf32>) -> tensor<4xf32> attributes {prim.fusion = "elementwise"} {
   // expected-error@+1 {{tile: 'prim.sum' is only supported over the last dimension of f32, f16 or bf16 rows in a row kernel}}
