@@ -17,7 +17,9 @@
  *     values, and a power of two `divisibility` of every value.
  *       program_id/num_programs -> gpu.block_id/grid_dim;  range -> constants + tid*VEC;
  *       splat -> vector.broadcast;  arith/math on tiles -> the same op on each vector;
- *       load/store -> step 3;  func.return -> gpu.return.
+ *       load/store -> step 3;  func.return -> gpu.return;  scf.for (a looped row
+ *       kernel's walk over a row) -> the same loop, each carried tile as REPS carried
+ *       vectors, its body lowered the same way.
  *  3. A load or store of group r: when its offsets have contig >= VEC the group is one
  *     vector access, guarded by "all lanes on" - the mask's last lane when the mask is
  *     `x < y` with x contiguous and y constant over the group, its first lane when the mask

@@ -16,9 +16,11 @@
 static const TtPassOption tileOptions[] = {
     {"block-size",
      "elements per program and step (a power of two, >= 32 * num-warps; 0: from the shape: "
-     "1024 elementwise, a row's next power of two up to 32768, else 4096 in a loop)",
+     "1024 elementwise; rows: the row's next power of two up to 32768 when it fits in "
+     "registers, else half of it, at most 32768, in a loop)",
      0, 0, 65536},
-    {"num-warps", "warps per program (0: from the block, ~16 elements per thread for rows)", 0,
+    {"num-warps", "warps per program (0: from the block: 4 elementwise; rows: 16-64 elements per "
+     "thread on chip, 32 warps in a loop)", 0,
      0, 32},
 };
 static const TtPassOption fuseOptions[] = {
@@ -50,7 +52,7 @@ static const TtPassInfo passes[] = {
      "elements [p*block-size, (p+1)*block-size), masked at the tail. f16/bf16 math runs in "
      "f32 and rounds once at the store; float ops may contract into fma, and a tanh with an "
      "f16/bf16 result is marked `afn`. Loads are scheduled before the math. Row groups "
-     "become one program per row, its block (the next power of two >= N, up to 32768) "
+     "become one program per row, its block (the next power of two >= N) "
      "covering the row, with tile.reduce for each reduction; short rows share a program; "
      "a row longer than the block is reduced in a loop over chunks, one loop per level of "
      "dependent reductions (sibling reductions share it), then a loop for the output.",

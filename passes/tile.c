@@ -29,6 +29,12 @@
  *     - constants become splat arith.constant tiles.
  *  5. Store the result (rounded to the output dtype) with the mask; then move every load
  *     (and the index math it needs) ahead of the math, so all loads are in flight at once.
+ *  Row groups (`prim.fusion = "row"`) use the same recursion over a row space: program p
+ *  computes rows p*R .. p*R+R-1, offsets row*N + column. When the block covers the row,
+ *  reductions are computed where first used (tile.reduce of the masked row); when the row
+ *  is longer than the block (the looped form), emitLevels first computes every reduction
+ *  in scf.for loops over the row's chunks, one loop per level of dependent reductions
+ *  (siblings share a loop), then one more loop computes and stores the output.
  *  6. Mark the fused function with `tile.launch = {kernel = @<name>_kernel, grid = [...],
  *     args = [...]}`: a call of it runs the kernel over cdiv(numel(%r0), block) programs
  *     with the pointers of the call's operands and result and then numel(%r0). The fused
