@@ -604,22 +604,14 @@ static intptr_t flatten(Lower *l, intptr_t n, const MlirValue *vals, MlirValue *
   return k;
 }
 
-/* Binds values keys[0..n) to consecutive lowered values from (REPS per tile). */
-static void unflatten(Lower *l, intptr_t n, const MlirValue *keys, MlirValue (*from)(void *, intptr_t),
-                      void *src) {
+/* Binds values keys[0..n) to consecutive lowered values parts (REPS per tile). */
+static void bind(Lower *l, intptr_t n, const MlirValue *keys, const MlirValue *parts) {
   intptr_t k = 0;
   for (intptr_t i = 0; i < n; i++) {
     Lowered *x = define(l, keys[i]);
     for (int r = 0; r < (isTile(keys[i]) ? l->REPS : 1); r++)
-      x->parts[r] = from(src, k++);
+      x->parts[r] = parts[k++];
   }
-}
-
-static MlirValue blockArgFrom(void *block, intptr_t i) {
-  return mlirBlockGetArgument(*(MlirBlock *)block, i + 1); /* after the induction variable */
-}
-static MlirValue resultFrom(void *op, intptr_t i) {
-  return mlirOperationGetResult(*(MlirOperation *)op, i);
 }
 
 /* Step 2 for scf.for (a loop over a row's chunks): the same loop, each tile it carries
@@ -645,7 +637,9 @@ static bool lowerFor(Lower *l, MlirOperation op) {
   iv->axis.div = gcd64(lookup(l, vals[0])->axis.div, lookup(l, vals[2])->axis.div);
   for (intptr_t i = 0; i < n; i++)
     vals[i] = mlirBlockGetArgument(tbody, i + 1);
-  unflatten(l, n, vals, blockArgFrom, &gbody);
+  for (intptr_t i = 0; i < ninits; i++)
+    flat[i] = mlirBlockGetArgument(gbody, i + 1);
+  bind(l, n, vals, flat);
   TtBuilder outer = l->b;
   l->b = ttBuilderAtEnd(gbody);
   for (MlirOperation x = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(x);
@@ -663,8 +657,10 @@ static bool lowerFor(Lower *l, MlirOperation op) {
   l->b = outer;
   for (intptr_t i = 0; i < n; i++)
     vals[i] = mlirOperationGetResult(op, i);
+  for (intptr_t i = 0; ok && i < ninits; i++)
+    flat[i] = mlirOperationGetResult(loop, i);
   if (ok)
-    unflatten(l, n, vals, resultFrom, &loop);
+    bind(l, n, vals, flat);
   free(vals);
   free(flat);
   return ok;

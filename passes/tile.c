@@ -568,7 +568,7 @@ static bool rowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t perThread = fit >= 32768 ? 64 : fit >= 8192 ? 32 : 16;
     int64_t onChipWarps = clampI(fit / perThread / 32, 1, 32);
     int64_t live = fit / (32 * onChipWarps) * mlirBlockGetNumArguments(body);
-    bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || fit < 8192);
+    bool onChip = fit <= MAX_ROW && live <= MAX_LIVE;
     if (!g->block)
       g->block = onChip ? fit : fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
     g->looped = g->block < g->rowLen;

@@ -9,18 +9,8 @@
 # size; the size is substituted textually. Runs on the build machine (it needs tt-opt and
 # tt-translate); the device runs the PTX with scripts/gpu-suite.sh.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=${TT_BIN:-$root/build}
-out=${1:-$root/gpu-cases}
-mkdir -p "$out"
-rm -f "$out"/*.ptx
-compile() { # name size-tag mlir-text [tile options]
-  printf '%s\n' "$3" | "$bin/tt-opt" --decompose --fuse --splitk ${4:+--tile="$4"} |
-    "$bin/tt-translate" --ptx -o "$out/$1_$2.ptx"
-}
-rows() { # example M N: the row example at M x N
-  sed -e "s/8192x8192/$2x$3/g" -e "s/tensor<8192xbf16>/tensor<$3xbf16>/g" "$root/examples/$1_bf16.mlir"
-}
+default_out=gpu-cases
+source "$(dirname "$0")/caselib.sh"
 for s in 1 1000 1048579 8192x8192; do
   for ex in swiglu_f16 leaky_relu_f32 rounding_bf16 tanh_f16; do
     n=$s; [ "$s" = 8192x8192 ] && n=67108864

@@ -5,11 +5,8 @@
 #   for f in gpu-tune/*.ptx; do tt-run --no-check --runs 30 "$f" | grep '^time'; done
 # The defaults of --tile (passes/tile.c, rowGeometry) are chosen from such sweeps.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=${TT_BIN:-$root/build}
-out=${1:-$root/gpu-tune}
-mkdir -p "$out"
-rm -f "$out"/*.ptx
+default_out=gpu-tune
+source "$(dirname "$0")/caselib.sh"
 # SHAPE:OP:VARIANT... (default = the pass's own choice, bBLOCKwWARPS = --tile options)
 cases="8192x8192:softmax:default:b8192w16:b4096w32
 8192x8192:layer_norm:default:b4096w8
@@ -27,10 +24,7 @@ for c in $cases; do
   for v in ${vs//:/ }; do
     opt=
     if [ "$v" != default ]; then b=${v#b}; b=${b%w*}; w=${v#*w}; opt="block-size=$b num-warps=$w"; fi
-    sed -e "s/8192x8192/${m}x${n}/g" -e "s/tensor<8192xbf16>/tensor<${n}xbf16>/g" \
-      "$root/examples/${ex}_bf16.mlir" |
-      "$bin/tt-opt" --decompose --fuse ${opt:+--tile="$opt"} |
-      "$bin/tt-translate" --ptx -o "$out/${ex}_${shape}_$v.ptx"
+    compile "$ex" "${shape}_$v" "$(rows "$ex" "$m" "$n")" "$opt"
   done
 done
 ls "$out" | wc -l
