@@ -10,7 +10,9 @@
  *     call's result itself).
  *  3. Print tensor lines, then the prim program (fused functions in call order), then the
  *     launches with their arguments: the call's operand pointers, the result pointer, then
- *     the `args` expressions, with `%iN`/`%rN` replaced by tensor ids.
+ *     the `args` expressions, with `%iN`/`%rN` replaced by tensor ids. A launch whose
+ *     `tile.launch` has `zero_result` (split-K kernels accumulate into their result) is
+ *     preceded by `//@zero` of its result; such a file is format version 2, others 1.
  */
 #include "tt.h"
 
@@ -39,6 +41,7 @@ typedef struct {
   Binding *b;
   int nb;
   TtStr prims, launches;
+  bool zeroes; /* some launch zeroes its result first: format version 2 */
   bool failed;
 } Meta;
 
@@ -97,10 +100,12 @@ static void primLine(Meta *m, MlirOperation op, int id) {
   for (intptr_t i = 0; i < n; i++)
     ttStrAppendf(&m->prims, " %%%d", tensorId(m, mlirOperationGetOperand(op, i)));
   TtPrimKind k = ttPrimKind(op);
-  if (k == TT_PRIM_BROADCAST || k == TT_PRIM_REDUCTION) {
-    MlirAttribute dims = ttOpAttr(op, k == TT_PRIM_BROADCAST ? "broadcast_dimensions" : "dims");
+  if (k == TT_PRIM_BROADCAST || k == TT_PRIM_REDUCTION || k == TT_PRIM_TRANSPOSE) {
+    MlirAttribute dims = ttOpAttr(op, k == TT_PRIM_BROADCAST   ? "broadcast_dimensions"
+                                      : k == TT_PRIM_TRANSPOSE ? "permutation"
+                                                               : "dims");
     int64_t rank = mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-    ttStrAppend(&m->prims, " dims=", 6);
+    ttStrAppendf(&m->prims, " %s=", k == TT_PRIM_TRANSPOSE ? "perm" : "dims");
     for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(dims); i++) {
       int64_t d = mlirDenseI64ArrayGetElement(dims, i);
       if (k == TT_PRIM_REDUCTION && d < 0) /* reductions count negative dims from the end */
@@ -121,7 +126,7 @@ static void primLine(Meta *m, MlirOperation op, int id) {
     }
     ttStrAppendf(&m->prims, " value=%.17g", v);
   } else if (k != TT_PRIM_UNARY && k != TT_PRIM_BINARY && k != TT_PRIM_WHERE &&
-             k != TT_PRIM_CONVERT && k != TT_PRIM_RESHAPE) {
+             k != TT_PRIM_CONVERT && k != TT_PRIM_RESHAPE && k != TT_PRIM_MATMUL) {
     ttEmitError(op, "tt-translate: 'prim.%s' cannot be described to the reference yet", name);
     m->failed = true;
   }
@@ -146,6 +151,21 @@ static int64_t blockThreads(MlirModule module, const char *name) {
       return mlirDenseI32ArrayGetElement(bs, 0);
   }
   return 0;
+}
+
+/* Whether the `tile.launch` dictionary `launch` of fused function fn asks for the result
+ * to be zeroed before the launch: `zero_result`, a unit attribute or true. */
+static bool zeroesResult(Meta *m, MlirOperation fn, MlirAttribute launch) {
+  MlirAttribute z = mlirDictionaryAttrGetElementByName(launch, ttStrRef("zero_result"));
+  if (mlirAttributeIsNull(z))
+    return false;
+  if (mlirAttributeIsAUnit(z))
+    return true;
+  if (mlirAttributeIsABool(z))
+    return mlirBoolAttrGetValue(z);
+  ttEmitError(fn, "tile.launch: zero_result must be a unit or bool attribute");
+  m->failed = true;
+  return false;
 }
 
 /* Steps 1-2 for one call of a fused function, and its lines. */
@@ -198,6 +218,10 @@ static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
   MlirStringRef kname = mlirFlatSymbolRefAttrGetValue(kernel);
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)kname.length, kname.data);
+  if (zeroesResult(m, fn, launch)) {
+    ttStrAppendf(&m->launches, "//@zero %%%d\n", rid);
+    m->zeroes = true;
+  }
   ttStrAppendf(&m->launches, "//@launch %s grid", name);
   for (intptr_t i = 0; i < 3; i++) {
     MlirStringRef g = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, i));
@@ -269,7 +293,7 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
     }
   }
   if (!m.failed) {
-    ttStrAppendf(out, "//@tt-meta 1 arch %s\n", arch);
+    ttStrAppendf(out, "//@tt-meta %d arch %s\n", m.zeroes ? 2 : 1, arch);
     for (int i = 0; i < m.n; i++) {
       MlirType t = m.t[i].type;
       ttStrAppendf(out, "//@tensor %%%d %s", i, m.t[i].role);

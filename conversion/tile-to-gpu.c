@@ -49,19 +49,27 @@ typedef struct {
 typedef struct {
   MlirValue key;
   MlirValue parts[MAX_REPS]; /* scalars: parts[0] */
+  int n;                     /* parts used */
   Axis axis;
   MlirOperation def; /* the tile op that defined key (null for arguments) */
+  /* tile.dot's layouts (step 5): an accumulator held as mma.sync fragments (parts are
+   * vector<4xf32>, one per 16x8 fragment, see MmaLayout) of an mmaM x mmaN tile; or a
+   * transposed view (tile.trans) of a tile held in the flat layout of its operand. */
+  bool mma, trans;
+  int64_t mmaM, mmaN;
 } Lowered;
 
 typedef struct {
   MlirContext ctx;
   MlirLocation loc;
   TtBuilder b;
-  int64_t B, T, VEC, REPS;
+  int64_t T, VEC, REPS; /* REPS: the most any tile of the kernel has */
   MlirValue tid; /* i32 thread index */
   MlirOperation gpuModule; /* where the kernel goes (and its shared-memory scratch) */
   Lowered **vals; /* each allocated alone: pointers stay valid as the table grows */
   int nvals, capvals;
+  char smemName[160];  /* the kernel's shared-memory buffer (tile.dot), made at the end */
+  int64_t smemBytes;
   bool failed;
 } Lower;
 
@@ -93,6 +101,13 @@ static Lowered *lookup(Lower *l, MlirValue v) {
   return NULL;
 }
 
+static bool isTile(MlirValue v) { return mlirTypeIsARankedTensor(mlirValueGetType(v)); }
+
+/* Parts of value v in the flat layout: numel / (VEC * T) for a tile, 1 for a scalar. */
+static int repsOf(Lower *l, MlirValue v) {
+  return isTile(v) ? (int)(ttTensorNumel(mlirValueGetType(v)) / (l->VEC * l->T)) : 1;
+}
+
 static Lowered *define(Lower *l, MlirValue key) {
   if (l->nvals == l->capvals) {
     l->capvals = l->capvals ? 2 * l->capvals : 64;
@@ -101,13 +116,12 @@ static Lowered *define(Lower *l, MlirValue key) {
   Lowered *x = ttAlloc(sizeof(Lowered));
   l->vals[l->nvals++] = x;
   x->key = key;
+  x->n = repsOf(l, key);
   x->axis = (Axis){1, 1, 1};
   if (mlirValueIsAOpResult(key))
     x->def = mlirOpResultGetOwner(key);
   return x;
 }
-
-static bool isTile(MlirValue v) { return mlirTypeIsARankedTensor(mlirValueGetType(v)); }
 
 static MlirType vecOf(Lower *l, MlirType elem) {
   return mlirVectorTypeGet(1, &l->VEC, elem);
@@ -264,23 +278,38 @@ static MlirValue loadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue ot
   return acc;
 }
 
-/* Stores lane by lane under the mask. */
+/* `*p += x` as a relaxed atomic (tile.atomic_add: f32 everywhere, f16 from sm_70, bf16
+ * from sm_90; its result is unused, so it becomes a `red`). */
+static void atomicAdd(Lower *l, MlirValue p, MlirValue x) {
+  MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
+  MlirNamedAttribute attrs[2] = {/* LLVM's enums: AtomicBinOp fadd, AtomicOrdering monotonic */
+                                 ttNamedAttr(l->ctx, "bin_op", ttIntAttr(l->ctx, 11, i64)),
+                                 ttNamedAttr(l->ctx, "ordering", ttIntAttr(l->ctx, 2, i64))};
+  build(l, "llvm.atomicrmw", 2, (MlirValue[]){p, x}, mlirValueGetType(x), 2, attrs);
+}
+
+/* Stores (or atomically adds) lane by lane under the mask. */
 static void storeLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
-                       MlirType elem) {
+                       MlirType elem, bool atomic) {
   for (int64_t i = 0; i < l->VEC; i++) {
     MlirOperation ifOp = buildIf(l, laneMask(l, s, i), ttNoType());
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
     MlirValue ops[2] = {extract(l, value, i), gep(l, ptr, laneOffset(l, s, i), elem)};
-    build(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
+    if (atomic)
+      atomicAdd(l, ops[1], ops[0]);
+    else
+      build(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
     yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
     yield(l, ifBlock(ifOp, 1), (MlirValue){NULL});
     l->b = saved;
   }
 }
 
-/* Step 3 for tile.load (isStore false) and tile.store. */
+/* Step 3 for tile.load (isStore false), tile.store and tile.atomic_add (one atomic per
+ * lane: the fast path only drops the per-lane mask tests). */
 static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
+  bool atomic = ttOpIs(op, "tile.atomic_add");
   Lowered *ptr = lookup(l, mlirOperationGetOperand(op, 0));
   Lowered *offs = lookup(l, mlirOperationGetOperand(op, 1));
   Lowered *data = lookup(l, mlirOperationGetOperand(op, isStore ? 2 : 3));
@@ -290,12 +319,12 @@ static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
   MlirType vt = vecOf(l, elem);
   int64_t bytes = l->VEC * ttDtypeBytes(elem);
   Lowered *res = isStore ? NULL : define(l, mlirOperationGetResult(op, 0));
-  for (int r = 0; r < l->REPS; r++) {
+  for (int r = 0; r < data->n; r++) {
     Lanes s = lanesOf(l, offs, mask, r);
     MlirValue d = data->parts[r];
     if (!s.contig) {
       if (isStore)
-        storeLanes(l, ptr->parts[0], &s, d, elem);
+        storeLanes(l, ptr->parts[0], &s, d, elem, atomic);
       else
         res->parts[r] = loadLanes(l, ptr->parts[0], &s, d, elem);
       continue;
@@ -305,7 +334,11 @@ static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
     MlirValue p = gep(l, ptr->parts[0], extract(l, s.offs, 0), elem);
     MlirNamedAttribute align = alignAttr(l, bytes < 16 ? bytes : 16);
-    if (isStore) {
+    if (atomic) {
+      for (int64_t i = 0; i < l->VEC; i++)
+        atomicAdd(l, gep(l, ptr->parts[0], lane0Plus(l, s.offs, i), elem), extract(l, d, i));
+      yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
+    } else if (isStore) {
       MlirValue ops[2] = {d, p};
       build(l, "llvm.store", 2, ops, ttNoType(), 1, &align);
       yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
@@ -315,7 +348,7 @@ static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 1));
     if (isStore) {
       if (mask->axis.constancy < l->VEC)
-        storeLanes(l, ptr->parts[0], &s, d, elem);
+        storeLanes(l, ptr->parts[0], &s, d, elem, atomic);
       yield(l, ifBlock(ifOp, 1), (MlirValue){NULL});
     } else {
       MlirValue slow = mask->axis.constancy >= l->VEC ? d : loadLanes(l, ptr->parts[0], &s, d, elem);
@@ -334,7 +367,7 @@ static Axis axisOf(Lower *l, MlirOperation op, const char *name) {
   Lowered *b = n > 1 ? lookup(l, mlirOperationGetOperand(op, 1)) : NULL;
   if (!a)
     return out;
-  Axis x = a->axis, y = b ? b->axis : (Axis){1, l->B, 1};
+  Axis x = a->axis, y = b ? b->axis : (Axis){1, BIG_DIV, 1};
   out.constancy = gcd64(x.constancy, y.constancy);
   if (strcmp(name, "arith.addi") == 0) {
     out.contig = maxI(gcd64(gcd64(x.contig, y.constancy), y.div),
@@ -343,12 +376,12 @@ static Axis axisOf(Lower *l, MlirOperation op, const char *name) {
   } else if (strcmp(name, "arith.muli") == 0) {
     out.div = x.div * y.div < BIG_DIV ? x.div * y.div : BIG_DIV;
   } else if (strcmp(name, "arith.remui") == 0 || strcmp(name, "arith.remsi") == 0) {
-    if (y.constancy >= l->B) {
+    if (y.constancy >= BIG_DIV) {
       out.contig = gcd64(x.contig, y.div);
       out.div = gcd64(x.div, y.div);
     }
   } else if (strcmp(name, "arith.divui") == 0 || strcmp(name, "arith.divsi") == 0) {
-    if (y.constancy >= l->B)
+    if (y.constancy >= BIG_DIV)
       out.constancy = maxI(x.constancy, gcd64(x.contig, y.div));
   } else if (strcmp(name, "arith.cmpi") == 0) {
     out.constancy = maxI(out.constancy, gcd64(gcd64(x.contig, y.div), y.constancy));
@@ -437,9 +470,9 @@ static bool lowerGeneric(Lower *l, MlirOperation op) {
       MlirType vt = vecOf(l, mlirShapedTypeGetElementType(rt));
       MlirNamedAttribute va = ttNamedAttr(l->ctx, "value", mlirDenseElementsAttrSplatGet(vt, s));
       MlirValue c = build(l, "arith.constant", 0, NULL, vt, 1, &va);
-      for (int r = 0; r < l->REPS; r++)
+      for (int r = 0; r < out->n; r++)
         out->parts[r] = c;
-      out->axis = (Axis){1, l->B, mlirAttributeIsAInteger(s) ? pow2Div(mlirIntegerAttrGetValueInt(s)) : 1};
+      out->axis = (Axis){1, BIG_DIV, mlirAttributeIsAInteger(s) ? pow2Div(mlirIntegerAttrGetValueInt(s)) : 1};
     } else {
       out->parts[0] = mlirOperationGetResult(ttInsert(&l->b, mlirOperationClone(op)), 0);
       if (mlirAttributeIsAInteger(v))
@@ -447,7 +480,7 @@ static bool lowerGeneric(Lower *l, MlirOperation op) {
     }
     return true;
   }
-  int reps = tile ? (int)l->REPS : 1;
+  int reps = out->n;
   MlirType t = tile ? vecOf(l, mlirShapedTypeGetElementType(rt)) : rt;
   for (int r = 0; r < reps; r++) {
     MlirValue ops[8];
@@ -493,31 +526,35 @@ static bool reduceKind(const char *kind, const char **arith, const char **vkind)
   return false;
 }
 
+/* Makes `llvm.mlir.global internal @name : !llvm.array<bytes x i8>` in shared memory
+ * (address space 3, 16-byte aligned) in the gpu.module, unless it exists. */
+static void sharedGlobal(Lower *l, const char *name, int64_t bytes) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpuModule, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    char have[160] = "";
+    if (ttOpAttrStr(op, "sym_name", have, sizeof have) && strcmp(have, name) == 0)
+      return;
+  }
+  char type[64];
+  snprintf(type, sizeof type, "!llvm.array<%lld x i8>", (long long)bytes);
+  MlirNamedAttribute attrs[5] = {
+      ttNamedAttr(l->ctx, "sym_name", ttStrAttr(l->ctx, name)),
+      ttNamedAttr(l->ctx, "global_type", mlirTypeAttrGet(mlirTypeParseGet(l->ctx, ttStrRef(type)))),
+      ttNamedAttr(l->ctx, "linkage", mlirAttributeParseGet(l->ctx, ttStrRef("#llvm.linkage<internal>"))),
+      ttNamedAttr(l->ctx, "addr_space", ttIntAttr(l->ctx, 3, ttI32(l->ctx))),
+      alignAttr(l, 16),
+  };
+  MlirRegion init = mlirRegionCreate();
+  MlirOperation g = ttOpCreate("llvm.mlir.global", l->loc, 0, NULL, 0, NULL, 5, attrs, 1, &init);
+  mlirBlockInsertOwnedOperation(body, 0, g);
+}
+
 /* A pointer to the kernels' shared-memory scratch: one f32 per warp (at most 32), a
  * global in the gpu.module, made once. */
 #define SCRATCH_NAME "__tt_reduce_scratch"
 static MlirValue scratch(Lower *l) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpuModule, 0));
-  bool have = false;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op) && !have;
-       op = mlirOperationGetNextInBlock(op)) {
-    char name[64] = "";
-    have = ttOpAttrStr(op, "sym_name", name, sizeof name) && strcmp(name, SCRATCH_NAME) == 0;
-  }
-  if (!have) {
-    MlirNamedAttribute attrs[5] = {
-        ttNamedAttr(l->ctx, "sym_name", ttStrAttr(l->ctx, SCRATCH_NAME)),
-        ttNamedAttr(l->ctx, "global_type",
-                    mlirTypeAttrGet(mlirTypeParseGet(l->ctx, ttStrRef("!llvm.array<32 x f32>")))),
-        ttNamedAttr(l->ctx, "linkage",
-                    mlirAttributeParseGet(l->ctx, ttStrRef("#llvm.linkage<internal>"))),
-        ttNamedAttr(l->ctx, "addr_space", ttIntAttr(l->ctx, 3, ttI32(l->ctx))),
-        alignAttr(l, 16),
-    };
-    MlirRegion init = mlirRegionCreate();
-    MlirOperation g = ttOpCreate("llvm.mlir.global", l->loc, 0, NULL, 0, NULL, 5, attrs, 1, &init);
-    mlirBlockInsertOwnedOperation(body, 0, g);
-  }
+  sharedGlobal(l, SCRATCH_NAME, 32 * 4);
   MlirNamedAttribute ref = ttNamedAttr(
       l->ctx, "global_name", mlirFlatSymbolRefAttrGet(l->ctx, ttStrRef(SCRATCH_NAME)));
   return build(l, "llvm.mlir.addressof", 0, NULL,
@@ -543,7 +580,7 @@ static bool lowerReduce(Lower *l, MlirOperation op) {
     return false;
   }
   MlirValue acc = x->parts[0];
-  for (int r = 1; r < l->REPS; r++)
+  for (int r = 1; r < x->n; r++)
     acc = build(l, arith, 2, (MlirValue[]){acc, x->parts[r]}, mlirValueGetType(acc), 0, NULL);
   MlirNamedAttribute vk = ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef(vkind)));
   MlirValue v = build(l, "vector.reduction", 1, &acc, t, 1, &vk);
@@ -588,6 +625,317 @@ static bool lowerReduce(Lower *l, MlirOperation op) {
   return true;
 }
 
+/* Step 5: tile.dot on tensor cores ------------------------------------------------------
+ * C (M x N, f32) += A (M x K) @ B (K x N), f16 or bf16, with mma.sync.m16n8k16 (sm_80+):
+ *  a. The operands arrive in the flat layout (each thread holds runs of VEC elements of
+ *     the row-major tile). Each thread stores its runs to shared memory, A as [M][K + 8]
+ *     and B as [N][K + 8] (a tile.trans of an [N, K] load: K contiguous, what mma's "col"
+ *     B operand wants) or [K][N + 8]. The 8-element pad shifts each row by 16 bytes, so
+ *     the 8 row addresses of an ldmatrix fall in 8 different 4-bank groups: no bank
+ *     conflicts (and the 16-byte stores of a warp's runs cover distinct banks too).
+ *  b. Warps split the C tile WM x WN (MmaLayout); each warp owns MT x NT fragments of
+ *     16 x 8, held as its accumulator: four f32 per thread per fragment (thread lane
+ *     holds rows lane/4 and lane/4 + 8, columns 2 (lane % 4) and + 1). Per 16 of K: one
+ *     ldmatrix.x4 per 16-row A fragment, one ldmatrix.x4 (.trans for a [K][N] B) per two
+ *     8-column B fragments, then MT x NT mma.sync.
+ *  c. The accumulator stays in fragments across the K loop (scf.for carries MT x NT
+ *     vector<4xf32>); a zero tile.splat/constant start is made as fragments directly.
+ *     The first use that is not a dot moves it to the flat layout through shared memory
+ *     ([M][N + 4] f32). Barriers guard each reuse of the buffer. */
+
+typedef struct {
+  int64_t wm, wn, mt, nt;
+} MmaLayout;
+
+/* Warps over an m x n accumulator: split M while the warp tile is taller than wide. */
+static MmaLayout mmaLayout(Lower *l, int64_t m, int64_t n) {
+  int64_t warps = l->T / 32, wm = 1;
+  while (wm * 2 <= warps && m / (wm * 2) >= 16 && m / wm > n / (warps / wm))
+    wm *= 2;
+  MmaLayout y = {wm, warps / wm, m / wm / 16, n / (warps / wm) / 8};
+  return y;
+}
+
+static MlirValue ci(Lower *l, int64_t v) { return ttConstInt(&l->b, l->loc, ttI32(l->ctx), v); }
+
+/* i32 scalar `a name b` (b a constant). */
+static MlirValue arc(Lower *l, const char *name, MlirValue a, int64_t b) {
+  return build(l, name, 2, (MlirValue[]){a, ci(l, b)}, ttI32(l->ctx), 0, NULL);
+}
+
+static MlirValue ar(Lower *l, const char *name, MlirValue a, MlirValue b) {
+  return build(l, name, 2, (MlirValue[]){a, b}, ttI32(l->ctx), 0, NULL);
+}
+
+/* A pointer to the kernel's shared-memory buffer, which must hold `bytes`. */
+static MlirValue smem(Lower *l, int64_t bytes) {
+  if (bytes > l->smemBytes)
+    l->smemBytes = bytes;
+  MlirNamedAttribute ref = ttNamedAttr(
+      l->ctx, "global_name", mlirFlatSymbolRefAttrGet(l->ctx, ttStrRef(l->smemName)));
+  return build(l, "llvm.mlir.addressof", 0, NULL,
+               mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<3>")), 1, &ref);
+}
+
+static void barrier(Lower *l) { build(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL); }
+
+/* The row and column of the first element of thread run r in a flat tile of `cols`
+ * columns: e = (r * T + tid) * VEC, row = e / cols, col = e % cols. */
+static void runAt(Lower *l, int r, int64_t cols, MlirValue *row, MlirValue *col) {
+  MlirValue e = arc(l, "arith.addi", arc(l, "arith.muli", l->tid, l->VEC), r * l->T * l->VEC);
+  *row = arc(l, "arith.divui", e, cols);
+  *col = arc(l, "arith.remui", e, cols);
+}
+
+/* Step 5a: stores flat tile x ([rows][cols] of elem) to shared memory at element `base`
+ * with row pitch `ld`. */
+static void stageTile(Lower *l, MlirValue buf, Lowered *x, int64_t cols, int64_t base,
+                      int64_t ld, MlirType elem) {
+  for (int r = 0; r < x->n; r++) {
+    MlirValue row, col;
+    runAt(l, r, cols, &row, &col);
+    MlirValue off = ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col);
+    MlirValue p = gep(l, buf, arc(l, "arith.addi", off, base), elem);
+    MlirNamedAttribute align = alignAttr(l, 16);
+    build(l, "llvm.store", 2, (MlirValue[]){x->parts[r], p}, ttNoType(), 1, &align);
+  }
+}
+
+static MlirValue extractValue(Lower *l, MlirValue agg, int64_t i, MlirType t) {
+  MlirNamedAttribute pos = ttNamedAttr(l->ctx, "position", mlirDenseI64ArrayGet(l->ctx, 1, &i));
+  return build(l, "llvm.extractvalue", 1, &agg, t, 1, &pos);
+}
+
+/* ldmatrix of `num` 8x8 b16 matrices from shared memory at element `off` (f16/bf16) of
+ * buf, transposed when trans; the num i32 registers go to out. */
+static void ldmatrix(Lower *l, MlirValue buf, MlirValue off, int num, bool trans, MlirValue *out) {
+  MlirType i32 = ttI32(l->ctx);
+  MlirValue p = gep(l, buf, off, mlirF16TypeGet(l->ctx));
+  char st[64];
+  snprintf(st, sizeof st, "!llvm.struct<(%s)>", num == 4 ? "i32, i32, i32, i32" : "i32, i32");
+  MlirNamedAttribute attrs[4] = {
+      ttNamedAttr(l->ctx, "num", ttIntAttr(l->ctx, num, i32)),
+      ttNamedAttr(l->ctx, "layout", mlirAttributeParseGet(l->ctx, ttStrRef(
+                                        trans ? "#nvvm.mma_layout<col>" : "#nvvm.mma_layout<row>"))),
+      ttNamedAttr(l->ctx, "shape",
+                  mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.ld_st_matrix_shape<m = 8, n = 8>"))),
+      ttNamedAttr(l->ctx, "eltType",
+                  mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.ld_st_matrix_elt_type<b16>"))),
+  };
+  MlirValue s = build(l, "nvvm.ldmatrix", 1, &p, mlirTypeParseGet(l->ctx, ttStrRef(st)), 4, attrs);
+  for (int i = 0; i < num; i++)
+    out[i] = extractValue(l, s, i, i32);
+}
+
+/* One mma.sync.m16n8k16 (f32 accumulator): c[0..4) += a[0..4) @ b[0..2). */
+static void mma(Lower *l, bool bf16, const MlirValue *a, const MlirValue *b, MlirValue *c) {
+  MlirType f32 = mlirF32TypeGet(l->ctx);
+  MlirValue ops[10];
+  MlirType h2 = mlirTypeParseGet(l->ctx, ttStrRef("vector<2xf16>"));
+  for (int i = 0; i < 6; i++) {
+    MlirValue x = i < 4 ? a[i] : b[i - 4];
+    ops[i] = bf16 ? x : build(l, "llvm.bitcast", 1, &x, h2, 0, NULL);
+  }
+  for (int i = 0; i < 4; i++)
+    ops[6 + i] = c[i];
+  const char *ty = bf16 ? "#nvvm.mma_type<bf16>" : "#nvvm.mma_type<f16>";
+  MlirNamedAttribute attrs[6] = {
+      ttNamedAttr(l->ctx, "layoutA", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.mma_layout<row>"))),
+      ttNamedAttr(l->ctx, "layoutB", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.mma_layout<col>"))),
+      ttNamedAttr(l->ctx, "shape",
+                  mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.shape<m = 16, n = 8, k = 16>"))),
+      ttNamedAttr(l->ctx, "multiplicandAPtxType", mlirAttributeParseGet(l->ctx, ttStrRef(ty))),
+      ttNamedAttr(l->ctx, "multiplicandBPtxType", mlirAttributeParseGet(l->ctx, ttStrRef(ty))),
+      ttNamedAttr(l->ctx, "operandSegmentSizes",
+                  mlirDenseI32ArrayGet(l->ctx, 3, (const int32_t[]){4, 2, 4})),
+  };
+  MlirValue r = build(l, "nvvm.mma.sync", 10, ops,
+                      mlirTypeParseGet(l->ctx, ttStrRef("!llvm.struct<(f32, f32, f32, f32)>")),
+                      6, attrs);
+  for (int i = 0; i < 4; i++)
+    c[i] = extractValue(l, r, i, f32);
+}
+
+static MlirType vec4f32(Lower *l) {
+  int64_t four = 4;
+  return mlirVectorTypeGet(1, &four, mlirF32TypeGet(l->ctx));
+}
+
+/* Step 5c: accumulator `key` in fragments; a flat one must be a splat constant (the K
+ * loop's start), made as fragments directly. Errors are reported at `at`. */
+static Lowered *toMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n) {
+  Lowered *x = lookup(l, key);
+  if (x && x->mma)
+    return x;
+  MlirAttribute v = x && x->def.ptr && ttOpIs(x->def, "arith.constant") ? ttOpAttr(x->def, "value")
+                                                                        : mlirAttributeGetNull();
+  if (mlirAttributeIsNull(v) || !mlirAttributeIsADenseElements(v) ||
+      !mlirDenseElementsAttrIsSplat(v)) {
+    ttEmitError(at, "convert-tile-to-gpu: a tile.dot accumulator must start from a splat "
+                    "constant or another tile.dot");
+    return NULL;
+  }
+  MlirNamedAttribute va = ttNamedAttr(
+      l->ctx, "value",
+      mlirDenseElementsAttrSplatGet(vec4f32(l), mlirDenseElementsAttrGetSplatValue(v)));
+  MlirValue c = build(l, "arith.constant", 0, NULL, vec4f32(l), 1, &va);
+  MmaLayout y = mmaLayout(l, m, n);
+  Lowered *out = define(l, key);
+  out->mma = true;
+  out->mmaM = m;
+  out->mmaN = n;
+  out->n = (int)(y.mt * y.nt);
+  for (int i = 0; i < out->n; i++)
+    out->parts[i] = c;
+  return out;
+}
+
+/* The lane-dependent indices of a warp: its warp coordinates and lane. */
+typedef struct {
+  MlirValue lane, wmI, wnI;
+} WarpPos;
+
+static WarpPos warpPos(Lower *l, MmaLayout y) {
+  MlirValue warp = arc(l, "arith.divui", l->tid, 32);
+  WarpPos w = {arc(l, "arith.remui", l->tid, 32), arc(l, "arith.divui", warp, y.wn),
+               arc(l, "arith.remui", warp, y.wn)};
+  return w;
+}
+
+/* Step 5c: accumulator x (in fragments) in the flat layout, through shared memory. */
+static Lowered *toFlat(Lower *l, Lowered *x) {
+  int64_t m = x->mmaM, n = x->mmaN, ld = n + 4;
+  MmaLayout y = mmaLayout(l, m, n);
+  MlirType f32 = mlirF32TypeGet(l->ctx);
+  MlirValue buf = smem(l, m * ld * 4);
+  WarpPos w = warpPos(l, y);
+  MlirValue g = arc(l, "arith.divui", w.lane, 4), t2 = arc(l, "arith.muli", arc(l, "arith.remui", w.lane, 4), 2);
+  MlirValue row0 = ar(l, "arith.addi", arc(l, "arith.muli", w.wmI, m / y.wm), g);
+  MlirValue col0 = ar(l, "arith.addi", arc(l, "arith.muli", w.wnI, n / y.wn), t2);
+  barrier(l);
+  int64_t two = 2;
+  MlirType v2 = mlirVectorTypeGet(1, &two, f32);
+  for (int64_t mt = 0; mt < y.mt; mt++)
+    for (int64_t nt = 0; nt < y.nt; nt++)
+      for (int half = 0; half < 2; half++) { /* c0 c1 at row g, c2 c3 at row g + 8 */
+        MlirValue frag = x->parts[mt * y.nt + nt];
+        MlirNamedAttribute sl[3] = {
+            ttNamedAttr(l->ctx, "offsets", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 2 * half)})),
+            ttNamedAttr(l->ctx, "sizes", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 2)})),
+            ttNamedAttr(l->ctx, "strides", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 1)})),
+        };
+        MlirValue pair = build(l, "vector.extract_strided_slice", 1, &frag, v2, 3, sl);
+        MlirValue row = arc(l, "arith.addi", row0, mt * 16 + 8 * half);
+        MlirValue col = arc(l, "arith.addi", col0, nt * 8);
+        MlirValue p = gep(l, buf, ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col), f32);
+        MlirNamedAttribute align = alignAttr(l, 8);
+        build(l, "llvm.store", 2, (MlirValue[]){pair, p}, ttNoType(), 1, &align);
+      }
+  barrier(l);
+  Lowered *out = define(l, x->key);
+  out->n = (int)(m * n / (l->VEC * l->T));
+  MlirType vt = vecOf(l, f32);
+  for (int r = 0; r < out->n; r++) {
+    MlirValue row, col;
+    runAt(l, r, n, &row, &col);
+    MlirValue p = gep(l, buf, ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col), f32);
+    MlirNamedAttribute align = alignAttr(l, 16);
+    out->parts[r] = build(l, "llvm.load", 1, &p, vt, 1, &align);
+  }
+  return out;
+}
+
+/* Step 5 for tile.dot. */
+static bool lowerDot(Lower *l, MlirOperation op) {
+  MlirValue av = mlirOperationGetOperand(op, 0), bv = mlirOperationGetOperand(op, 1);
+  Lowered *a = lookup(l, av), *b = lookup(l, bv);
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
+  MlirType elem = ttElementType(mlirValueGetType(av));
+  const char *dt = ttDtypeName(elem);
+  bool bf16 = strcmp(dt, "bf16") == 0;
+  if (!a || !b || a->mma || a->trans || b->mma ||
+      ttTensorShape(mlirValueGetType(av), as) != 2 || ttTensorShape(mlirValueGetType(bv), bs) != 2 ||
+      ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), cs) != 2 ||
+      (!bf16 && strcmp(dt, "f16")) || !mlirTypeEqual(elem, ttElementType(mlirValueGetType(bv))) ||
+      as[1] != bs[0] || cs[0] != as[0] || cs[1] != bs[1] || !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0))))) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.dot needs 2-D f16 or bf16 operands MxK and "
+                    "KxN and an f32 MxN accumulator");
+    return false;
+  }
+  int64_t m = as[0], k = as[1], n = bs[1];
+  MmaLayout y = mmaLayout(l, m, n);
+  if (m % (16 * y.wm) || n % (8 * y.wn) || k % 16 || y.mt * y.nt > MAX_REPS || l->VEC != 8) {
+    ttEmitError(op, "convert-tile-to-gpu: a %lldx%lldx%lld tile.dot does not fit %lld warps "
+                    "of 16x8 mma fragments (at most %d per thread)",
+                (long long)m, (long long)n, (long long)k, (long long)(l->T / 32), MAX_REPS);
+    return false;
+  }
+  Lowered *c = toMma(l, op, mlirOperationGetOperand(op, 2), m, n);
+  if (!c)
+    return false;
+  bool bT = b->trans; /* B held as [N][K] */
+  int64_t lda = k + 8, ldb = bT ? k + 8 : n + 8, bBase = m * lda;
+  MlirValue buf = smem(l, (bBase + (bT ? n : k) * ldb) * 2);
+
+  /* 5a: stage both operands. */
+  barrier(l);
+  stageTile(l, buf, a, k, 0, lda, elem);
+  stageTile(l, buf, b, bT ? k : n, bBase, ldb, elem);
+  barrier(l);
+
+  /* 5b: the warp's fragments, 16 of K at a time. */
+  WarpPos w = warpPos(l, y);
+  MlirValue l16 = arc(l, "arith.remui", w.lane, 16), h16 = arc(l, "arith.muli", arc(l, "arith.divui", w.lane, 16), 8);
+  MlirValue l8 = arc(l, "arith.remui", w.lane, 8);
+  MlirValue h8 = arc(l, "arith.muli", arc(l, "arith.remui", arc(l, "arith.divui", w.lane, 8), 2), 8);
+  MlirValue rowA = ar(l, "arith.addi", arc(l, "arith.muli", w.wmI, m / y.wm), l16);
+  MlirValue colB = arc(l, "arith.muli", w.wnI, n / y.wn);
+  MlirValue acc[MAX_REPS][4];
+  for (int i = 0; i < c->n; i++)
+    for (int j = 0; j < 4; j++)
+      acc[i][j] = extract(l, c->parts[i], j);
+  for (int64_t ks = 0; ks < k; ks += 16) {
+    MlirValue af[16][4], bf[MAX_REPS][2];
+    for (int64_t mt = 0; mt < y.mt && mt < 16; mt++) { /* A: rows lane % 16, K half lane / 16 */
+      MlirValue off = ar(l, "arith.addi", arc(l, "arith.muli", arc(l, "arith.addi", rowA, mt * 16), lda),
+                         arc(l, "arith.addi", h16, ks));
+      ldmatrix(l, buf, off, 4, false, af[mt]);
+    }
+    for (int64_t nt = 0; nt < y.nt; nt += 2) {
+      bool pair = nt + 1 < y.nt;
+      MlirValue regs[4];
+      /* B [N][K]: matrix j of the x4 covers columns nt*8 + 8 (j / 2), K half j % 2;
+       * B [K][N] (.trans): rows K, the same matrices. */
+      MlirValue nIdx = ar(l, "arith.addi", arc(l, "arith.addi", colB, nt * 8), pair ? h16 : ci(l, 0));
+      MlirValue off;
+      if (bT)
+        off = ar(l, "arith.addi", arc(l, "arith.muli", ar(l, "arith.addi", nIdx, l8), ldb),
+                 arc(l, "arith.addi", h8, ks));
+      else
+        off = ar(l, "arith.addi", arc(l, "arith.muli", arc(l, "arith.addi", ar(l, "arith.addi", l8, h8), ks), ldb),
+                 nIdx);
+      ldmatrix(l, buf, arc(l, "arith.addi", off, bBase), pair ? 4 : 2, !bT, regs);
+      bf[nt][0] = regs[0];
+      bf[nt][1] = regs[1];
+      if (pair) {
+        bf[nt + 1][0] = regs[2];
+        bf[nt + 1][1] = regs[3];
+      }
+    }
+    for (int64_t mt = 0; mt < y.mt; mt++)
+      for (int64_t nt = 0; nt < y.nt; nt++)
+        mma(l, bf16, af[mt], bf[nt], acc[mt * y.nt + nt]);
+  }
+  Lowered *out = define(l, mlirOperationGetResult(op, 0));
+  out->mma = true;
+  out->mmaM = m;
+  out->mmaN = n;
+  out->n = c->n;
+  for (int i = 0; i < c->n; i++)
+    out->parts[i] = build(l, "vector.from_elements", 4, acc[i], vec4f32(l), 0, NULL);
+  return true;
+}
+
 static bool lowerOp(Lower *l, MlirOperation op);
 
 /* The lowered parts of values vals[0..n) in order (REPS per tile, one per scalar) into
@@ -598,20 +946,34 @@ static intptr_t flatten(Lower *l, intptr_t n, const MlirValue *vals, MlirValue *
     Lowered *x = lookup(l, vals[i]);
     if (!x)
       return -1;
-    for (int r = 0; r < (isTile(vals[i]) ? l->REPS : 1); r++)
+    for (int r = 0; r < x->n; r++)
       out[k++] = x->parts[r];
   }
   return k;
 }
 
-/* Binds values keys[0..n) to consecutive lowered values parts (REPS per tile). */
-static void bind(Lower *l, intptr_t n, const MlirValue *keys, const MlirValue *parts) {
+/* Binds values keys[0..n) to consecutive lowered parts, each in the layout of like[i]. */
+static void bind(Lower *l, intptr_t n, const MlirValue *keys, const MlirValue *parts,
+                 Lowered *const *like) {
   intptr_t k = 0;
   for (intptr_t i = 0; i < n; i++) {
     Lowered *x = define(l, keys[i]);
-    for (int r = 0; r < (isTile(keys[i]) ? l->REPS : 1); r++)
+    x->n = like[i]->n;
+    x->mma = like[i]->mma;
+    x->mmaM = like[i]->mmaM;
+    x->mmaN = like[i]->mmaN;
+    for (int r = 0; r < x->n; r++)
       x->parts[r] = parts[k++];
   }
+}
+
+/* True when block argument v is the accumulator of a tile.dot in block body. */
+static bool isDotAccumulator(MlirBlock body, MlirValue v) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttOpIs(op, "tile.dot") && mlirValueEqual(mlirOperationGetOperand(op, 2), v))
+      return true;
+  return false;
 }
 
 /* Step 2 for scf.for (a loop over a row's chunks): the same loop, each tile it carries
@@ -621,17 +983,28 @@ static bool lowerFor(Lower *l, MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op) - 3, ninits = 0;
   MlirValue *vals = ttAlloc(sizeof(MlirValue) * (size_t)(n + 3));
   MlirValue *flat = ttAlloc(sizeof(MlirValue) * (size_t)(n * MAX_REPS + 3));
-  for (intptr_t i = 0; i < n + 3; i++)
+  Lowered **like = ttAlloc(sizeof(Lowered *) * (size_t)(n + 1));
+  MlirBlock tbody = ttForBody(op);
+  bool ok = true;
+  for (intptr_t i = 0; i < n + 3; i++) {
     vals[i] = mlirOperationGetOperand(op, i);
-  bool ok = flatten(l, 3, vals, flat) == 3 && (ninits = flatten(l, n, vals + 3, flat + 3)) >= 0;
+    int64_t cs[TT_MAX_RANK];
+    if (i >= 3 && isDotAccumulator(tbody, mlirBlockGetArgument(tbody, i - 2)) &&
+        ttTensorShape(mlirValueGetType(vals[i]), cs) == 2)
+      ok = ok && toMma(l, op, vals[i], cs[0], cs[1]); /* step 5c */
+    if (i >= 3)
+      like[i - 3] = lookup(l, vals[i]);
+  }
+  ok = ok && flatten(l, 3, vals, flat) == 3 && (ninits = flatten(l, n, vals + 3, flat + 3)) >= 0;
   if (!ok) {
     ttEmitError(op, "convert-tile-to-gpu: an operand of scf.for is not lowered");
     free(vals);
     free(flat);
+    free(like);
     return false;
   }
   MlirOperation loop = ttBuildFor(&l->b, l->loc, flat[0], flat[1], flat[2], ninits, flat + 3);
-  MlirBlock tbody = ttForBody(op), gbody = ttForBody(loop);
+  MlirBlock gbody = ttForBody(loop);
   Lowered *iv = define(l, mlirBlockGetArgument(tbody, 0));
   iv->parts[0] = mlirBlockGetArgument(gbody, 0);
   iv->axis.div = gcd64(lookup(l, vals[0])->axis.div, lookup(l, vals[2])->axis.div);
@@ -639,7 +1012,7 @@ static bool lowerFor(Lower *l, MlirOperation op) {
     vals[i] = mlirBlockGetArgument(tbody, i + 1);
   for (intptr_t i = 0; i < ninits; i++)
     flat[i] = mlirBlockGetArgument(gbody, i + 1);
-  bind(l, n, vals, flat);
+  bind(l, n, vals, flat, like);
   TtBuilder outer = l->b;
   l->b = ttBuilderAtEnd(gbody);
   for (MlirOperation x = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(x);
@@ -660,14 +1033,63 @@ static bool lowerFor(Lower *l, MlirOperation op) {
   for (intptr_t i = 0; ok && i < ninits; i++)
     flat[i] = mlirOperationGetResult(loop, i);
   if (ok)
-    bind(l, n, vals, flat);
+    bind(l, n, vals, flat, like);
   free(vals);
   free(flat);
+  free(like);
   return ok;
+}
+
+/* Step 2 for tensor.expand_shape/collapse_shape (the flat layout is row-major, so the
+ * parts stay) and tile.trans (a transposed view, for tile.dot). */
+static bool lowerView(Lower *l, MlirOperation op) {
+  Lowered *x = lookup(l, mlirOperationGetOperand(op, 0));
+  if (!x) {
+    ttEmitError(op, "convert-tile-to-gpu: the operand is not lowered");
+    return false;
+  }
+  Lowered *y = define(l, mlirOperationGetResult(op, 0));
+  MlirValue key = y->key;
+  *y = *x;
+  y->key = key;
+  y->def = op;
+  if (ttOpIs(op, "tile.trans")) {
+    if (x->mma) {
+      ttEmitError(op, "convert-tile-to-gpu: tile.trans of a tile.dot result is not supported");
+      return false;
+    }
+    y->trans = !x->trans;
+  }
+  return true;
+}
+
+/* Operands held as tile.dot fragments or transposed views go to the flat layout (5c)
+ * before an op that is neither a dot nor a view uses them. */
+static bool flatOperands(Lower *l, MlirOperation op) {
+  if (ttOpIs(op, "tile.dot") || ttOpIs(op, "tensor.expand_shape") ||
+      ttOpIs(op, "tensor.collapse_shape") || ttOpIs(op, "tile.trans") || ttOpIs(op, "scf.for"))
+    return true;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+    Lowered *x = lookup(l, mlirOperationGetOperand(op, i));
+    if (x && x->trans) {
+      ttEmitError(op, "convert-tile-to-gpu: a tile.trans result can only feed tile.dot");
+      return false;
+    }
+    if (x && x->mma)
+      toFlat(l, x);
+  }
+  return true;
 }
 
 /* Step 2 for one op of the kernel body. */
 static bool lowerOp(Lower *l, MlirOperation op) {
+  if (!flatOperands(l, op))
+    return false;
+  if (ttOpIs(op, "tile.dot"))
+    return lowerDot(l, op);
+  if (ttOpIs(op, "tensor.expand_shape") || ttOpIs(op, "tensor.collapse_shape") ||
+      ttOpIs(op, "tile.trans"))
+    return lowerView(l, op);
   if (ttOpIs(op, "tile.program_id") || ttOpIs(op, "tile.num_programs")) {
     int64_t axis = ttOpAttrInt(op, "axis", 0);
     Lowered *x = define(l, mlirOperationGetResult(op, 0));
@@ -683,7 +1105,7 @@ static bool lowerOp(Lower *l, MlirOperation op) {
     MlirValue vecs = ttConstInt(&l->b, l->loc, vt, l->VEC);
     MlirValue ops[2] = {base, vecs};
     base = build(l, "arith.muli", 2, ops, vt, 0, NULL);
-    for (int r = 0; r < l->REPS; r++) {
+    for (int r = 0; r < x->n; r++) {
       MlirAttribute lanes[64];
       for (int64_t j = 0; j < l->VEC; j++)
         lanes[j] = mlirIntegerAttrGet(ttI32(l->ctx), start + r * l->VEC * l->T + j);
@@ -702,17 +1124,17 @@ static bool lowerOp(Lower *l, MlirOperation op) {
     Lowered *x = define(l, mlirOperationGetResult(op, 0));
     MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(op, 0)));
     MlirValue v = build(l, "vector.broadcast", 1, &s->parts[0], vecOf(l, elem), 0, NULL);
-    for (int r = 0; r < l->REPS; r++)
+    for (int r = 0; r < x->n; r++)
       x->parts[r] = v;
-    x->axis = (Axis){1, l->B, s->axis.div};
+    x->axis = (Axis){1, BIG_DIV, s->axis.div};
     return true;
   }
   if (ttOpIs(op, "tile.reduce"))
     return lowerReduce(l, op);
   if (ttOpIs(op, "scf.for"))
     return lowerFor(l, op);
-  if (ttOpIs(op, "tile.load") || ttOpIs(op, "tile.store")) {
-    lowerMemory(l, op, ttOpIs(op, "tile.store"));
+  if (ttOpIs(op, "tile.load") || ttOpIs(op, "tile.store") || ttOpIs(op, "tile.atomic_add")) {
+    lowerMemory(l, op, !ttOpIs(op, "tile.load"));
     return true;
   }
   if (ttOpIs(op, "func.return")) {
@@ -728,7 +1150,7 @@ static bool lowerOp(Lower *l, MlirOperation op) {
 
 /* What scanKernel finds. */
 typedef struct {
-  int64_t minBytes, tileSize;
+  int64_t minBytes, minNumel, maxNumel;
   bool failed;
 } Scan;
 
@@ -740,19 +1162,18 @@ static bool scanOp(MlirOperation op, void *userData) {
     MlirType t = mlirValueGetType(v);
     if (!mlirTypeIsARankedTensor(t))
       continue;
-    int64_t shape[8];
-    if (ttTensorShape(t, shape) != 1) {
-      ttEmitError(op, "convert-tile-to-gpu: only 1-D tiles are supported yet");
+    int64_t shape[TT_MAX_RANK];
+    int64_t r = ttTensorShape(t, shape);
+    if (r < 1 || r > 2) {
+      ttEmitError(op, "convert-tile-to-gpu: only 1-D and 2-D tiles are supported");
       sc->failed = true;
       return false;
     }
-    if (sc->tileSize && sc->tileSize != shape[0]) {
-      ttEmitError(op, "convert-tile-to-gpu: tiles of sizes %lld and %lld in one kernel",
-                  (long long)sc->tileSize, (long long)shape[0]);
-      sc->failed = true;
-      return false;
-    }
-    sc->tileSize = shape[0];
+    int64_t numel = ttTensorNumel(t);
+    if (!sc->minNumel || numel < sc->minNumel)
+      sc->minNumel = numel;
+    if (numel > sc->maxNumel)
+      sc->maxNumel = numel;
   }
   /* the data of a load (its result) or store (operand 2), not offsets or masks */
   MlirValue data = ttOpIs(op, "tile.load")    ? mlirOperationGetResult(op, 0)
@@ -764,14 +1185,25 @@ static bool scanOp(MlirOperation op, void *userData) {
   return true;
 }
 
-/* The narrowest element (bytes) loaded or stored, and the tile size, over the kernel and
- * the loops in it; false on a tile that is not 1-D or whose size differs from the others. */
-static bool scanKernel(MlirOperation func, int64_t *minBytes, int64_t *tileSize) {
-  Scan sc = {16, 0, false};
-  ttWalk(func, scanOp, &sc);
-  *minBytes = sc.minBytes;
-  *tileSize = sc.tileSize;
-  return !sc.failed;
+/* The narrowest element (bytes) loaded or stored, and the smallest and largest tile
+ * (elements), over the kernel and the loops in it; false on a tile of rank above 2. */
+static bool scanKernel(MlirOperation func, Scan *sc) {
+  *sc = (Scan){16, 0, 0, false};
+  ttWalk(func, scanOp, sc);
+  return !sc->failed;
+}
+
+/* A tile fits the layout when it is a multiple of VEC * T with at most MAX_REPS runs per
+ * thread. Returns the first size that does not fit, or 0. */
+static bool fitsOp(MlirOperation op, void *userData) {
+  int64_t *ctx = userData; /* [VEC * T, bad] */
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op) && !ctx[1]; i++) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
+    int64_t numel = mlirTypeIsARankedTensor(t) ? ttTensorNumel(t) : 0;
+    if (numel && (numel % ctx[0] || numel / ctx[0] > MAX_REPS))
+      ctx[1] = numel;
+  }
+  return !ctx[1];
 }
 
 static MlirOperation gpuModule(MlirModule module) {
@@ -796,7 +1228,7 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
   Lower l = {0};
   l.ctx = ctx;
   l.loc = mlirOperationGetLocation(func);
-  int64_t minBytes, B, warps = ttOpAttrInt(func, "tile.num_warps", 4);
+  int64_t warps = ttOpAttrInt(func, "tile.num_warps", 4);
   MlirRegion fr = mlirOperationGetRegion(func, 0);
   if (mlirBlockIsNull(mlirRegionGetFirstBlock(fr)) ||
       !mlirBlockIsNull(mlirBlockGetNextInRegion(mlirRegionGetFirstBlock(fr)))) {
@@ -808,21 +1240,29 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
                 (long long)warps);
     return false;
   }
-  if (!scanKernel(func, &minBytes, &B))
+  Scan sc;
+  if (!scanKernel(func, &sc))
     return false;
   l.T = 32 * warps;
-  l.B = B ? B : l.T;
-  l.VEC = 16 / minBytes;
-  if (l.VEC * l.T > l.B)
-    l.VEC = l.B / l.T;
-  if (l.VEC < 1 || l.B % (l.VEC * l.T) != 0 || l.B / (l.VEC * l.T) > MAX_REPS) {
+  int64_t minNumel = sc.minNumel ? sc.minNumel : l.T;
+  l.VEC = 16 / sc.minBytes;
+  if (l.VEC * l.T > minNumel)
+    l.VEC = minNumel / l.T;
+  int64_t fit[2] = {l.VEC * l.T, 0};
+  if (l.VEC < 1)
+    fit[1] = minNumel;
+  else
+    ttWalk(func, fitsOp, fit);
+  if (fit[1]) {
     ttEmitError(func, "convert-tile-to-gpu: tile size %lld does not fit %lld threads "
                       "(it must be a multiple of 32 * num_warps, with at most %d runs of "
                       "16 bytes per thread)",
-                (long long)l.B, (long long)l.T, MAX_REPS);
+                (long long)fit[1], (long long)l.T, MAX_REPS);
     return false;
   }
-  l.REPS = l.B / (l.VEC * l.T);
+  l.REPS = (sc.maxNumel ? sc.maxNumel : l.T) / (l.VEC * l.T);
+  snprintf(l.smemName, sizeof l.smemName, "__tt_smem_");
+  ttOpAttrStr(func, "sym_name", l.smemName + 10, sizeof l.smemName - 10);
 
   /* Step 1: the gpu.func. */
   MlirBlock tbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
@@ -833,6 +1273,14 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
   for (intptr_t i = 0; i < nargs; i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(tbody, i));
     types[i] = mlirTypeIsAInteger(t) || mlirTypeIsAFloat(t) ? t : gptr;
+    if (mlirTypeIsARankedTensor(t) || mlirTypeIsAVector(t) || mlirTypeIsAShaped(t)) {
+      ttEmitError(func, "convert-tile-to-gpu: argument %d of a tile kernel is a tile; "
+                        "kernels take !tile.ptr<T>, integers and floats",
+                  (int)i);
+      free(types);
+      free(locs);
+      return false;
+    }
     locs[i] = l.loc;
   }
   MlirRegion region = mlirRegionCreate();
@@ -866,6 +1314,8 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
   for (MlirOperation op = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     ok = lowerOp(&l, op);
+  if (ok && l.smemBytes) /* step 5's buffer, now that its size is known */
+    sharedGlobal(&l, l.smemName, l.smemBytes);
   for (int i = 0; i < l.nvals; i++)
     free(l.vals[i]);
   free(l.vals);

@@ -13,21 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *const pidOrders[] = {"row-major", "grouped", "column-major", NULL};
 static const TtPassOption tileOptions[] = {
     {"block-size",
      "elements per program and step (a power of two, >= 32 * num-warps; 0: from the shape: "
      "1024 elementwise; rows: the row's next power of two up to 32768 when it fits in "
      "registers, else half of it, at most 32768, in a loop)",
-     0, 0, 65536},
+     0, 0, 65536, NULL},
     {"num-warps", "warps per program (0: from the block: 4 elementwise; rows: 16-64 elements per "
      "thread on chip, 32 warps in a loop)", 0,
-     0, 32},
+     0, 32, NULL},
+    {"block-m", "dot kernels: rows of the output tile (a power of two >= 16; 0: from the "
+     "shape: 16 for M <= 16, else 64 or 128)", 0, 0, 256, NULL},
+    {"block-n", "dot kernels: columns of the output tile (a power of two >= 16; 0: from the "
+     "shape)", 0, 0, 256, NULL},
+    {"block-k", "dot kernels: K per step of the K loop (a power of two >= 32; 0: from the "
+     "shape)", 0, 0, 512, NULL},
+    {"order", "dot kernels: how program ids map to output tiles: row-major (pid_n fastest), "
+     "grouped (row-major within groups of group-m tile rows, for L2 reuse) or column-major "
+     "(pid_m fastest)", 1, 0, 2, pidOrders},
+    {"group-m", "dot kernels: tile rows per group for order=grouped", 8, 1, 256, NULL},
 };
 static const TtPassOption fuseOptions[] = {
-    {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1},
+    {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1, NULL},
 };
 static const TtPassOption splitkOptions[] = {
-    {"split-k", "K slices per output tile (0 picks from the shape)", 0, 0, 1024},
+    {"split-k", "K slices per output tile (0: from the shape: up to about four programs "
+     "per SM; 1: no split)", 0, 0, 1024, NULL},
+    {"num-sms", "SMs of the target GPU, for split-k=0 (132: H100 SXM and H200)", 132, 1, 1024,
+     NULL},
 };
 
 static const TtPassInfo passes[] = {
@@ -56,10 +70,10 @@ static const TtPassInfo passes[] = {
      "covering the row, with tile.reduce for each reduction; short rows share a program; "
      "a row longer than the block is reduced in a loop over chunks, one loop per level of "
      "dependent reductions (sibling reductions share it), then a loop for the output.",
-     tileOptions, 2, ttTilePass},
+     tileOptions, 7, ttTilePass},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
-     splitkOptions, 1, ttSplitKPass},
+     splitkOptions, 2, ttSplitKPass},
     {"convert-tile-to-gpu", "Lower tile kernels to gpu.func over arith/math/vector/llvm",
      "Each tile value is spread over the block's threads: every thread holds runs of "
      "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "
@@ -111,6 +125,27 @@ bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions 
       return false;
     }
     p++;
+    const TtPassOption *o = &info->options[idx];
+    if (o->choices) { /* a word: its index in the list */
+      const char *word = p;
+      while (*p && !isspace((unsigned char)*p))
+        p++;
+      int found = -1;
+      for (int i = 0; o->choices[i] && found < 0; i++)
+        if (strlen(o->choices[i]) == (size_t)(p - word) &&
+            strncmp(o->choices[i], word, (size_t)(p - word)) == 0)
+          found = i;
+      if (found < 0) {
+        fprintf(stderr, "error: option '%s' of pass '%s' is '%.*s'; expected one of:", o->name,
+                info->name, (int)(p - word), word);
+        for (int i = 0; o->choices[i]; i++)
+          fprintf(stderr, "%s %s", i ? "," : "", o->choices[i]);
+        fputc('\n', stderr);
+        return false;
+      }
+      out->v[idx] = found;
+      continue;
+    }
     char *end;
     long long v = strtoll(p, &end, 10);
     if (end == p || (*end && !isspace((unsigned char)*end))) {
@@ -118,7 +153,6 @@ bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions 
               info->options[idx].name, info->name);
       return false;
     }
-    const TtPassOption *o = &info->options[idx];
     if (v < o->min || v > o->max) {
       fprintf(stderr, "error: option '%s' of pass '%s' is %lld, out of range [%lld, %lld]\n",
               o->name, info->name, v, (long long)o->min, (long long)o->max);

@@ -26,6 +26,7 @@ static const struct {
     {"full", TT_PRIM_CONSTANT},      {"constant", TT_PRIM_CONSTANT},
     {"sum", TT_PRIM_REDUCTION},      {"amax", TT_PRIM_REDUCTION},
     {"amin", TT_PRIM_REDUCTION},     {"matmul", TT_PRIM_MATMUL},
+    {"transpose", TT_PRIM_TRANSPOSE},
     {"linear", TT_PRIM_COMPOSITE},   {"softmax", TT_PRIM_COMPOSITE},
     {"log_softmax", TT_PRIM_COMPOSITE}, {"layer_norm", TT_PRIM_COMPOSITE},
     {"rms_norm", TT_PRIM_COMPOSITE}, {"gelu", TT_PRIM_COMPOSITE},

@@ -140,6 +140,15 @@ MlirOperation ttModuleLookup(MlirModule m, const char *name);
 typedef bool (*TtWalkFn)(MlirOperation op, void *userData);
 void ttWalk(MlirOperation root, TtWalkFn fn, void *userData);
 
+/* pid-order.c: which output tile a program computes --------------------------------- */
+
+/* Program-id orders (the `order` option of --tile; values are the option's indices). */
+typedef enum { TT_ORDER_ROW_MAJOR, TT_ORDER_GROUPED, TT_ORDER_COLUMN_MAJOR } TtPidOrder;
+/* Emits the tile coordinates (*pidM, *pidN) of program `pid` (i32) over a gm x gn grid of
+ * output tiles in `order` (`group` tile rows per group for TT_ORDER_GROUPED). */
+void ttEmitPidOrder(TtBuilder *b, MlirLocation loc, MlirValue pid, int64_t gm, int64_t gn,
+                    TtPidOrder order, int64_t group, MlirValue *pidM, MlirValue *pidN);
+
 /* prim.c: what each prim op is, for the passes that group, tile and interpret them ---- */
 
 typedef enum {
@@ -154,6 +163,7 @@ typedef enum {
   TT_PRIM_CONSTANT,  /* full, constant */
   TT_PRIM_REDUCTION, /* sum amax amin */
   TT_PRIM_MATMUL,    /* matmul */
+  TT_PRIM_TRANSPOSE, /* transpose */
   TT_PRIM_COMPOSITE, /* linear softmax log_softmax layer_norm rms_norm gelu silu */
 } TtPrimKind;
 TtPrimKind ttPrimKind(MlirOperation op);
@@ -183,10 +193,12 @@ const TtDialectInfo *ttDialects(int *count);
 
 /* pipeline.c: the tt pass registry and pass pipelines ---------------------------------- */
 
-/* One option of a tt pass: an integer with a default and a range. */
+/* One option of a tt pass: an integer with a default and a range, or, when `choices` is
+ * set (a NULL-terminated list of words), one of those words, stored as its index. */
 typedef struct {
   const char *name, *help;
   int64_t dflt, min, max;
+  const char *const *choices;
 } TtPassOption;
 #define TT_MAX_PASS_OPTIONS 8
 /* A pass's options as parsed: values by index into TtPassInfo.options. */
@@ -219,6 +231,9 @@ bool ttRunPass(MlirModule module, const char *name, const char *options);
 /* The passes (passes/ and conversion/), each in its own file. */
 bool ttDecomposePass(MlirModule module, const TtPassOptions *opts);
 bool ttFusePass(MlirModule module, const TtPassOptions *opts);
+/* --tile for one dot group (`prim.fusion = "dot"`), with --tile's options; --splitk
+ * uses it for groups not tiled yet. */
+bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts);
 bool ttTilePass(MlirModule module, const TtPassOptions *opts);
 bool ttSplitKPass(MlirModule module, const TtPassOptions *opts);
 bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts);

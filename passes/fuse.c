@@ -25,7 +25,12 @@
  * row (its shape is the row shape, or the row shape without or with 1 as its last
  * dimension). A row kernel holds each row on chip, so its prologue, its reductions and its
  * epilogue read the row from memory once.
- * Ops that do not fuse (other reductions, matmul, composites) stay where they are.
+ * A matmul fuses with its epilogue (a *dot* group, `prim.fusion = "dot"`): elementwise ops
+ * that use its result (bias add, activation, convert) join it as above, and a transpose
+ * feeding one of its operands joins it too (the kernel reads the transposed operand in
+ * place). Nothing else that computes an operand joins: a dot kernel loads its operands
+ * from memory tile by tile, so a group holds at most one matmul and no row reduction.
+ * Ops that do not fuse (other reductions, composites) stay where they are.
  */
 #include "tt.h"
 
@@ -60,12 +65,24 @@ typedef struct {
   OpList block;      /* the block's ops in program order */
   int *group;        /* group id per op in `block`, -1 when none */
   MlirType *rowType; /* per group: the operand type of its row reductions, or null */
+  bool *dot;         /* per group: it holds a matmul */
   int *root;         /* per group: index of its root in `block` */
 } FuseState;
 
-/* The ops a group may hold: elementwise ones and reductions over the last dimension. */
+/* The ops a group may hold (a transpose only as a matmul's operand, see growGroup). */
 static bool fusible(MlirOperation op) {
-  return ttPrimIsElementwise(ttPrimKind(op)) || ttPrimIsRowReduction(op);
+  return ttPrimIsElementwise(ttPrimKind(op)) || ttPrimIsRowReduction(op) ||
+         ttPrimKind(op) == TT_PRIM_MATMUL;
+}
+
+/* True when a result of op is an operand of a matmul. */
+static bool feedsMatmul(MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+      if (ttPrimKind(mlirOpOperandGetOwner(u)) == TT_PRIM_MATMUL)
+        return true;
+  return false;
 }
 
 /* True when tensor types a and b have the same shape (whatever their element types). */
@@ -96,10 +113,18 @@ static bool sameOrReducedShape(MlirType a, MlirType b) {
  * reduction fixes the group's row shape: every reduction in a group reduces rows of that
  * one shape, and the group's result is either full rows or one value per row. */
 static bool canJoin(FuseState *st, int g, MlirOperation op) {
-  if (!fusible(op))
+  if (!fusible(op) || feedsMatmul(op))
     return false;
+  if (ttPrimKind(op) == TT_PRIM_MATMUL) {
+    if (st->dot[g] || !mlirTypeIsNull(st->rowType[g]))
+      return false;
+    st->dot[g] = true;
+    return true;
+  }
   if (!ttPrimIsRowReduction(op))
     return true;
+  if (st->dot[g])
+    return false;
   MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
   if (!mlirTypeIsNull(st->rowType[g]))
     return sameShape(t, st->rowType[g]);
@@ -179,13 +204,23 @@ static void growGroup(FuseState *st, MlirBlock block, int g) {
         continue;
       MlirOperation op = st->block.ops[i];
       intptr_t nops = mlirOperationGetNumOperands(op);
-      for (intptr_t k = 0; k < nops; k++) {
+      bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL;
+      for (intptr_t k = 0; k < nops && ttPrimKind(op) != TT_PRIM_TRANSPOSE; k++) {
         MlirOperation p = producerIn(mlirOperationGetOperand(op, k), block);
-        if (mlirOperationIsNull(p) || isConstant(p) || !fusible(p))
+        if (mlirOperationIsNull(p) || isConstant(p))
           continue;
         int j = opListFind(&st->block, p);
         if (j < 0 || st->group[j] >= 0 || !allUsersIn(st, p, g))
           continue; /* reported when its own group is made */
+        if (matmul) { /* only a transpose of an operand joins (read in place) */
+          if (ttPrimKind(p) == TT_PRIM_TRANSPOSE) {
+            st->group[j] = g;
+            changed = true;
+          }
+          continue;
+        }
+        if (!fusible(p))
+          continue;
         if (!canJoin(st, g, p)) {
           remark(st, p, "not fused into the group of its user: it reduces rows of another "
                         "shape, which the group would have to read as well");
@@ -255,7 +290,9 @@ static void outlineGroup(FuseState *st, MlirBlock block, MlirOperation func, int
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nin, types, 1, &outType))),
       ttNamedAttr(ctx, "sym_visibility", ttStrAttr(ctx, "private")),
       ttNamedAttr(ctx, "prim.fusion",
-                  ttStrAttr(ctx, mlirTypeIsNull(st->rowType[g]) ? "elementwise" : "row")),
+                  ttStrAttr(ctx, st->dot[g] ? "dot"
+                                 : mlirTypeIsNull(st->rowType[g]) ? "elementwise"
+                                                                   : "row")),
   };
   MlirOperation fn = ttOpCreate("func.func", loc, 0, NULL, 0, NULL, 4, fattrs, 1, &region);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, fn);
@@ -309,6 +346,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   int ngroups = 0;
   st.root = ttAlloc(sizeof(int) * cap);
   st.rowType = ttAlloc(sizeof(MlirType) * cap);
+  st.dot = ttAlloc(sizeof(bool) * cap);
   for (int i = st.block.n - 1; i >= 0; i--) {
     MlirOperation op = st.block.ops[i];
     if (st.group[i] >= 0 || !fusible(op))
@@ -319,6 +357,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
     st.root[ngroups] = i;
     if (ttPrimIsRowReduction(op))
       st.rowType[ngroups] = mlirValueGetType(mlirOperationGetOperand(op, 0));
+    st.dot[ngroups] = ttPrimKind(op) == TT_PRIM_MATMUL;
     growGroup(&st, block, ngroups);
     ngroups++;
   }
@@ -339,7 +378,10 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
         last = ug >= 0 ? ug : last;
       }
       remark(&st, op, "ends a%s group of %d ops, outlined as @fused_%d%s",
-             mlirTypeIsNull(st.rowType[st.group[i]]) ? "n elementwise" : " row", n,
+             st.dot[st.group[i]]                          ? " dot"
+             : mlirTypeIsNull(st.rowType[st.group[i]]) ? "n elementwise"
+                                                          : " row",
+             n,
              *serial + (ngroups - 1 - st.group[i]),
              readers > 1 ? " (not fused into its users: several groups read its result, "
                            "which fusing would compute once in each)"
@@ -358,6 +400,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   }
   free(st.root);
   free(st.rowType);
+  free(st.dot);
   free(st.group);
   free(st.block.ops);
 }

@@ -697,6 +697,60 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
   free(depth);
 }
 
+/* Step 2: creates `func.func @<fusion>_kernel` (a tile.kernel of `warps` warps) before the
+ * fusion, with one `!tile.ptr<T>` argument per input, one for the output and, when
+ * withSize, `%n: i32`. Its name goes to name[0..n). */
+static MlirOperation kernelFunc(MlirOperation fusion, const MlirValue *inputs, intptr_t nin,
+                                MlirType outType, bool withSize, int64_t warps, char *name,
+                                size_t n) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirLocation loc = mlirOperationGetLocation(fusion);
+  intptr_t nargs = nin + (withSize ? 2 : 1);
+  MlirType *argTypes = ttAlloc(sizeof(MlirType) * (size_t)nargs);
+  MlirLocation *argLocs = ttAlloc(sizeof(MlirLocation) * (size_t)nargs);
+  for (intptr_t i = 0; i < nin; i++)
+    argTypes[i] = ptrType(ctx, ttElementType(mlirValueGetType(inputs[i])));
+  argTypes[nin] = ptrType(ctx, ttElementType(outType));
+  if (withSize)
+    argTypes[nin + 1] = ttI32(ctx);
+  for (intptr_t i = 0; i < nargs; i++)
+    argLocs[i] = loc;
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, mlirBlockCreate(nargs, argTypes, argLocs));
+  snprintf(name, n, "fused");
+  ttOpAttrStr(fusion, "sym_name", name, n);
+  strncat(name, "_kernel", n - strlen(name) - 1);
+  MlirType fty = mlirFunctionTypeGet(ctx, nargs, argTypes, 0, NULL);
+  MlirNamedAttribute fattrs[4] = {
+      ttNamedAttr(ctx, "sym_name", ttStrAttr(ctx, name)),
+      ttNamedAttr(ctx, "function_type", mlirTypeAttrGet(fty)),
+      ttNamedAttr(ctx, "tile.kernel", mlirUnitAttrGet(ctx)),
+      ttNamedAttr(ctx, "tile.num_warps", ttIntAttr(ctx, warps, ttI32(ctx))),
+  };
+  MlirOperation kfunc = ttOpCreate("func.func", loc, 0, NULL, 0, NULL, 4, fattrs, 1, &region);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(fusion), fusion, kfunc);
+  free(argTypes);
+  free(argLocs);
+  return kfunc;
+}
+
+/* Step 6: `tile.launch = {kernel = @name, grid = [gridX, "1", "1"], args = [...]}`. */
+static void setLaunch(MlirOperation fusion, const char *name, const char *gridX, int nargs,
+                      const char *const *args) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirAttribute gridAttrs[3] = {ttStrAttr(ctx, gridX), ttStrAttr(ctx, "1"), ttStrAttr(ctx, "1")};
+  MlirAttribute argAttrs[4];
+  for (int i = 0; i < nargs && i < 4; i++)
+    argAttrs[i] = ttStrAttr(ctx, args[i]);
+  MlirNamedAttribute lattrs[3] = {
+      ttNamedAttr(ctx, "kernel", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name))),
+      ttNamedAttr(ctx, "grid", mlirArrayAttrGet(ctx, 3, gridAttrs)),
+      ttNamedAttr(ctx, "args", mlirArrayAttrGet(ctx, nargs < 4 ? nargs : 4, argAttrs)),
+  };
+  mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"),
+                                  mlirDictionaryAttrGet(ctx, 3, lattrs));
+}
+
 /* Steps 2-6 for one fusion. */
 static bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirContext ctx = mlirOperationGetContext(fusion);
@@ -734,33 +788,10 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
 
   /* Step 2: the kernel function (row kernels take no size: their shape is constant). */
   int64_t block = geo.block;
-  intptr_t nargs = nin + (geo.row ? 1 : 2);
-  MlirType *argTypes = ttAlloc(sizeof(MlirType) * (size_t)nargs);
-  MlirLocation *argLocs = ttAlloc(sizeof(MlirLocation) * (size_t)nargs);
-  for (intptr_t i = 0; i < nin; i++)
-    argTypes[i] = ptrType(ctx, ttElementType(mlirValueGetType(inputs[i])));
-  argTypes[nin] = ptrType(ctx, ttElementType(outType));
-  if (!geo.row)
-    argTypes[nin + 1] = ttI32(ctx);
-  for (intptr_t i = 0; i < nargs; i++)
-    argLocs[i] = loc;
-  MlirRegion region = mlirRegionCreate();
-  MlirBlock kbody = mlirBlockCreate(nargs, argTypes, argLocs);
-  mlirRegionAppendOwnedBlock(region, kbody);
-  char name[128] = "fused";
-  ttOpAttrStr(fusion, "sym_name", name, sizeof name);
-  strncat(name, "_kernel", sizeof name - strlen(name) - 1);
-  MlirType fty = mlirFunctionTypeGet(ctx, nargs, argTypes, 0, NULL);
-  MlirNamedAttribute fattrs[4] = {
-      ttNamedAttr(ctx, "sym_name", ttStrAttr(ctx, name)),
-      ttNamedAttr(ctx, "function_type", mlirTypeAttrGet(fty)),
-      ttNamedAttr(ctx, "tile.kernel", mlirUnitAttrGet(ctx)),
-      ttNamedAttr(ctx, "tile.num_warps", ttIntAttr(ctx, geo.warps, ttI32(ctx))),
-  };
-  MlirOperation kfunc = ttOpCreate("func.func", loc, 0, NULL, 0, NULL, 4, fattrs, 1, &region);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(fusion), fusion, kfunc);
-  free(argTypes);
-  free(argLocs);
+  char name[128];
+  MlirOperation kfunc = kernelFunc(fusion, inputs, nin, outType, !geo.row, geo.warps, name,
+                                   sizeof name);
+  MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kfunc, 0));
 
   /* Step 3: the index space. */
   Emit e = {0};
@@ -847,17 +878,337 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
              (long long)((geo.rows + geo.rowsPerProgram - 1) / geo.rowsPerProgram));
   else
     snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)block);
-  MlirAttribute gridAttrs[3] = {ttStrAttr(ctx, grid), ttStrAttr(ctx, "1"),
-                                ttStrAttr(ctx, "1")};
-  MlirAttribute argAttrs[1] = {ttStrAttr(ctx, "numel(%r0)")};
-  MlirNamedAttribute lattrs[3] = {
-      ttNamedAttr(ctx, "kernel", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name))),
-      ttNamedAttr(ctx, "grid", mlirArrayAttrGet(ctx, 3, gridAttrs)),
-      ttNamedAttr(ctx, "args", mlirArrayAttrGet(ctx, geo.row ? 0 : 1, argAttrs)),
-  };
-  mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"),
-                                  mlirDictionaryAttrGet(ctx, 3, lattrs));
+  const char *args[1] = {"numel(%r0)"};
+  setLaunch(fusion, name, grid, geo.row ? 0 : 1, args);
   return true;
+}
+
+/* Dot kernels ---------------------------------------------------------------------------
+ * A dot group (`prim.fusion = "dot"`) computes C = A @ B (+ an elementwise epilogue) with
+ * A an [M, K] input and B a [K, N] input or the transpose of an [N, K] one (a linear
+ * layer's weight, read in place: K contiguous). Program p computes one BM x BN tile of C:
+ *  1. (pid_m, pid_n) from p in the `order` option (ttEmitPidOrder);
+ *  2. index tiles of the A and B tiles as flat row-major ranges (row = i / BK, column =
+ *     i % BK) with masks for the rows and columns past M and N;
+ *  3. `scf.for k0 = 0 to K step BK` carrying the f32 accumulator: load the A and B tiles
+ *     at k0 (masked when BK does not divide K), `tensor.expand_shape` them to 2-D, a
+ *     `tile.trans` for a [N, K] operand, and `tile.dot`;
+ *  4. the epilogue: the accumulator (collapsed to the flat C tile) stands for the matmul's
+ *     value at the C tile's offsets, and the group's result is emitted from it like an
+ *     elementwise group's (bias add, activation, convert), then stored under the C mask.
+ * The launch has cdiv(M, BM) * cdiv(N, BN) programs. --splitk splits the K loop further. */
+
+/* The operands of a dot group: its matmul, the kernel arguments holding A and B, and
+ * whether B is read transposed (an [N, K] input). */
+typedef struct {
+  MlirOperation matmul;
+  int a, b;
+  bool bT;
+  int64_t m, n, k;
+  MlirType elem;
+} DotOperands;
+
+/* The input index of block argument v of the fused function, or -1. */
+static int inputIndex(MlirBlock fbody, MlirValue v) {
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody); i++)
+    if (mlirValueEqual(mlirBlockGetArgument(fbody, i), v))
+      return (int)i;
+  return -1;
+}
+
+static bool findMatmul(MlirOperation op, void *userData) {
+  if (ttPrimKind(op) != TT_PRIM_MATMUL)
+    return true;
+  *(MlirOperation *)userData = op;
+  return false;
+}
+
+/* Step 1 for a dot group: find and check its matmul's operands. */
+static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
+  d->matmul = (MlirOperation){NULL};
+  ttWalk(fusion, findMatmul, &d->matmul);
+  if (mlirOperationIsNull(d->matmul)) {
+    ttEmitError(fusion, "tile: a dot group must hold a prim.matmul");
+    return false;
+  }
+  MlirValue a = mlirOperationGetOperand(d->matmul, 0), b = mlirOperationGetOperand(d->matmul, 1);
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
+  if (ttTensorShape(mlirValueGetType(a), as) != 2 || ttTensorShape(mlirValueGetType(b), bs) != 2 ||
+      ttTensorShape(mlirValueGetType(mlirOperationGetResult(d->matmul, 0)), cs) != 2) {
+    ttEmitError(d->matmul, "tile: only 2-D matmuls ([M, K] x [K, N]) have dot kernels yet");
+    return false;
+  }
+  d->bT = mlirValueIsAOpResult(b) && ttPrimKind(mlirOpResultGetOwner(b)) == TT_PRIM_TRANSPOSE;
+  if (d->bT)
+    b = mlirOperationGetOperand(mlirOpResultGetOwner(b), 0);
+  d->a = inputIndex(fbody, a);
+  d->b = inputIndex(fbody, b);
+  if (d->a < 0 || d->b < 0) {
+    ttEmitError(d->matmul, "tile: the operands of a matmul must be inputs of its group (or "
+                           "the transpose of one)");
+    return false;
+  }
+  d->m = as[0];
+  d->k = as[1];
+  d->n = bs[1];
+  d->elem = ttElementType(mlirValueGetType(a));
+  const char *dt = ttDtypeName(d->elem);
+  if ((strcmp(dt, "f16") && strcmp(dt, "bf16")) ||
+      !mlirTypeEqual(d->elem, ttElementType(mlirValueGetType(b)))) {
+    ttEmitError(d->matmul, "tile: matmul operands must both be f16 or both bf16 (got %s and "
+                           "%s)",
+                dt, ttDtypeName(ttElementType(mlirValueGetType(b))));
+    return false;
+  }
+  return true;
+}
+
+/* A tile type of the given shape. */
+static MlirType tileShaped(int rank, const int64_t *shape, MlirType elem) {
+  return mlirRankedTensorTypeGet(rank, shape, elem, mlirAttributeGetNull());
+}
+
+/* i32 tile `v op c` for a constant c (a splat of the tile's type). */
+static MlirValue withConst(Emit *e, const char *name, MlirValue v, int64_t c) {
+  MlirType t = mlirValueGetType(v);
+  return op2(e, name, v, ttConstInt(&e->b, e->loc, t, c), t);
+}
+
+static MlirValue splatOf(Emit *e, MlirValue scalar, MlirType t) {
+  return op1(e, "tile.splat", scalar, t);
+}
+
+/* `row < bound` for an i32 tile (bound a constant), or null when bound >= the limit the
+ * tile can reach (no mask needed). */
+static MlirValue lessThan(Emit *e, MlirValue v, int64_t bound, bool needed) {
+  if (!needed)
+    return (MlirValue){NULL};
+  MlirType t = mlirValueGetType(v);
+  MlirValue ops[2] = {v, ttConstInt(&e->b, e->loc, t, bound)};
+  MlirNamedAttribute p = ttNamedAttr(e->ctx, "predicate",
+                                     mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), CMPI_SLT));
+  int64_t n = ttTensorNumel(t);
+  return ttBuild(&e->b, "arith.cmpi", e->loc, 2, ops,
+                 tileShaped(1, &n, mlirIntegerTypeGet(e->ctx, 1)), 1, &p);
+}
+
+/* The and of two masks either of which may be null; an all-true mask when both are. */
+static MlirValue andMask(Emit *e, MlirValue x, MlirValue y, int64_t n) {
+  if (mlirValueIsNull(x) && mlirValueIsNull(y)) {
+    MlirType t = tileShaped(1, &n, mlirIntegerTypeGet(e->ctx, 1));
+    return ttConstInt(&e->b, e->loc, t, 1);
+  }
+  if (mlirValueIsNull(x) || mlirValueIsNull(y))
+    return mlirValueIsNull(x) ? y : x;
+  return op2(e, "arith.andi", x, y, mlirValueGetType(x));
+}
+
+/* One operand tile's index space: a `rows` x `cols` tile, K along its columns (A, and a
+ * transposed B) or along its rows (B); the other coordinate is `base` plus the row (or
+ * column) index, below `limit`. Element (x, k) is at x * xStride + k * kStride. */
+typedef struct {
+  MlirValue offs; /* at k0 = 0 */
+  MlirValue mask; /* x < limit, or null when every x is */
+  MlirValue kIdx; /* the K index of each element (within the step) */
+  int64_t kStride;
+} OperandSpace;
+
+static OperandSpace operandSpace(Emit *e, int64_t rows, int64_t cols, bool kAlongCols,
+                                 MlirValue base, int64_t limit, int64_t xStride,
+                                 int64_t kStride) {
+  MlirType i32 = ttI32(e->ctx);
+  int64_t n = rows * cols;
+  MlirType it = tileShaped(1, &n, i32);
+  MlirNamedAttribute range[2] = {ttNamedAttr(e->ctx, "start", ttIntAttr(e->ctx, 0, i32)),
+                                 ttNamedAttr(e->ctx, "end", ttIntAttr(e->ctx, n, i32))};
+  MlirValue i = ttBuild(&e->b, "tile.range", e->loc, 0, NULL, it, 2, range);
+  MlirValue r = withConst(e, "arith.divui", i, cols), c = withConst(e, "arith.remui", i, cols);
+  MlirValue x = op2(e, "arith.addi", splatOf(e, base, it), kAlongCols ? r : c, it);
+  OperandSpace s;
+  s.kIdx = kAlongCols ? c : r;
+  s.kStride = kStride;
+  s.mask = lessThan(e, x, limit, limit % (kAlongCols ? rows : cols) != 0);
+  s.offs = op2(e, "arith.addi", withConst(e, "arith.muli", x, xStride),
+               kStride == 1 ? s.kIdx : withConst(e, "arith.muli", s.kIdx, kStride), it);
+  return s;
+}
+
+/* Step 3 for one operand: its tile at k0, loaded, as a 2-D tile of `shape`. */
+static MlirValue loadOperand(Emit *e, OperandSpace *s, int arg, MlirValue k0, int64_t kLimit,
+                             bool kMask, const int64_t shape[2], MlirType elem) {
+  MlirType i32 = ttI32(e->ctx);
+  MlirType it = mlirValueGetType(s->offs);
+  int64_t n = shape[0] * shape[1];
+  MlirValue shift = k0;
+  if (s->kStride != 1)
+    shift = op2(e, "arith.muli", k0, ttConstInt(&e->b, e->loc, i32, s->kStride), i32);
+  MlirValue offs = op2(e, "arith.addi", s->offs, splatOf(e, shift, it), it);
+  MlirValue km = {NULL};
+  if (kMask)
+    km = lessThan(e, op2(e, "arith.addi", s->kIdx, splatOf(e, k0, it), it), kLimit, true);
+  MlirValue mask = andMask(e, s->mask, km, n);
+  MlirType flat = tileShaped(1, &n, elem);
+  MlirValue ops[4] = {mlirBlockGetArgument(e->kernel, arg), offs, mask,
+                      ttConstSplat(&e->b, e->loc, flat, 0.0)};
+  MlirValue x = ttBuild(&e->b, "tile.load", e->loc, 4, ops, flat, 0, NULL);
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(e->ctx, "reassociation", mlirAttributeParseGet(e->ctx, ttStrRef("[[0, 1]]"))),
+      ttNamedAttr(e->ctx, "static_output_shape", mlirDenseI64ArrayGet(e->ctx, 2, shape)),
+  };
+  return ttBuild(&e->b, "tensor.expand_shape", e->loc, 1, &x, tileShaped(2, shape, elem), 2,
+                 attrs);
+}
+
+/* Dot geometry: the tile, the K step and the warps; 0 options come from the shape. */
+typedef struct {
+  int64_t bm, bn, bk, warps, order, group;
+} DotGeometry;
+
+static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
+                        DotGeometry *g) {
+  int64_t m = d->m;
+  g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 ? 64 : 128;
+  g->bn = o->v[3] ? o->v[3] : g->bm <= 64 ? 64 : 128;
+  g->bk = o->v[4] ? o->v[4] : g->bm <= 32 ? 256 : g->bm <= 64 ? 64 : 32;
+  g->warps = o->v[1] ? o->v[1] : g->bm * g->bn >= 128 * 128 ? 8 : 4;
+  g->order = o->v[5];
+  g->group = o->v[6];
+  int64_t vec = 8; /* 16-byte runs of f16/bf16 */
+  bool pow2 = !(g->bm & (g->bm - 1)) && !(g->bn & (g->bn - 1)) && !(g->bk & (g->bk - 1));
+  if (!pow2 || g->bm < 16 || g->bn < 16 || g->bk < 32) {
+    ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld: block-m and block-n must be powers of "
+                        "two >= 16 and block-k a power of two >= 32",
+                (long long)g->bm, (long long)g->bn, (long long)g->bk);
+    return false;
+  }
+  /* shared memory (convert-tile-to-gpu): the operands with rows padded by 8 elements, and
+   * later the f32 accumulator with rows padded by 4 */
+  int64_t smem = (g->bm + g->bn) * (g->bk + 8) * 2, acc = g->bm * (g->bn + 4) * 4;
+  if (acc > smem)
+    smem = acc;
+  if (smem > 48 * 1024) {
+    ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld needs %lld bytes of shared memory; "
+                        "at most 49152 (48 KiB) are supported",
+                (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)smem);
+    return false;
+  }
+  int64_t t = 32 * g->warps;
+  if ((g->bm * g->bk) % (t * vec) || (g->bn * g->bk) % (t * vec) || (g->bm * g->bn) % (t * vec)) {
+    ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld is too small for %lld warps: each of "
+                        "the A, B and C tiles must hold at least 8 elements per thread",
+                (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)g->warps);
+    return false;
+  }
+  return true;
+}
+
+/* Steps 2-4 for a dot group (step 1, the operands, is done). */
+static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
+                    const DotGeometry *g) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirLocation loc = mlirOperationGetLocation(fusion);
+  intptr_t nin = mlirBlockGetNumArguments(fbody);
+  MlirOperation ret = mlirBlockGetTerminator(fbody);
+  MlirType outType = mlirValueGetType(mlirOperationGetOperand(ret, 0));
+  MlirType i32 = ttI32(ctx), f32 = mlirF32TypeGet(ctx);
+  MlirValue *inputs = ttAlloc(sizeof(MlirValue) * (size_t)(nin + 1));
+  for (intptr_t i = 0; i < nin; i++)
+    inputs[i] = mlirBlockGetArgument(fbody, i);
+  char name[128];
+  MlirOperation kfunc = kernelFunc(fusion, inputs, nin, outType, false, g->warps, name,
+                                   sizeof name);
+  MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kfunc, 0));
+
+  Emit e = {0};
+  e.ctx = ctx;
+  e.loc = loc;
+  e.b = ttBuilderAtEnd(kbody);
+  e.block = g->bm * g->bn;
+  e.kernel = kbody;
+  e.inputs = inputs;
+  e.nin = (int)nin;
+  e.halfOutput = ttTypeIsHalf(ttElementType(outType));
+
+  /* Step 1: the output tile of this program. */
+  int64_t gm = (d->m + g->bm - 1) / g->bm, gn = (d->n + g->bn - 1) / g->bn;
+  MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
+  MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
+  MlirValue pidM, pidN;
+  ttEmitPidOrder(&e.b, loc, pid, gm, gn, (TtPidOrder)g->order, g->group, &pidM, &pidN);
+  MlirValue m0 = op2(&e, "arith.muli", pidM, ttConstInt(&e.b, loc, i32, g->bm), i32);
+  MlirValue n0 = op2(&e, "arith.muli", pidN, ttConstInt(&e.b, loc, i32, g->bn), i32);
+
+  /* Step 2: the operand tiles' index spaces. */
+  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, m0, d->m, d->k, 1);
+  OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, d->k, 1)
+                          : operandSpace(&e, g->bk, g->bn, false, n0, d->n, 1, d->n);
+
+  /* Step 3: the K loop. */
+  int64_t cshape[2] = {g->bm, g->bn};
+  MlirValue acc0 = ttConstSplat(&e.b, loc, tileShaped(2, cshape, f32), 0.0);
+  MlirOperation loop = ttBuildFor(&e.b, loc, ttConstInt(&e.b, loc, i32, 0),
+                                  ttConstInt(&e.b, loc, i32, d->k),
+                                  ttConstInt(&e.b, loc, i32, g->bk), 1, &acc0);
+  TtBuilder outer = e.b;
+  MlirBlock lb = ttForBody(loop);
+  e.b = ttBuilderAtEnd(lb);
+  MlirValue k0 = mlirBlockGetArgument(lb, 0);
+  bool kMask = d->k % g->bk != 0;
+  int64_t ashape[2] = {g->bm, g->bk}, bshape[2] = {g->bn, g->bk}, kshape[2] = {g->bk, g->bn};
+  MlirValue a = loadOperand(&e, &sa, d->a, k0, d->k, kMask, ashape, d->elem);
+  MlirValue b = loadOperand(&e, &sb, d->b, k0, d->k, kMask, d->bT ? bshape : kshape, d->elem);
+  if (d->bT)
+    b = op1(&e, "tile.trans", b, tileShaped(2, kshape, d->elem));
+  MlirValue dops[3] = {a, b, mlirBlockGetArgument(lb, 1)};
+  MlirValue acc = ttBuild(&e.b, "tile.dot", loc, 3, dops, tileShaped(2, cshape, f32), 0, NULL);
+  ttBuild(&e.b, "scf.yield", loc, 1, &acc, ttNoType(), 0, NULL);
+  e.b = outer;
+
+  /* Step 4: the epilogue over the flat C tile. */
+  int64_t nc = g->bm * g->bn;
+  MlirNamedAttribute re =
+      ttNamedAttr(ctx, "reassociation", mlirAttributeParseGet(ctx, ttStrRef("[[0, 1]]")));
+  MlirValue accFlat = ttBuild(&e.b, "tensor.collapse_shape", loc, 1,
+                              (MlirValue[]){mlirOperationGetResult(loop, 0)},
+                              tileShaped(1, &nc, f32), 1, &re);
+  MlirType it = tileOf(&e, i32);
+  MlirNamedAttribute range[2] = {ttNamedAttr(ctx, "start", ttIntAttr(ctx, 0, i32)),
+                                 ttNamedAttr(ctx, "end", ttIntAttr(ctx, nc, i32))};
+  MlirValue ic = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
+  MlirValue cm = op2(&e, "arith.addi", splatOf(&e, m0, it), withConst(&e, "arith.divui", ic, g->bn), it);
+  MlirValue cn = op2(&e, "arith.addi", splatOf(&e, n0, it), withConst(&e, "arith.remui", ic, g->bn), it);
+  e.offs = op2(&e, "arith.addi", withConst(&e, "arith.muli", cm, d->n), cn, it);
+  e.mask = andMask(&e, lessThan(&e, cm, d->m, d->m % g->bm != 0),
+                   lessThan(&e, cn, d->n, d->n % g->bn != 0), nc);
+  memoPut(&e, mlirOperationGetResult(d->matmul, 0), e.offs, accFlat);
+  MlirValue v = emitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
+  bool ok = !e.failed;
+  if (ok) {
+    MlirType oelem = ttElementType(outType);
+    if (ttTypeIsHalf(oelem))
+      v = op1(&e, "arith.truncf", v, tileOf(&e, oelem));
+    MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
+    ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+    ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
+  }
+  free(e.memo);
+  free(inputs);
+  if (!ok) {
+    mlirOperationDestroy(kfunc);
+    return false;
+  }
+  char grid[32];
+  snprintf(grid, sizeof grid, "%lld", (long long)(gm * gn));
+  setLaunch(fusion, name, grid, 0, NULL);
+  return true;
+}
+
+bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts) {
+  MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
+  DotOperands d;
+  DotGeometry g;
+  return dotOperands(fusion, fbody, &d) && dotGeometry(fusion, &d, opts, &g) &&
+         tileDot(fusion, fbody, &d, &g);
 }
 
 bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
@@ -873,6 +1224,11 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
     if (!ttOpIs(op, "func.func") || !ttOpAttrStr(op, "prim.fusion", kind, sizeof kind) ||
         !mlirAttributeIsNull(ttOpAttr(op, "tile.launch")))
       continue;
+    if (strcmp(kind, "dot") == 0) {
+      if (!ttTileDotFusion(op, opts))
+        return false;
+      continue;
+    }
     if (strcmp(kind, "elementwise") != 0 && strcmp(kind, "row") != 0) {
       ttEmitError(op, "tile: fusion kind '%s' is not supported yet", kind);
       return false;

@@ -62,6 +62,9 @@ static const char *const kDirectionNames[] = {"lt", "le", "gt",
                                               "ge", "eq", "ne"};
 static const char *const kArgKindNames[] = {"ptr", "i32", "i64", "f32"};
 
+/* The newest format version this parser reads (docs/metadata.md). */
+#define MAX_VERSION 2
+
 /* Most attributes an op takes. */
 #define MAX_ATTRIBUTES 2
 
@@ -99,6 +102,8 @@ static const OpInfo kOps[TTRT_OP_COUNT] = {
     [TTRT_OP_BROADCAST_IN_DIM] = {"broadcast_in_dim", 1, {"dims"}},
     [TTRT_OP_RESHAPE] = {"reshape", 1, {NULL}},
     [TTRT_OP_CONSTANT] = {"constant", 0, {"value"}},
+    [TTRT_OP_TRANSPOSE] = {"transpose", 1, {"perm"}},
+    [TTRT_OP_MATMUL] = {"matmul", 2, {NULL}},
     [TTRT_OP_SUM] = {"sum", 1, {"dims", "keepdim"}},
     [TTRT_OP_AMAX] = {"amax", 1, {"dims", "keepdim"}},
     [TTRT_OP_AMIN] = {"amin", 1, {"dims", "keepdim"}},
@@ -281,7 +286,8 @@ typedef struct Parser {
   Phase phase;
   const char *phaseKind; /* line kind that set the phase */
   int *definedAt;        /* per slot: line of its definition, 0 if none */
-  int capTensors, capPrims, capLaunches, capArgs, capExprs;
+  int capTensors, capPrims, capLaunches, capArgs, capZeros, capExprs;
+  int pendingZeros; /* zero lines since the last launch line */
   int numTokens;
   char *tokens[MAX_TOKENS];
 } Parser;
@@ -647,10 +653,10 @@ static TtrtStatus parseMetaLine(Parser *p) {
     return FAIL(p, "'tt-meta' line must be: tt-meta VERSION arch ARCH");
   if (!parseUnsignedToken(p->tokens[1], INT_MAX, &version))
     return FAIL(p, "bad metadata version '%s'", p->tokens[1]);
-  if (version != 1)
+  if (version < 1 || version > MAX_VERSION)
     return FAIL(p, "unsupported metadata version %lld (this runtime reads "
-                   "version 1)",
-                (long long)version);
+                   "versions 1 to %d)",
+                (long long)version, MAX_VERSION);
   if (strlen(p->tokens[3]) >= sizeof p->meta->arch)
     return FAIL(p, "arch name '%s' is too long", p->tokens[3]);
   p->meta->version = (int)version;
@@ -754,22 +760,31 @@ static TtrtStatus parseTensorLine(Parser *p) {
  * prim lines
  *===------------------------------------------------------------------===*/
 
-/* Parses dims=D0,D1,... (possibly empty) into prim->dims. */
+/* The name of the attribute that holds prim->dims: `perm` for transpose,
+ * `dims` for broadcast_in_dim and the reductions. */
+static const char *dimsKey(TtrtOp op) {
+  return op == TTRT_OP_TRANSPOSE ? "perm" : "dims";
+}
+
+/* Parses dims=D0,D1,... or perm=P0,P1,... (possibly empty) into
+ * prim->dims. */
 static TtrtStatus parseDims(Parser *p, const char *text, TtrtPrim *prim) {
+  const char *key = dimsKey(prim->op);
   prim->numDims = 0;
   const char *s = text;
   while (*s) {
     size_t n = strcspn(s, ",");
     int64_t d;
     if (prim->numDims == TTRT_MAX_RANK)
-      return FAIL(p, "dims=%s has more than %d entries", text, TTRT_MAX_RANK);
+      return FAIL(p, "%s=%s has more than %d entries", key, text,
+                  TTRT_MAX_RANK);
     if (!parseUnsigned(s, n, TTRT_MAX_RANK, &d))
-      return FAIL(p, "bad dims=%s (expected dimension numbers joined by ',')",
-                  text);
+      return FAIL(p, "bad %s=%s (expected dimension numbers joined by ',')",
+                  key, text);
     prim->dims[prim->numDims++] = (int)d;
     s += n;
     if (*s == ',' && *++s == '\0')
-      return FAIL(p, "bad dims=%s (trailing ',')", text);
+      return FAIL(p, "bad %s=%s (trailing ',')", key, text);
   }
   return TTRT_SUCCESS;
 }
@@ -785,7 +800,7 @@ static TtrtStatus parseKeepdim(Parser *p, const char *text, TtrtPrim *prim) {
 /* Parses the VALUE of the attribute `key` into `prim`. */
 static TtrtStatus parseAttributeValue(Parser *p, const char *key,
                                       const char *value, TtrtPrim *prim) {
-  if (strcmp(key, "dims") == 0)
+  if (strcmp(key, "dims") == 0 || strcmp(key, "perm") == 0)
     return parseDims(p, value, prim);
   if (strcmp(key, "keepdim") == 0)
     return parseKeepdim(p, value, prim);
@@ -886,25 +901,68 @@ static TtrtStatus verifyElementwise(Parser *p, const TtrtPrim *prim) {
   return TTRT_SUCCESS;
 }
 
-/* Writes prim->dims as the metadata spells them ("1,0"). */
-static void formatDims(const TtrtPrim *prim, char *buf, size_t size) {
+/* Appends the attributes of `prim` as its prim line spells them, each after
+ * a space (" dims=1,0 keepdim=1"; nothing for an op without attributes). */
+static void formatAttributes(const TtrtPrim *prim, Buf *b) {
+  if (prim->op == TTRT_OP_COMPARE)
+    bufPrintf(b, " direction=%s", kDirectionNames[prim->direction]);
+  if (prim->op == TTRT_OP_CONSTANT)
+    bufPrintf(b, " value=%.17g", prim->value);
+  if (prim->op == TTRT_OP_BROADCAST_IN_DIM || prim->op == TTRT_OP_TRANSPOSE ||
+      ttrtOpIsReduction(prim->op)) {
+    bufPrintf(b, " %s=", dimsKey(prim->op));
+    for (int i = 0; i < prim->numDims; ++i)
+      bufPrintf(b, "%s%d", i ? "," : "", prim->dims[i]);
+  }
+  if (ttrtOpIsReduction(prim->op))
+    bufPrintf(b, " keepdim=%d", prim->keepdim);
+}
+
+/* Writes "OP ATTRIBUTES of %A (shape S) and %B (shape T)", the start of a
+ * message about the shapes of `prim`. */
+static void describeShapes(const Parser *p, const TtrtPrim *prim, char *buf,
+                           size_t size) {
   Buf b = {buf, size, 0};
   buf[0] = '\0';
-  for (int i = 0; i < prim->numDims; ++i)
-    bufPrintf(&b, "%s%d", i ? "," : "", prim->dims[i]);
+  bufPrintf(&b, "%s", kOps[prim->op].name);
+  formatAttributes(prim, &b);
+  bufPrintf(&b, " of");
+  for (int i = 0; i < prim->numOperands; ++i) {
+    char shape[256];
+    ttrtShapeFormat(&p->meta->tensors[prim->operands[i]].shape, shape,
+                    sizeof shape);
+    bufPrintf(&b, "%s %%%lld (shape %s)", i ? " and" : "",
+              idOf(p, prim->operands[i]), shape);
+  }
+}
+
+/* Checks that the result of `prim` has the shape `want` that its operands
+ * and attributes give it. */
+static TtrtStatus verifyResultShape(Parser *p, const TtrtPrim *prim,
+                                    const TtrtShape *want) {
+  const TtrtShape *rs = &p->meta->tensors[prim->result].shape;
+  if (ttrtShapeEqual(want, rs))
+    return TTRT_SUCCESS;
+  char what[1024], a[256], b[256];
+  describeShapes(p, prim, what, sizeof what);
+  ttrtShapeFormat(want, a, sizeof a);
+  ttrtShapeFormat(rs, b, sizeof b);
+  return FAIL(p, "%s has shape %s, but the result %%%lld has shape %s", what, a,
+              idOf(p, prim->result), b);
 }
 
 /* Checks that prim->dims are dimensions of the tensor `slot` (the result of
- * broadcast_in_dim, the operand of a reduction; `which` says which), no two
- * equal; sets used[d] for each. */
+ * broadcast_in_dim, the operand of a reduction or transpose; `which` says
+ * which), no two equal; sets used[d] for each. */
 static TtrtStatus verifyDimList(Parser *p, const TtrtPrim *prim, int slot,
                                 const char *which, bool used[TTRT_MAX_RANK]) {
   int rank = p->meta->tensors[slot].shape.rank;
   for (int i = 0; i < prim->numDims; ++i) {
     int d = prim->dims[i];
     if (d >= rank)
-      return FAIL(p, "%s dims[%d]=%d but the %s %%%lld has rank %d",
-                  kOps[prim->op].name, i, d, which, idOf(p, slot), rank);
+      return FAIL(p, "%s %s[%d]=%d but the %s %%%lld has rank %d",
+                  kOps[prim->op].name, dimsKey(prim->op), i, d, which,
+                  idOf(p, slot), rank);
     if (used[d])
       return FAIL(p, "%s names %s dim %d twice", kOps[prim->op].name, which,
                   d);
@@ -940,7 +998,6 @@ static TtrtStatus verifyBroadcast(Parser *p, const TtrtPrim *prim) {
  * to 1 (keepdim=1). */
 static TtrtStatus verifyReduction(Parser *p, const TtrtPrim *prim) {
   const TtrtShape *os = &p->meta->tensors[prim->operands[0]].shape;
-  const TtrtShape *rs = &p->meta->tensors[prim->result].shape;
   bool reduced[TTRT_MAX_RANK] = {false};
   if (prim->numDims == 0)
     return FAIL(p, "%s needs at least one dimension in dims=",
@@ -951,18 +1008,46 @@ static TtrtStatus verifyReduction(Parser *p, const TtrtPrim *prim) {
   for (int i = 0; i < os->rank; ++i)
     if (!reduced[i] || prim->keepdim)
       want.dims[want.rank++] = reduced[i] ? 1 : os->dims[i];
-  if (!ttrtShapeEqual(&want, rs)) {
-    char dims[128], a[256], b[256], c[256];
-    formatDims(prim, dims, sizeof dims);
-    ttrtShapeFormat(os, a, sizeof a);
-    ttrtShapeFormat(&want, b, sizeof b);
-    ttrtShapeFormat(rs, c, sizeof c);
-    return FAIL(p, "%s dims=%s keepdim=%d of %%%lld (shape %s) has shape %s, "
-                   "but the result %%%lld has shape %s",
-                kOps[prim->op].name, dims, prim->keepdim,
-                idOf(p, prim->operands[0]), a, b, idOf(p, prim->result), c);
-  }
-  return TTRT_SUCCESS;
+  return verifyResultShape(p, prim, &want);
+}
+
+/* Checks that transpose's perm is a permutation of its operand's dims and
+ * that result dim i has the size of operand dim perm[i]. */
+static TtrtStatus verifyTranspose(Parser *p, const TtrtPrim *prim) {
+  const TtrtShape *os = &p->meta->tensors[prim->operands[0]].shape;
+  bool used[TTRT_MAX_RANK] = {false};
+  if (prim->numDims != os->rank)
+    return FAIL(p, "transpose has %d perm entries but operand %%%lld has rank "
+                   "%d",
+                prim->numDims, idOf(p, prim->operands[0]), os->rank);
+  if (verifyDimList(p, prim, prim->operands[0], "operand", used))
+    return TTRT_FAILURE;
+  TtrtShape want = {os->rank, {0}};
+  for (int i = 0; i < os->rank; ++i)
+    want.dims[i] = os->dims[prim->dims[i]];
+  return verifyResultShape(p, prim, &want);
+}
+
+/* Checks matmul's shapes: [M,K] x [K,N] -> [M,N], or batched
+ * [B,M,K] x [B,K,N] -> [B,M,N]. */
+static TtrtStatus verifyMatmul(Parser *p, const TtrtPrim *prim) {
+  const TtrtShape *a = &p->meta->tensors[prim->operands[0]].shape;
+  const TtrtShape *b = &p->meta->tensors[prim->operands[1]].shape;
+  char what[1024];
+  describeShapes(p, prim, what, sizeof what);
+  if (a->rank != b->rank || (a->rank != 2 && a->rank != 3))
+    return FAIL(p, "%s: the operands must both have rank 2 or both rank 3",
+                what);
+  int r = a->rank;
+  if (a->dims[r - 1] != b->dims[r - 2])
+    return FAIL(p, "%s: the first has %lld columns but the second %lld rows",
+                what, (long long)a->dims[r - 1], (long long)b->dims[r - 2]);
+  if (r == 3 && a->dims[0] != b->dims[0])
+    return FAIL(p, "%s: the batch sizes %lld and %lld differ", what,
+                (long long)a->dims[0], (long long)b->dims[0]);
+  TtrtShape want = *a;
+  want.dims[r - 1] = b->dims[r - 1];
+  return verifyResultShape(p, prim, &want);
 }
 
 /* Checks operand and result types of a parsed prim. */
@@ -975,6 +1060,10 @@ static TtrtStatus verifyPrim(Parser *p, const TtrtPrim *prim) {
     return TTRT_SUCCESS;
   case TTRT_OP_BROADCAST_IN_DIM:
     return verifyBroadcast(p, prim);
+  case TTRT_OP_TRANSPOSE:
+    return verifyTranspose(p, prim);
+  case TTRT_OP_MATMUL:
+    return verifyMatmul(p, prim);
   case TTRT_OP_RESHAPE: {
     const TtrtShape *os = &p->meta->tensors[prim->operands[0]].shape;
     if (ttrtShapeGetNumel(os) != ttrtShapeGetNumel(&result->shape))
@@ -1079,6 +1168,9 @@ static TtrtStatus parseLaunchLine(Parser *p) {
   TtrtLaunch *l = &p->meta->launches[i];
   l->line = p->line;
   l->firstArg = p->meta->numArgs;
+  l->firstZero = p->meta->numZeros - p->pendingZeros;
+  l->numZeros = p->pendingZeros;
+  p->pendingZeros = 0;
   l->kernel = strdup(tok[1]);
   if (!l->kernel)
     return FAIL(p, "out of memory");
@@ -1113,6 +1205,10 @@ static TtrtStatus parseArgValue(Parser *p, TtrtArg *a, const char *value) {
 static TtrtStatus parseArgLine(Parser *p) {
   if (p->meta->numLaunches == 0)
     return FAIL(p, "'arg' line before any 'launch' line");
+  if (p->pendingZeros)
+    return FAIL(p, "'arg' line after a 'zero' line (a 'zero' line belongs to "
+                   "the 'launch' line after it, and a launch's 'arg' lines "
+                   "follow it)");
   if (p->numTokens != 3)
     return FAIL(p, "'arg' line must be: arg KIND VALUE");
   int kind = lookupName(kArgKindNames, 4, p->tokens[1]);
@@ -1129,6 +1225,30 @@ static TtrtStatus parseArgLine(Parser *p) {
   a->line = p->line;
   p->meta->launches[p->meta->numLaunches - 1].numArgs++;
   return parseArgValue(p, a, p->tokens[2]);
+}
+
+/* zero ID (format version 2) */
+static TtrtStatus parseZeroLine(Parser *p) {
+  if (p->meta->version < 2)
+    return FAIL(p, "'zero' lines need metadata version 2 (this file is "
+                   "version %d)",
+                p->meta->version);
+  if (p->numTokens != 2)
+    return FAIL(p, "'zero' line must be: zero ID");
+  int slot;
+  if (resolveId(p, p->tokens[1], &slot))
+    return TTRT_FAILURE;
+  const TtrtTensor *t = &p->meta->tensors[slot];
+  if (t->role == TTRT_ROLE_INPUT || t->role == TTRT_ROLE_CONST)
+    return FAIL(p, "%s is %s tensor; only outputs and temps can be zeroed",
+                p->tokens[1],
+                t->role == TTRT_ROLE_INPUT ? "an input" : "a const");
+  int i = APPEND(p, zeros, numZeros, capZeros);
+  if (i < 0)
+    return TTRT_FAILURE;
+  p->meta->zeros[i] = (TtrtZero){slot, p->line};
+  p->pendingZeros++;
+  return TTRT_SUCCESS;
 }
 
 /*===------------------------------------------------------------------===*
@@ -1149,6 +1269,7 @@ static const LineKind kLineKinds[] = {
     {"prim", PHASE_PRIM, parsePrimLine},
     {"launch", PHASE_LAUNCH, parseLaunchLine},
     {"arg", PHASE_LAUNCH, parseArgLine},
+    {"zero", PHASE_LAUNCH, parseZeroLine},
 };
 
 /* Splits `text` (modified in place) into p->tokens at spaces and tabs. */
@@ -1185,7 +1306,7 @@ static TtrtStatus dispatchLine(Parser *p) {
     return FAIL(p, "a second 'tt-meta' line");
   if (kind->phase < p->phase)
     return FAIL(p, "'%s' line after a '%s' line (the order is tt-meta, "
-                   "tensor, prim, launch/arg)",
+                   "tensor, prim, launch/arg/zero)",
                 kind->name, p->phaseKind);
   p->phase = kind->phase;
   p->phaseKind = kind->name;
@@ -1238,6 +1359,9 @@ static TtrtStatus finish(Parser *p) {
   TtrtMeta *m = p->meta;
   if (p->phase == PHASE_NONE)
     return ttrtErrorSet(p->err, 0, "no metadata: no '//@tt-meta' line");
+  if (p->pendingZeros)
+    return ttrtErrorSet(p->err, m->zeros[m->numZeros - p->pendingZeros].line,
+                        "'zero' line with no 'launch' line after it");
   if (startDefinitions(p) ||
       collectIndexed(p, TTRT_ROLE_INPUT, &m->numInputs, &m->inputs) ||
       collectIndexed(p, TTRT_ROLE_OUTPUT, &m->numOutputs, &m->outputs))
@@ -1298,6 +1422,7 @@ void ttrtMetaDestroy(TtrtMeta *meta) {
   free(meta->prims);
   free(meta->launches);
   free(meta->args);
+  free(meta->zeros);
   free(meta->exprs);
   free(meta->inputs);
   free(meta->outputs);
@@ -1326,23 +1451,19 @@ static void printPrim(const TtrtMeta *meta, const TtrtPrim *prim, FILE *file) {
           kOps[prim->op].name);
   for (int i = 0; i < prim->numOperands; ++i)
     fprintf(file, " %%%lld", (long long)meta->tensors[prim->operands[i]].id);
-  if (prim->op == TTRT_OP_COMPARE)
-    fprintf(file, " direction=%s", kDirectionNames[prim->direction]);
-  if (prim->op == TTRT_OP_CONSTANT)
-    fprintf(file, " value=%.17g", prim->value);
-  if (prim->op == TTRT_OP_BROADCAST_IN_DIM || ttrtOpIsReduction(prim->op)) {
-    char dims[128];
-    formatDims(prim, dims, sizeof dims);
-    fprintf(file, " dims=%s", dims);
-  }
-  if (ttrtOpIsReduction(prim->op))
-    fprintf(file, " keepdim=%d", prim->keepdim);
-  fprintf(file, "\n");
+  char attributes[512];
+  Buf b = {attributes, sizeof attributes, 0};
+  attributes[0] = '\0';
+  formatAttributes(prim, &b);
+  fprintf(file, "%s\n", attributes);
 }
 
-/* Prints one launch line and its arg lines. */
+/* Prints the zero lines before a launch, its launch line and its arg lines. */
 static void printLaunch(const TtrtMeta *meta, const TtrtLaunch *l,
                         FILE *file) {
+  for (int i = l->firstZero; i < l->firstZero + l->numZeros; ++i)
+    fprintf(file, "zero %%%lld\n",
+            (long long)meta->tensors[meta->zeros[i].tensor].id);
   fprintf(file, "launch %s grid", l->kernel);
   for (int k = 0; k < 3; ++k) {
     fprintf(file, " ");

@@ -151,6 +151,8 @@ typedef enum TtrtOp {
   TTRT_OP_BROADCAST_IN_DIM,
   TTRT_OP_RESHAPE,
   TTRT_OP_CONSTANT,
+  TTRT_OP_TRANSPOSE,
+  TTRT_OP_MATMUL,
   /* reductions */
   TTRT_OP_SUM,
   TTRT_OP_AMAX,
@@ -185,8 +187,8 @@ typedef struct TtrtPrim {
   int numOperands;
   int operands[TTRT_MAX_OPERANDS];
   TtrtDirection direction; /* compare */
-  int numDims;             /* broadcast_in_dim, reductions */
-  int dims[TTRT_MAX_RANK]; /* broadcast_in_dim, reductions */
+  int numDims;             /* broadcast_in_dim, reductions, transpose */
+  int dims[TTRT_MAX_RANK]; /* broadcast_in_dim, reductions; transpose: perm */
   bool keepdim;            /* reductions */
   double value;            /* constant */
   int line;
@@ -229,7 +231,15 @@ typedef struct TtrtArg {
   int line;
 } TtrtArg;
 
-/* A `launch` line and its `arg` lines (args[firstArg .. firstArg+numArgs)). */
+/* A `zero` line: the buffer of `tensor` is filled with zero bytes before the
+ * launch that follows the line. */
+typedef struct TtrtZero {
+  int tensor; /* tensor slot */
+  int line;
+} TtrtZero;
+
+/* A `launch` line, its `arg` lines (args[firstArg .. firstArg+numArgs)) and
+ * the `zero` lines before it (zeros[firstZero .. firstZero+numZeros)). */
 typedef struct TtrtLaunch {
   char *kernel;
   int grid[3]; /* expression roots */
@@ -237,6 +247,8 @@ typedef struct TtrtLaunch {
   uint32_t shared;
   int firstArg;
   int numArgs;
+  int firstZero;
+  int numZeros;
   int line;
 } TtrtLaunch;
 
@@ -252,6 +264,8 @@ typedef struct TtrtMeta {
   TtrtLaunch *launches;
   int numArgs;
   TtrtArg *args;
+  int numZeros;
+  TtrtZero *zeros;
   int numExprs;
   TtrtExpr *exprs;
   int numInputs;

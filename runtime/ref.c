@@ -354,6 +354,14 @@ static void walkNext(StridedWalk *w) {
   }
 }
 
+/* Fills dst, of the walk's shape, in row-major order with the operand
+ * elements at the walk's offsets. */
+static void gather(StridedWalk *w, const double *src, double *dst) {
+  int64_t numel = ttrtShapeGetNumel(w->shape);
+  for (int64_t i = 0; i < numel; ++i, walkNext(w))
+    dst[i] = src[w->offset];
+}
+
 /* broadcast_in_dim: result[i] = operand[j] where operand dim k indexes with
  * result dim dims[k], or with 0 if the operand's dim k has size 1. */
 static void broadcastInDim(const TtrtPrim *prim, const TtrtShape *os,
@@ -366,9 +374,119 @@ static void broadcastInDim(const TtrtPrim *prim, const TtrtShape *os,
       w.stride[prim->dims[k]] = operandStride;
     operandStride *= os->dims[k];
   }
-  int64_t numel = ttrtShapeGetNumel(rs);
-  for (int64_t i = 0; i < numel; ++i, walkNext(&w))
-    dst[i] = src[w.offset];
+  gather(&w, src, dst);
+}
+
+/* Side of the square tiles a transpose copies (doubles). */
+#define TRANSPOSE_TILE 32
+
+/* Copies one tile, dst[q * dstStride + j] = src[q + j * srcStride] for
+ * q < nq, j < nj, with nq and nj (what is left of the dims) clipped to
+ * TRANSPOSE_TILE. */
+static void copyTile(const double *src, int64_t srcStride, double *dst,
+                     int64_t dstStride, int64_t nq, int64_t nj) {
+  nq = nq < TRANSPOSE_TILE ? nq : TRANSPOSE_TILE;
+  nj = nj < TRANSPOSE_TILE ? nj : TRANSPOSE_TILE;
+  for (int64_t q = 0; q < nq; ++q)
+    for (int64_t j = 0; j < nj; ++j)
+      dst[q * dstStride + j] = src[q + j * srcStride];
+}
+
+/* transpose where result dim q, not the last, is the operand's last dim;
+ * `from` walks the result with the operand's strides. The result's dims q
+ * and last are copied in square tiles (reads and writes both stay within a
+ * few cache lines); two walks in step go over the other dims. */
+static void transposeTiled(const StridedWalk *from, int q, const double *src,
+                           double *dst) {
+  const TtrtShape *rs = from->shape;
+  int last = rs->rank - 1;
+  TtrtShape outer = *rs;
+  outer.dims[q] = outer.dims[last] = 1;
+  StridedWalk in = {&outer, {0}, {0}, 0}, out = {&outer, {0}, {0}, 0};
+  int64_t resultStride = 1;
+  for (int i = last; i >= 0; --i) {
+    in.stride[i] = from->stride[i];
+    out.stride[i] = resultStride;
+    resultStride *= rs->dims[i];
+  }
+  int64_t nq = rs->dims[q], nj = rs->dims[last];
+  int64_t srcStride = from->stride[last], dstStride = out.stride[q];
+  int64_t count = ttrtShapeGetNumel(&outer);
+  for (int64_t n = 0; n < count; ++n, walkNext(&in), walkNext(&out))
+    for (int64_t q0 = 0; q0 < nq; q0 += TRANSPOSE_TILE)
+      for (int64_t j0 = 0; j0 < nj; j0 += TRANSPOSE_TILE)
+        copyTile(src + in.offset + q0 + j0 * srcStride, srcStride,
+                 dst + out.offset + q0 * dstStride + j0, dstStride, nq - q0,
+                 nj - j0);
+}
+
+/* transpose: result dim i is operand dim perm[i]. Where the operand's last
+ * dim stays last, a walk over the result reads runs of it; otherwise such a
+ * walk would read the operand a whole row apart at every step, so the copy
+ * goes in tiles (transposeTiled). */
+static void transpose(const TtrtPrim *prim, const TtrtShape *os,
+                      const double *src, const TtrtShape *rs, double *dst) {
+  int last = rs->rank - 1, q = last;
+  StridedWalk from = {rs, {0}, {0}, 0};
+  for (int i = 0; i <= last; ++i) {
+    int64_t stride = 1;
+    for (int k = prim->dims[i] + 1; k < os->rank; ++k)
+      stride *= os->dims[k];
+    from.stride[i] = stride;
+    if (prim->dims[i] == last)
+      q = i;
+  }
+  if (q == last)
+    gather(&from, src, dst);
+  else
+    transposeTiled(&from, q, src, dst);
+}
+
+/* The rows (of the second operand) and columns of the blocks a matmul
+ * works in: a block of 128 x 256 doubles (256 KiB) stays in cache while
+ * every row of the first operand uses it. */
+#define MATMUL_BLOCK_K 128
+#define MATMUL_BLOCK_N 256
+
+/* The sizes of one (batch of a) matmul: [m,k] x [k,n] -> [m,n]. */
+typedef struct MatmulSizes {
+  int64_t m, k, n;
+} MatmulSizes;
+
+/* Adds the products of one block to every row of the result:
+ * r[i][j] += a[i][kk] * b[kk][j] for kk in [k0, k0 + MATMUL_BLOCK_K), j in
+ * [j0, j0 + MATMUL_BLOCK_N) (clipped to the sizes), in the order i, kk, j,
+ * so each r[i][j] adds its products in the order of kk. */
+static void matmulBlock(const MatmulSizes *z, const double *a, const double *b,
+                        double *r, int64_t k0, int64_t j0) {
+  int64_t k1 = z->k - k0 < MATMUL_BLOCK_K ? z->k : k0 + MATMUL_BLOCK_K;
+  int64_t width = z->n - j0 < MATMUL_BLOCK_N ? z->n - j0 : MATMUL_BLOCK_N;
+  for (int64_t i = 0; i < z->m; ++i) {
+    double *restrict row = r + i * z->n + j0;
+    for (int64_t kk = k0; kk < k1; ++kk) {
+      double aik = a[i * z->k + kk];
+      const double *restrict brow = b + kk * z->n + j0;
+      for (int64_t j = 0; j < width; ++j)
+        row[j] += aik * brow[j];
+    }
+  }
+}
+
+/* matmul of [m,k] x [k,n] or [batch,m,k] x [batch,k,n] operands of shapes
+ * `as` and `bs` into r: each element is the sum of its k products, added in
+ * float64 in the order of k, from -0 (like sum). */
+static void matmul(const TtrtShape *as, const double *a, const TtrtShape *bs,
+                   const double *b, double *r) {
+  int rank = as->rank;
+  MatmulSizes z = {as->dims[rank - 2], as->dims[rank - 1], bs->dims[rank - 1]};
+  int64_t batches = rank == 3 ? as->dims[0] : 1;
+  for (int64_t i = 0; i < batches * z.m * z.n; ++i)
+    r[i] = -0.0;
+  for (int64_t t = 0; t < batches; ++t)
+    for (int64_t j0 = 0; j0 < z.n; j0 += MATMUL_BLOCK_N)
+      for (int64_t k0 = 0; k0 < z.k; k0 += MATMUL_BLOCK_K)
+        matmulBlock(&z, a + t * z.m * z.k, b + t * z.k * z.n, r + t * z.m * z.n,
+                    k0, j0);
 }
 
 /* sum, amax, amin over prim->dims of an operand of shape `os` into `dst`
@@ -430,6 +548,12 @@ static void evalInto(const TtrtMeta *meta, const TtrtPrim *prim,
       r[i] = prim->value; /* exactly as written: only convert rounds */
   else if (ttrtOpIsReduction(prim->op))
     reduce(prim, &meta->tensors[prim->operands[0]].shape, ops[0], r, n);
+  else if (prim->op == TTRT_OP_TRANSPOSE)
+    transpose(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
+              &result->shape, r);
+  else if (prim->op == TTRT_OP_MATMUL)
+    matmul(&meta->tensors[prim->operands[0]].shape, ops[0],
+           &meta->tensors[prim->operands[1]].shape, ops[1], r);
   else
     broadcastInDim(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
                    &result->shape, r);

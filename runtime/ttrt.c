@@ -53,6 +53,8 @@
     (void *, CUdeviceptr, size_t))                                             \
   X(memsetD8, "cuMemsetD8_v2", "cuMemsetD8", false,                            \
     (CUdeviceptr, unsigned char, size_t))                                      \
+  X(memsetD8Async, "cuMemsetD8Async", NULL, false,                             \
+    (CUdeviceptr, unsigned char, size_t, CUstream))                            \
   X(launchKernel, "cuLaunchKernel", NULL, false,                               \
     (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,       \
      unsigned int, unsigned int, unsigned int, CUstream, void **, void **))    \
@@ -467,13 +469,17 @@ static TtrtStatus blameLaunch(const TtrtMeta *meta, int i, TtrtError *err) {
   return TTRT_FAILURE;
 }
 
-/* True if tensor `slot` needs a device buffer. */
+/* True if tensor `slot` needs a device buffer: an input, an output, or a
+ * tensor that an `arg ptr` or a `zero` line names. */
 static bool needsBuffer(const TtrtMeta *meta, int slot) {
   TtrtRole role = meta->tensors[slot].role;
   if (role == TTRT_ROLE_INPUT || role == TTRT_ROLE_OUTPUT)
     return true;
   for (int i = 0; i < meta->numArgs; ++i)
     if (meta->args[i].kind == TTRT_ARG_PTR && meta->args[i].tensor == slot)
+      return true;
+  for (int i = 0; i < meta->numZeros; ++i)
+    if (meta->zeros[i].tensor == slot)
       return true;
   return false;
 }
@@ -632,10 +638,31 @@ TtrtBuffer ttrtProgramGetBuffer(TtrtProgram program, int slot) {
   return unwrapProgram(program)->buffers[slot];
 }
 
+/* Enqueues the fills with zero bytes of launch i's `zero` lines on the
+ * context's stream (so they are ordered with the launches, and captured into
+ * a graph with them). */
+static TtrtStatus zeroBeforeLaunch(Program *p, int i, TtrtError *err) {
+  const TtrtLaunch *l = &p->meta->launches[i];
+  CUstream stream = unwrapContext(p->ctx)->stream;
+  for (int k = l->firstZero; k < l->firstZero + l->numZeros; ++k) {
+    const TtrtZero *z = &p->meta->zeros[k];
+    TtrtBuffer b = p->buffers[z->tensor];
+    if (CU(err, memsetD8Async, (CUdeviceptr)b.address, 0, b.bytes, stream)) {
+      ttrtErrorPrefix(err, "zeroing %%%lld: ",
+                      (long long)p->meta->tensors[z->tensor].id);
+      if (err)
+        err->line = z->line;
+      return TTRT_FAILURE;
+    }
+  }
+  return TTRT_SUCCESS;
+}
+
 TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err) {
   Program *p = unwrapProgram(program);
   const TtrtLaunch *l = &p->meta->launches[i];
-  if (ttrtFunctionLaunch(p->ctx, p->functions[i], &p->dims[i],
+  if (zeroBeforeLaunch(p, i, err) ||
+      ttrtFunctionLaunch(p->ctx, p->functions[i], &p->dims[i],
                          p->params + l->firstArg, err))
     return blameLaunch(p->meta, i, err);
   return TTRT_SUCCESS;
@@ -644,10 +671,12 @@ TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err) {
 TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach,
                           TtrtError *err) {
   Program *p = unwrapProgram(program);
-  for (int i = 0; i < p->meta->numLaunches; ++i)
-    if (ttrtProgramRunLaunch(program, i, err) ||
-        (checkEach && ttrtContextSynchronize(p->ctx, err)))
+  for (int i = 0; i < p->meta->numLaunches; ++i) {
+    if (ttrtProgramRunLaunch(program, i, err)) /* blamed on launch i */
+      return TTRT_FAILURE;
+    if (checkEach && ttrtContextSynchronize(p->ctx, err))
       return blameLaunch(p->meta, i, err);
+  }
   return TTRT_SUCCESS;
 }
 

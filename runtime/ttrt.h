@@ -14,7 +14,8 @@
  *
  * The last part, TtrtProgram, runs a tt PTX file: it loads the module,
  * allocates the buffers the metadata (meta.h) asks for, builds each kernel's
- * parameters from the `arg` lines, and enqueues the `launch` lines.
+ * parameters from the `arg` lines, and enqueues the `launch` lines, each
+ * after the fills with zero bytes of the `zero` lines before it.
  */
 #ifndef TT_RUNTIME_TTRT_H
 #define TT_RUNTIME_TTRT_H
@@ -171,8 +172,8 @@ TtrtStatus ttrtEventElapsedMs(TtrtEvent start, TtrtEvent end, float *ms,
 /* Loads the PTX, finds each launch's kernel, checks its parameters against
  * the `arg` lines, evaluates grid sizes and integer arguments, and allocates
  * a buffer for each input, output, and each temp or const tensor that an
- * `arg ptr` names. Buffers are not initialized. `meta` must outlive the
- * program. */
+ * `arg ptr` or a `zero` line names. Buffers are not initialized. `meta` must
+ * outlive the program. */
 TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
                              const char *ptx, TtrtProgram *out,
                              TtrtError *err);
@@ -185,21 +186,26 @@ static inline bool ttrtProgramIsNull(TtrtProgram p) { return !p.ptr; }
 /* The buffer of tensor slot `slot`, or a null buffer if it has none. */
 TtrtBuffer ttrtProgramGetBuffer(TtrtProgram program, int slot);
 
-/* Enqueues every launch, in order, on the context's stream. With
- * `checkEach`, waits after each launch so that a fault is blamed on the
- * kernel that caused it (for correctness runs; not for timing). Errors name
- * the launch, its kernel and its metadata line. */
+/* Enqueues every launch, in order, on the context's stream, each after its
+ * zeroing (see ttrtProgramRunLaunch). With `checkEach`, waits after each
+ * launch so that a fault is blamed on the kernel that caused it (for
+ * correctness runs; not for timing). Errors name the launch, its kernel and
+ * its metadata line. */
 TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach, TtrtError *err);
 
-/* Enqueues launch i (0-based, in metadata order) alone. */
+/* Enqueues launch i (0-based, in metadata order) alone: first the fill with
+ * zero bytes (cuMemsetD8Async, on the same stream) of each tensor that a
+ * `zero` line before the launch names, then the kernel. ttrtProgramRun and
+ * ttrtProgramCaptureGraph run every launch through this. */
 TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err);
 
 /*===------------------------------------------------------------------===*
  * Graphs (the launch sequence captured once, replayed with one call)
  *===------------------------------------------------------------------===*/
 
-/* Captures the program's launch sequence from the context's stream into a
- * CUDA graph and instantiates it. The graph uses the program's buffers. */
+/* Captures the program's launch sequence (with its zeroing) from the
+ * context's stream into a CUDA graph and instantiates it. The graph uses the
+ * program's buffers. */
 TtrtStatus ttrtProgramCaptureGraph(TtrtProgram program, TtrtGraph *out,
                                    TtrtError *err);
 

@@ -112,7 +112,20 @@ irdl.dialect @tile {
     irdl.attributes {"axis" = %a, "kind" = %k}
   }
 
-  /// Tile matrix product with accumulation: `a (MxK) @ b (KxN) + acc (MxN)`. Category: dot.
+  /// The transpose of a 2-D tile: `result[i][j] = value[j][i]`. It feeds `tile.dot` an
+  /// operand loaded K-contiguous (a `[N, K]` weight read as `[K, N]`). Category: dot.
+  irdl.operation @trans {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(value: %t)
+    irdl.results(result: %r)
+  }
+
+  /// Tile matrix product with accumulation: `a (MxK) @ b (KxN) + acc (MxN)`, with f16 or
+  /// bf16 operands and an f32 accumulator; it runs on tensor cores. Tiles are laid out
+  /// row-major over the threads, so a loaded flat tile becomes a 2-D operand through
+  /// `tensor.expand_shape`, and an accumulator goes back through `tensor.collapse_shape`.
+  /// Category: dot.
   irdl.operation @dot {
     %a = irdl.base "!builtin.tensor"
     %b = irdl.base "!builtin.tensor"

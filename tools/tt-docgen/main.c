@@ -211,8 +211,15 @@ static int documentPass(const char *name, FILE *f) {
     fprintf(f, "| option | default | range | meaning |\n|---|---|---|---|\n");
     for (int i = 0; i < p->nOptions; i++) {
       const TtPassOption *o = &p->options[i];
-      fprintf(f, "| `%s` | %lld | %lld to %lld | %s |\n", o->name, (long long)o->dflt,
-              (long long)o->min, (long long)o->max, o->help);
+      if (o->choices) {
+        fprintf(f, "| `%s` | %s |", o->name, o->choices[o->dflt]);
+        for (int c = 0; o->choices[c]; c++)
+          fprintf(f, "%s `%s`", c ? "," : "", o->choices[c]);
+        fprintf(f, " | %s |\n", o->help);
+      } else {
+        fprintf(f, "| `%s` | %lld | %lld to %lld | %s |\n", o->name, (long long)o->dflt,
+                (long long)o->min, (long long)o->max, o->help);
+      }
     }
     fprintf(f, "\nOptions in mlir-opt syntax: `--%s='%s=%lld'`, or in a pipeline "
                "`--pass-pipeline='builtin.module(%s{%s=%lld})'`.\n\n",

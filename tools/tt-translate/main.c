@@ -4,7 +4,8 @@
  * finishes whatever lowering its input still needs, so it accepts tt-opt's output at any
  * level:
  *  1. prim ops in the host function -> --decompose (composites), --fuse
- *  2. fused functions               -> --tile (default options)
+ *  2. fused functions               -> --splitk, --tile (default options: dot groups get
+ *                                      their kernel and split-K from the shape)
  *  3. the launch metadata (docs/metadata.md) is written from the host function
  *  4. tile kernels                  -> --convert-tile-to-gpu
  *  5. gpu.module                    -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
@@ -77,7 +78,8 @@ static bool translate(MlirModule m, bool ptx, const char *arch, TtStr *out) {
   if (hostHas(m, "prim.") && (!ttRunPass(m, "decompose", NULL) || !verified(m) ||
                               !ttRunPass(m, "fuse", NULL) || !verified(m)))
     return false;
-  if (untiled(m) && (!ttRunPass(m, "tile", NULL) || !verified(m)))
+  if (untiled(m) && (!ttRunPass(m, "splitk", NULL) || !verified(m) ||
+                     !ttRunPass(m, "tile", NULL) || !verified(m)))
     return false;
   /* The metadata also reports prim ops that --fuse left in the host (not yet supported). */
   TtStr meta = {0};

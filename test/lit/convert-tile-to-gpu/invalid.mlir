@@ -20,34 +20,49 @@ func.func @non_splat_constant() attributes {tile.kernel, tile.num_warps = 1 : i3
 
 // -----
 
-// A tile op with no lowering yet.
-func.func @atomic(%p: !tile.ptr<f32>, %a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
-  %t = "tile.splat"(%a) : (i32) -> tensor<32xi32>
-  %v = arith.constant dense<1.0> : tensor<32xf32>
-  %m = arith.constant dense<true> : tensor<32xi1>
-  // DIAG: {{^}}{{.*}}convert-tile-to-gpu/invalid.mlir:[[@LINE+2]]:3: error: convert-tile-to-gpu: cannot lower 'tile.atomic_add' yet{{$}}
-  // expected-error@+1 {{convert-tile-to-gpu: cannot lower 'tile.atomic_add' yet}}
-  "tile.atomic_add"(%p, %t, %v, %m) : (!tile.ptr<f32>, tensor<32xi32>, tensor<32xf32>, tensor<32xi1>) -> ()
+// A transposed view feeds only tile.dot (its elements stay where the load put them).
+func.func @trans_not_dot(%p: !tile.ptr<f16>, %q: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %a = arith.constant dense<1.0> : tensor<16x32xf16>
+  %t = "tile.trans"(%a) : (tensor<16x32xf16>) -> tensor<32x16xf16>
+  // DIAG: {{^}}{{.*}}convert-tile-to-gpu/invalid.mlir:[[@LINE+2]]:8: error: convert-tile-to-gpu: a tile.trans result can only feed tile.dot{{$}}
+  // expected-error@+1 {{convert-tile-to-gpu: a tile.trans result can only feed tile.dot}}
+  %n = arith.negf %t : tensor<32x16xf16>
+  return
+}
+// -----
+
+func.func @three_dims() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: only 1-D and 2-D tiles are supported}}
+  %c = arith.constant dense<0.0> : tensor<4x8x32xf32>
+  return
+}
+// -----
+
+// The accumulator of a tile.dot starts from a splat constant (made as mma fragments).
+func.func @dot_acc(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %o = "tile.range"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %m = arith.constant dense<true> : tensor<1024xi1>
+  %a = arith.constant dense<1.0> : tensor<16x64xf16>
+  %b = arith.constant dense<1.0> : tensor<64x64xf16>
+  %z = arith.constant dense<0.0> : tensor<1024xf16>
+  %h = "tile.load"(%p, %o, %m, %z) : (!tile.ptr<f16>, tensor<1024xi32>, tensor<1024xi1>, tensor<1024xf16>) -> tensor<1024xf16>
+  %c0 = arith.extf %h : tensor<1024xf16> to tensor<1024xf32>
+  %c = tensor.expand_shape %c0 [[0, 1]] output_shape [16, 64] : tensor<1024xf32> into tensor<16x64xf32>
+  // expected-error@+1 {{convert-tile-to-gpu: a tile.dot accumulator must start from a splat constant or another tile.dot}}
+  %d = "tile.dot"(%a, %b, %c) : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return
 }
 
 // -----
 
-func.func @two_dims() attributes {tile.kernel, tile.num_warps = 1 : i32} {
-  // expected-error@+1 {{convert-tile-to-gpu: only 1-D tiles are supported yet}}
-  %c = arith.constant dense<0.0> : tensor<32x32xf32>
+func.func @dot_types() attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %a = arith.constant dense<1.0> : tensor<16x64xf32>
+  %b = arith.constant dense<1.0> : tensor<64x64xf32>
+  %c = arith.constant dense<0.0> : tensor<16x64xf32>
+  // expected-error@+1 {{convert-tile-to-gpu: tile.dot needs 2-D f16 or bf16 operands MxK and KxN and an f32 MxN accumulator}}
+  %d = "tile.dot"(%a, %b, %c) : (tensor<16x64xf32>, tensor<64x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return
 }
-
-// -----
-
-func.func @two_sizes() attributes {tile.kernel, tile.num_warps = 1 : i32} {
-  %a = arith.constant dense<0.0> : tensor<32xf32>
-  // expected-error@+1 {{convert-tile-to-gpu: tiles of sizes 32 and 64 in one kernel}}
-  %b = arith.constant dense<0.0> : tensor<64xf32>
-  return
-}
-
 // -----
 
 // 100 elements over 128 threads.
@@ -99,5 +114,12 @@ func.func @reduce_kind(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i3
   %t = "tile.splat"(%a) : (f32) -> tensor<32xf32>
   // expected-error@+1 {{convert-tile-to-gpu: tile.reduce of kind 'prod' to a scalar of this type is not supported (sum, max, min to f32)}}
   %r = "tile.reduce"(%t) {axis = 0 : i32, kind = "prod"} : (tensor<32xf32>) -> f32
+  return
+}
+
+// -----
+
+// expected-error@+1 {{convert-tile-to-gpu: argument 0 of a tile kernel is a tile; kernels take !tile.ptr<T>, integers and floats}}
+func.func @tile_argument(%t: tensor<128xf32>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   return
 }

@@ -3,7 +3,7 @@
 // A row sum over 2 warps: each thread combines its vectors and lanes, the warp combines by
 // butterfly shuffles (16, 8, 4, 2, 1), and the warps meet in shared memory between two
 // barriers (lane 0 of each warp writes; every thread reads both).
-// CHECK: llvm.mlir.global internal @__tt_reduce_scratch() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x f32>
+// CHECK: llvm.mlir.global internal @__tt_reduce_scratch() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<128 x i8>
 // CHECK: gpu.func @fused_0_kernel
 // CHECK: vector.reduction <add>, %{{.*}} : vector<4xf32> into f32
 // CHECK-COUNT-5: gpu.shuffle  xor
