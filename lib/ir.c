@@ -100,6 +100,19 @@ MlirBlock ttForBody(MlirOperation forOp) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(forOp, 0));
 }
 
+MlirOperation ttDotLoop(MlirBlock body) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!ttOpIs(op, "scf.for"))
+      continue;
+    for (MlirOperation x = mlirBlockGetFirstOperation(ttForBody(op)); !mlirOperationIsNull(x);
+         x = mlirOperationGetNextInBlock(x))
+      if (ttOpIs(x, "tile.dot"))
+        return op;
+  }
+  return (MlirOperation){NULL};
+}
+
 MlirValue ttBuild(TtBuilder *b, const char *name, MlirLocation loc, intptr_t nOperands,
                   const MlirValue *operands, MlirType result, intptr_t nAttrs,
                   const MlirNamedAttribute *attrs) {

@@ -38,10 +38,15 @@ static const TtPassOption fuseOptions[] = {
     {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1, NULL},
 };
 static const TtPassOption splitkOptions[] = {
-    {"split-k", "K slices per output tile (0: from the shape: up to about four programs "
-     "per SM; 1: no split)", 0, 0, 1024, NULL},
+    {"split-k", "K slices per output tile (0: from the shape: up to two programs per SM; "
+     "1: no split)", 0, 0, 1024, NULL},
     {"num-sms", "SMs of the target GPU, for split-k=0 (132: H100 SXM and H200)", 132, 1, 1024,
      NULL},
+};
+
+static const TtPassOption pipelineOptions[] = {
+    {"num-stages", "steps of the K loop whose loads are in flight at once (1: no pipelining)",
+     2, 1, 8, NULL},
 };
 
 static const TtPassInfo passes[] = {
@@ -74,6 +79,12 @@ static const TtPassInfo passes[] = {
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
      splitkOptions, 2, ttSplitKPass},
+    {"pipeline", "Software-pipeline the K loop of dot kernels",
+     "The loads of step i + num-stages - 1 of the K loop are issued at the top of step i, so "
+     "num-stages - 1 steps of loads are in flight while the tensor cores work; the tiles in "
+     "flight are carried by the loop (in registers). A prologue loads the first steps, "
+     "masked at the loop's end.",
+     pipelineOptions, 1, ttPipelinePass},
     {"convert-tile-to-gpu", "Lower tile kernels to gpu.func over arith/math/vector/llvm",
      "Each tile value is spread over the block's threads: every thread holds runs of "
      "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "

@@ -97,6 +97,9 @@ MlirValue ttBuild(TtBuilder *b, const char *name, MlirLocation loc, intptr_t nOp
 MlirOperation ttBuildFor(TtBuilder *b, MlirLocation loc, MlirValue lb, MlirValue ub,
                          MlirValue step, intptr_t n, const MlirValue *inits);
 MlirBlock ttForBody(MlirOperation forOp);
+/* The K loop of a dot kernel's body: its first top-level scf.for holding a tile.dot (a null
+ * op when there is none). */
+MlirOperation ttDotLoop(MlirBlock body);
 const char *ttOpName(MlirOperation op, char *buf, size_t n); /* NUL-terminated copy */
 bool ttOpIs(MlirOperation op, const char *name);
 /* True when the op's name starts with `prefix` (e.g. "prim."). */
@@ -235,6 +238,7 @@ bool ttFusePass(MlirModule module, const TtPassOptions *opts);
  * uses it for groups not tiled yet. */
 bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts);
 bool ttTilePass(MlirModule module, const TtPassOptions *opts);
+bool ttPipelinePass(MlirModule module, const TtPassOptions *opts);
 bool ttSplitKPass(MlirModule module, const TtPassOptions *opts);
 bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts);
 /* conversion/gpu-to-ptx.c: lowers gpu.module kernels to NVVM/LLVM and PTX. `arch` like

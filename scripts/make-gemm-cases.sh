@@ -3,28 +3,12 @@
 # scripts/gpu-suite.sh TT_RUN gemm-cases): linear layers and matmuls at odd shapes (sizes
 # that are not multiples of the tiles: M=3, N=1000, K=4100; M=1, N=8191), f16 and bf16,
 # every program-id order, explicit and automatic split-K, a [K, N] operand, a bias and an
-# activation epilogue. Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
+# activation epilogue, and the K loop pipelined (--pipeline, 2 stages unless named _pN). Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
 set -euo pipefail
 default_out=gemm-cases
 source "$(dirname "$0")/caselib.sh"
-gemm() { # name mlir-text tile-options splitk-options
-  printf '%s\n' "$2" | "$bin/tt-opt" --decompose --fuse ${3:+--tile="$3"} --tile \
-    --splitk${4:+="$4"} | "$bin/tt-translate" --ptx -o "$out/$1.ptx"
-}
-linear() { # M N K dtype bias(0/1) [activation]: x [M,K] @ w[N,K]^T (+ b) (then gelu)
-  local m=$1 n=$2 k=$3 t=$4 args="%x, %w" types="tensor<$1x$3x$4>, tensor<$2x$3x$4>"
-  local sig="%x: tensor<$m x${k}x$t>, %w: tensor<${n}x${k}x$t>"
-  sig=${sig// x/x}
-  if [ "$5" = 1 ]; then args="$args, %b"; types="$types, tensor<${n}x$t>"; sig="$sig, %b: tensor<${n}x$t>"; fi
-  local body="  %y = \"prim.linear\"($args) : ($types) -> tensor<${m}x${n}x$t>"
-  local ret=%y
-  if [ -n "${6:-}" ]; then
-    body="$body
-  %z = \"prim.$6\"(%y) : (tensor<${m}x${n}x$t>) -> tensor<${m}x${n}x$t>"
-    ret=%z
-  fi
-  printf 'func.func @main(%s) -> tensor<%sx%sx%s> {\n%s\n  return %s : tensor<%sx%sx%s>\n}\n' \
-    "$sig" "$m" "$n" "$t" "$body" "$ret" "$m" "$n" "$t"
+gemm() { # name mlir-text tile-options splitk-options pipeline-options
+  tt_ptx "$1" "$2" ${3:+--tile="$3"} --tile --splitk${4:+="$4"} --pipeline${5:+="$5"}
 }
 matmul_kn() { # M N K dtype: a [M,K] @ b [K,N] (B read K-major: ldmatrix.trans)
   printf 'func.func @main(%%a: tensor<%sx%sx%s>, %%b: tensor<%sx%sx%s>) -> tensor<%sx%sx%s> {\n  %%c = "prim.matmul"(%%a, %%b) : (tensor<%sx%sx%s>, tensor<%sx%sx%s>) -> tensor<%sx%sx%s>\n  return %%c : tensor<%sx%sx%s>\n}\n' \
@@ -36,6 +20,8 @@ gemm linear_bias_3x1000x4100_f16_sk1 "$(linear 3 1000 4100 f16 1)" "" split-k=1
 gemm linear_1x8191x4096_f16 "$(linear 1 8191 4096 f16 0)"
 gemm linear_1x8191x4096_bf16_sk8 "$(linear 1 8191 4096 bf16 0)" "" split-k=8
 gemm linear_16x8192x8192_f16 "$(linear 16 8192 8192 f16 0)"
+gemm linear_16x8192x8192_f16_p1 "$(linear 16 8192 8192 f16 0)" "" "" num-stages=1
+gemm linear_bias_3x1000x4100_f16_p3 "$(linear 3 1000 4100 f16 1)" "block-k=64" "" num-stages=3
 gemm linear_silu_16x1024x2048_bf16 "$(linear 16 1024 2048 bf16 1 silu)"
 gemm linear_3d_2x3x512x256_f16 "$(linear 6 256 512 f16 1)"
 for order in row-major grouped column-major; do

@@ -5,7 +5,8 @@
  * level:
  *  1. prim ops in the host function -> --decompose (composites), --fuse
  *  2. fused functions               -> --splitk, --tile (default options: dot groups get
- *                                      their kernel and split-K from the shape)
+ *                                      their kernel and split-K from the shape); dot kernels
+ *                                      not yet pipelined -> --pipeline (2 stages)
  *  3. the launch metadata (docs/metadata.md) is written from the host function
  *  4. tile kernels                  -> --convert-tile-to-gpu
  *  5. gpu.module                    -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
@@ -80,6 +81,8 @@ static bool translate(MlirModule m, bool ptx, const char *arch, TtStr *out) {
     return false;
   if (untiled(m) && (!ttRunPass(m, "splitk", NULL) || !verified(m) ||
                      !ttRunPass(m, "tile", NULL) || !verified(m)))
+    return false;
+  if (!ttRunPass(m, "pipeline", NULL) || !verified(m))
     return false;
   /* The metadata also reports prim ops that --fuse left in the host (not yet supported). */
   TtStr meta = {0};

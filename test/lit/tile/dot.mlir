@@ -43,7 +43,7 @@
 // CHECK: tile.launch = {args = [], grid = ["45", "1", "1"], kernel = @fused_0_kernel}
 // BAD: error: option 'order' of pass 'tile' is 'diagonal'; expected one of: row-major, grouped, column-major
 // SMEM: error: tile: dot tile 128x256x64 needs 133120 bytes of shared memory; at most 49152 (48 KiB) are supported
-// POW2: error: tile: dot tile 24x64x256: block-m and block-n must be powers of two >= 16 and block-k a power of two >= 32
+// POW2: error: tile: dot tile 24x64x128: block-m and block-n must be powers of two >= 16 and block-k a power of two >= 32
 func.func @linear(%x: tensor<300x1000xf16>, %w: tensor<520x1000xf16>, %b: tensor<520xf16>) -> tensor<300x520xf16> {
   %y = "prim.linear"(%x, %w, %b) : (tensor<300x1000xf16>, tensor<520x1000xf16>, tensor<520xf16>) -> tensor<300x520xf16>
   return %y : tensor<300x520xf16>
