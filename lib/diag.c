@@ -162,6 +162,48 @@ void ttDiagDestroy(TtDiag *d) {
 
 int ttDiagErrorCount(const TtDiag *d) { return d->errors; }
 
+void ttDiagParseFailed(TtDiag *d, MlirContext ctx, const char *text, const char *name) {
+  if (d->errors > 0)
+    return;
+  /* MLIR's parser fails without a word on an IRDL op written in custom form
+   * (`%y = prim.neg %x`): IRDL ops have only the generic form. Point at the first one. */
+  static const char *const prefixes[] = {"prim.", "tile.", "hopper."};
+  int line = 1, col = 1, bestLine = 1, bestCol = 1;
+  bool found = false;
+  for (const char *p = text; *p && !found; p++) {
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !found; i++) {
+      size_t n = strlen(prefixes[i]);
+      bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
+                                  p[-1] == '"' || p[-1] == '.' || p[-1] == '!' || p[-1] == '@');
+      if (start && strncmp(p, prefixes[i], n) == 0 && isalpha((unsigned char)p[n])) {
+        found = true;
+        bestLine = line;
+        bestCol = col;
+      }
+    }
+    if (*p == '/' && p[1] == '/') { /* skip comments */
+      while (*p && *p != '\n')
+        p++;
+      if (!*p)
+        break;
+    }
+    if (*p == '\n') {
+      line++;
+      col = 1;
+    } else {
+      col++;
+    }
+  }
+  MlirLocation loc = mlirLocationFileLineColGet(ctx, ttStrRef(name), (unsigned)bestLine,
+                                                (unsigned)bestCol);
+  if (found)
+    mlirEmitError(loc, "custom op syntax is not supported for tt's IRDL dialects; write the "
+                       "op in generic form, e.g. %y = \"prim.neg\"(%x) : (tensor<4xf32>) -> "
+                       "tensor<4xf32>");
+  else
+    mlirEmitError(loc, "the input does not parse");
+}
+
 /* One `expected-KIND[@LOC] {{TEXT}}` annotation. */
 typedef struct {
   MlirDiagnosticSeverity sev;

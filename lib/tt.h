@@ -54,6 +54,9 @@ TtDiag *ttDiagCreate(MlirContext ctx, bool verify);
 void ttDiagDestroy(TtDiag *d);
 /* Number of errors seen (printed or recorded). */
 int ttDiagErrorCount(const TtDiag *d);
+/* After a parse that failed: when nothing was reported, reports why at the first tt op in
+ * custom form (MLIR's parser says nothing about those), else at 1:1. */
+void ttDiagParseFailed(TtDiag *d, MlirContext ctx, const char *text, const char *name);
 /* Checks recorded diagnostics against `// expected-error@+N {{text}}` style annotations in
  * source (a buffer named `filename`); prints mismatches; returns true when all match. */
 bool ttDiagVerify(TtDiag *d, const char *filename, const char *source);

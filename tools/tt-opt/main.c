@@ -174,6 +174,8 @@ static bool processChunk(const Options *o, const char *name, const char *text, T
     goto done;
   }
   MlirOperation op = mlirModuleGetOperation(ttParseModule(ctx, text, name));
+  if (mlirOperationIsNull(op))
+    ttDiagParseFailed(diag, ctx, text, name);
   if (mlirOperationIsNull(op) || !mlirOperationVerify(op)) {
     ok = false;
   } else {

@@ -139,6 +139,8 @@ int main(int argc, char **argv) {
   TtDiag *diag = ttDiagCreate(ctx, false);
   const char *name = strcmp(input, "-") == 0 ? "<stdin>" : input;
   MlirOperation op = mlirModuleGetOperation(ttParseModule(ctx, src.data ? src.data : "", name));
+  if (mlirOperationIsNull(op))
+    ttDiagParseFailed(diag, ctx, src.data ? src.data : "", name);
   TtStr out = {0};
   bool ok = !mlirOperationIsNull(op) &&
             mlirOperationVerify(op) &&
