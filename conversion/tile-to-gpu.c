@@ -864,9 +864,11 @@ static bool lowerDot(Lower *l, MlirOperation op) {
   }
   int64_t m = as[0], k = as[1], n = bs[1];
   MmaLayout y = mmaLayout(l, m, n);
-  if (m % (16 * y.wm) || n % (8 * y.wn) || k % 16 || y.mt * y.nt > MAX_REPS || l->VEC != 8) {
+  if (m % (16 * y.wm) || n % (8 * y.wn) || k % 16 || y.mt > 16 || y.mt * y.nt > MAX_REPS ||
+      l->VEC != 8) {
     ttEmitError(op, "convert-tile-to-gpu: a %lldx%lldx%lld tile.dot does not fit %lld warps "
-                    "of 16x8 mma fragments (at most %d per thread)",
+                    "of 16x8 mma fragments (at most 16 rows and %d fragments per warp, "
+                    "operands in 16-byte runs)",
                 (long long)m, (long long)n, (long long)k, (long long)(l->T / 32), MAX_REPS);
     return false;
   }
@@ -896,7 +898,7 @@ static bool lowerDot(Lower *l, MlirOperation op) {
       acc[i][j] = extract(l, c->parts[i], j);
   for (int64_t ks = 0; ks < k; ks += 16) {
     MlirValue af[16][4], bf[MAX_REPS][2];
-    for (int64_t mt = 0; mt < y.mt && mt < 16; mt++) { /* A: rows lane % 16, K half lane / 16 */
+    for (int64_t mt = 0; mt < y.mt; mt++) { /* A: rows lane % 16, K half lane / 16 */
       MlirValue off = ar(l, "arith.addi", arc(l, "arith.muli", arc(l, "arith.addi", rowA, mt * 16), lda),
                          arc(l, "arith.addi", h16, ks));
       ldmatrix(l, buf, off, 4, false, af[mt]);

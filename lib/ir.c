@@ -100,6 +100,12 @@ MlirBlock ttForBody(MlirOperation forOp) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(forOp, 0));
 }
 
+MlirValue ttBinary(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x,
+                   MlirValue y) {
+  MlirValue ops[2] = {x, y};
+  return ttBuild(b, name, loc, 2, ops, mlirValueGetType(x), 0, NULL);
+}
+
 MlirOperation ttDotLoop(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {

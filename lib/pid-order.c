@@ -17,29 +17,23 @@
  */
 #include "tt.h"
 
-static MlirValue arith(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x,
-                       MlirValue y) {
-  MlirValue ops[2] = {x, y};
-  return ttBuild(b, name, loc, 2, ops, mlirValueGetType(x), 0, NULL);
-}
-
 void ttEmitPidOrder(TtBuilder *b, MlirLocation loc, MlirValue pid, int64_t gm, int64_t gn,
                     TtPidOrder order, int64_t group, MlirValue *pidM, MlirValue *pidN) {
   MlirType i32 = mlirValueGetType(pid);
   MlirValue cgm = ttConstInt(b, loc, i32, gm), cgn = ttConstInt(b, loc, i32, gn);
   if (order == TT_ORDER_ROW_MAJOR) {
-    *pidM = arith(b, loc, "arith.divui", pid, cgn);
-    *pidN = arith(b, loc, "arith.remui", pid, cgn);
+    *pidM = ttBinary(b, loc, "arith.divui", pid, cgn);
+    *pidN = ttBinary(b, loc, "arith.remui", pid, cgn);
   } else if (order == TT_ORDER_COLUMN_MAJOR) {
-    *pidM = arith(b, loc, "arith.remui", pid, cgm);
-    *pidN = arith(b, loc, "arith.divui", pid, cgm);
+    *pidM = ttBinary(b, loc, "arith.remui", pid, cgm);
+    *pidN = ttBinary(b, loc, "arith.divui", pid, cgm);
   } else {
     MlirValue cg = ttConstInt(b, loc, i32, group);
     MlirValue width = ttConstInt(b, loc, i32, group * gn);
-    MlirValue first = arith(b, loc, "arith.muli", arith(b, loc, "arith.divui", pid, width), cg);
-    MlirValue size = arith(b, loc, "arith.minsi", arith(b, loc, "arith.subi", cgm, first), cg);
-    MlirValue in = arith(b, loc, "arith.remui", pid, width);
-    *pidM = arith(b, loc, "arith.addi", first, arith(b, loc, "arith.remui", in, size));
-    *pidN = arith(b, loc, "arith.divui", in, size);
+    MlirValue first = ttBinary(b, loc, "arith.muli", ttBinary(b, loc, "arith.divui", pid, width), cg);
+    MlirValue size = ttBinary(b, loc, "arith.minsi", ttBinary(b, loc, "arith.subi", cgm, first), cg);
+    MlirValue in = ttBinary(b, loc, "arith.remui", pid, width);
+    *pidM = ttBinary(b, loc, "arith.addi", first, ttBinary(b, loc, "arith.remui", in, size));
+    *pidN = ttBinary(b, loc, "arith.divui", in, size);
   }
 }

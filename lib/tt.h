@@ -100,6 +100,9 @@ MlirValue ttBuild(TtBuilder *b, const char *name, MlirLocation loc, intptr_t nOp
 MlirOperation ttBuildFor(TtBuilder *b, MlirLocation loc, MlirValue lb, MlirValue ub,
                          MlirValue step, intptr_t n, const MlirValue *inits);
 MlirBlock ttForBody(MlirOperation forOp);
+/* `x name y` (an arith op whose result has x's type), built at b. */
+MlirValue ttBinary(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x,
+                   MlirValue y);
 /* The K loop of a dot kernel's body: its first top-level scf.for holding a tile.dot (a null
  * op when there is none). */
 MlirOperation ttDotLoop(MlirBlock body);

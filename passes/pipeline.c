@@ -113,19 +113,13 @@ static void cloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirV
       MlirValue mask = mlirOperationGetOperand(c, 2);
       MlirType mt = mlirValueGetType(mask);
       MlirValue okTile = ttBuild(b, "tile.splat", loc, 1, &ok, mt, 0, NULL);
-      mlirOperationSetOperand(
-          c, 2, ttBuild(b, "arith.andi", loc, 2, (MlirValue[]){mask, okTile}, mt, 0, NULL));
+      mlirOperationSetOperand(c, 2, ttBinary(b, loc, "arith.andi", mask, okTile));
       out[nl++] = mlirOperationGetResult(c, 0);
     }
     ttInsert(b, c);
     for (intptr_t r = 0; r < mlirOperationGetNumResults(c); r++)
       mapPut(&m, mlirOperationGetResult(s->ops[i], r), mlirOperationGetResult(c, r));
   }
-}
-
-static MlirValue arithI32(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x,
-                          MlirValue y, MlirType t) {
-  return ttBuild(b, name, loc, 2, (MlirValue[]){x, y}, t, 0, NULL);
 }
 
 /* `lb + j * step` and whether it is below ub. */
@@ -135,8 +129,8 @@ static void stageK(TtBuilder *b, MlirLocation loc, MlirValue base, MlirValue ste
   MlirType i32 = mlirValueGetType(base);
   *k = base;
   if (j)
-    *k = arithI32(b, loc, "arith.addi", base,
-                  arithI32(b, loc, "arith.muli", step, ttConstInt(b, loc, i32, j), i32), i32);
+    *k = ttBinary(b, loc, "arith.addi", base,
+                  ttBinary(b, loc, "arith.muli", step, ttConstInt(b, loc, i32, j)));
   MlirNamedAttribute slt = ttNamedAttr(ctx, "predicate",
                                        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 2));
   *ok = ttBuild(b, "arith.cmpi", loc, 2, (MlirValue[]){*k, ub}, mlirIntegerTypeGet(ctx, 1), 1,

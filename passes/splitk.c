@@ -207,22 +207,18 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
   TtBuilder b = {body, loop};
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 1, i32));
   MlirValue pidK = ttBuild(&b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
-  int64_t slice = (steps + split - 1) / split * step;
-  MlirValue ops[2] = {pidK, ttConstInt(&b, loc, i32, slice)};
-  MlirValue begin = ttBuild(&b, "arith.muli", loc, 2, ops, i32, 0, NULL);
-  ops[0] = begin;
-  MlirValue end = ttBuild(&b, "arith.addi", loc, 2, ops, i32, 0, NULL);
-  ops[0] = end;
-  ops[1] = mlirOperationGetOperand(loop, 1);
-  end = ttBuild(&b, "arith.minsi", loc, 2, ops, i32, 0, NULL);
+  MlirValue slice = ttConstInt(&b, loc, i32, (steps + split - 1) / split * step);
+  MlirValue begin = ttBinary(&b, loc, "arith.muli", pidK, slice);
+  MlirValue end = ttBinary(&b, loc, "arith.minsi", ttBinary(&b, loc, "arith.addi", begin, slice),
+                           mlirOperationGetOperand(loop, 1));
   mlirOperationSetOperand(loop, 0, begin);
   mlirOperationSetOperand(loop, 1, end);
   /* sums: slice 0 alone adds the other operand */
   MlirNamedAttribute eq = ttNamedAttr(ctx, "predicate",
                                       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0));
-  ops[0] = pidK;
-  ops[1] = ttConstInt(&b, loc, i32, 0);
-  MlirValue first = ttBuild(&b, "arith.cmpi", loc, 2, ops, mlirIntegerTypeGet(ctx, 1), 1, &eq);
+  MlirValue first = ttBuild(&b, "arith.cmpi", loc, 2,
+                            (MlirValue[]){pidK, ttConstInt(&b, loc, i32, 0)},
+                            mlirIntegerTypeGet(ctx, 1), 1, &eq);
   for (int i = 0; i < nadds; i++) {
     TtBuilder at = {body, adds[i].op};
     MlirValue y = mlirOperationGetOperand(adds[i].op, adds[i].other);

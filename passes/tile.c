@@ -96,13 +96,17 @@ static MlirValue splatI32(Emit *e, int64_t v) {
   return ttConstInt(&e->b, e->loc, tileOf(e, ttI32(e->ctx)), v);
 }
 
-/* arith.cmpi `pred` of two i32 tiles. */
+/* arith.cmpi `pred` of two i32 tiles (an i1 tile of their shape). */
 static MlirValue cmpTile(Emit *e, int pred, MlirValue a, MlirValue b) {
   MlirValue ops[2] = {a, b};
   MlirNamedAttribute p = ttNamedAttr(
       e->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), pred));
-  return ttBuild(&e->b, "arith.cmpi", e->loc, 2, ops, tileOf(e, mlirIntegerTypeGet(e->ctx, 1)),
-                 1, &p);
+  MlirType t = mlirValueGetType(a);
+  int64_t shape[TT_MAX_RANK];
+  intptr_t rank = ttTensorShape(t, shape);
+  MlirType i1 = mlirRankedTensorTypeGet(rank, shape, mlirIntegerTypeGet(e->ctx, 1),
+                                        mlirAttributeGetNull());
+  return ttBuild(&e->b, "arith.cmpi", e->loc, 2, ops, i1, 1, &p);
 }
 
 static MlirValue emitValue(Emit *e, MlirValue v, MlirValue offs);
@@ -751,29 +755,56 @@ static void setLaunch(MlirOperation fusion, const char *name, const char *gridX,
                                   mlirDictionaryAttrGet(ctx, 3, lattrs));
 }
 
+/* Step 1 for every kind: the fused function's body, one block returning one tensor. */
+static bool fusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
+  *fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
+  if (mlirBlockIsNull(*fbody) || !mlirBlockIsNull(mlirBlockGetNextInRegion(*fbody))) {
+    ttEmitError(fusion, "tile: a fused function must have a body of one block");
+    return false;
+  }
+  MlirOperation ret = mlirBlockGetTerminator(*fbody);
+  if (mlirOperationGetNumOperands(ret) != 1) {
+    ttEmitError(fusion, "tile: a fused function must return one tensor");
+    return false;
+  }
+  *outType = mlirValueGetType(mlirOperationGetOperand(ret, 0));
+  return true;
+}
+
+/* Step 2 for every kind: the kernel function (kernelFunc) and an emitter e at its start,
+ * over tiles of `block` elements; e->inputs is malloc'd (the caller frees it). */
+static MlirOperation startKernel(MlirOperation fusion, MlirBlock fbody, MlirType outType,
+                                 bool withSize, int64_t warps, int64_t block, Emit *e,
+                                 char *name, size_t n) {
+  intptr_t nin = mlirBlockGetNumArguments(fbody);
+  *e = (Emit){0};
+  e->ctx = mlirOperationGetContext(fusion);
+  e->loc = mlirOperationGetLocation(fusion);
+  e->inputs = ttAlloc(sizeof(MlirValue) * (size_t)(nin + 1));
+  for (intptr_t i = 0; i < nin; i++)
+    e->inputs[i] = mlirBlockGetArgument(fbody, i);
+  e->nin = (int)nin;
+  MlirOperation kfunc = kernelFunc(fusion, e->inputs, nin, outType, withSize, warps, name, n);
+  e->kernel = mlirRegionGetFirstBlock(mlirOperationGetRegion(kfunc, 0));
+  e->b = ttBuilderAtEnd(e->kernel);
+  e->block = block;
+  e->halfOutput = ttTypeIsHalf(ttElementType(outType));
+  return kfunc;
+}
+
 /* Steps 2-6 for one fusion. */
 static bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirLocation loc = mlirOperationGetLocation(fusion);
-  MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
-  if (mlirBlockIsNull(fbody) || !mlirBlockIsNull(mlirBlockGetNextInRegion(fbody))) {
-    ttEmitError(fusion, "tile: a fused function must have a body of one block");
+  MlirBlock fbody;
+  MlirType outType;
+  if (!fusionBody(fusion, &fbody, &outType))
     return false;
-  }
   intptr_t nin = mlirBlockGetNumArguments(fbody);
-  MlirValue *inputs = ttAlloc(sizeof(MlirValue) * (size_t)(nin + 1));
-  for (intptr_t i = 0; i < nin; i++)
-    inputs[i] = mlirBlockGetArgument(fbody, i);
   MlirOperation ret = mlirBlockGetTerminator(fbody);
-  if (mlirOperationGetNumOperands(ret) != 1) {
-    ttEmitError(fusion, "tile: a fused function must return one tensor");
-    free(inputs);
-    return false;
-  }
-  MlirType outType = mlirValueGetType(mlirOperationGetOperand(ret, 0));
   bool ok = checkDtype(fusion, outType, "the result");
   for (intptr_t i = 0; i < nin && ok; i++)
-    ok = checkDtype(fusion, mlirValueGetType(inputs[i]), "an input");
+    ok = checkDtype(fusion, mlirValueGetType(mlirBlockGetArgument(fbody, i)), "an input");
   ok = ok && checkBody(fbody) && (!geo.row || rowGeometry(fusion, fbody, &geo));
   if (ok && geo.block < 32 * geo.warps) {
     ttEmitError(fusion, "tile: a block of %lld elements is smaller than 32 * num-warps (%lld "
@@ -781,27 +812,18 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
                 (long long)geo.block, (long long)(32 * geo.warps));
     ok = false;
   }
-  if (!ok) {
-    free(inputs);
+  if (!ok)
     return false;
-  }
 
   /* Step 2: the kernel function (row kernels take no size: their shape is constant). */
   int64_t block = geo.block;
   char name[128];
-  MlirOperation kfunc = kernelFunc(fusion, inputs, nin, outType, !geo.row, geo.warps, name,
-                                   sizeof name);
-  MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kfunc, 0));
+  Emit e;
+  MlirOperation kfunc =
+      startKernel(fusion, fbody, outType, !geo.row, geo.warps, block, &e, name, sizeof name);
+  MlirBlock kbody = e.kernel;
 
   /* Step 3: the index space. */
-  Emit e = {0};
-  e.ctx = ctx;
-  e.loc = loc;
-  e.b = ttBuilderAtEnd(kbody);
-  e.block = block;
-  e.kernel = kbody;
-  e.inputs = inputs;
-  e.nin = (int)nin;
   MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
   MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
@@ -811,7 +833,6 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirType oelem = ttElementType(outType);
   e.rowMode = geo.row;
   e.rowLen = geo.rowLen;
-  e.halfOutput = ttTypeIsHalf(oelem);
   bool perRow = geo.row && ttTensorNumel(outType) != geo.rows * geo.rowLen;
 
   /* Steps 3-5 per row of the program (elementwise: once): offsets and mask (elementwise:
@@ -863,7 +884,7 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
       endChunkLoop(&e, loop, outer, 0, NULL);
   }
   free(e.memo);
-  free(inputs);
+  free(e.inputs);
   if (e.failed) {
     mlirOperationDestroy(kfunc);
     return false;
@@ -983,13 +1004,7 @@ static MlirValue splatOf(Emit *e, MlirValue scalar, MlirType t) {
 static MlirValue lessThan(Emit *e, MlirValue v, int64_t bound, bool needed) {
   if (!needed)
     return (MlirValue){NULL};
-  MlirType t = mlirValueGetType(v);
-  MlirValue ops[2] = {v, ttConstInt(&e->b, e->loc, t, bound)};
-  MlirNamedAttribute p = ttNamedAttr(e->ctx, "predicate",
-                                     mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), CMPI_SLT));
-  int64_t n = ttTensorNumel(t);
-  return ttBuild(&e->b, "arith.cmpi", e->loc, 2, ops,
-                 tileShaped(1, &n, mlirIntegerTypeGet(e->ctx, 1)), 1, &p);
+  return cmpTile(e, CMPI_SLT, v, ttConstInt(&e->b, e->loc, mlirValueGetType(v), bound));
 }
 
 /* The and of two masks either of which may be null; an all-true mask when both are. */
@@ -1114,23 +1129,11 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   MlirOperation ret = mlirBlockGetTerminator(fbody);
   MlirType outType = mlirValueGetType(mlirOperationGetOperand(ret, 0));
   MlirType i32 = ttI32(ctx), f32 = mlirF32TypeGet(ctx);
-  MlirValue *inputs = ttAlloc(sizeof(MlirValue) * (size_t)(nin + 1));
-  for (intptr_t i = 0; i < nin; i++)
-    inputs[i] = mlirBlockGetArgument(fbody, i);
   char name[128];
-  MlirOperation kfunc = kernelFunc(fusion, inputs, nin, outType, false, g->warps, name,
-                                   sizeof name);
-  MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kfunc, 0));
-
-  Emit e = {0};
-  e.ctx = ctx;
-  e.loc = loc;
-  e.b = ttBuilderAtEnd(kbody);
-  e.block = g->bm * g->bn;
-  e.kernel = kbody;
-  e.inputs = inputs;
-  e.nin = (int)nin;
-  e.halfOutput = ttTypeIsHalf(ttElementType(outType));
+  Emit e;
+  MlirOperation kfunc =
+      startKernel(fusion, fbody, outType, false, g->warps, g->bm * g->bn, &e, name, sizeof name);
+  MlirBlock kbody = e.kernel;
 
   /* Step 1: the output tile of this program. */
   int64_t gm = (d->m + g->bm - 1) / g->bm, gn = (d->n + g->bn - 1) / g->bn;
@@ -1195,7 +1198,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
   }
   free(e.memo);
-  free(inputs);
+  free(e.inputs);
   if (!ok) {
     mlirOperationDestroy(kfunc);
     return false;
@@ -1207,10 +1210,12 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
 }
 
 bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts) {
-  MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
+  MlirBlock fbody;
+  MlirType outType;
   DotOperands d;
   DotGeometry g;
-  return dotOperands(fusion, fbody, &d) && dotGeometry(fusion, &d, opts, &g) &&
+  return fusionBody(fusion, &fbody, &outType) && checkDtype(fusion, outType, "the result") &&
+         dotOperands(fusion, fbody, &d) && dotGeometry(fusion, &d, opts, &g) &&
          tileDot(fusion, fbody, &d, &g);
 }
 

@@ -123,3 +123,19 @@ func.func @reduce_kind(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i3
 func.func @tile_argument(%t: tensor<128xf32>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   return
 }
+
+// -----
+
+// One warp over 512 rows: 32 fragments of 16 rows per warp, above 16.
+func.func @dot_too_tall(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %o = "tile.range"() {start = 0 : i32, end = 256 : i32} : () -> tensor<256xi32>
+  %m = arith.constant dense<true> : tensor<256xi1>
+  %z = arith.constant dense<0.0> : tensor<256xf16>
+  %l = "tile.load"(%p, %o, %m, %z) : (!tile.ptr<f16>, tensor<256xi32>, tensor<256xi1>, tensor<256xf16>) -> tensor<256xf16>
+  %a = arith.constant dense<1.0> : tensor<512x16xf16>
+  %b = arith.constant dense<1.0> : tensor<16x16xf16>
+  %c = arith.constant dense<0.0> : tensor<512x16xf32>
+  // expected-error@+1 {{convert-tile-to-gpu: a 512x16x16 tile.dot does not fit 1 warps of 16x8 mma fragments (at most 16 rows and 64 fragments per warp, operands in 16-byte runs)}}
+  %d = "tile.dot"(%a, %b, %c) : (tensor<512x16xf16>, tensor<16x16xf16>, tensor<512x16xf32>) -> tensor<512x16xf32>
+  return
+}

@@ -10,3 +10,21 @@ func.func @activation(%x: tensor<16x4096xf16>, %w: tensor<1024x4096xf16>) -> ten
   %z = "prim.silu"(%y) : (tensor<16x1024xf16>) -> tensor<16x1024xf16>
   return %z : tensor<16x1024xf16>
 }
+
+// -----
+
+// A K loop split by --splitk runs from 0 to a constant K, in a kernel a fused function
+// launches (here neither).
+func.func @kernel(%lo: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %a = arith.constant dense<1.0> : tensor<16x64xf16>
+  %b = arith.constant dense<1.0> : tensor<64x64xf16>
+  %z = arith.constant dense<0.0> : tensor<16x64xf32>
+  %c64 = arith.constant 64 : i32
+  // DIAG: {{^}}{{.*}}splitk/invalid.mlir:[[@LINE+2]]:8: error: splitk: the K loop of @kernel must run from 0 to a constant K with a constant step, and its kernel must be launched by a fused function{{$}}
+  // expected-error@+1 {{splitk: the K loop of @kernel must run from 0 to a constant K with a constant step, and its kernel must be launched by a fused function}}
+  %k = scf.for %i = %lo to %c64 step %c64 iter_args(%acc = %z) -> (tensor<16x64xf32>) : i32 {
+    %d = "tile.dot"(%a, %b, %acc) : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+    scf.yield %d : tensor<16x64xf32>
+  }
+  return
+}

@@ -1,0 +1,43 @@
+// RUN: tt-opt %s --split-input-file --verify-diagnostics --tile
+// RUN: not tt-opt %s --split-input-file --tile 2>&1 | FileCheck %s --check-prefix=DIAG
+// DIAG: dot-invalid.mlir:8:8: error: tile: matmul operands must both be f16 or both bf16 (got f32 and f32)
+
+// Tensor cores take f16 or bf16 operands (an f32 matmul has no dot kernel yet).
+func.func private @fused_0(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>) -> tensor<16x32xf32> attributes {prim.fusion = "dot"} {
+  // expected-error@+1 {{tile: matmul operands must both be f16 or both bf16 (got f32 and f32)}}
+  %c = "prim.matmul"(%a, %b) : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
+  return %c : tensor<16x32xf32>
+}
+
+// -----
+
+func.func private @fused_0(%a: tensor<2x16x64xf16>, %b: tensor<2x64x32xf16>) -> tensor<2x16x32xf16> attributes {prim.fusion = "dot"} {
+  // expected-error@+1 {{tile: only 2-D matmuls ([M, K] x [K, N]) have dot kernels yet}}
+  %c = "prim.matmul"(%a, %b) : (tensor<2x16x64xf16>, tensor<2x64x32xf16>) -> tensor<2x16x32xf16>
+  return %c : tensor<2x16x32xf16>
+}
+
+// -----
+
+// A dot kernel loads its operands from memory: one computed inside the group cannot be.
+func.func private @fused_0(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>) -> tensor<16x32xf16> attributes {prim.fusion = "dot"} {
+  %e = "prim.exp"(%a) : (tensor<16x64xf16>) -> tensor<16x64xf16>
+  // expected-error@+1 {{tile: the operands of a matmul must be inputs of its group (or the transpose of one)}}
+  %c = "prim.matmul"(%e, %b) : (tensor<16x64xf16>, tensor<64x32xf16>) -> tensor<16x32xf16>
+  return %c : tensor<16x32xf16>
+}
+
+// -----
+
+// expected-error@+1 {{tile: a dot group must hold a prim.matmul}}
+func.func private @fused_0(%a: tensor<16x64xf16>) -> tensor<16x64xf16> attributes {prim.fusion = "dot"} {
+  %e = "prim.exp"(%a) : (tensor<16x64xf16>) -> tensor<16x64xf16>
+  return %e : tensor<16x64xf16>
+}
+
+// -----
+
+// expected-error@+1 {{tile: a fused function must return one tensor}}
+func.func private @fused_0(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>) attributes {prim.fusion = "dot"} {
+  return
+}
