@@ -57,6 +57,12 @@ typedef struct {
    * transposed view (tile.trans) of a tile held in the flat layout of its operand. */
   bool mma, trans;
   int64_t mmaM, mmaN;
+  /* Shared memory (step 6): a tile.local_alloc ring (sbuf, its row pitch ld and slot size
+   * in elements), or a tile held there (tile.local_load; parts[0] is the i32 element
+   * offset of its first row in sbuf). */
+  bool shared;
+  MlirValue sbuf;
+  int64_t ld, slotElems;
 } Lowered;
 
 typedef struct {
@@ -70,6 +76,10 @@ typedef struct {
   int nvals, capvals;
   char smemName[160];  /* the kernel's shared-memory buffer (tile.dot), made at the end */
   int64_t smemBytes;
+  /* tile.local_alloc rings sit in that buffer below ringTop; scratch goes above them
+   * while they live, from 0 once they are drained for good (step 6) */
+  int64_t ringTop;
+  bool ringsDead;
   bool failed;
 } Lower;
 
@@ -550,15 +560,20 @@ static void sharedGlobal(Lower *l, const char *name, int64_t bytes) {
   mlirBlockInsertOwnedOperation(body, 0, g);
 }
 
+/* The address of shared-memory global `name`. */
+static MlirValue sharedAddress(Lower *l, const char *name) {
+  MlirNamedAttribute ref =
+      ttNamedAttr(l->ctx, "global_name", mlirFlatSymbolRefAttrGet(l->ctx, ttStrRef(name)));
+  return build(l, "llvm.mlir.addressof", 0, NULL,
+               mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<3>")), 1, &ref);
+}
+
 /* A pointer to the kernels' shared-memory scratch: one f32 per warp (at most 32), a
  * global in the gpu.module, made once. */
 #define SCRATCH_NAME "__tt_reduce_scratch"
 static MlirValue scratch(Lower *l) {
   sharedGlobal(l, SCRATCH_NAME, 32 * 4);
-  MlirNamedAttribute ref = ttNamedAttr(
-      l->ctx, "global_name", mlirFlatSymbolRefAttrGet(l->ctx, ttStrRef(SCRATCH_NAME)));
-  return build(l, "llvm.mlir.addressof", 0, NULL,
-               mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<3>")), 1, &ref);
+  return sharedAddress(l, SCRATCH_NAME);
 }
 
 /* Step 2 for tile.reduce of a 1-D tile to a scalar: combine the thread's own elements
@@ -667,14 +682,14 @@ static MlirValue ar(Lower *l, const char *name, MlirValue a, MlirValue b) {
   return build(l, name, 2, (MlirValue[]){a, b}, ttI32(l->ctx), 0, NULL);
 }
 
-/* A pointer to the kernel's shared-memory buffer, which must hold `bytes`. */
+/* A pointer to `bytes` of scratch in the kernel's shared-memory buffer (step 5), past the
+ * live rings of step 6. */
 static MlirValue smem(Lower *l, int64_t bytes) {
-  if (bytes > l->smemBytes)
-    l->smemBytes = bytes;
-  MlirNamedAttribute ref = ttNamedAttr(
-      l->ctx, "global_name", mlirFlatSymbolRefAttrGet(l->ctx, ttStrRef(l->smemName)));
-  return build(l, "llvm.mlir.addressof", 0, NULL,
-               mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<3>")), 1, &ref);
+  int64_t at = l->ringsDead ? 0 : l->ringTop;
+  if (at + bytes > l->smemBytes)
+    l->smemBytes = at + bytes;
+  MlirValue base = sharedAddress(l, l->smemName);
+  return at ? gep(l, base, ci(l, at), mlirIntegerTypeGet(l->ctx, 8)) : base;
 }
 
 static void barrier(Lower *l) { build(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL); }
@@ -802,6 +817,24 @@ static WarpPos warpPos(Lower *l, MmaLayout y) {
   return w;
 }
 
+/* Tile `key` ([rows][cols] of elem at element `base` of buf, row pitch ld) read from
+ * shared memory into the flat layout. */
+static Lowered *readFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base, int64_t rows,
+                         int64_t cols, int64_t ld, MlirType elem) {
+  Lowered *out = define(l, key);
+  out->n = (int)(rows * cols / (l->VEC * l->T));
+  MlirType vt = vecOf(l, elem);
+  for (int r = 0; r < out->n; r++) {
+    MlirValue row, col;
+    runAt(l, r, cols, &row, &col);
+    MlirValue off = ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col);
+    MlirValue p = gep(l, buf, ar(l, "arith.addi", base, off), elem);
+    MlirNamedAttribute align = alignAttr(l, 16);
+    out->parts[r] = build(l, "llvm.load", 1, &p, vt, 1, &align);
+  }
+  return out;
+}
+
 /* Step 5c: accumulator x (in fragments) in the flat layout, through shared memory. */
 static Lowered *toFlat(Lower *l, Lowered *x) {
   int64_t m = x->mmaM, n = x->mmaN, ld = n + 4;
@@ -832,17 +865,7 @@ static Lowered *toFlat(Lower *l, Lowered *x) {
         build(l, "llvm.store", 2, (MlirValue[]){pair, p}, ttNoType(), 1, &align);
       }
   barrier(l);
-  Lowered *out = define(l, x->key);
-  out->n = (int)(m * n / (l->VEC * l->T));
-  MlirType vt = vecOf(l, f32);
-  for (int r = 0; r < out->n; r++) {
-    MlirValue row, col;
-    runAt(l, r, n, &row, &col);
-    MlirValue p = gep(l, buf, ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col), f32);
-    MlirNamedAttribute align = alignAttr(l, 16);
-    out->parts[r] = build(l, "llvm.load", 1, &p, vt, 1, &align);
-  }
-  return out;
+  return readFlat(l, x->key, buf, ci(l, 0), m, n, ld, f32);
 }
 
 /* Step 5 for tile.dot. */
@@ -876,14 +899,25 @@ static bool lowerDot(Lower *l, MlirOperation op) {
   if (!c)
     return false;
   bool bT = b->trans; /* B held as [N][K] */
-  int64_t lda = k + 8, ldb = bT ? k + 8 : n + 8, bBase = m * lda;
-  MlirValue buf = smem(l, (bBase + (bT ? n : k) * ldb) * 2);
-
-  /* 5a: stage both operands. */
-  barrier(l);
-  stageTile(l, buf, a, k, 0, lda, elem);
-  stageTile(l, buf, b, bT ? k : n, bBase, ldb, elem);
-  barrier(l);
+  /* 5a: where each operand is in shared memory: in place (step 6) or staged */
+  MlirValue abuf = a->sbuf, bbuf = b->sbuf, abase = a->parts[0], bbase = b->parts[0];
+  int64_t lda = a->shared ? a->ld : k + 8, ldb = b->shared ? b->ld : bT ? k + 8 : n + 8;
+  if (!a->shared || !b->shared) {
+    int64_t aElems = a->shared ? 0 : m * lda, bElems = b->shared ? 0 : (bT ? n : k) * ldb;
+    MlirValue buf = smem(l, (aElems + bElems) * 2);
+    barrier(l);
+    if (!a->shared) {
+      stageTile(l, buf, a, k, 0, lda, elem);
+      abuf = buf;
+      abase = ci(l, 0);
+    }
+    if (!b->shared) {
+      stageTile(l, buf, b, bT ? k : n, aElems, ldb, elem);
+      bbuf = buf;
+      bbase = ci(l, aElems);
+    }
+    barrier(l);
+  }
 
   /* 5b: the warp's fragments, 16 of K at a time. */
   WarpPos w = warpPos(l, y);
@@ -901,7 +935,7 @@ static bool lowerDot(Lower *l, MlirOperation op) {
     for (int64_t mt = 0; mt < y.mt; mt++) { /* A: rows lane % 16, K half lane / 16 */
       MlirValue off = ar(l, "arith.addi", arc(l, "arith.muli", arc(l, "arith.addi", rowA, mt * 16), lda),
                          arc(l, "arith.addi", h16, ks));
-      ldmatrix(l, buf, off, 4, false, af[mt]);
+      ldmatrix(l, abuf, ar(l, "arith.addi", off, abase), 4, false, af[mt]);
     }
     for (int64_t nt = 0; nt < y.nt; nt += 2) {
       bool pair = nt + 1 < y.nt;
@@ -916,7 +950,7 @@ static bool lowerDot(Lower *l, MlirOperation op) {
       else
         off = ar(l, "arith.addi", arc(l, "arith.muli", arc(l, "arith.addi", ar(l, "arith.addi", l8, h8), ks), ldb),
                  nIdx);
-      ldmatrix(l, buf, arc(l, "arith.addi", off, bBase), pair ? 4 : 2, !bT, regs);
+      ldmatrix(l, bbuf, ar(l, "arith.addi", off, bbase), pair ? 4 : 2, !bT, regs);
       bf[nt][0] = regs[0];
       bf[nt][1] = regs[1];
       if (pair) {
@@ -935,6 +969,167 @@ static bool lowerDot(Lower *l, MlirOperation op) {
   out->n = c->n;
   for (int i = 0; i < c->n; i++)
     out->parts[i] = build(l, "vector.from_elements", 4, acc[i], vec4f32(l), 0, NULL);
+  return true;
+}
+
+/* Step 6: shared-memory rings and asynchronous copies (--pipeline stage-in=shared) -------
+ * A tile.local_alloc memref<S x R x C x T, 3> is a part of the kernel's shared-memory
+ * buffer: S slots of R rows of C elements, each row padded by 16 bytes as in 5a
+ * (ttSmemTileBytes), so a slot feeds ldmatrix without bank conflicts. tile.async_copy sends run r of its flat tile
+ * (first element e) to row e / C, column e % C of the slot: one cp.async (sm_80+; .cg, not
+ * kept in L1, for 16 bytes) when the run's offsets are contiguous and aligned - with a
+ * mask constant over the run the copy's source size is its size or 0 (zero fill), else it
+ * runs under step 3's guard - and otherwise the lanes are loaded one by one under the mask
+ * and stored to the slot. tile.async_commit and tile.async_wait are cp.async.commit_group
+ * and cp.async.wait_group + a barrier. tile.local_load makes a tile held in shared memory:
+ * tile.dot reads it in place (no 5a staging); any other use reads it into the flat
+ * layout. */
+
+static bool lowerLocalAlloc(Lower *l, MlirOperation op) {
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  int eb = ttDtypeBytes(t);
+  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) || mlirShapedTypeGetRank(t) != 3 ||
+      !eb || 16 % eb || (mlirShapedTypeGetDimSize(t, 2) * eb) % 16) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.local_alloc needs a static memref<S x R x C x "
+                    "T, 3> whose rows are a multiple of 16 bytes");
+    return false;
+  }
+  int64_t rows = mlirShapedTypeGetDimSize(t, 1), cols = mlirShapedTypeGetDimSize(t, 2);
+  int64_t at = l->smemBytes; /* past everything used so far */
+  l->ringTop = l->smemBytes = at + mlirShapedTypeGetDimSize(t, 0) * ttSmemTileBytes(rows, cols, eb);
+  l->ringsDead = false;
+  Lowered *x = define(l, mlirOperationGetResult(op, 0));
+  x->sbuf = gep(l, sharedAddress(l, l->smemName), ci(l, at), mlirIntegerTypeGet(l->ctx, 8));
+  x->ld = cols + 16 / eb;
+  x->slotElems = rows * x->ld;
+  return true;
+}
+
+/* One cp.async of `bytes` from global src to shared dst; `size` (may be null) is how many
+ * source bytes are read, the rest zero-filled. */
+static void cpAsync(Lower *l, MlirValue dst, MlirValue src, int64_t bytes, MlirValue size) {
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(l->ctx, "modifier",
+                  mlirAttributeParseGet(l->ctx, ttStrRef(bytes == 16 ? "#nvvm<load_cache_modifier cg>"
+                                                                     : "#nvvm<load_cache_modifier ca>"))),
+      ttNamedAttr(l->ctx, "size", ttIntAttr(l->ctx, bytes, ttI32(l->ctx))),
+  };
+  build(l, "nvvm.cp.async.shared.global", mlirValueIsNull(size) ? 2 : 3,
+        (MlirValue[]){dst, src, size}, ttNoType(), 2, attrs);
+}
+
+static bool lowerAsyncCopy(Lower *l, MlirOperation op) {
+  Lowered *ptr = lookup(l, mlirOperationGetOperand(op, 0));
+  Lowered *offs = lookup(l, mlirOperationGetOperand(op, 1));
+  Lowered *mask = lookup(l, mlirOperationGetOperand(op, 2));
+  Lowered *ring = lookup(l, mlirOperationGetOperand(op, 3));
+  Lowered *slot = lookup(l, mlirOperationGetOperand(op, 4));
+  MlirType rt = mlirValueGetType(mlirOperationGetOperand(op, 3));
+  MlirType elem = ttElementType(rt);
+  int64_t bytes = l->VEC * ttDtypeBytes(elem);
+  if (!ptr || !offs || !mask || !ring || !slot || mlirValueIsNull(ring->sbuf) ||
+      (bytes != 4 && bytes != 8 && bytes != 16)) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.async_copy needs a tile.local_alloc buffer "
+                    "and runs of 4, 8 or 16 bytes");
+    return false;
+  }
+  MlirType vt = vecOf(l, elem);
+  MlirAttribute z = mlirTypeIsAFloat(elem) ? mlirFloatAttrDoubleGet(l->ctx, elem, 0.0)
+                                           : mlirIntegerAttrGet(elem, 0);
+  MlirNamedAttribute zattr = ttNamedAttr(l->ctx, "value", mlirDenseElementsAttrSplatGet(vt, z));
+  MlirValue zero = build(l, "arith.constant", 0, NULL, vt, 1, &zattr);
+  MlirValue base = arc(l, "arith.muli", slot->parts[0], ring->slotElems);
+  int64_t cols = mlirShapedTypeGetDimSize(rt, 2);
+  for (int r = 0; r < offs->n; r++) {
+    MlirValue row, col;
+    runAt(l, r, cols, &row, &col);
+    MlirValue off = ar(l, "arith.addi", arc(l, "arith.muli", row, ring->ld), col);
+    MlirValue dst = gep(l, ring->sbuf, ar(l, "arith.addi", base, off), elem);
+    Lanes s = lanesOf(l, offs, mask, r);
+    MlirNamedAttribute align = alignAttr(l, bytes);
+    if (s.contig && mask->axis.constancy >= l->VEC) {
+      MlirValue src = gep(l, ptr->parts[0], extract(l, s.offs, 0), elem);
+      MlirValue size = build(l, "arith.select", 3,
+                             (MlirValue[]){extract(l, s.mask, 0), ci(l, bytes), ci(l, 0)},
+                             ttI32(l->ctx), 0, NULL);
+      cpAsync(l, dst, src, bytes, size);
+      continue;
+    }
+    MlirOperation ifOp = s.contig ? buildIf(l, allLanesOn(l, &s, mask), ttNoType())
+                                  : (MlirOperation){NULL};
+    TtBuilder saved = l->b;
+    if (ifOp.ptr) {
+      l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
+      cpAsync(l, dst, gep(l, ptr->parts[0], extract(l, s.offs, 0), elem), bytes,
+              (MlirValue){NULL});
+      yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
+      l->b = ttBuilderAtEnd(ifBlock(ifOp, 1));
+    }
+    MlirValue v = loadLanes(l, ptr->parts[0], &s, zero, elem);
+    build(l, "llvm.store", 2, (MlirValue[]){v, dst}, ttNoType(), 1, &align);
+    if (ifOp.ptr)
+      yield(l, ifBlock(ifOp, 1), (MlirValue){NULL});
+    l->b = saved;
+  }
+  return true;
+}
+
+static bool lowerLocalLoad(Lower *l, MlirOperation op) {
+  Lowered *ring = lookup(l, mlirOperationGetOperand(op, 0));
+  Lowered *slot = lookup(l, mlirOperationGetOperand(op, 1));
+  MlirValue res = mlirOperationGetResult(op, 0);
+  int64_t shape[TT_MAX_RANK];
+  MlirType rt = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  if (!ring || !slot || mlirValueIsNull(ring->sbuf) || ttTensorShape(mlirValueGetType(res), shape) != 2 ||
+      shape[0] != mlirShapedTypeGetDimSize(rt, 1) || shape[1] != mlirShapedTypeGetDimSize(rt, 2) ||
+      !mlirTypeEqual(ttElementType(rt), ttElementType(mlirValueGetType(res)))) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.local_load needs a tile.local_alloc buffer "
+                    "and gives one R x C slot of it");
+    return false;
+  }
+  Lowered *x = define(l, res);
+  x->def = op;
+  x->shared = true;
+  x->sbuf = ring->sbuf;
+  x->ld = ring->ld;
+  x->parts[0] = arc(l, "arith.muli", slot->parts[0], ring->slotElems);
+  return true;
+}
+
+/* True when an op of the kernel after `op` (in op's block, or nested in such an op) uses
+ * a tile.local_alloc ring. */
+static bool ringUse(MlirOperation op, void *userData) {
+  bool *found = userData;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && !*found; i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    *found = mlirValueIsAOpResult(v) && ttOpIs(mlirOpResultGetOwner(v), "tile.local_alloc");
+  }
+  return !*found;
+}
+
+static bool ringsUsedAfter(MlirOperation op) {
+  bool found = false;
+  for (MlirOperation x = mlirOperationGetNextInBlock(op); !mlirOperationIsNull(x) && !found;
+       x = mlirOperationGetNextInBlock(x))
+    ttWalk(x, ringUse, &found);
+  return found;
+}
+
+/* Step 6 for the ops that only act (no values). A wait for all groups at the top level
+ * of the kernel after which no op touches a ring ends the rings' life: later scratch may
+ * reuse their bytes (the wait's barrier orders every thread's last read before it). */
+static bool lowerAsyncSync(Lower *l, MlirOperation op) {
+  if (ttOpIs(op, "tile.async_commit")) {
+    build(l, "nvvm.cp.async.commit.group", 0, NULL, ttNoType(), 0, NULL);
+    return true;
+  }
+  int64_t pending = ttOpAttrInt(op, "pending", 0);
+  MlirNamedAttribute n = ttNamedAttr(l->ctx, "n", ttIntAttr(l->ctx, pending, ttI32(l->ctx)));
+  build(l, "nvvm.cp.async.wait.group", 0, NULL, ttNoType(), 1, &n);
+  barrier(l);
+  MlirOperation parent = mlirBlockGetParentOperation(mlirOperationGetBlock(op));
+  if (pending == 0 && ttOpIs(parent, "func.func") && !ringsUsedAfter(op))
+    l->ringsDead = true;
   return true;
 }
 
@@ -1065,14 +1260,25 @@ static bool lowerView(Lower *l, MlirOperation op) {
   return true;
 }
 
-/* Operands held as tile.dot fragments or transposed views go to the flat layout (5c)
- * before an op that is neither a dot nor a view uses them. */
+/* Operands held as tile.dot fragments, transposed views or in shared memory go to the
+ * flat layout (5c, 6) before an op that is neither a dot nor a view uses them (a dot and a
+ * transposing view also take shared tiles in place). */
 static bool flatOperands(Lower *l, MlirOperation op) {
-  if (ttOpIs(op, "tile.dot") || ttOpIs(op, "tensor.expand_shape") ||
-      ttOpIs(op, "tensor.collapse_shape") || ttOpIs(op, "tile.trans") || ttOpIs(op, "scf.for"))
-    return true;
+  bool dotLike = ttOpIs(op, "tile.dot") || ttOpIs(op, "tile.trans");
+  bool view = dotLike || ttOpIs(op, "tensor.expand_shape") ||
+              ttOpIs(op, "tensor.collapse_shape") || ttOpIs(op, "scf.for");
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-    Lowered *x = lookup(l, mlirOperationGetOperand(op, i));
+    MlirValue v = mlirOperationGetOperand(op, i);
+    Lowered *x = lookup(l, v);
+    if (x && x->shared && !dotLike) {
+      int64_t shape[TT_MAX_RANK];
+      ttTensorShape(mlirValueGetType(v), shape);
+      readFlat(l, v, x->sbuf, x->parts[0], shape[0], shape[1], x->ld,
+               ttElementType(mlirValueGetType(v)));
+      continue;
+    }
+    if (view)
+      continue;
     if (x && x->trans) {
       ttEmitError(op, "convert-tile-to-gpu: a tile.trans result can only feed tile.dot");
       return false;
@@ -1089,6 +1295,14 @@ static bool lowerOp(Lower *l, MlirOperation op) {
     return false;
   if (ttOpIs(op, "tile.dot"))
     return lowerDot(l, op);
+  if (ttOpIs(op, "tile.local_alloc"))
+    return lowerLocalAlloc(l, op);
+  if (ttOpIs(op, "tile.local_load"))
+    return lowerLocalLoad(l, op);
+  if (ttOpIs(op, "tile.async_copy"))
+    return lowerAsyncCopy(l, op);
+  if (ttOpIs(op, "tile.async_commit") || ttOpIs(op, "tile.async_wait"))
+    return lowerAsyncSync(l, op);
   if (ttOpIs(op, "tensor.expand_shape") || ttOpIs(op, "tensor.collapse_shape") ||
       ttOpIs(op, "tile.trans"))
     return lowerView(l, op);
@@ -1178,9 +1392,10 @@ static bool scanOp(MlirOperation op, void *userData) {
       sc->maxNumel = numel;
   }
   /* the data of a load (its result) or store (operand 2), not offsets or masks */
-  MlirValue data = ttOpIs(op, "tile.load")    ? mlirOperationGetResult(op, 0)
-                   : ttOpIs(op, "tile.store") ? mlirOperationGetOperand(op, 2)
-                                              : (MlirValue){NULL};
+  MlirValue data = ttOpIs(op, "tile.load")         ? mlirOperationGetResult(op, 0)
+                   : ttOpIs(op, "tile.store")      ? mlirOperationGetOperand(op, 2)
+                   : ttOpIs(op, "tile.async_copy") ? mlirOperationGetOperand(op, 3)
+                                                   : (MlirValue){NULL};
   int bytes = mlirValueIsNull(data) ? 0 : ttDtypeBytes(mlirValueGetType(data));
   if (bytes > 0 && bytes < sc->minBytes)
     sc->minBytes = bytes;

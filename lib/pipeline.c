@@ -38,15 +38,20 @@ static const TtPassOption fuseOptions[] = {
     {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1, NULL},
 };
 static const TtPassOption splitkOptions[] = {
-    {"split-k", "K slices per output tile (0: from the shape: up to two programs per SM; "
+    {"split-k", "K slices per output tile (0: from the shape: up to one program per SM; "
      "1: no split)", 0, 0, 1024, NULL},
     {"num-sms", "SMs of the target GPU, for split-k=0 (132: H100 SXM and H200)", 132, 1, 1024,
      NULL},
 };
 
+static const char *const stageIns[] = {"registers", "shared", NULL};
 static const TtPassOption pipelineOptions[] = {
-    {"num-stages", "steps of the K loop whose loads are in flight at once (1: no pipelining)",
-     2, 1, 8, NULL},
+    {"num-stages", "steps of the K loop whose loads are in flight at once (0: 2 in "
+     "registers; in shared memory the most of 2-4 that fit in 48 KiB; 1: no pipelining)",
+     0, 0, 8, NULL},
+    {"stage-in", "where the tiles in flight wait: registers (carried by the loop; the "
+     "default, faster on H100 at decode shapes) or shared (asynchronous copies into a ring "
+     "of shared-memory slots, cp.async on sm_80+)", 0, 0, 1, stageIns},
 };
 
 static const TtPassInfo passes[] = {
@@ -81,10 +86,13 @@ static const TtPassInfo passes[] = {
      splitkOptions, 2, ttSplitKPass},
     {"pipeline", "Software-pipeline the K loop of dot kernels",
      "The loads of step i + num-stages - 1 of the K loop are issued at the top of step i, so "
-     "num-stages - 1 steps of loads are in flight while the tensor cores work; the tiles in "
-     "flight are carried by the loop (in registers). A prologue loads the first steps, "
-     "masked at the loop's end.",
-     pipelineOptions, 1, ttPipelinePass},
+     "num-stages - 1 steps of loads are in flight while the tensor cores work. With "
+     "stage-in=shared the loads become tile.async_copy into slot (i + num-stages - 1) % "
+     "num-stages of a tile.local_alloc ring per operand, one group per step, and tile.dot "
+     "reads slot i % num-stages after a tile.async_wait; with stage-in=registers the loaded "
+     "tiles are carried by the loop. A prologue loads the first steps, masked at the loop's "
+     "end.",
+     pipelineOptions, 2, ttPipelinePass},
     {"convert-tile-to-gpu", "Lower tile kernels to gpu.func over arith/math/vector/llvm",
      "Each tile value is spread over the block's threads: every thread holds runs of "
      "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "

@@ -106,6 +106,15 @@ MlirValue ttBinary(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x
 /* The K loop of a dot kernel's body: its first top-level scf.for holding a tile.dot (a null
  * op when there is none). */
 MlirOperation ttDotLoop(MlirBlock body);
+/* Shared memory of dot kernels, in convert-tile-to-gpu's layouts (--tile and --pipeline
+ * budget with them): an R x C operand tile with each row padded by 16 bytes (ldmatrix then
+ * reads 8 rows from 8 distinct bank groups), the f32 M x N accumulator with rows padded by
+ * 4 (for its move to the flat layout), and the static limit of a kernel. */
+#define TT_SMEM_LIMIT (48 * 1024)
+static inline int64_t ttSmemTileBytes(int64_t rows, int64_t cols, int64_t elemBytes) {
+  return rows * (cols * elemBytes + 16);
+}
+static inline int64_t ttSmemAccBytes(int64_t m, int64_t n) { return m * (n + 4) * 4; }
 const char *ttOpName(MlirOperation op, char *buf, size_t n); /* NUL-terminated copy */
 bool ttOpIs(MlirOperation op, const char *name);
 /* True when the op's name starts with `prefix` (e.g. "prim."). */

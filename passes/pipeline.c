@@ -3,21 +3,38 @@
  * Without it, each step of the K loop loads its A and B tiles and then waits for them
  * before the tile.dot: per program, memory and tensor cores take turns. With num-stages =
  * S, the loads of step i + S - 1 are issued at the top of step i, so S - 1 steps of loads
- * are in flight while step i computes. The tiles in flight are carried by the loop (this
- * version stages them in registers: the lowering keeps scf.for's carried tiles in
- * registers; an asynchronous copy to shared memory, cp.async or TMA, is the next form).
+ * are in flight while step i computes. The tiles in flight wait in one of two places
+ * (option stage-in, registers by default: on an H100 the shared form was slower at every
+ * decode shape swept - 16x8192x8192 f16, split-k 2: 63.4 us against 60.2; 64x28672x8192:
+ * 223.9 against 188.4 - since under the 48 KiB static limit only 2 stages of the default
+ * tiles fit; bench/2026-11-23-h100-pipeline.md):
+ *  - shared: each loaded operand gets a ring of S shared-memory slots (tile.local_alloc);
+ *    its loads become tile.async_copy (cp.async) into slot (i + S - 1) % S, one group per
+ *    step (tile.async_commit), and the tile.dot reads slot i % S (tile.local_load) after a
+ *    tile.async_wait that leaves S - 2 groups in flight. No registers hold tiles in flight
+ *    and the dot needs no staging copy. It needs every load to feed only tile.dot operands
+ *    (through tensor.expand_shape and tile.trans) and the ring to fit in shared memory.
+ *  - registers: the loaded tiles are carried by the loop (the lowering keeps scf.for's
+ *    carried tiles in registers) and staged into shared memory by each tile.dot.
  *
  * Algorithm, for each tile kernel with a K loop (ttDotLoop) and S >= 2:
  *  1. The *load slice*: the loop body's tile.load ops and the body ops they depend on
- *     (offsets and masks, computed from the induction variable k).
+ *     (offsets and masks, computed from the induction variable k). Choose the form: shared
+ *     when asked for and every load feeds only dot operands; S = num-stages, or for 0 the
+ *     largest S in 2..4 whose rings fit in 48 KiB (and the accumulator's scratch, which
+ *     reuses them after the loop; registers with S = 2 when none fits).
  *  2. Prologue, before the loop: for j = 0 .. S-2, a copy of the slice at k = lb + j * step,
  *     each load's mask and-ed with `k < ub` (a loop shorter than S - 1 steps loads nothing
- *     past its end).
- *  3. A new loop over the same range carries the old loop's values and S - 1 tiles per
- *     load. Its body: a copy of the slice at k + (S - 1) * step (masked the same way), then
- *     the old body with each load's result replaced by the oldest carried tile of that load;
- *     it yields the old values, the carried tiles shifted by one, and the new loads.
- *  4. The old loop's results are replaced by the new loop's; the old loop is erased. The
+ *     past its end); shared: into slot j, then a commit.
+ *  3. A new loop over the same range. Its body: shared: i = (k - lb) / step and a wait
+ *     (pending S - 2), then a copy of the slice at k + (S - 1) * step (masked the same
+ *     way) into slot (i + S - 1) % S and a commit, then the old body with each load's 2-D
+ *     operand view replaced by a tile.local_load of slot i % S. Registers: the loop
+ *     carries the old loop's values and S - 1 tiles per load; the slice copy's loads are
+ *     yielded, and each old load's result is replaced by its oldest carried tile (the
+ *     carried tiles shift by one each step).
+ *  4. The old loop's results are replaced by the new loop's; the old loop is erased; in
+ *     the shared form a wait with pending 0 follows the loop (no copy outlives it). The
  *     kernel gets `tile.num_stages = S` (also for S = 1, which changes nothing else), and a
  *     kernel that has it is left alone: tt-translate runs the pass with its defaults on
  *     whatever tt-opt did not pipeline.
@@ -97,9 +114,11 @@ static bool loadSlice(MlirBlock body, LoadSlice *s) {
 }
 
 /* A copy of the slice at builder b with the induction variable `iv` mapped to k; each
- * load's mask is and-ed with splat(ok). The new loads' results go to out (program order). */
+ * load's mask is and-ed with splat(ok). Registers: the new loads' results go to out
+ * (program order). Shared: load n becomes a tile.async_copy into slot `slot` of bufs[n]. */
 static void cloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirValue iv,
-                       MlirValue k, MlirValue ok, MlirValue *out) {
+                       MlirValue k, MlirValue ok, const MlirValue *bufs, MlirValue slot,
+                       MlirValue *out) {
   ValueMap m = {.n = 0};
   mapPut(&m, iv, k);
   int nl = 0;
@@ -113,13 +132,73 @@ static void cloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirV
       MlirValue mask = mlirOperationGetOperand(c, 2);
       MlirType mt = mlirValueGetType(mask);
       MlirValue okTile = ttBuild(b, "tile.splat", loc, 1, &ok, mt, 0, NULL);
-      mlirOperationSetOperand(c, 2, ttBinary(b, loc, "arith.andi", mask, okTile));
+      mask = ttBinary(b, loc, "arith.andi", mask, okTile);
+      if (bufs) {
+        MlirValue ops[5] = {mlirOperationGetOperand(c, 0), mlirOperationGetOperand(c, 1), mask,
+                            bufs[nl++], slot};
+        ttBuild(b, "tile.async_copy", loc, 5, ops, ttNoType(), 0, NULL);
+        mlirOperationDestroy(c);
+        continue;
+      }
+      mlirOperationSetOperand(c, 2, mask);
       out[nl++] = mlirOperationGetResult(c, 0);
     }
     ttInsert(b, c);
     for (intptr_t r = 0; r < mlirOperationGetNumResults(c); r++)
       mapPut(&m, mlirOperationGetResult(s->ops[i], r), mlirOperationGetResult(c, r));
   }
+}
+
+/* The shared form's view of a load (step 1): the op whose result is the 2-D operand tile -
+ * the load itself, or its one user, a tensor.expand_shape - when that tile is used only as
+ * tile.dot's a or b, directly or through tile.trans; else a null op. */
+static bool onlyDotOperand(MlirValue v, bool viaTrans) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    if (ttOpIs(user, "tile.dot") && mlirOpOperandGetOperandNumber(u) < 2)
+      continue;
+    if (!viaTrans && ttOpIs(user, "tile.trans") &&
+        onlyDotOperand(mlirOperationGetResult(user, 0), true))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+static MlirOperation dotView(MlirOperation load) {
+  MlirOperation none = {NULL}, view = load;
+  MlirValue v = mlirOperationGetResult(load, 0);
+  int64_t shape[TT_MAX_RANK];
+  if (ttTensorShape(mlirValueGetType(v), shape) != 2) {
+    MlirOpOperand u = mlirValueGetFirstUse(v);
+    if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+      return none;
+    view = mlirOpOperandGetOwner(u);
+    if (!ttOpIs(view, "tensor.expand_shape") ||
+        ttTensorShape(mlirValueGetType(mlirOperationGetResult(view, 0)), shape) != 2)
+      return none;
+  }
+  return onlyDotOperand(mlirOperationGetResult(view, 0), false) ? view : none;
+}
+
+/* Bytes of shared memory the shared form needs with S stages: the rings, or the
+ * accumulator's scratch after the loop if larger (the lowering reuses the rings' bytes
+ * once the wait after the loop has drained them). */
+static int64_t sharedBytes(const LoadSlice *s, MlirOperation *views, MlirBlock body,
+                           int64_t stages) {
+  int64_t bytes = 0, acc = 0, shape[TT_MAX_RANK];
+  for (int i = 0; i < s->nloads; i++) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(views[i], 0));
+    ttTensorShape(t, shape);
+    bytes += stages * ttSmemTileBytes(shape[0], shape[1], ttDtypeBytes(ttElementType(t)));
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttOpIs(op, "tile.dot") &&
+        ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape) == 2)
+      acc += ttSmemAccBytes(shape[0], shape[1]);
+  return bytes > acc ? bytes : acc;
 }
 
 /* `lb + j * step` and whether it is below ub. */
@@ -137,14 +216,55 @@ static void stageK(TtBuilder *b, MlirLocation loc, MlirValue base, MlirValue ste
                 &slt);
 }
 
+/* i32 scalar `x name c` (c a constant). */
+static MlirValue binConst(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x,
+                          int64_t c) {
+  return ttBinary(b, loc, name, x, ttConstInt(b, loc, mlirValueGetType(x), c));
+}
+
+static void asyncWait(TtBuilder *b, MlirLocation loc, int64_t pending) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirNamedAttribute n = ttNamedAttr(ctx, "pending", ttIntAttr(ctx, pending, ttI32(ctx)));
+  ttBuild(b, "tile.async_wait", loc, 0, NULL, ttNoType(), 1, &n);
+}
+
+/* Step 1's choice: the form (shared when *views is filled) and S; false after an error. */
+static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
+                       int64_t *stages, bool *shared) {
+  bool want = *shared;
+  *shared = false;
+  for (int i = 0; want && i < s->nloads; i++)
+    if (mlirOperationIsNull(views[i] = dotView(s->loads[i])))
+      want = false;
+  MlirBlock body = ttForBody(loop);
+  if (want && *stages == 0)
+    for (int64_t n = 4; n >= 2 && *stages == 0; n--)
+      if (sharedBytes(s, views, body, n) <= TT_SMEM_LIMIT)
+        *stages = n;
+  if (want && *stages) {
+    int64_t bytes = sharedBytes(s, views, body, *stages);
+    if (bytes > TT_SMEM_LIMIT) {
+      ttEmitError(loop, "pipeline: %lld stages in shared memory need %lld bytes; at most "
+                        "%d (48 KiB) are supported (fewer stages, a smaller block-k, or "
+                        "stage-in=registers)",
+                  (long long)*stages, (long long)bytes, TT_SMEM_LIMIT);
+      return false;
+    }
+    *shared = true;
+  }
+  if (*stages == 0)
+    *stages = 2;
+  return true;
+}
+
 /* Steps 1-4 for one kernel. */
-static bool pipelineKernel(MlirOperation kernel, int64_t stages) {
+static bool pipelineKernel(MlirOperation kernel, int64_t stages, bool shared) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation loop = ttDotLoop(kbody);
   if (mlirOperationIsNull(loop) || !mlirAttributeIsNull(ttOpAttr(kernel, "tile.num_stages")))
     return true;
   MlirContext ctx = mlirOperationGetContext(kernel);
-  if (stages < 2) { /* recorded, so that a later default run (tt-translate) leaves it */
+  if (stages == 1) { /* recorded, so that a later default run (tt-translate) leaves it */
     mlirOperationSetAttributeByName(kernel, ttStrRef("tile.num_stages"),
                                     ttIntAttr(ctx, 1, ttI32(ctx)));
     return true;
@@ -152,6 +272,7 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages) {
   MlirLocation loc = mlirOperationGetLocation(loop);
   MlirBlock body = ttForBody(loop);
   LoadSlice *s = ttAlloc(sizeof(LoadSlice));
+  MlirOperation views[MAX_LOADS];
   if (!loadSlice(body, s)) {
     ttEmitError(loop, "pipeline: the K loop must load its tiles with tile.load from offsets "
                       "computed without loops or branches (at most %d loads, %d ops)",
@@ -159,21 +280,37 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages) {
     free(s);
     return false;
   }
+  if (!chooseForm(loop, s, views, &stages, &shared)) {
+    free(s);
+    return false;
+  }
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),
             step = mlirOperationGetOperand(loop, 2);
   intptr_t nold = mlirOperationGetNumOperands(loop) - 3;
-  int nl = s->nloads, carried = (int)(stages - 1) * nl;
+  int nl = s->nloads, carried = shared ? 0 : (int)(stages - 1) * nl;
   MlirValue *inits = ttAlloc(sizeof(MlirValue) * (size_t)(nold + carried + 1));
   for (intptr_t i = 0; i < nold; i++)
     inits[i] = mlirOperationGetOperand(loop, 3 + i);
+  TtBuilder b = {kbody, loop};
+  MlirValue bufs[MAX_LOADS];
+  for (int i = 0; shared && i < nl; i++) { /* a ring of S slots per operand */
+    MlirType t = mlirValueGetType(mlirOperationGetResult(views[i], 0));
+    int64_t shape[TT_MAX_RANK + 1] = {stages};
+    ttTensorShape(t, shape + 1);
+    MlirType ring = mlirMemRefTypeContiguousGet(
+        ttElementType(t), 3, shape, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 3));
+    bufs[i] = ttBuild(&b, "tile.local_alloc", loc, 0, NULL, ring, 0, NULL);
+  }
 
   /* Step 2: the prologue. */
-  TtBuilder b = {kbody, loop};
   MlirValue iv = mlirBlockGetArgument(body, 0);
   for (int64_t j = 0; j + 1 < stages; j++) {
     MlirValue k, ok;
     stageK(&b, loc, lb, step, j, ub, &k, &ok);
-    cloneSlice(&b, loc, s, iv, k, ok, inits + nold + j * nl);
+    cloneSlice(&b, loc, s, iv, k, ok, shared ? bufs : NULL, ttConstInt(&b, loc, ttI32(ctx), j),
+               inits + nold + j * nl);
+    if (shared)
+      ttBuild(&b, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
   }
 
   /* Step 3: the new loop. */
@@ -181,13 +318,32 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages) {
   MlirBlock nbody = ttForBody(nloop);
   TtBuilder nb = ttBuilderAtEnd(nbody);
   MlirValue niv = mlirBlockGetArgument(nbody, 0);
-  MlirValue *next = ttAlloc(sizeof(MlirValue) * (size_t)(nl + 1));
+  MlirValue next[MAX_LOADS], rd = {NULL}, wr = {NULL};
+  if (shared) {
+    MlirValue i = ttBinary(&nb, loc, "arith.divui", ttBinary(&nb, loc, "arith.subi", niv, lb),
+                           step);
+    rd = binConst(&nb, loc, "arith.remui", i, stages);
+    wr = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.addi", i, stages - 1), stages);
+    asyncWait(&nb, loc, stages - 2);
+  }
   MlirValue k, ok;
   stageK(&nb, loc, niv, step, stages - 1, ub, &k, &ok);
-  cloneSlice(&nb, loc, s, iv, k, ok, next);
-  for (int i = 0; i < nl; i++) /* the oldest carried tile of each load */
-    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(s->loads[i], 0),
-                                  mlirBlockGetArgument(nbody, 1 + nold + i));
+  cloneSlice(&nb, loc, s, iv, k, ok, shared ? bufs : NULL, wr, next);
+  if (shared)
+    ttBuild(&nb, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
+  for (int i = 0; i < nl; i++) {
+    if (!shared) { /* the oldest carried tile of each load */
+      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(s->loads[i], 0),
+                                    mlirBlockGetArgument(nbody, 1 + nold + i));
+      continue;
+    }
+    MlirValue view = mlirOperationGetResult(views[i], 0);
+    MlirValue slot = ttBuild(&nb, "tile.local_load", loc, 2, (MlirValue[]){bufs[i], rd},
+                             mlirValueGetType(view), 0, NULL);
+    mlirValueReplaceAllUsesOfWith(view, slot);
+    if (!mlirOperationEqual(views[i], s->loads[i]))
+      mlirOperationDestroy(views[i]); /* the expand_shape; the load goes in step 4 */
+  }
   mlirValueReplaceAllUsesOfWith(iv, niv);
   for (intptr_t i = 0; i < nold; i++)
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, 1 + i),
@@ -206,7 +362,7 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages) {
     ys[i] = mlirOperationGetOperand(yield, i);
   for (int i = nl; i < carried; i++) /* shift the carried tiles by one stage */
     ys[nold + i - nl] = mlirBlockGetArgument(nbody, 1 + nold + i);
-  for (int i = 0; i < nl; i++)
+  for (int i = 0; i < nl && carried; i++)
     ys[nold + carried - nl + i] = next[i];
   ttBuild(&nb, "scf.yield", loc, nold + carried, ys, ttNoType(), 0, NULL);
 
@@ -215,6 +371,10 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages) {
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(loop, i),
                                   mlirOperationGetResult(nloop, i));
   mlirOperationDestroy(loop);
+  if (shared) {
+    TtBuilder after = {kbody, mlirOperationGetNextInBlock(nloop)};
+    asyncWait(&after, loc, 0);
+  }
   for (int i = s->n - 1; i >= 0; i--) {
     if (!s->in[i] || mlirOperationEqual(s->ops[i], yield))
       continue;
@@ -227,7 +387,6 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages) {
   mlirOperationSetAttributeByName(kernel, ttStrRef("tile.num_stages"),
                                   ttIntAttr(ctx, stages, ttI32(ctx)));
   free(inits);
-  free(next);
   free(ys);
   free(s);
   return true;
@@ -238,7 +397,7 @@ bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
-        !pipelineKernel(op, opts->v[0]))
+        !pipelineKernel(op, opts->v[0], opts->v[1] == 1))
       return false;
   return true;
 }

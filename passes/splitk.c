@@ -10,10 +10,11 @@
  *     `--fuse`) get their dot kernel first, with --tile's default options.
  *  2. For each tile kernel with a K loop (an scf.for whose body holds a tile.dot), choose
  *     S: the option split-k=N, or (N = 0) from the shape: with P = programs of the kernel
- *     and num-sms SMs, the largest power of two S with P * S <= 2 * num-sms that leaves
- *     each slice at least two steps of the K loop. (H100, 16 x 8192 x 8192 f16, 128
- *     programs: S = 2 59 us, 4 67 us, 8 76 us, 16 97 us: every slice adds its partial
- *     tile with atomics, so more slices cost more than the parallelism they add.)
+ *     and num-sms SMs, the largest power of two S with P * S <= num-sms (one wave) that
+ *     leaves each slice at least two steps of the K loop. Every slice adds its partial
+ *     tile with atomics, so slices pay only where the grid leaves SMs idle (H100, 16 x
+ *     8192 x 8192 f16, 128 programs of 16x64x256: S = 1 53.5 us, 2 59.4, 4 65.8; with
+ *     16x64x128 tiles S = 2 won, 60.2 against 62.3: bench/2026-11-23-h100-pipeline.md).
  *     S = 1 leaves the kernel alone.
  *  3. The epilogue (the ops from the loop's result to the tile.store) must be linear in
  *     the accumulator, since each slice adds its own part: converts, reshapes, products
@@ -181,7 +182,7 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
   /* Step 2. */
   int64_t split = option;
   if (split == 0)
-    for (split = 1; programs * split * 2 <= 2 * sms && steps / (split * 2) >= 2;)
+    for (split = 1; programs * split * 2 <= sms && steps / (split * 2) >= 2;)
       split *= 2;
   if (split > steps)
     split = steps;

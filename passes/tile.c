@@ -1087,7 +1087,10 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
    * 64x128 4 warps 162.4, 64x256 162.7, 128x128 8 warps 161.8, 64x64 180.3. The tiles
    * below keep shared memory under 48 KiB. */
   g->bn = o->v[3] ? o->v[3] : 64;
-  g->bk = o->v[4] ? o->v[4] : g->bm <= 32 ? 128 : g->bm <= 64 ? 64 : 32;
+  /* H100, 16 x 8192 x 8192 f16 (bench/2026-11-23-h100-pipeline.md): block-k 256 53.5 us,
+   * 128 62.3; 64 x 8192 x 8192: 64x64x128 70.4, 64x64x64 92.5. The deepest K that the
+   * shared memory holds for 16-row tiles; 32 rows with 256 would need 50 KiB. */
+  g->bk = o->v[4] ? o->v[4] : g->bm <= 16 ? 256 : g->bm <= 64 ? 128 : 32;
   g->warps = o->v[1] ? o->v[1] : g->bm >= 128 ? 8 : 4;
   g->order = o->v[5];
   g->group = o->v[6];
@@ -1101,10 +1104,10 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
   }
   /* shared memory (convert-tile-to-gpu): the operands with rows padded by 8 elements, and
    * later the f32 accumulator with rows padded by 4 */
-  int64_t smem = (g->bm + g->bn) * (g->bk + 8) * 2, acc = g->bm * (g->bn + 4) * 4;
+  int64_t smem = ttSmemTileBytes(g->bm + g->bn, g->bk, 2), acc = ttSmemAccBytes(g->bm, g->bn);
   if (acc > smem)
     smem = acc;
-  if (smem > 48 * 1024) {
+  if (smem > TT_SMEM_LIMIT) {
     ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld needs %lld bytes of shared memory; "
                         "at most 49152 (48 KiB) are supported",
                 (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)smem);

@@ -482,11 +482,14 @@ static void matmul(const TtrtShape *as, const double *a, const TtrtShape *bs,
   int64_t batches = rank == 3 ? as->dims[0] : 1;
   for (int64_t i = 0; i < batches * z.m * z.n; ++i)
     r[i] = -0.0;
+  int64_t nblocks = (z.n + MATMUL_BLOCK_N - 1) / MATMUL_BLOCK_N;
+  /* column blocks are independent: threads split them (each sum keeps its order) */
+#pragma omp parallel for collapse(2) schedule(static)
   for (int64_t t = 0; t < batches; ++t)
-    for (int64_t j0 = 0; j0 < z.n; j0 += MATMUL_BLOCK_N)
+    for (int64_t jb = 0; jb < nblocks; ++jb)
       for (int64_t k0 = 0; k0 < z.k; k0 += MATMUL_BLOCK_K)
         matmulBlock(&z, a + t * z.m * z.k, b + t * z.k * z.n, r + t * z.m * z.n,
-                    k0, j0);
+                    k0, jb * MATMUL_BLOCK_N);
 }
 
 /* sum, amax, amin over prim->dims of an operand of shape `os` into `dst`

@@ -3,7 +3,8 @@
 # scripts/gpu-suite.sh TT_RUN gemm-cases): linear layers and matmuls at odd shapes (sizes
 # that are not multiples of the tiles: M=3, N=1000, K=4100; M=1, N=8191), f16 and bf16,
 # every program-id order, explicit and automatic split-K, a [K, N] operand, a bias and an
-# activation epilogue, and the K loop pipelined (--pipeline, 2 stages unless named _pN). Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
+# activation epilogue, and the K loop pipelined (--pipeline: 2 stages carried in registers
+# unless named _pN; _sh: stages in shared-memory rings filled by cp.async). Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
 set -euo pipefail
 default_out=gemm-cases
 source "$(dirname "$0")/caselib.sh"
@@ -22,6 +23,10 @@ gemm linear_1x8191x4096_bf16_sk8 "$(linear 1 8191 4096 bf16 0)" "" split-k=8
 gemm linear_16x8192x8192_f16 "$(linear 16 8192 8192 f16 0)"
 gemm linear_16x8192x8192_f16_p1 "$(linear 16 8192 8192 f16 0)" "" "" num-stages=1
 gemm linear_bias_3x1000x4100_f16_p3 "$(linear 3 1000 4100 f16 1)" "block-k=64" "" num-stages=3
+gemm linear_bias_3x1000x4100_f16_p3_sh "$(linear 3 1000 4100 f16 1)" "block-k=64" "" "num-stages=3 stage-in=shared"
+gemm linear_16x8192x8192_f16_sh "$(linear 16 8192 8192 f16 0)" "block-k=128" "" stage-in=shared
+gemm linear_1x8191x4096_f16_p4_sh "$(linear 1 8191 4096 f16 0)" "block-n=32 block-k=64 num-warps=2" "" "num-stages=4 stage-in=shared"
+gemm matmul_kn_5x1000x333_bf16_p3_sh "$(matmul_kn 5 1000 333 bf16)" "block-k=64" "" "num-stages=3 stage-in=shared"
 gemm linear_silu_16x1024x2048_bf16 "$(linear 16 1024 2048 bf16 1 silu)"
 gemm linear_3d_2x3x512x256_f16 "$(linear 6 256 512 f16 1)"
 for order in row-major grouped column-major; do

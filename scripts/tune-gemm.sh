@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Dot-kernel geometry sweep: compiles f16 linear layers (y = x @ w^T) at decode shapes with
 # several --tile block-n/block-k/num-warps, --splitk split-k and --pipeline num-stages
-# choices (SHAPES, GEOMS, SPLITS, STAGES) into OUTDIR (default gemm-tune/) as
-# MxNxK_nBNkBKwW_sS_pP.ptx. On the device, time them (no reference check) with
+# choices (SHAPES, GEOMS, SPLITS, STAGES; BM sets block-m, default 16; a stage count
+# ending in r, like 2r, stages in registers, else in shared memory) into OUTDIR (default
+# gemm-tune/) as MxNxK_nBNkBKwW_sS_pP.ptx, skipping (with a note) geometries the passes
+# refuse. On the device, time them (no reference check) with
 #   for f in gemm-tune/*.ptx; do echo "$f $(tt-run --no-check --runs 50 "$f" | grep '^time')"; done
 # The dot defaults of --tile and --splitk (passes/tile.c dotGeometry, passes/splitk.c) come
 # from such sweeps.
@@ -19,9 +21,12 @@ for shape in ${SHAPES:-16x8192x8192 1x8192x8192}; do
     bn=${g#n}; bn=${bn%k*}; bk=${g#*k}; bk=${bk%w*}; w=${g#*w}
     for s in ${SPLITS:-2 4 8 16}; do
       for p in ${STAGES:-1}; do
+        stagein=shared; [ "${p%r}" != "$p" ] && stagein=registers
         linear "$m" "$n" "$k" | "$bin/tt-opt" --decompose --fuse \
-          --tile="block-m=16 block-n=$bn block-k=$bk num-warps=$w" --splitk="split-k=$s" \
-          --pipeline="num-stages=$p" | "$bin/tt-translate" --ptx -o "$out/${shape}_${g}_s${s}_p$p.ptx"
+          --tile="block-m=${BM:-16} block-n=$bn block-k=$bk num-warps=$w" --splitk="split-k=$s" \
+          --pipeline="num-stages=${p%r} stage-in=$stagein" 2>/dev/null |
+          "$bin/tt-translate" --ptx -o "$out/${shape}_${g}_s${s}_p$p.ptx" 2>/dev/null ||
+          echo "skipped ${shape}_${g}_s${s}_p$p (refused)"
       done
     done
   done

@@ -133,4 +133,50 @@ irdl.dialect @tile {
     irdl.operands(a: %a, b: %b, acc: %c)
     irdl.results(result: %c)
   }
+
+  /// A shared-memory buffer of the program: `memref<S x R x C x T, 3>` holds S *slots*,
+  /// each an R x C tile of T stored row by row (the lowering pads each row by 16 bytes so
+  /// that tensor-core fragment loads hit distinct banks). `--pipeline` makes one per
+  /// operand of a dot, a ring of S stages. Category: async.
+  irdl.operation @local_alloc {
+    %m = irdl.base "!builtin.memref"
+    irdl.results(result: %m)
+  }
+
+  /// Asynchronous masked gather into slot `slot` (an i32) of `buffer`: element i of the
+  /// flat tile (row i / C, column i % C of the slot) becomes `ptr[offsets[i]]` where
+  /// `mask[i]`, else zero. On sm_80 and later it is `cp.async` of 16 bytes per thread run
+  /// where the run is contiguous and aligned. The copies a thread issued since its last
+  /// `tile.async_commit` form one *group*. Category: async.
+  irdl.operation @async_copy {
+    %p = irdl.base @tile::@ptr
+    %o = irdl.base "!builtin.tensor"
+    %m = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.memref"
+    %i = irdl.is i32
+    irdl.operands(ptr: %p, offsets: %o, mask: %m, buffer: %b, slot: %i)
+  }
+
+  /// Closes the group of copies this thread issued since the last commit. Category: async.
+  irdl.operation @async_commit {
+  }
+
+  /// Waits until at most `pending` of this thread's committed groups are still in flight,
+  /// then until every thread of the program is here (a barrier): the copies of the other
+  /// groups are visible to all threads, and all reads of slots issued before the wait are
+  /// done. Category: async.
+  irdl.operation @async_wait {
+    %a = irdl.base "#builtin.integer"
+    irdl.attributes {"pending" = %a}
+  }
+
+  /// Slot `slot` (an i32) of `buffer` as an R x C tile. A tile.dot operand read this way
+  /// feeds the tensor cores straight from shared memory. Category: async.
+  irdl.operation @local_load {
+    %b = irdl.base "!builtin.memref"
+    %i = irdl.is i32
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(buffer: %b, slot: %i)
+    irdl.results(result: %t)
+  }
 }

@@ -327,17 +327,19 @@ static bool archRunsOn(const char *arch, int cc) {
  * Inputs
  *===------------------------------------------------------------------===*/
 
-/* splitmix64: the next number of the stream `state`. */
-static uint64_t nextRandom(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+/* splitmix64: number i (from 0) of the stream `state`. The stream is a counter
+ * (state + (i + 1) * golden ratio, mixed), so elements are made independently and in
+ * parallel, with the same values as one after the other. */
+static uint64_t randomAt(uint64_t state, uint64_t i) {
+  uint64_t z = state + (i + 1) * 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
 
-/* A uniform double in [0, 1). */
-static double nextUniform(uint64_t *state) {
-  return (double)(nextRandom(state) >> 11) * 0x1.0p-53;
+/* A uniform double in [0, 1): number i of the stream. */
+static double uniformAt(uint64_t state, uint64_t i) {
+  return (double)(randomAt(state, i) >> 11) * 0x1.0p-53;
 }
 
 /* The integers an input of `dtype` draws from: [lo, hi] within the dtype's
@@ -358,16 +360,15 @@ static bool integerRange(const Options *o, TtrtDtype dtype, double *lo,
 /* Fills the values of input `index` (its own stream of the seed). */
 static void makeInput(const Options *o, const TtrtTensor *t, int index,
                       double *v) {
-  uint64_t state = o->seed;
-  uint64_t salt = (uint64_t)index + 1;
-  state ^= nextRandom(&salt); /* a separate stream per input */
-  size_t n = (size_t)ttrtShapeGetNumel(&t->shape);
-  double lo, hi;
+  uint64_t state = o->seed ^ randomAt((uint64_t)index + 1, 0); /* a stream per input */
+  int64_t n = ttrtShapeGetNumel(&t->shape);
+  double lo = 0, hi = 0;
   bool integer = !ttrtDtypeIsFloat(t->dtype) && t->dtype != TTRT_DTYPE_I1;
   if (integer)
     integerRange(o, t->dtype, &lo, &hi);
-  for (size_t i = 0; i < n; ++i) {
-    double u = nextUniform(&state);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) {
+    double u = uniformAt(state, (uint64_t)i);
     if (t->dtype == TTRT_DTYPE_I1)
       v[i] = u < 0.5 ? 0 : 1;
     else if (integer)
@@ -547,9 +548,10 @@ static TtrtStatus upload(const Session *s, int slot, const double *values,
   unsigned char *bytes = malloc(tensorBytes(t));
   if (!bytes)
     return ttrtErrorSet(err, t->line, "out of memory");
-  for (size_t i = 0; i < n; ++i)
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < (int64_t)n; ++i)
     ttrtDtypePack(t->dtype, values ? &values[i] : &fill, 1,
-                  bytes + i * ttrtDtypeGetSize(t->dtype));
+                  bytes + (size_t)i * ttrtDtypeGetSize(t->dtype));
   TtrtStatus st = ttrtBufferWrite(ttrtProgramGetBuffer(s->program, slot),
                                   bytes, err);
   free(bytes);

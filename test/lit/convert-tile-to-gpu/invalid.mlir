@@ -139,3 +139,43 @@ func.func @dot_too_tall(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_wa
   %d = "tile.dot"(%a, %b, %c) : (tensor<512x16xf16>, tensor<16x16xf16>, tensor<512x16xf32>) -> tensor<512x16xf32>
   return
 }
+
+// -----
+
+// A ring must be a static memref<S x R x C x T, 3> with rows of whole 16-byte chunks.
+func.func @ring_rank(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: tile.local_alloc needs a static memref<S x R x C x T, 3> whose rows are a multiple of 16 bytes}}
+  %r = "tile.local_alloc"() : () -> memref<16x20xf16, 3>
+  return
+}
+
+// -----
+
+func.func @ring_row_bytes(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: tile.local_alloc needs a static memref<S x R x C x T, 3> whose rows are a multiple of 16 bytes}}
+  %r = "tile.local_alloc"() : () -> memref<2x16x12xf16, 3>
+  return
+}
+
+// -----
+
+// tile.local_load gives one whole slot: its tile is R x C of the ring's element type.
+func.func @local_load_shape(%i: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %r = "tile.local_alloc"() : () -> memref<2x16x16xf16, 3>
+  // expected-error@+1 {{convert-tile-to-gpu: tile.local_load needs a tile.local_alloc buffer and gives one R x C slot of it}}
+  %t = "tile.local_load"(%r, %i) : (memref<2x16x16xf16, 3>, i32) -> tensor<16x32xf16>
+  return
+}
+
+// -----
+
+// tile.async_copy moves runs of 4, 8 or 16 bytes: a 32-element i8 tile over one warp has
+// runs of 1.
+func.func @async_copy_run(%p: !tile.ptr<i8>, %i: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %r = "tile.local_alloc"() : () -> memref<2x2x16xi8, 3>
+  %o = "tile.range"() {start = 0 : i32, end = 32 : i32} : () -> tensor<32xi32>
+  %m = arith.constant dense<true> : tensor<32xi1>
+  // expected-error@+1 {{convert-tile-to-gpu: tile.async_copy needs a tile.local_alloc buffer and runs of 4, 8 or 16 bytes}}
+  "tile.async_copy"(%p, %o, %m, %r, %i) : (!tile.ptr<i8>, tensor<32xi32>, tensor<32xi1>, memref<2x2x16xi8, 3>, i32) -> ()
+  return
+}

@@ -1,9 +1,9 @@
 // RUN: tt-opt %s --split-input-file --splitk | FileCheck %s
 // RUN: tt-opt %s --split-input-file --fuse --splitk | FileCheck %s --check-prefix=FUSED
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='split-k=4' | FileCheck %s --check-prefix=DOT
-// split-k=0 (the default) picks the largest power of two S with programs * S <= 2 * num-sms
-// (4 programs, 4 SMs: S = 2); split-k=1 leaves the kernel alone.
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='num-sms=4' | FileCheck %s --check-prefix=AUTO
+// split-k=0 (the default) picks the largest power of two S with programs * S <= num-sms
+// (4 programs, 8 SMs: S = 2); split-k=1 leaves the kernel alone.
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='num-sms=8' | FileCheck %s --check-prefix=AUTO
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='split-k=1' | FileCheck %s --check-prefix=ONE
 
 // A program without a dot is left unchanged by --splitk.
