@@ -167,10 +167,31 @@ static MlirValue gpuIndex(Lower *l, const char *name, int64_t axis) {
 }
 
 /* `ptr + off` elements of type elem, as an llvm.getelementptr. */
+static MlirNamedAttribute alignAttr(Lower *l, int64_t bytes);
+
+/* What the llvm dialect holds a value of type t as: t, with fp8 elements (which LLVM has
+ * no type for) as i8 - the type arith-to-llvm gives them too. */
+static MlirType llvmStorage(Lower *l, MlirType t) {
+  MlirType e = ttElementType(t);
+  if (!mlirTypeIsAFloat8E4M3FN(e) && !mlirTypeIsAFloat8E5M2(e))
+    return t;
+  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8);
+  return mlirTypeIsAVector(t) ? vecOf(l, i8) : i8;
+}
+
+/* llvm.load of a `t` (alignment `align` bytes, 0: natural); fp8 loads its storage type
+ * and casts back. */
+static MlirValue load(Lower *l, MlirValue p, MlirType t, int64_t align) {
+  MlirType st = llvmStorage(l, t);
+  MlirNamedAttribute a = alignAttr(l, align);
+  MlirValue v = build(l, "llvm.load", 1, &p, st, align ? 1 : 0, &a);
+  return mlirTypeEqual(st, t) ? v : build(l, "arith.bitcast", 1, &v, t, 0, NULL);
+}
+
 static MlirValue gep(Lower *l, MlirValue ptr, MlirValue off, MlirType elem) {
   int32_t dyn = INT32_MIN;
   MlirNamedAttribute attrs[2] = {
-      ttNamedAttr(l->ctx, "elem_type", mlirTypeAttrGet(elem)),
+      ttNamedAttr(l->ctx, "elem_type", mlirTypeAttrGet(llvmStorage(l, elem))),
       ttNamedAttr(l->ctx, "rawConstantIndices", mlirDenseI32ArrayGet(l->ctx, 1, &dyn)),
   };
   MlirValue ops[2] = {ptr, off};
@@ -277,8 +298,7 @@ static MlirValue loadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue ot
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 0));
     MlirValue p = gep(l, ptr, laneOffset(l, s, i), elem);
-    MlirValue v = build(l, "llvm.load", 1, &p, elem, 0, NULL);
-    yield(l, ifBlock(ifOp, 0), v);
+    yield(l, ifBlock(ifOp, 0), load(l, p, elem, 0));
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 1));
     MlirValue o = extract(l, other, i);
     yield(l, ifBlock(ifOp, 1), o);
@@ -353,7 +373,7 @@ static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
       build(l, "llvm.store", 2, ops, ttNoType(), 1, &align);
       yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
     } else {
-      yield(l, ifBlock(ifOp, 0), build(l, "llvm.load", 1, &p, vt, 1, &align));
+      yield(l, ifBlock(ifOp, 0), load(l, p, vt, bytes < 16 ? bytes : 16));
     }
     l->b = ttBuilderAtEnd(ifBlock(ifOp, 1));
     if (isStore) {
@@ -702,17 +722,46 @@ static void runAt(Lower *l, int r, int64_t cols, MlirValue *row, MlirValue *col)
   *col = arc(l, "arith.remui", e, cols);
 }
 
+/* True for the fp8 formats that tile.dot takes (E4M3FN, E5M2). */
+static bool isFp8(MlirType t) { return mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t); }
+
+/* A run of VEC fp8 elements widened to VEC f16, exactly (every E4M3 and E5M2 value is an
+ * f16): cvt.rn.f16x2.{e4m3,e5m2}x2 (sm_89+) on each pair. */
+static MlirValue widenFp8(Lower *l, MlirValue run, MlirType fp8) {
+  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8), f16 = mlirF16TypeGet(l->ctx);
+  int64_t two = 2;
+  MlirType pairI8 = mlirVectorTypeGet(1, &two, i8), pairF16 = mlirVectorTypeGet(1, &two, f16);
+  MlirValue bytes = build(l, "arith.bitcast", 1, &run, vecOf(l, i8), 0, NULL);
+  MlirValue out = build(l, "llvm.mlir.poison", 0, NULL, vecOf(l, f16), 0, NULL);
+  MlirNamedAttribute kind = ttNamedAttr(l->ctx, "srcType", mlirTypeAttrGet(fp8));
+  for (int64_t i = 0; i < l->VEC; i += 2) {
+    MlirNamedAttribute slice[3] = {
+        ttNamedAttr(l->ctx, "offsets", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){ttIntAttr(l->ctx, i, mlirIntegerTypeGet(l->ctx, 64))})),
+        ttNamedAttr(l->ctx, "sizes", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){ttIntAttr(l->ctx, 2, mlirIntegerTypeGet(l->ctx, 64))})),
+        ttNamedAttr(l->ctx, "strides", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){ttIntAttr(l->ctx, 1, mlirIntegerTypeGet(l->ctx, 64))})),
+    };
+    MlirValue pair = build(l, "vector.extract_strided_slice", 1, &bytes, pairI8, 3, slice);
+    MlirValue h = build(l, "nvvm.convert.f8x2.to.f16x2", 1, &pair, pairF16, 1, &kind);
+    out = insert(l, extract(l, h, 0), out, i);
+    out = insert(l, extract(l, h, 1), out, i + 1);
+  }
+  return out;
+}
+
 /* Step 5a: stores flat tile x ([rows][cols] of elem) to shared memory at element `base`
- * with row pitch `ld`. */
+ * with row pitch `ld` (fp8 widened to f16: the buffer then holds f16). */
 static void stageTile(Lower *l, MlirValue buf, Lowered *x, int64_t cols, int64_t base,
                       int64_t ld, MlirType elem) {
+  bool fp8 = isFp8(elem);
+  MlirType stored = fp8 ? mlirF16TypeGet(l->ctx) : elem;
   for (int r = 0; r < x->n; r++) {
     MlirValue row, col;
     runAt(l, r, cols, &row, &col);
     MlirValue off = ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col);
-    MlirValue p = gep(l, buf, arc(l, "arith.addi", off, base), elem);
+    MlirValue p = gep(l, buf, arc(l, "arith.addi", off, base), stored);
+    MlirValue v = fp8 ? widenFp8(l, x->parts[r], elem) : x->parts[r];
     MlirNamedAttribute align = alignAttr(l, 16);
-    build(l, "llvm.store", 2, (MlirValue[]){x->parts[r], p}, ttNoType(), 1, &align);
+    build(l, "llvm.store", 2, (MlirValue[]){v, p}, ttNoType(), 1, &align);
   }
 }
 
@@ -873,16 +922,18 @@ static bool lowerDot(Lower *l, MlirOperation op) {
   MlirValue av = mlirOperationGetOperand(op, 0), bv = mlirOperationGetOperand(op, 1);
   Lowered *a = lookup(l, av), *b = lookup(l, bv);
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
-  MlirType elem = ttElementType(mlirValueGetType(av));
-  const char *dt = ttDtypeName(elem);
-  bool bf16 = strcmp(dt, "bf16") == 0;
-  if (!a || !b || a->mma || a->trans || b->mma ||
+  MlirType aElem = ttElementType(mlirValueGetType(av)), bElem = ttElementType(mlirValueGetType(bv));
+  bool fp8 = isFp8(aElem) && isFp8(bElem); /* widened to f16 in 5a */
+  bool bf16 = mlirTypeIsABF16(aElem) && mlirTypeIsABF16(bElem);
+  bool f16 = mlirTypeIsAF16(aElem) && mlirTypeIsAF16(bElem);
+  if (!a || !b || a->mma || a->trans || b->mma || (fp8 && (a->shared || b->shared)) ||
       ttTensorShape(mlirValueGetType(av), as) != 2 || ttTensorShape(mlirValueGetType(bv), bs) != 2 ||
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), cs) != 2 ||
-      (!bf16 && strcmp(dt, "f16")) || !mlirTypeEqual(elem, ttElementType(mlirValueGetType(bv))) ||
+      !(fp8 || bf16 || f16) ||
       as[1] != bs[0] || cs[0] != as[0] || cs[1] != bs[1] || !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0))))) {
-    ttEmitError(op, "convert-tile-to-gpu: tile.dot needs 2-D f16 or bf16 operands MxK and "
-                    "KxN and an f32 MxN accumulator");
+    ttEmitError(op, "convert-tile-to-gpu: tile.dot needs 2-D operands MxK and KxN, both f16, "
+                    "both bf16 or both fp8 (E4M3FN or E5M2, in registers), and an f32 MxN "
+                    "accumulator");
     return false;
   }
   int64_t m = as[0], k = as[1], n = bs[1];
@@ -907,12 +958,12 @@ static bool lowerDot(Lower *l, MlirOperation op) {
     MlirValue buf = smem(l, (aElems + bElems) * 2);
     barrier(l);
     if (!a->shared) {
-      stageTile(l, buf, a, k, 0, lda, elem);
+      stageTile(l, buf, a, k, 0, lda, aElem);
       abuf = buf;
       abase = ci(l, 0);
     }
     if (!b->shared) {
-      stageTile(l, buf, b, bT ? k : n, aElems, ldb, elem);
+      stageTile(l, buf, b, bT ? k : n, aElems, ldb, bElem);
       bbuf = buf;
       bbase = ci(l, aElems);
     }
@@ -1367,7 +1418,7 @@ static bool lowerOp(Lower *l, MlirOperation op) {
 /* What scanKernel finds. */
 typedef struct {
   int64_t minBytes, minNumel, maxNumel;
-  bool failed;
+  bool failed, dot;
 } Scan;
 
 static bool scanOp(MlirOperation op, void *userData) {
@@ -1399,13 +1450,14 @@ static bool scanOp(MlirOperation op, void *userData) {
   int bytes = mlirValueIsNull(data) ? 0 : ttDtypeBytes(mlirValueGetType(data));
   if (bytes > 0 && bytes < sc->minBytes)
     sc->minBytes = bytes;
+  sc->dot |= ttOpIs(op, "tile.dot");
   return true;
 }
 
 /* The narrowest element (bytes) loaded or stored, and the smallest and largest tile
  * (elements), over the kernel and the loops in it; false on a tile of rank above 2. */
 static bool scanKernel(MlirOperation func, Scan *sc) {
-  *sc = (Scan){16, 0, 0, false};
+  *sc = (Scan){16, 0, 0, false, false};
   ttWalk(func, scanOp, sc);
   return !sc->failed;
 }
@@ -1463,6 +1515,8 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
   l.T = 32 * warps;
   int64_t minNumel = sc.minNumel ? sc.minNumel : l.T;
   l.VEC = 16 / sc.minBytes;
+  if (sc.dot && l.VEC > 8) /* step 5 moves operands in runs of 8 (fp8 ones widen to f16) */
+    l.VEC = 8;
   if (l.VEC * l.T > minNumel)
     l.VEC = minNumel / l.T;
   int64_t fit[2] = {l.VEC * l.T, 0};

@@ -24,6 +24,9 @@
  *   swiglu(a, c)           y = a * sigmoid(a) * c
  *   linear(x, w, c?)       y = matmul(x, transpose(w, [1, 0])) + bw(c); an x of rank other
  *                          than 2 is reshaped to [M, K] and the product back to [..., N]
+ *   scaled_mm(a, b, sa, sb, c?)  (fp8 a [M, K], b [K, N]; f32 scales of rank 0)
+ *                          y = matmul(a, b) (in f32) * bs(sa) * bs(sb) + bw(c), then
+ *                          converted to the result's dtype; bs(s) broadcasts a scale
  *
  * where bw(w) broadcasts a 1-D weight or bias along the last dimension.
  *
@@ -477,6 +480,68 @@ static MlirValue ruleLinear(Rw *w) {
   return convertTo(w, y, et);
 }
 
+/* True for the fp8 formats (E4M3FN, E5M2). */
+static bool isFp8(MlirType t) {
+  t = ttElementType(t);
+  return mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t);
+}
+
+/* Operand i of the op, a per-tensor scale: an f32 tensor of rank 0. */
+static bool checkScale(Rw *w, int i, const char *what) {
+  Shape s;
+  if (!checkTensor(w, mlirOperationGetOperand(w->op, i), what, &s))
+    return false;
+  if (s.rank != 0 || !mlirTypeIsAF32(ttElementType(s.type))) {
+    char buf[128];
+    typeString(s.type, buf, sizeof buf);
+    ttEmitError(w->op, "decompose: scaled_mm: %s must be tensor<f32> (per-tensor), got %s",
+                what, buf);
+    return false;
+  }
+  return true;
+}
+
+static MlirValue ruleScaledMm(Rw *w) {
+  Shape a, b, res;
+  MlirValue av = mlirOperationGetOperand(w->op, 0), bv = mlirOperationGetOperand(w->op, 1);
+  bool hasBias = mlirOperationGetNumOperands(w->op) > 4;
+  if (!checkTensor(w, av, "a", &a) || !checkTensor(w, bv, "b", &b) ||
+      !checkScale(w, 2, "scale_a") || !checkScale(w, 3, "scale_b") ||
+      !checkTensor(w, mlirOperationGetResult(w->op, 0), "the result", &res))
+    return nullValue();
+  if (!isFp8(a.type) || !isFp8(b.type)) {
+    ttEmitError(w->op, "decompose: scaled_mm: a and b must be fp8 (f8E4M3FN or f8E5M2), got "
+                       "%s and %s",
+                ttDtypeName(a.type), ttDtypeName(b.type));
+    return nullValue();
+  }
+  MlirType out = ttElementType(res.type);
+  int64_t yShape[2] = {a.rank == 2 ? a.shape[0] : 0, b.rank == 2 ? b.shape[1] : 0};
+  if (a.rank != 2 || b.rank != 2 || a.shape[1] != b.shape[0] ||
+      !mlirTypeEqual(res.type, tensorOf(2, yShape, out)) ||
+      !(mlirTypeIsAF32(out) || ttTypeIsHalf(out))) {
+    char ta[128], tb[128], tr[128];
+    typeString(a.type, ta, sizeof ta);
+    typeString(b.type, tb, sizeof tb);
+    typeString(res.type, tr, sizeof tr);
+    ttEmitError(w->op, "decompose: scaled_mm: needs a [M, K], b [K, N] and a result [M, N] "
+                       "of f32, f16 or bf16; got %s, %s -> %s",
+                ta, tb, tr);
+    return nullValue();
+  }
+  w->compute = mlirF32TypeGet(w->ctx);
+  if (hasBias && !checkVector(w, mlirOperationGetOperand(w->op, 4), "bias", yShape[1]))
+    return nullValue();
+  MlirValue operands[2] = {av, bv};
+  MlirType t = tensorOf(2, yShape, w->compute);
+  MlirValue y = prim(w, "matmul", 2, operands, t, 0, NULL);
+  for (int i = 2; i < 4; i++) /* the scales, one product each (as the reference does) */
+    y = binary(w, "mul", y, broadcast(w, mlirOperationGetOperand(w->op, i), t, 0, NULL));
+  if (hasBias)
+    y = binary(w, "add", y, broadcastLast(w, toCompute(w, mlirOperationGetOperand(w->op, 4)), t));
+  return convertTo(w, y, out);
+}
+
 static const struct {
   const char *name; /* without "prim." */
   RuleFn rule;
@@ -490,6 +555,7 @@ static const struct {
     {"silu", ruleSilu},
     {"swiglu", ruleSwiglu},
     {"linear", ruleLinear},
+    {"scaled_mm", ruleScaledMm},
 };
 #define NRULES ((int)(sizeof rules / sizeof rules[0]))
 

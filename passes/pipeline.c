@@ -179,6 +179,9 @@ static MlirOperation dotView(MlirOperation load) {
         ttTensorShape(mlirValueGetType(mlirOperationGetResult(view, 0)), shape) != 2)
       return none;
   }
+  /* ldmatrix reads 16-bit slots in place; fp8 tiles widen to f16 in registers first */
+  if (ttDtypeBytes(mlirValueGetType(v)) != 2)
+    return none;
   return onlyDotOperand(mlirOperationGetResult(view, 0), false) ? view : none;
 }
 

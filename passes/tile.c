@@ -926,7 +926,7 @@ typedef struct {
   int a, b;
   bool bT;
   int64_t m, n, k;
-  MlirType elem;
+  MlirType elem, belem; /* of A and B: both f16, both bf16, or fp8 of either format */
 } DotOperands;
 
 /* The input index of block argument v of the fused function, or -1. */
@@ -973,12 +973,13 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
   d->k = as[1];
   d->n = bs[1];
   d->elem = ttElementType(mlirValueGetType(a));
-  const char *dt = ttDtypeName(d->elem);
-  if ((strcmp(dt, "f16") && strcmp(dt, "bf16")) ||
-      !mlirTypeEqual(d->elem, ttElementType(mlirValueGetType(b)))) {
-    ttEmitError(d->matmul, "tile: matmul operands must both be f16 or both bf16 (got %s and "
-                           "%s)",
-                dt, ttDtypeName(ttElementType(mlirValueGetType(b))));
+  MlirType belem = d->belem = ttElementType(mlirValueGetType(b));
+  bool fp8 = (mlirTypeIsAFloat8E4M3FN(d->elem) || mlirTypeIsAFloat8E5M2(d->elem)) &&
+             (mlirTypeIsAFloat8E4M3FN(belem) || mlirTypeIsAFloat8E5M2(belem));
+  if (!fp8 && (!ttTypeIsHalf(d->elem) || !mlirTypeEqual(d->elem, belem))) {
+    ttEmitError(d->matmul, "tile: matmul operands must both be f16, both bf16 or both fp8 "
+                           "(f8E4M3FN or f8E5M2) (got %s and %s)",
+                ttDtypeName(d->elem), ttDtypeName(belem));
     return false;
   }
   return true;
@@ -1091,7 +1092,13 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
    * 128 62.3; 64 x 8192 x 8192: 64x64x128 70.4, 64x64x64 92.5. The deepest K that the
    * shared memory holds for 16-row tiles; 32 rows with 256 would need 50 KiB. */
   g->bk = o->v[4] ? o->v[4] : g->bm <= 16 ? 256 : g->bm <= 64 ? 128 : 32;
-  g->warps = o->v[1] ? o->v[1] : g->bm >= 128 ? 8 : 4;
+  /* fp8 operands (half the bytes per thread): 2 warps once the grid has several programs
+   * per SM, 4 while it has about one. H100, e4m3, 16x64x256 tiles: 1 x 28672 x 8192 (448
+   * programs) 2 warps 94.8 us, 4 111.5; 16 x 8192 x 8192 (128) 2 warps 51.6, 4 36.2
+   * (bench/2026-11-23-h100-fp8-tune.md). */
+  bool fp8 = !ttTypeIsHalf(d->elem);
+  int64_t programs = ((m + g->bm - 1) / g->bm) * ((d->n + g->bn - 1) / g->bn);
+  g->warps = o->v[1] ? o->v[1] : g->bm >= 128 ? 8 : fp8 && g->bm <= 16 && programs >= 256 ? 2 : 4;
   g->order = o->v[5];
   g->group = o->v[6];
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */
@@ -1165,9 +1172,9 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   bool kMask = d->k % g->bk != 0;
   int64_t ashape[2] = {g->bm, g->bk}, bshape[2] = {g->bn, g->bk}, kshape[2] = {g->bk, g->bn};
   MlirValue a = loadOperand(&e, &sa, d->a, k0, d->k, kMask, ashape, d->elem);
-  MlirValue b = loadOperand(&e, &sb, d->b, k0, d->k, kMask, d->bT ? bshape : kshape, d->elem);
+  MlirValue b = loadOperand(&e, &sb, d->b, k0, d->k, kMask, d->bT ? bshape : kshape, d->belem);
   if (d->bT)
-    b = op1(&e, "tile.trans", b, tileShaped(2, kshape, d->elem));
+    b = op1(&e, "tile.trans", b, tileShaped(2, kshape, d->belem));
   MlirValue dops[3] = {a, b, mlirBlockGetArgument(lb, 1)};
   MlirValue acc = ttBuild(&e.b, "tile.dot", loc, 3, dops, tileShaped(2, cshape, f32), 0, NULL);
   ttBuild(&e.b, "scf.yield", loc, 1, &acc, ttNoType(), 0, NULL);

@@ -17,6 +17,7 @@ f16 output) at the device's copy rate, a 1 GiB device-to-device copy measured in
 (benchlib.copy_bandwidth, as bench_rows.py does); "% floor" = floor time / time.
 
 Usage: bench_gemm.py TT_RUN CASEDIR [--out FILE.md] [--runs R] [--warmup W] [--no-triton]
+                    [--shapes NxK,...] [--no-large]
 Needs python3, torch and triton (without triton the Triton column is n/a).
 """
 import argparse, datetime, os, re, subprocess, sys, time
@@ -276,7 +277,12 @@ def main():
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--no-triton", action="store_true")
+    ap.add_argument("--shapes", help="only these (N, K), e.g. 8192x8192,28672x8192 (the "
+                    "sweep in parts, each within a device call)")
+    ap.add_argument("--no-large", action="store_true", help="leave out the large GEMM")
     a = ap.parse_args()
+    a.shapes = ([tuple(int(v) for v in s.split("x")) for s in a.shapes.split(",")]
+                if a.shapes else SHAPES)
     out = Out()
     try:
         run(a, out)
@@ -309,7 +315,7 @@ def run(a, out):
     out(head)
     out("|" + "---|" * (head.count("|") - 1))
     tt_base = {}
-    shapes = [(M, N, K) for N, K in SHAPES for M in MS]
+    shapes = [(M, N, K) for N, K in a.shapes for M in MS]
     for i, (M, N, K) in enumerate(shapes):
         log(f"[{i + 1}/{len(shapes)}] {M}x{N}x{K}")
         p = peers(M, N, K, a)
@@ -327,7 +333,7 @@ def run(a, out):
     out("\n## Variants (split-k: --tile --splitk='split-k=S'; order: --tile='order=O' --splitk)\n")
     out("| M | N | K | variant | tt (us) | tt vs cuBLAS | tt % floor |")
     out("|---|---|---|---|---|---|---|")
-    for N, K in VARIANT_SHAPES:
+    for N, K in [s for s in VARIANT_SHAPES if s in a.shapes]:
         for M in VARIANT_MS:
             p, f16 = peers(M, N, K, a), floor16(M, N, K)
             log(f"variants {M}x{N}x{K}")
@@ -337,6 +343,9 @@ def run(a, out):
                 tt = tt_time(a, f"f16_{M}x{N}x{K}_{v}")
                 out(f"| {M} | {N} | {K} | {v} | {us(tt)} | {ratio(p['cublas'], tt)} | {pct(f16, tt)} |")
 
+    if a.no_large:
+        log("done")
+        return
     M, N, K = LARGE
     out(f"\n## Large GEMM (--tile='block-m=128 block-n=64 block-k=32 num-warps=8' --splitk)\n")
     out("| M | N | K | tt (us) | cuBLAS f16 (us) | Triton f16 (us) | Triton config | tt vs cuBLAS | "

@@ -35,3 +35,13 @@ linear() { # M N K dtype bias(0/1) [activation]: x [M,K] @ w[N,K]^T (+ b) (then 
   printf 'func.func @main(%s) -> tensor<%sx%sx%s> {\n%s\n  return %s : tensor<%sx%sx%s>\n}\n' \
     "$sig" "$m" "$n" "$t" "$body" "$ret" "$m" "$n" "$t"
 }
+scaled_linear() { # M N K xdtype wdtype outdtype bias(0/1): torch._scaled_mm(x, w^T, sx, sw)
+  local m=$1 n=$2 k=$3 xt=$4 wt=$5 ot=$6
+  local sig="%x: tensor<${m}x${k}x$xt>, %w: tensor<${n}x${k}x$wt>, %sx: tensor<f32>, %sw: tensor<f32>"
+  local args="%x, %wt, %sx, %sw" types="tensor<${m}x${k}x$xt>, tensor<${k}x${n}x$wt>, tensor<f32>, tensor<f32>"
+  if [ "$7" = 1 ]; then sig="$sig, %b: tensor<${n}x$ot>"; args="$args, %b"; types="$types, tensor<${n}x$ot>"; fi
+  printf 'func.func @main(%s) -> tensor<%sx%sx%s> {\n' "$sig" "$m" "$n" "$ot"
+  printf '  %%wt = "prim.transpose"(%%w) {permutation = array<i64: 1, 0>} : (tensor<%sx%sx%s>) -> tensor<%sx%sx%s>\n' "$n" "$k" "$wt" "$k" "$n" "$wt"
+  printf '  %%y = "prim.scaled_mm"(%s) : (%s) -> tensor<%sx%sx%s>\n' "$args" "$types" "$m" "$n" "$ot"
+  printf '  return %%y : tensor<%sx%sx%s>\n}\n' "$m" "$n" "$ot"
+}

@@ -7,9 +7,10 @@
 #   <dt>_<M>x<N>x<K>_sk<S>.ptx    M in 16 64 x the first two shapes: --tile --splitk='split-k=S'
 #   <dt>_<M>x<N>x<K>_<order>.ptx  same shapes: --tile='order=O' --splitk
 #   f16_4096x8192x8192.ptx        the large GEMM, 128x64x32 tiles, 8 warps
-# dt is f16 (f8e4m3 for fp8 once tt compiles it: see DTYPES below).
+#   f8e4m3_<M>x<N>x<K>.ptx       the M sweep in fp8: prim.scaled_mm of e4m3 x and w with
+#                                 per-tensor scales, f16 out (what torch._scaled_mm runs)
 # A case that fails to compile is reported (exit status 1) and the others are still made.
-# Usage: scripts/make-gemm-bench.sh [OUTDIR]   (env: TT_BIN, DTYPES, TT_FP8)
+# Usage: scripts/make-gemm-bench.sh [OUTDIR]   (env: TT_BIN, DTYPES: default "f16 f8E4M3FN")
 set -euo pipefail
 default_out=gemm-bench
 source "$(dirname "$0")/caselib.sh"
@@ -20,12 +21,7 @@ VARIANT_MS="16 64"
 VARIANT_SHAPES="8192x8192 28672x8192"
 SPLITS="1 2 4 8 16"
 ORDERS="row-major grouped column-major"
-# fp8 hook: f8E4M3FN in DTYPES (the default) adds fp8 cases once --decompose takes fp8 linear
-# (needs per-tensor scales in the prim program, as torch._scaled_mm takes them: extend
-# `linear` in caselib.sh). Named f8e4m3_*.ptx; bench_gemm.py then gives them a tt fp8
-# column next to cuBLAS fp8. Until then they are skipped with a note.
 DTYPES=${DTYPES:-f16 f8E4M3FN}
-TT_FP8=${TT_FP8:-0} # 1: try to compile fp8 cases anyway (for when the compiler has it)
 
 failed=()
 case_ptx() { # name mlir-text passes...: a failed compile is listed at the end, not fatal
@@ -35,25 +31,23 @@ case_ptx() { # name mlir-text passes...: a failed compile is listed at the end, 
 for dt in $DTYPES; do
   case $dt in
     f16) tag=f16 ;;
-    f8E4M3FN)
-      tag=f8e4m3
-      if [ "$TT_FP8" != 1 ]; then
-        echo "note: fp8 ($dt) cases skipped: tt does not compile fp8 linear yet" \
-          "(set TT_FP8=1 to try); bench_gemm.py still times cuBLAS fp8 (_scaled_mm)" >&2
-        continue
-      fi ;;
+    f8E4M3FN) tag=f8e4m3 ;;
     *) echo "unknown dtype $dt" >&2; exit 2 ;;
   esac
+  program() { # M N K
+    if [ "$tag" = f16 ]; then linear "$1" "$2" "$3" f16 0; else scaled_linear "$1" "$2" "$3" "$dt" "$dt" f16 0; fi
+  }
   for shape in $SHAPES; do
     IFS=x read -r n k <<<"$shape"
     for m in $MS; do
-      case_ptx "${tag}_${m}x${n}x$k" "$(linear "$m" "$n" "$k" "$dt" 0)" --splitk
+      case_ptx "${tag}_${m}x${n}x$k" "$(program "$m" "$n" "$k")" --splitk
     done
   done
+  [ "$tag" = f16 ] || continue # the variants in f16 only
   for shape in $VARIANT_SHAPES; do
     IFS=x read -r n k <<<"$shape"
     for m in $VARIANT_MS; do
-      prog=$(linear "$m" "$n" "$k" "$dt" 0)
+      prog=$(program "$m" "$n" "$k")
       for s in $SPLITS; do
         case_ptx "${tag}_${m}x${n}x${k}_sk$s" "$prog" --tile --splitk="split-k=$s"
       done

@@ -2,7 +2,8 @@
 # Compiles the GEMM cases of the GPU suite (run here; the GPU runs them with
 # scripts/gpu-suite.sh TT_RUN gemm-cases): linear layers and matmuls at odd shapes (sizes
 # that are not multiples of the tiles: M=3, N=1000, K=4100; M=1, N=8191), f16 and bf16,
-# every program-id order, explicit and automatic split-K, a [K, N] operand, a bias and an
+# fp8 (E4M3, E5M2, mixed) through prim.scaled_mm, every program-id order, explicit and
+# automatic split-K, a [K, N] operand, a bias and an
 # activation epilogue, and the K loop pipelined (--pipeline: 2 stages carried in registers
 # unless named _pN; _sh: stages in shared-memory rings filled by cp.async). Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
 set -euo pipefail
@@ -29,6 +30,18 @@ gemm linear_1x8191x4096_f16_p4_sh "$(linear 1 8191 4096 f16 0)" "block-n=32 bloc
 gemm matmul_kn_5x1000x333_bf16_p3_sh "$(matmul_kn 5 1000 333 bf16)" "block-k=64" "" "num-stages=3 stage-in=shared"
 gemm linear_silu_16x1024x2048_bf16 "$(linear 16 1024 2048 bf16 1 silu)"
 gemm linear_3d_2x3x512x256_f16 "$(linear 6 256 512 f16 1)"
+# fp8 (prim.scaled_mm, per-tensor scales): E4M3 and E5M2, mixed, f16/bf16/f32 outputs,
+# odd shapes, a bias, explicit split-k, and every program-id order
+e4=f8E4M3FN; e5=f8E5M2
+gemm fp8_bias_3x1000x4100_e4m3_f16 "$(scaled_linear 3 1000 4100 $e4 $e4 f16 1)"
+gemm fp8_1x8191x4096_e5m2_bf16 "$(scaled_linear 1 8191 4096 $e5 $e5 bf16 0)"
+gemm fp8_5x1000x333_e4m3xe5m2_f32 "$(scaled_linear 5 1000 333 $e4 $e5 f32 0)" "" split-k=1
+gemm fp8_16x8192x8192_e4m3_f16 "$(scaled_linear 16 8192 8192 $e4 $e4 f16 0)"
+gemm fp8_1x8191x4096_e4m3_f16_sk8 "$(scaled_linear 1 8191 4096 $e4 $e4 f16 0)" "" split-k=8
+for order in row-major grouped column-major; do
+  gemm "fp8_300x520x1000_e4m3_f16_$order" "$(scaled_linear 300 520 1000 $e4 $e4 f16 1)" \
+    "block-m=64 block-n=64 block-k=64 order=$order group-m=2" split-k=1
+done
 for order in row-major grouped column-major; do
   gemm "linear_300x520x1000_f16_$order" "$(linear 300 520 1000 f16 1)" \
     "block-m=64 block-n=64 block-k=64 order=$order group-m=2" split-k=1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Dot-kernel geometry sweep: compiles f16 linear layers (y = x @ w^T) at decode shapes with
 # several --tile block-n/block-k/num-warps, --splitk split-k and --pipeline num-stages
-# choices (SHAPES, GEOMS, SPLITS, STAGES; BM sets block-m, default 16; a stage count
+# choices (SHAPES, GEOMS, SPLITS, STAGES; BM sets block-m, default 16; DT=fp8 compiles
+# e4m3 prim.scaled_mm instead; a stage count
 # ending in r, like 2r, stages in registers, else in shared memory) into OUTDIR (default
 # gemm-tune/) as MxNxK_nBNkBKwW_sS_pP.ptx, skipping (with a note) geometries the passes
 # refuse. On the device, time them (no reference check) with
@@ -11,9 +12,9 @@
 set -euo pipefail
 default_out=gemm-tune
 source "$(dirname "$0")/caselib.sh"
-linear() { # M N K: f16, no bias
-  printf 'func.func @main(%%x: tensor<%sx%sxf16>, %%w: tensor<%sx%sxf16>) -> tensor<%sx%sxf16> {\n  %%y = "prim.linear"(%%x, %%w) : (tensor<%sx%sxf16>, tensor<%sx%sxf16>) -> tensor<%sx%sxf16>\n  return %%y : tensor<%sx%sxf16>\n}\n' \
-    $1 $3 $2 $3 $1 $2 $1 $3 $2 $3 $1 $2 $1 $2
+program() { # M N K: f16 linear, no bias (DT=fp8: e4m3 scaled_mm, f16 out)
+  if [ "${DT:-f16}" = fp8 ]; then scaled_linear "$1" "$2" "$3" f8E4M3FN f8E4M3FN f16 0
+  else linear "$1" "$2" "$3" f16 0; fi
 }
 for shape in ${SHAPES:-16x8192x8192 1x8192x8192}; do
   IFS=x read -r m n k <<<"$shape"
@@ -22,7 +23,7 @@ for shape in ${SHAPES:-16x8192x8192 1x8192x8192}; do
     for s in ${SPLITS:-2 4 8 16}; do
       for p in ${STAGES:-1}; do
         stagein=shared; [ "${p%r}" != "$p" ] && stagein=registers
-        linear "$m" "$n" "$k" | "$bin/tt-opt" --decompose --fuse \
+        program "$m" "$n" "$k" | "$bin/tt-opt" --decompose --fuse \
           --tile="block-m=${BM:-16} block-n=$bn block-k=$bk num-warps=$w" --splitk="split-k=$s" \
           --pipeline="num-stages=${p%r} stage-in=$stagein" 2>/dev/null |
           "$bin/tt-translate" --ptx -o "$out/${shape}_${g}_s${s}_p$p.ptx" 2>/dev/null ||

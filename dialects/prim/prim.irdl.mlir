@@ -258,6 +258,21 @@ irdl.dialect @prim {
     irdl.results(result: %r)
   }
 
+  /// `torch._scaled_mm`: `(a @ b) * scale_a * scale_b + bias` for fp8 operands a [M, K]
+  /// and b [K, N] (f8E4M3FN or f8E5M2, each its own), per-tensor f32 scales (`tensor<f32>`)
+  /// and an optional 1-D bias [N]; fp32 accumulation, the result's element type (f32, f16
+  /// or bf16) is the output dtype. A linear layer passes `prim.transpose` of its [N, K]
+  /// weight as b. Category: composite.
+  irdl.operation @scaled_mm {
+    %a = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %s = irdl.base "!builtin.tensor"
+    %c = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(a: %a, b: %b, scale_a: %s, scale_b: %s, bias: optional %c)
+    irdl.results(result: %r)
+  }
+
   /// Softmax along `dim` (an integer attribute). Category: composite.
   irdl.operation @softmax {
     %t = irdl.base "!builtin.tensor"

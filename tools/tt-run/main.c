@@ -478,26 +478,41 @@ static double defaultTolerance(TtrtDtype dtype) {
 }
 
 /* The default tolerance of output `slot`: the loosest over the dtypes of the tensors it
- * depends on (itself and, through the prim lines, everything it is computed from). A
- * program that rounds to bf16 on the way (a `convert`) carries bf16's error into an f32
- * output: the kernel's f32 math and the exact reference may round a value to neighbouring
- * bf16s. Tensors the output does not depend on do not loosen it. */
+ * depends on that carry rounding error (itself and, through the prim lines, what it is
+ * computed from). A program that rounds to bf16 on the way (a `convert`) carries bf16's
+ * error into an f32 output: the kernel's f32 math and the exact reference may round a
+ * value to neighbouring bf16s. Inputs are exact (made in their dtype, the reference
+ * reads the same values), and so is what transpose, reshape and broadcast_in_dim move
+ * from exact tensors: an fp8 GEMM with an f16 output is held to f16's tolerance, against
+ * a reference computed from the fp8-rounded inputs. Tensors the output does not depend
+ * on do not loosen it. */
 static double outputTolerance(const TtrtMeta *m, int slot) {
-  bool *dep = calloc((size_t)m->numTensors, sizeof(bool));
+  bool *dep = calloc((size_t)m->numTensors * 2, sizeof(bool));
   if (!dep)
     return defaultTolerance(m->tensors[slot].dtype);
+  bool *exact = dep + m->numTensors;
+  for (int i = 0; i < m->numInputs; i++)
+    exact[m->inputs[i]] = true;
+  for (int i = 0; i < m->numPrims; i++) { /* prims are in program order */
+    const TtrtPrim *p = &m->prims[i];
+    bool moves = p->op == TTRT_OP_TRANSPOSE || p->op == TTRT_OP_RESHAPE ||
+                 p->op == TTRT_OP_BROADCAST_IN_DIM;
+    if (moves && p->result >= 0 && p->result < m->numTensors && p->numOperands == 1 &&
+        p->operands[0] >= 0 && p->operands[0] < m->numTensors)
+      exact[p->result] = exact[p->operands[0]];
+  }
   dep[slot] = true;
-  for (int i = m->numPrims - 1; i >= 0; i--) { /* prims are in program order */
+  for (int i = m->numPrims - 1; i >= 0; i--) {
     const TtrtPrim *p = &m->prims[i];
     if (p->result >= 0 && p->result < m->numTensors && dep[p->result])
       for (int k = 0; k < p->numOperands; k++)
         if (p->operands[k] >= 0 && p->operands[k] < m->numTensors)
           dep[p->operands[k]] = true;
   }
-  double tol = 0;
+  double tol = defaultTolerance(m->tensors[slot].dtype);
   for (int i = 0; i < m->numTensors; i++) {
     double t = defaultTolerance(m->tensors[i].dtype);
-    if (dep[i] && t > tol)
+    if (dep[i] && !exact[i] && t > tol)
       tol = t;
   }
   free(dep);
@@ -806,6 +821,11 @@ static int runReferenceOnly(Session *s) {
   }
   if (s->opt->printValues)
     printAllValues(s, s->values, NULL);
+  for (int i = 0; i < s->meta->numOutputs; ++i) { /* what a GPU run would hold it to */
+    int slot = s->meta->outputs[i];
+    printf("tolerance %%%lld %.1e\n", (long long)s->meta->tensors[slot].id,
+           s->opt->tol >= 0 ? s->opt->tol : outputTolerance(s->meta, slot));
+  }
   return EXIT_PASS;
 }
 

@@ -59,7 +59,7 @@ func.func @dot_types() attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %a = arith.constant dense<1.0> : tensor<16x64xf32>
   %b = arith.constant dense<1.0> : tensor<64x64xf32>
   %c = arith.constant dense<0.0> : tensor<16x64xf32>
-  // expected-error@+1 {{convert-tile-to-gpu: tile.dot needs 2-D f16 or bf16 operands MxK and KxN and an f32 MxN accumulator}}
+  // expected-error@+1 {{convert-tile-to-gpu: tile.dot needs 2-D operands MxK and KxN, both f16, both bf16 or both fp8 (E4M3FN or E5M2, in registers), and an f32 MxN accumulator}}
   %d = "tile.dot"(%a, %b, %c) : (tensor<16x64xf32>, tensor<64x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return
 }

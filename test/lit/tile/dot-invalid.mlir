@@ -1,11 +1,20 @@
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --tile
 // RUN: not tt-opt %s --split-input-file --tile 2>&1 | FileCheck %s --check-prefix=DIAG
-// DIAG: dot-invalid.mlir:8:8: error: tile: matmul operands must both be f16 or both bf16 (got f32 and f32)
+// DIAG: dot-invalid.mlir:8:8: error: tile: matmul operands must both be f16, both bf16 or both fp8 (f8E4M3FN or f8E5M2) (got f32 and f32)
 
-// Tensor cores take f16 or bf16 operands (an f32 matmul has no dot kernel yet).
+// Tensor cores take f16, bf16 or fp8 operands (an f32 matmul has no dot kernel yet).
 func.func private @fused_0(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>) -> tensor<16x32xf32> attributes {prim.fusion = "dot"} {
-  // expected-error@+1 {{tile: matmul operands must both be f16 or both bf16 (got f32 and f32)}}
+  // expected-error@+1 {{tile: matmul operands must both be f16, both bf16 or both fp8 (f8E4M3FN or f8E5M2) (got f32 and f32)}}
   %c = "prim.matmul"(%a, %b) : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
+  return %c : tensor<16x32xf32>
+}
+
+// -----
+
+// fp8 goes with fp8 only (f16 x fp8 is not a tensor-core form tt has).
+func.func private @fused_0(%a: tensor<16x64xf16>, %b: tensor<64x32xf8E4M3FN>) -> tensor<16x32xf32> attributes {prim.fusion = "dot"} {
+  // expected-error@+1 {{tile: matmul operands must both be f16, both bf16 or both fp8 (f8E4M3FN or f8E5M2) (got f16 and f8e4m3)}}
+  %c = "prim.matmul"(%a, %b) : (tensor<16x64xf16>, tensor<64x32xf8E4M3FN>) -> tensor<16x32xf32>
   return %c : tensor<16x32xf32>
 }
 
