@@ -24,7 +24,7 @@ static const TtPassOption tileOptions[] = {
      "thread on chip, 32 warps in a loop)", 0,
      0, 32, NULL},
     {"block-m", "dot kernels: rows of the output tile (a power of two >= 16; 0: from the "
-     "shape: 16 for M <= 16, else 64 or 128)", 0, 0, 256, NULL},
+     "shape: 16 for M <= 16, 32 for M <= 32, else 64)", 0, 0, 256, NULL},
     {"block-n", "dot kernels: columns of the output tile (a power of two >= 16; 0: from the "
      "shape)", 0, 0, 256, NULL},
     {"block-k", "dot kernels: K per step of the K loop (a power of two >= 32; 0: from the "

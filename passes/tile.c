@@ -1083,22 +1083,30 @@ typedef struct {
 static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
                         DotGeometry *g) {
   int64_t m = d->m;
-  g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 ? 64 : 128;
-  /* H100, f16, 16 x 28672 x 8192 with --pipeline (us; 160 is the bandwidth floor):
-   * 64x128 4 warps 162.4, 64x256 162.7, 128x128 8 warps 161.8, 64x64 180.3. The tiles
-   * below keep shared memory under 48 KiB. */
-  g->bn = o->v[3] ? o->v[3] : 64;
-  /* H100, 16 x 8192 x 8192 f16 (bench/2026-11-23-h100-pipeline.md): block-k 256 53.5 us,
-   * 128 62.3; 64 x 8192 x 8192: 64x64x128 70.4, 64x64x64 92.5. The deepest K that the
-   * shared memory holds for 16-row tiles; 32 rows with 256 would need 50 KiB. */
-  g->bk = o->v[4] ? o->v[4] : g->bm <= 16 ? 256 : g->bm <= 64 ? 128 : 32;
-  /* fp8 operands (half the bytes per thread): 2 warps once the grid has several programs
-   * per SM, 4 while it has about one. H100, e4m3, 16x64x256 tiles: 1 x 28672 x 8192 (448
-   * programs) 2 warps 94.8 us, 4 111.5; 16 x 8192 x 8192 (128) 2 warps 51.6, 4 36.2
-   * (bench/2026-11-23-h100-fp8-tune.md). */
+  /* The defaults come from H100 sweeps (scripts/tune-gemm.sh; bench/2026-11-23-h100-
+   * geometry.md, -pipeline.md, -fp8-tune.md), each a time in us for f16 unless fp8:
+   *  - block-m: 16, 32, else 64 (M = 128 on 64-row tiles 93.4 at 128 x 8192 x 8192,
+   *    against 155.5 for 128x64x32 on 8 warps).
+   *  - "wide" = the grid of 64-column tiles has more than about one wave of programs
+   *    (160; 132 SMs).
+   *  - block-n 64; 32 for 32-row tiles on a narrow grid (32 x 8192 x 8192: 32x32x256 54.5,
+   *    32x64x128 64.1).
+   *  - block-k: the deepest that the shared memory holds: 256 for 16 rows (16 x 8192 x
+   *    8192: 53.5 against 62.3 for 128) and 32x32 tiles, else 128 (64 x 8192 x 8192: 70.4,
+   *    against 92.5 for 64).
+   *  - warps: 8 for 64-row tiles on a narrow grid (66.0 against 70.7), 2 for 32-row and
+   *    fp8 16-row tiles on a wide one (32 x 28672 x 8192: 168.4 against 199.9; fp8 1 x
+   *    28672 x 8192: 94.8 against 111.5), else 4. */
+  g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : 64;
   bool fp8 = !ttTypeIsHalf(d->elem);
-  int64_t programs = ((m + g->bm - 1) / g->bm) * ((d->n + g->bn - 1) / g->bn);
-  g->warps = o->v[1] ? o->v[1] : g->bm >= 128 ? 8 : fp8 && g->bm <= 16 && programs >= 256 ? 2 : 4;
+  bool wide = ((m + g->bm - 1) / g->bm) * ((d->n + 63) / 64) > 160;
+  g->bn = o->v[3] ? o->v[3] : g->bm == 32 && !wide ? 32 : 64;
+  g->bk = o->v[4] ? o->v[4] : g->bm <= 16 || (g->bm == 32 && g->bn == 32) ? 256 : 128;
+  g->warps = o->v[1]         ? o->v[1]
+             : g->bm >= 128  ? 8
+             : g->bm == 64   ? (wide ? 4 : 8)
+             : wide && (g->bm == 32 || fp8) ? 2
+                                            : 4;
   g->order = o->v[5];
   g->group = o->v[6];
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */

@@ -347,7 +347,7 @@ def run(a, out):
         log("done")
         return
     M, N, K = LARGE
-    out(f"\n## Large GEMM (--tile='block-m=128 block-n=64 block-k=32 num-warps=8' --splitk)\n")
+    out(f"\n## Large GEMM (tt defaults: --decompose --fuse --splitk)\n")
     out("| M | N | K | tt (us) | cuBLAS f16 (us) | Triton f16 (us) | Triton config | tt vs cuBLAS | "
         "tt vs Triton | tt TFLOP/s | cuBLAS TFLOP/s | Triton TFLOP/s | cuBLAS fp8 (us) | "
         "cuBLAS fp8 TFLOP/s |")

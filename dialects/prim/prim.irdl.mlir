@@ -266,10 +266,11 @@ irdl.dialect @prim {
   irdl.operation @scaled_mm {
     %a = irdl.base "!builtin.tensor"
     %b = irdl.base "!builtin.tensor"
-    %s = irdl.base "!builtin.tensor"
+    %sa = irdl.base "!builtin.tensor"
+    %sb = irdl.base "!builtin.tensor"
     %c = irdl.base "!builtin.tensor"
     %r = irdl.base "!builtin.tensor"
-    irdl.operands(a: %a, b: %b, scale_a: %s, scale_b: %s, bias: optional %c)
+    irdl.operands(a: %a, b: %b, scale_a: %sa, scale_b: %sb, bias: optional %c)
     irdl.results(result: %r)
   }
 

@@ -142,3 +142,38 @@ func.func @two_errors(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>,
   %c = "prim.gelu"(%x) {approximate = "erf"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return %a, %b, %c : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
 }
+
+// -----
+
+// prim.scaled_mm takes fp8 operands only (f16 goes through prim.matmul or prim.linear).
+func.func @scaled_mm_f16(%a: tensor<2x8xf16>, %b: tensor<8x4xf16>, %s: tensor<f32>) -> tensor<2x4xf16> {
+  // expected-error@+1 {{decompose: scaled_mm: a and b must be fp8 (f8E4M3FN or f8E5M2), got f16 and f16}}
+  %y = "prim.scaled_mm"(%a, %b, %s, %s) : (tensor<2x8xf16>, tensor<8x4xf16>, tensor<f32>, tensor<f32>) -> tensor<2x4xf16>
+  return %y : tensor<2x4xf16>
+}
+
+// -----
+
+// Scales are per tensor: rank 0, f32.
+func.func @scaled_mm_row_scale(%a: tensor<2x8xf8E4M3FN>, %b: tensor<8x4xf8E4M3FN>, %sa: tensor<2xf32>, %s: tensor<f32>) -> tensor<2x4xf16> {
+  // expected-error@+1 {{decompose: scaled_mm: scale_a must be tensor<f32> (per-tensor), got tensor<2xf32>}}
+  %y = "prim.scaled_mm"(%a, %b, %sa, %s) : (tensor<2x8xf8E4M3FN>, tensor<8x4xf8E4M3FN>, tensor<2xf32>, tensor<f32>) -> tensor<2x4xf16>
+  return %y : tensor<2x4xf16>
+}
+
+// -----
+
+// K must agree, and the output is [M, N] of f32, f16 or bf16 (no fp8 outputs yet).
+func.func @scaled_mm_shape(%a: tensor<2x8xf8E4M3FN>, %b: tensor<16x4xf8E4M3FN>, %s: tensor<f32>) -> tensor<2x4xf16> {
+  // expected-error@+1 {{decompose: scaled_mm: needs a [M, K], b [K, N] and a result [M, N] of f32, f16 or bf16; got tensor<2x8xf8E4M3FN>, tensor<16x4xf8E4M3FN> -> tensor<2x4xf16>}}
+  %y = "prim.scaled_mm"(%a, %b, %s, %s) : (tensor<2x8xf8E4M3FN>, tensor<16x4xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<2x4xf16>
+  return %y : tensor<2x4xf16>
+}
+
+// -----
+
+func.func @scaled_mm_fp8_out(%a: tensor<2x8xf8E4M3FN>, %b: tensor<8x4xf8E4M3FN>, %s: tensor<f32>) -> tensor<2x4xf8E4M3FN> {
+  // expected-error@+1 {{decompose: scaled_mm: needs a [M, K], b [K, N] and a result [M, N] of f32, f16 or bf16; got tensor<2x8xf8E4M3FN>, tensor<8x4xf8E4M3FN> -> tensor<2x4xf8E4M3FN>}}
+  %y = "prim.scaled_mm"(%a, %b, %s, %s) : (tensor<2x8xf8E4M3FN>, tensor<8x4xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<2x4xf8E4M3FN>
+  return %y : tensor<2x4xf8E4M3FN>
+}

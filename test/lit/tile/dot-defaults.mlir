@@ -1,0 +1,77 @@
+// --tile's default dot geometry (passes/tile.c dotGeometry: from H100 sweeps, bench/
+// 2026-11-23-h100-geometry.md): block-m from M, block-n/block-k/warps from the grid's
+// width (more than 160 programs of 64 columns is "wide"), fp8 like f16 but 2 warps when
+// wide.
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile | FileCheck %s
+
+// M <= 16: 16x64x256 tiles, 4 warps.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<16x256xf16>, tensor<256x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+func.func @m16(%x: tensor<16x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<16x8192xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<16x8192xf16>, tensor<8192x8192xf16>) -> tensor<16x8192xf16>
+  return %y : tensor<16x8192xf16>
+}
+
+// -----
+
+// M = 32 on a narrow grid (128 programs of 64 columns): 32x32x256 tiles, 4 warps.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<32x256xf16>, tensor<256x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32>
+func.func @m32_narrow(%x: tensor<32x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<32x8192xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<32x8192xf16>, tensor<8192x8192xf16>) -> tensor<32x8192xf16>
+  return %y : tensor<32x8192xf16>
+}
+
+// -----
+
+// M = 32 on a wide grid (448 programs): 32x64x128 tiles, 2 warps.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 2
+// CHECK: "tile.dot"({{.*}}) : (tensor<32x128xf16>, tensor<128x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
+func.func @m32_wide(%x: tensor<32x8192xf16>, %w: tensor<28672x8192xf16>) -> tensor<32x28672xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<32x8192xf16>, tensor<28672x8192xf16>) -> tensor<32x28672xf16>
+  return %y : tensor<32x28672xf16>
+}
+
+// -----
+
+// M = 64, narrow: 64x64x128 tiles on 8 warps; M = 128 on 64-row tiles (256 programs:
+// wide, 4 warps).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 8
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+func.func @m64(%x: tensor<64x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<64x8192xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<8192x8192xf16>) -> tensor<64x8192xf16>
+  return %y : tensor<64x8192xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+func.func @m128(%x: tensor<128x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<128x8192xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<128x8192xf16>, tensor<8192x8192xf16>) -> tensor<128x8192xf16>
+  return %y : tensor<128x8192xf16>
+}
+
+// -----
+
+// fp8 (prim.scaled_mm): the operands are loaded as fp8 tiles and the dot takes them as
+// they are (the lowering widens them); wide: 2 warps; the scales are loaded as scalars
+// and multiply the accumulator in the epilogue.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 2
+// CHECK: "tile.load"({{.*}}) : (!tile.ptr<f8E4M3FN>, tensor<4096xi32>, tensor<4096xi1>, tensor<4096xf8E4M3FN>) -> tensor<4096xf8E4M3FN>
+// CHECK: "tile.load"({{.*}}) : (!tile.ptr<f8E5M2>, tensor<16384xi32>, tensor<16384xi1>, tensor<16384xf8E5M2>) -> tensor<16384xf8E5M2>
+// CHECK: "tile.dot"({{.*}}) : (tensor<16x256xf8E4M3FN>, tensor<256x64xf8E5M2>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK: arith.mulf
+// CHECK: arith.mulf
+// CHECK: arith.truncf {{.*}} to tensor<1024xf16>
+func.func @fp8_wide(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E5M2>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<1x28672xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<28672x8192xf8E5M2>) -> tensor<8192x28672xf8E5M2>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<1x8192xf8E4M3FN>, tensor<8192x28672xf8E5M2>, tensor<f32>, tensor<f32>) -> tensor<1x28672xf16>
+  return %y : tensor<1x28672xf16>
+}
