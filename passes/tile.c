@@ -1087,26 +1087,30 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
    * geometry.md, -pipeline.md, -fp8-tune.md), each a time in us for f16 unless fp8:
    *  - block-m: 16, 32, else 64 (M = 128 on 64-row tiles 93.4 at 128 x 8192 x 8192,
    *    against 155.5 for 128x64x32 on 8 warps).
-   *  - "wide" = the grid of 64-column tiles has more than about one wave of programs
-   *    (160; 132 SMs).
+   *  - "wide" = the grid of 64-column tiles has more programs than the GPU has SMs (132,
+   *    H100/H200), e.g. N = 10240 (160): there 32x64x128 tiles on 4 warps ran M = 32 in
+   *    76.1, 32x32x256 in 96.6 (bench/2026-11-22 and -23-h100-gemm.md).
    *  - block-n 64; 32 for 32-row tiles on a narrow grid (32 x 8192 x 8192: 32x32x256 54.5,
    *    32x64x128 64.1).
    *  - block-k: the deepest that the shared memory holds: 256 for 16 rows (16 x 8192 x
    *    8192: 53.5 against 62.3 for 128) and 32x32 tiles, else 128 (64 x 8192 x 8192: 70.4,
    *    against 92.5 for 64).
    *  - warps: 8 for 64-row tiles on a narrow grid (66.0 against 70.7), 2 for 32-row and
-   *    fp8 16-row tiles on a wide one (32 x 28672 x 8192: 168.4 against 199.9; fp8 1 x
-   *    28672 x 8192: 94.8 against 111.5), else 4. */
+   *    fp8 16-row tiles on a very wide one, above 256 programs (32 x 28672 x 8192: 168.4
+   *    against 199.9; fp8 1 x 28672 x 8192: 94.8 against 111.5; at N = 10240, 160
+   *    programs, 2 warps lost: M = 32 88.5 against 76.1, fp8 M = 16 59.4 against 46.8),
+   *    else 4. */
   g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : 64;
   bool fp8 = !ttTypeIsHalf(d->elem);
-  bool wide = ((m + g->bm - 1) / g->bm) * ((d->n + 63) / 64) > 160;
+  int64_t programs = ((m + g->bm - 1) / g->bm) * ((d->n + 63) / 64);
+  bool wide = programs > 132, veryWide = programs > 256;
   g->bn = o->v[3] ? o->v[3] : g->bm == 32 && !wide ? 32 : 64;
   g->bk = o->v[4] ? o->v[4] : g->bm <= 16 || (g->bm == 32 && g->bn == 32) ? 256 : 128;
   g->warps = o->v[1]         ? o->v[1]
              : g->bm >= 128  ? 8
              : g->bm == 64   ? (wide ? 4 : 8)
-             : wide && (g->bm == 32 || fp8) ? 2
-                                            : 4;
+             : veryWide && (g->bm == 32 || fp8) ? 2
+                                                : 4;
   g->order = o->v[5];
   g->group = o->v[6];
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */

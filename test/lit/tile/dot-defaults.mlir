@@ -1,6 +1,6 @@
 // --tile's default dot geometry (passes/tile.c dotGeometry: from H100 sweeps, bench/
 // 2026-11-23-h100-geometry.md): block-m from M, block-n/block-k/warps from the grid's
-// width (more than 160 programs of 64 columns is "wide"), fp8 like f16 but 2 warps when
+// width (more than 132 programs of 64 columns, one per SM, is "wide"), fp8 like f16 but 2 warps when
 // wide.
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile | FileCheck %s
 
