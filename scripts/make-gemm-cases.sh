@@ -38,6 +38,11 @@ gemm fp8_1x8191x4096_e5m2_bf16 "$(scaled_linear 1 8191 4096 $e5 $e5 bf16 0)"
 gemm fp8_5x1000x333_e4m3xe5m2_f32 "$(scaled_linear 5 1000 333 $e4 $e5 f32 0)" "" split-k=1
 gemm fp8_16x8192x8192_e4m3_f16 "$(scaled_linear 16 8192 8192 $e4 $e4 f16 0)"
 gemm fp8_1x8191x4096_e4m3_f16_sk8 "$(scaled_linear 1 8191 4096 $e4 $e4 f16 0)" "" split-k=8
+# the default geometries of M = 32..128 (narrow and wide grids)
+gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
+gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"
+gemm fp8_32x28672x4096_e4m3_f16 "$(scaled_linear 32 28672 4096 $e4 $e4 f16 0)"
+gemm fp8_1x20000x1000_e5m2_f16 "$(scaled_linear 1 20000 1000 $e5 $e5 f16 0)"
 for order in row-major grouped column-major; do
   gemm "fp8_300x520x1000_e4m3_f16_$order" "$(scaled_linear 300 520 1000 $e4 $e4 f16 1)" \
     "block-m=64 block-n=64 block-k=64 order=$order group-m=2" split-k=1
