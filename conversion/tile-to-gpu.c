@@ -722,6 +722,19 @@ static void runAt(Lower *l, int r, int64_t cols, MlirValue *row, MlirValue *col)
   *col = arc(l, "arith.remui", e, cols);
 }
 
+/* Lanes at..at+1 of vector v as a 2-lane vector of type t. */
+static MlirValue slice2(Lower *l, MlirValue v, int64_t at, MlirType t) {
+  MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
+  MlirAttribute offset = mlirIntegerAttrGet(i64, at), size = mlirIntegerAttrGet(i64, 2),
+                stride = mlirIntegerAttrGet(i64, 1);
+  MlirNamedAttribute attrs[3] = {
+      ttNamedAttr(l->ctx, "offsets", mlirArrayAttrGet(l->ctx, 1, &offset)),
+      ttNamedAttr(l->ctx, "sizes", mlirArrayAttrGet(l->ctx, 1, &size)),
+      ttNamedAttr(l->ctx, "strides", mlirArrayAttrGet(l->ctx, 1, &stride)),
+  };
+  return build(l, "vector.extract_strided_slice", 1, &v, t, 3, attrs);
+}
+
 /* True for the fp8 formats that tile.dot takes (E4M3FN, E5M2). */
 static bool isFp8(MlirType t) { return mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t); }
 
@@ -735,12 +748,7 @@ static MlirValue widenFp8(Lower *l, MlirValue run, MlirType fp8) {
   MlirValue out = build(l, "llvm.mlir.poison", 0, NULL, vecOf(l, f16), 0, NULL);
   MlirNamedAttribute kind = ttNamedAttr(l->ctx, "srcType", mlirTypeAttrGet(fp8));
   for (int64_t i = 0; i < l->VEC; i += 2) {
-    MlirNamedAttribute slice[3] = {
-        ttNamedAttr(l->ctx, "offsets", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){ttIntAttr(l->ctx, i, mlirIntegerTypeGet(l->ctx, 64))})),
-        ttNamedAttr(l->ctx, "sizes", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){ttIntAttr(l->ctx, 2, mlirIntegerTypeGet(l->ctx, 64))})),
-        ttNamedAttr(l->ctx, "strides", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){ttIntAttr(l->ctx, 1, mlirIntegerTypeGet(l->ctx, 64))})),
-    };
-    MlirValue pair = build(l, "vector.extract_strided_slice", 1, &bytes, pairI8, 3, slice);
+    MlirValue pair = slice2(l, bytes, i, pairI8);
     MlirValue h = build(l, "nvvm.convert.f8x2.to.f16x2", 1, &pair, pairF16, 1, &kind);
     out = insert(l, extract(l, h, 0), out, i);
     out = insert(l, extract(l, h, 1), out, i + 1);
@@ -900,13 +908,7 @@ static Lowered *toFlat(Lower *l, Lowered *x) {
   for (int64_t mt = 0; mt < y.mt; mt++)
     for (int64_t nt = 0; nt < y.nt; nt++)
       for (int half = 0; half < 2; half++) { /* c0 c1 at row g, c2 c3 at row g + 8 */
-        MlirValue frag = x->parts[mt * y.nt + nt];
-        MlirNamedAttribute sl[3] = {
-            ttNamedAttr(l->ctx, "offsets", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 2 * half)})),
-            ttNamedAttr(l->ctx, "sizes", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 2)})),
-            ttNamedAttr(l->ctx, "strides", mlirArrayAttrGet(l->ctx, 1, (MlirAttribute[]){mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 1)})),
-        };
-        MlirValue pair = build(l, "vector.extract_strided_slice", 1, &frag, v2, 3, sl);
+        MlirValue pair = slice2(l, x->parts[mt * y.nt + nt], 2 * half, v2);
         MlirValue row = arc(l, "arith.addi", row0, mt * 16 + 8 * half);
         MlirValue col = arc(l, "arith.addi", col0, nt * 8);
         MlirValue p = gep(l, buf, ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col), f32);
@@ -930,7 +932,8 @@ static bool lowerDot(Lower *l, MlirOperation op) {
       ttTensorShape(mlirValueGetType(av), as) != 2 || ttTensorShape(mlirValueGetType(bv), bs) != 2 ||
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), cs) != 2 ||
       !(fp8 || bf16 || f16) ||
-      as[1] != bs[0] || cs[0] != as[0] || cs[1] != bs[1] || !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0))))) {
+      as[1] != bs[0] || cs[0] != as[0] || cs[1] != bs[1] ||
+      !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0))))) {
     ttEmitError(op, "convert-tile-to-gpu: tile.dot needs 2-D operands MxK and KxN, both f16, "
                     "both bf16 or both fp8 (E4M3FN or E5M2, in registers), and an f32 MxN "
                     "accumulator");
@@ -1026,15 +1029,16 @@ static bool lowerDot(Lower *l, MlirOperation op) {
 /* Step 6: shared-memory rings and asynchronous copies (--pipeline stage-in=shared) -------
  * A tile.local_alloc memref<S x R x C x T, 3> is a part of the kernel's shared-memory
  * buffer: S slots of R rows of C elements, each row padded by 16 bytes as in 5a
- * (ttSmemTileBytes), so a slot feeds ldmatrix without bank conflicts. tile.async_copy sends run r of its flat tile
- * (first element e) to row e / C, column e % C of the slot: one cp.async (sm_80+; .cg, not
- * kept in L1, for 16 bytes) when the run's offsets are contiguous and aligned - with a
- * mask constant over the run the copy's source size is its size or 0 (zero fill), else it
- * runs under step 3's guard - and otherwise the lanes are loaded one by one under the mask
- * and stored to the slot. tile.async_commit and tile.async_wait are cp.async.commit_group
- * and cp.async.wait_group + a barrier. tile.local_load makes a tile held in shared memory:
- * tile.dot reads it in place (no 5a staging); any other use reads it into the flat
- * layout. */
+ * (ttSmemTileBytes), so a slot feeds ldmatrix without bank conflicts. tile.async_copy
+ * sends run r of its flat tile (first element e) to row e / C, column e % C of the slot:
+ * one cp.async (sm_80+; .cg, not kept in L1, for 16 bytes) when the run's offsets are
+ * contiguous and aligned - with a mask constant over the run the copy's source size is
+ * its size or 0 (zero fill), else it runs under step 3's guard - and otherwise the lanes
+ * are loaded one by one under the mask and stored to the slot. tile.async_commit and
+ * tile.async_wait are cp.async.commit_group and cp.async.wait_group + a barrier.
+ * tile.local_load makes a tile held in shared memory: tile.dot reads it in place (no 5a
+ * staging); any other use reads it into the flat layout. fp8 tiles are not staged this
+ * way (--pipeline keeps them in registers: they widen to f16 before ldmatrix). */
 
 static bool lowerLocalAlloc(Lower *l, MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
