@@ -43,13 +43,13 @@ gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
 gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"
 gemm fp8_32x28672x4096_e4m3_f16 "$(scaled_linear 32 28672 4096 $e4 $e4 f16 0)"
 gemm fp8_1x20000x1000_e5m2_f16 "$(scaled_linear 1 20000 1000 $e5 $e5 f16 0)"
+# every program-id order in every operand dtype (a 5 x 9 grid of 64 x 64 tiles, groups of 2)
 for order in row-major grouped column-major; do
-  gemm "fp8_300x520x1000_e4m3_f16_$order" "$(scaled_linear 300 520 1000 $e4 $e4 f16 1)" \
-    "block-m=64 block-n=64 block-k=64 order=$order group-m=2" split-k=1
-done
-for order in row-major grouped column-major; do
-  gemm "linear_300x520x1000_f16_$order" "$(linear 300 520 1000 f16 1)" \
-    "block-m=64 block-n=64 block-k=64 order=$order group-m=2" split-k=1
+  tiles="block-m=64 block-n=64 block-k=64 order=$order group-m=2"
+  gemm "linear_300x520x1000_f16_$order" "$(linear 300 520 1000 f16 1)" "$tiles" split-k=1
+  gemm "linear_300x520x1000_bf16_$order" "$(linear 300 520 1000 bf16 1)" "$tiles" split-k=1
+  gemm "fp8_300x520x1000_e4m3_f16_$order" "$(scaled_linear 300 520 1000 $e4 $e4 f16 1)" "$tiles" split-k=1
+  gemm "fp8_300x520x1000_e5m2_bf16_$order" "$(scaled_linear 300 520 1000 $e5 $e5 bf16 1)" "$tiles" split-k=1
 done
 gemm linear_300x520x1000_f16_128x64 "$(linear 300 520 1000 f16 0)" "block-m=128 block-n=64 block-k=32 num-warps=8" split-k=2
 gemm matmul_kn_64x256x512_f16 "$(matmul_kn 64 256 512 f16)"
