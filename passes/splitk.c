@@ -10,6 +10,7 @@
  *     `--fuse`) get their dot kernel first, with --tile's default options.
  *  2. For each tile kernel with a K loop (an scf.for whose body holds a tile.dot), choose
  *     S: the option split-k=N, or (N = 0) from the shape: with P = programs of the kernel
+ *     (grid axes 0 and 2: tiles and batches)
  *     and num-sms SMs, the largest power of two S with P * S <= num-sms (one wave) that
  *     leaves each slice at least two steps of the K loop. Every slice adds its partial
  *     tile with atomics, so slices pay only where the grid leaves SMs idle (H100, 16 x
@@ -177,7 +178,9 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
   MlirAttribute grid =
       mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
   MlirStringRef g0 = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, 0));
-  int64_t programs = strtoll(g0.data, NULL, 10), steps = (k + step - 1) / step;
+  MlirStringRef g2 = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, 2));
+  int64_t programs = strtoll(g0.data, NULL, 10) * strtoll(g2.data, NULL, 10),
+          steps = (k + step - 1) / step;
 
   /* Step 2. */
   int64_t split = option;

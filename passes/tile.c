@@ -739,10 +739,10 @@ static MlirOperation kernelFunc(MlirOperation fusion, const MlirValue *inputs, i
 }
 
 /* Step 6: `tile.launch = {kernel = @name, grid = [gridX, "1", "1"], args = [...]}`. */
-static void setLaunch(MlirOperation fusion, const char *name, const char *gridX, int nargs,
-                      const char *const *args) {
+static void setLaunch(MlirOperation fusion, const char *name, const char *gridX,
+                      const char *gridZ, int nargs, const char *const *args) {
   MlirContext ctx = mlirOperationGetContext(fusion);
-  MlirAttribute gridAttrs[3] = {ttStrAttr(ctx, gridX), ttStrAttr(ctx, "1"), ttStrAttr(ctx, "1")};
+  MlirAttribute gridAttrs[3] = {ttStrAttr(ctx, gridX), ttStrAttr(ctx, "1"), ttStrAttr(ctx, gridZ)};
   MlirAttribute argAttrs[4];
   for (int i = 0; i < nargs && i < 4; i++)
     argAttrs[i] = ttStrAttr(ctx, args[i]);
@@ -900,7 +900,7 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
   else
     snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)block);
   const char *args[1] = {"numel(%r0)"};
-  setLaunch(fusion, name, grid, geo.row ? 0 : 1, args);
+  setLaunch(fusion, name, grid, "1", geo.row ? 0 : 1, args);
   return true;
 }
 
@@ -917,7 +917,8 @@ static bool tileFusion(MlirOperation fusion, Geometry geo) {
  *  4. the epilogue: the accumulator (collapsed to the flat C tile) stands for the matmul's
  *     value at the C tile's offsets, and the group's result is emitted from it like an
  *     elementwise group's (bias add, activation, convert), then stored under the C mask.
- * The launch has cdiv(M, BM) * cdiv(N, BN) programs. --splitk splits the K loop further. */
+ * The launch has cdiv(M, BM) * cdiv(N, BN) programs (times B along grid axis 2 for a
+ * batched [B, M, K] x [B, K, N] matmul). --splitk splits the K loop further. */
 
 /* The operands of a dot group: its matmul, the kernel arguments holding A and B, and
  * whether B is read transposed (an [N, K] input). */
@@ -925,7 +926,7 @@ typedef struct {
   MlirOperation matmul;
   int a, b;
   bool bT;
-  int64_t m, n, k;
+  int64_t batch, m, n, k; /* batch: 1 for a 2-D matmul */
   MlirType elem, belem; /* of A and B: both f16, both bf16, or fp8 of either format */
 } DotOperands;
 
@@ -954,14 +955,30 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
   }
   MlirValue a = mlirOperationGetOperand(d->matmul, 0), b = mlirOperationGetOperand(d->matmul, 1);
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
-  if (ttTensorShape(mlirValueGetType(a), as) != 2 || ttTensorShape(mlirValueGetType(b), bs) != 2 ||
-      ttTensorShape(mlirValueGetType(mlirOperationGetResult(d->matmul, 0)), cs) != 2) {
-    ttEmitError(d->matmul, "tile: only 2-D matmuls ([M, K] x [K, N]) have dot kernels yet");
+  int64_t r = ttTensorShape(mlirValueGetType(a), as);
+  if ((r != 2 && r != 3) || ttTensorShape(mlirValueGetType(b), bs) != r ||
+      ttTensorShape(mlirValueGetType(mlirOperationGetResult(d->matmul, 0)), cs) != r ||
+      (r == 3 && (bs[0] != as[0] || cs[0] != as[0]))) {
+    ttEmitError(d->matmul, "tile: dot kernels take 2-D ([M, K] x [K, N]) or batched 3-D "
+                           "([B, M, K] x [B, K, N]) matmuls");
     return false;
   }
+  d->batch = r == 3 ? as[0] : 1;
   d->bT = mlirValueIsAOpResult(b) && ttPrimKind(mlirOpResultGetOwner(b)) == TT_PRIM_TRANSPOSE;
-  if (d->bT)
-    b = mlirOperationGetOperand(mlirOpResultGetOwner(b), 0);
+  if (d->bT) {
+    MlirOperation t = mlirOpResultGetOwner(b);
+    MlirAttribute perm = ttOpAttr(t, "permutation");
+    if (r == 3 && (mlirAttributeIsNull(perm) || mlirDenseI64ArrayGetElement(perm, 0) != 0)) {
+      ttEmitError(t, "tile: a transposed operand of a batched matmul must keep the batch "
+                     "dimension first (permutation [0, 2, 1])");
+      return false;
+    }
+    b = mlirOperationGetOperand(t, 0);
+  }
+  if (r == 3) { /* the matrices of one batch */
+    memmove(as, as + 1, 2 * sizeof *as);
+    memmove(bs, bs + 1, 2 * sizeof *bs);
+  }
   d->a = inputIndex(fbody, a);
   d->b = inputIndex(fbody, b);
   if (d->a < 0 || d->b < 0) {
@@ -1075,6 +1092,13 @@ static MlirValue loadOperand(Emit *e, OperandSpace *s, int arg, MlirValue k0, in
                  attrs);
 }
 
+/* offs + splat(pidB * stride): an index space moved to batch pidB. */
+static MlirValue batchOffset(Emit *e, MlirValue offs, MlirValue pidB, int64_t stride) {
+  MlirType i32 = ttI32(e->ctx), t = mlirValueGetType(offs);
+  MlirValue base = op2(e, "arith.muli", pidB, ttConstInt(&e->b, e->loc, i32, stride), i32);
+  return op2(e, "arith.addi", offs, splatOf(e, base, t), t);
+}
+
 /* Dot geometry: the tile, the K step and the warps; 0 options come from the shape. */
 typedef struct {
   int64_t bm, bn, bk, warps, order, group;
@@ -1102,7 +1126,7 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
    *    else 4. */
   g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : 64;
   bool fp8 = !ttTypeIsHalf(d->elem);
-  int64_t programs = ((m + g->bm - 1) / g->bm) * ((d->n + 63) / 64);
+  int64_t programs = d->batch * ((m + g->bm - 1) / g->bm) * ((d->n + 63) / 64);
   bool wide = programs > 132, veryWide = programs > 256;
   g->bn = o->v[3] ? o->v[3] : g->bm == 32 && !wide ? 32 : 64;
   g->bk = o->v[4] ? o->v[4] : g->bm <= 16 || (g->bm == 32 && g->bn == 32) ? 256 : 128;
@@ -1166,10 +1190,18 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   MlirValue m0 = op2(&e, "arith.muli", pidM, ttConstInt(&e.b, loc, i32, g->bm), i32);
   MlirValue n0 = op2(&e, "arith.muli", pidN, ttConstInt(&e.b, loc, i32, g->bn), i32);
 
-  /* Step 2: the operand tiles' index spaces. */
+  /* Step 2: the operand tiles' index spaces (batched: batch pid_b = program id 2 starts
+   * at pid_b * M * K in A, pid_b * K * N in B and pid_b * M * N in C). */
   OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, m0, d->m, d->k, 1);
   OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, d->k, 1)
                           : operandSpace(&e, g->bk, g->bn, false, n0, d->n, 1, d->n);
+  MlirValue pidB = {NULL};
+  if (d->batch > 1) {
+    MlirNamedAttribute z = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 2, i32));
+    pidB = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &z);
+    sa.offs = batchOffset(&e, sa.offs, pidB, d->m * d->k);
+    sb.offs = batchOffset(&e, sb.offs, pidB, d->k * d->n);
+  }
 
   /* Step 3: the K loop. */
   int64_t cshape[2] = {g->bm, g->bn};
@@ -1206,6 +1238,8 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   MlirValue cm = op2(&e, "arith.addi", splatOf(&e, m0, it), withConst(&e, "arith.divui", ic, g->bn), it);
   MlirValue cn = op2(&e, "arith.addi", splatOf(&e, n0, it), withConst(&e, "arith.remui", ic, g->bn), it);
   e.offs = op2(&e, "arith.addi", withConst(&e, "arith.muli", cm, d->n), cn, it);
+  if (d->batch > 1)
+    e.offs = batchOffset(&e, e.offs, pidB, d->m * d->n);
   e.mask = andMask(&e, lessThan(&e, cm, d->m, d->m % g->bm != 0),
                    lessThan(&e, cn, d->n, d->n % g->bn != 0), nc);
   memoPut(&e, mlirOperationGetResult(d->matmul, 0), e.offs, accFlat);
@@ -1225,9 +1259,10 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     mlirOperationDestroy(kfunc);
     return false;
   }
-  char grid[32];
+  char grid[32], gridZ[32];
   snprintf(grid, sizeof grid, "%lld", (long long)(gm * gn));
-  setLaunch(fusion, name, grid, 0, NULL);
+  snprintf(gridZ, sizeof gridZ, "%lld", (long long)d->batch);
+  setLaunch(fusion, name, grid, gridZ, 0, NULL);
   return true;
 }
 

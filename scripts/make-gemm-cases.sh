@@ -2,7 +2,7 @@
 # Compiles the GEMM cases of the GPU suite (run here; the GPU runs them with
 # scripts/gpu-suite.sh TT_RUN gemm-cases): linear layers and matmuls at odd shapes (sizes
 # that are not multiples of the tiles: M=3, N=1000, K=4100; M=1, N=8191), f16 and bf16,
-# fp8 (E4M3, E5M2, mixed) through prim.scaled_mm, every program-id order, explicit and
+# batched 3-D matmuls, fp8 (E4M3, E5M2, mixed) through prim.scaled_mm, every program-id order, explicit and
 # automatic split-K, a [K, N] operand, a bias and an
 # activation epilogue, and the K loop pipelined (--pipeline: 2 stages carried in registers
 # unless named _pN; _sh: stages in shared-memory rings filled by cp.async). Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
@@ -38,6 +38,10 @@ gemm fp8_1x8191x4096_e5m2_bf16 "$(scaled_linear 1 8191 4096 $e5 $e5 bf16 0)"
 gemm fp8_5x1000x333_e4m3xe5m2_f32 "$(scaled_linear 5 1000 333 $e4 $e5 f32 0)" "" split-k=1
 gemm fp8_16x8192x8192_e4m3_f16 "$(scaled_linear 16 8192 8192 $e4 $e4 f16 0)"
 gemm fp8_1x8191x4096_e4m3_f16_sk8 "$(scaled_linear 1 8191 4096 $e4 $e4 f16 0)" "" split-k=8
+# batched 3-D matmuls (grid axis 2): a [B, K, N] and a transposed [B, N, K] operand, a bias
+gemm bmm_3x5x70x100_f16 "$(bmm 3 5 70 100 f16 0)"
+gemm bmm_4x33x200x300_bf16_t "$(bmm 4 33 200 300 bf16 1)"
+gemm bmm_2x16x1000x4100_f16_t_sk4 "$(bmm 2 16 1000 4100 f16 1)" "" split-k=4
 # the default geometries of M = 32..128 (narrow and wide grids)
 gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
 gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"

@@ -1,7 +1,7 @@
 // --tile's default dot geometry (passes/tile.c dotGeometry: from H100 sweeps, bench/
 // 2026-11-23-h100-geometry.md): block-m from M, block-n/block-k/warps from the grid's
-// width (more than 132 programs of 64 columns, one per SM, is "wide"), fp8 like f16 but 2 warps when
-// wide.
+// width (more than 132 programs of 64 columns, one per SM, is "wide"; more than 256 "very
+// wide"), fp8 like f16 but 2 warps when very wide; and batched 3-D matmuls.
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile | FileCheck %s
 
 // M <= 16: 16x64x256 tiles, 4 warps.
@@ -74,4 +74,24 @@ func.func @fp8_wide(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E5M2>, 
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<28672x8192xf8E5M2>) -> tensor<8192x28672xf8E5M2>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<1x8192xf8E4M3FN>, tensor<8192x28672xf8E5M2>, tensor<f32>, tensor<f32>) -> tensor<1x28672xf16>
   return %y : tensor<1x28672xf16>
+}
+
+// -----
+
+// A batched matmul [3, 5, 100] x [3, 100, 70] (the weight read transposed from [3, 70, 100]):
+// batch pid_b = program id 2 moves A by pid_b * M * K = 500, B by K * N = 7000 and C by
+// M * N = 350; the launch has 3 programs along grid axis 2.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: %[[PB:.*]] = "tile.program_id"() {axis = 2 : i32}
+// CHECK: %[[AB:.*]] = arith.muli %[[PB]], %c500_i32
+// CHECK: %[[AS:.*]] = "tile.splat"(%[[AB]])
+// CHECK: arith.addi %{{.*}}, %[[AS]]
+// CHECK: %[[BB:.*]] = arith.muli %[[PB]], %c7000_i32
+// CHECK: "tile.dot"
+// CHECK: %[[CB:.*]] = arith.muli %[[PB]], %c350_i32
+// CHECK: tile.launch = {args = [], grid = ["2", "1", "3"]
+func.func @batched(%a: tensor<3x5x100xf16>, %w: tensor<3x70x100xf16>) -> tensor<3x5x70xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 0, 2, 1>} : (tensor<3x70x100xf16>) -> tensor<3x100x70xf16>
+  %c = "prim.matmul"(%a, %wt) : (tensor<3x5x100xf16>, tensor<3x100x70xf16>) -> tensor<3x5x70xf16>
+  return %c : tensor<3x5x70xf16>
 }

@@ -20,8 +20,19 @@ func.func private @fused_0(%a: tensor<16x64xf16>, %b: tensor<64x32xf8E4M3FN>) ->
 
 // -----
 
-func.func private @fused_0(%a: tensor<2x16x64xf16>, %b: tensor<2x64x32xf16>) -> tensor<2x16x32xf16> attributes {prim.fusion = "dot"} {
-  // expected-error@+1 {{tile: only 2-D matmuls ([M, K] x [K, N]) have dot kernels yet}}
+// Batches must agree (a 4-D or mismatched matmul has no dot kernel).
+func.func private @fused_0(%a: tensor<2x16x64xf16>, %b: tensor<3x64x32xf16>) -> tensor<2x16x32xf16> attributes {prim.fusion = "dot"} {
+  // expected-error@+1 {{tile: dot kernels take 2-D ([M, K] x [K, N]) or batched 3-D ([B, M, K] x [B, K, N]) matmuls}}
+  %c = "prim.matmul"(%a, %b) : (tensor<2x16x64xf16>, tensor<3x64x32xf16>) -> tensor<2x16x32xf16>
+  return %c : tensor<2x16x32xf16>
+}
+
+// -----
+
+// A batched operand read transposed must keep its batch dimension first.
+func.func private @fused_0(%a: tensor<2x16x64xf16>, %w: tensor<64x2x32xf16>) -> tensor<2x16x32xf16> attributes {prim.fusion = "dot"} {
+  // expected-error@+1 {{tile: a transposed operand of a batched matmul must keep the batch dimension first (permutation [0, 2, 1])}}
+  %b = "prim.transpose"(%w) {permutation = array<i64: 1, 0, 2>} : (tensor<64x2x32xf16>) -> tensor<2x64x32xf16>
   %c = "prim.matmul"(%a, %b) : (tensor<2x16x64xf16>, tensor<2x64x32xf16>) -> tensor<2x16x32xf16>
   return %c : tensor<2x16x32xf16>
 }
