@@ -172,8 +172,7 @@ static MlirNamedAttribute alignAttr(Lower *l, int64_t bytes);
 /* What the llvm dialect holds a value of type t as: t, with fp8 elements (which LLVM has
  * no type for) as i8 - the type arith-to-llvm gives them too. */
 static MlirType llvmStorage(Lower *l, MlirType t) {
-  MlirType e = ttElementType(t);
-  if (!mlirTypeIsAFloat8E4M3FN(e) && !mlirTypeIsAFloat8E5M2(e))
+  if (!ttTypeIsFp8(t))
     return t;
   MlirType i8 = mlirIntegerTypeGet(l->ctx, 8);
   return mlirTypeIsAVector(t) ? vecOf(l, i8) : i8;
@@ -735,9 +734,6 @@ static MlirValue slice2(Lower *l, MlirValue v, int64_t at, MlirType t) {
   return build(l, "vector.extract_strided_slice", 1, &v, t, 3, attrs);
 }
 
-/* True for the fp8 formats that tile.dot takes (E4M3FN, E5M2). */
-static bool isFp8(MlirType t) { return mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t); }
-
 /* A run of VEC fp8 elements widened to VEC f16, exactly (every E4M3 and E5M2 value is an
  * f16): cvt.rn.f16x2.{e4m3,e5m2}x2 (sm_89+) on each pair. */
 static MlirValue widenFp8(Lower *l, MlirValue run, MlirType fp8) {
@@ -760,7 +756,7 @@ static MlirValue widenFp8(Lower *l, MlirValue run, MlirType fp8) {
  * with row pitch `ld` (fp8 widened to f16: the buffer then holds f16). */
 static void stageTile(Lower *l, MlirValue buf, Lowered *x, int64_t cols, int64_t base,
                       int64_t ld, MlirType elem) {
-  bool fp8 = isFp8(elem);
+  bool fp8 = ttTypeIsFp8(elem);
   MlirType stored = fp8 ? mlirF16TypeGet(l->ctx) : elem;
   for (int r = 0; r < x->n; r++) {
     MlirValue row, col;
@@ -925,7 +921,7 @@ static bool lowerDot(Lower *l, MlirOperation op) {
   Lowered *a = lookup(l, av), *b = lookup(l, bv);
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
   MlirType aElem = ttElementType(mlirValueGetType(av)), bElem = ttElementType(mlirValueGetType(bv));
-  bool fp8 = isFp8(aElem) && isFp8(bElem); /* widened to f16 in 5a */
+  bool fp8 = ttTypeIsFp8(aElem) && ttTypeIsFp8(bElem); /* widened to f16 in 5a */
   bool bf16 = mlirTypeIsABF16(aElem) && mlirTypeIsABF16(bElem);
   bool f16 = mlirTypeIsAF16(aElem) && mlirTypeIsAF16(bElem);
   if (!a || !b || a->mma || a->trans || b->mma || (fp8 && (a->shared || b->shared)) ||

@@ -242,6 +242,11 @@ int ttDtypeBytes(MlirType t) {
   return 0;
 }
 
+bool ttTypeIsFp8(MlirType t) {
+  t = ttElementType(t);
+  return mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t);
+}
+
 bool ttTypeIsHalf(MlirType t) {
   t = ttElementType(t);
   return mlirTypeIsAF16(t) || mlirTypeIsABF16(t);

@@ -139,6 +139,7 @@ const char *ttDtypeName(MlirType t);
 /* Bytes per element, 0 when unknown (i1 counts as 1). */
 int ttDtypeBytes(MlirType t);
 bool ttTypeIsHalf(MlirType t); /* f16 or bf16 */
+bool ttTypeIsFp8(MlirType t);  /* f8E4M3FN or f8E5M2 (the formats tile.dot takes) */
 MlirAttribute ttIntAttr(MlirContext ctx, int64_t v, MlirType t);
 MlirAttribute ttStrAttr(MlirContext ctx, const char *s);
 /* `fastmath = #arith.fastmath<flags>` (flags as written in IR, e.g. "contract,afn"). */

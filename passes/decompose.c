@@ -480,12 +480,6 @@ static MlirValue ruleLinear(Rw *w) {
   return convertTo(w, y, et);
 }
 
-/* True for the fp8 formats (E4M3FN, E5M2). */
-static bool isFp8(MlirType t) {
-  t = ttElementType(t);
-  return mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t);
-}
-
 /* Operand i of the op, a per-tensor scale: an f32 tensor of rank 0. */
 static bool checkScale(Rw *w, int i, const char *what) {
   Shape s;
@@ -509,7 +503,7 @@ static MlirValue ruleScaledMm(Rw *w) {
       !checkScale(w, 2, "scale_a") || !checkScale(w, 3, "scale_b") ||
       !checkTensor(w, mlirOperationGetResult(w->op, 0), "the result", &res))
     return nullValue();
-  if (!isFp8(a.type) || !isFp8(b.type)) {
+  if (!ttTypeIsFp8(a.type) || !ttTypeIsFp8(b.type)) {
     ttEmitError(w->op, "decompose: scaled_mm: a and b must be fp8 (f8E4M3FN or f8E5M2), got "
                        "%s and %s",
                 ttDtypeName(a.type), ttDtypeName(b.type));

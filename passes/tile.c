@@ -965,12 +965,15 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
   }
   d->batch = r == 3 ? as[0] : 1;
   d->bT = mlirValueIsAOpResult(b) && ttPrimKind(mlirOpResultGetOwner(b)) == TT_PRIM_TRANSPOSE;
-  if (d->bT) {
+  if (d->bT) { /* read in place: only a swap of the last two dimensions */
     MlirOperation t = mlirOpResultGetOwner(b);
     MlirAttribute perm = ttOpAttr(t, "permutation");
-    if (r == 3 && (mlirAttributeIsNull(perm) || mlirDenseI64ArrayGetElement(perm, 0) != 0)) {
-      ttEmitError(t, "tile: a transposed operand of a batched matmul must keep the batch "
-                     "dimension first (permutation [0, 2, 1])");
+    bool swap = !mlirAttributeIsNull(perm) && mlirDenseArrayGetNumElements(perm) == r;
+    for (int64_t i = 0; swap && i < r; i++)
+      swap = mlirDenseI64ArrayGetElement(perm, i) == (i < r - 2 ? i : 2 * r - 3 - i);
+    if (!swap) {
+      ttEmitError(t, "tile: a transposed matmul operand must swap its last two dimensions "
+                     "(permutation [1, 0], or [0, 2, 1] batched)");
       return false;
     }
     b = mlirOperationGetOperand(t, 0);
@@ -991,8 +994,7 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
   d->n = bs[1];
   d->elem = ttElementType(mlirValueGetType(a));
   MlirType belem = d->belem = ttElementType(mlirValueGetType(b));
-  bool fp8 = (mlirTypeIsAFloat8E4M3FN(d->elem) || mlirTypeIsAFloat8E5M2(d->elem)) &&
-             (mlirTypeIsAFloat8E4M3FN(belem) || mlirTypeIsAFloat8E5M2(belem));
+  bool fp8 = ttTypeIsFp8(d->elem) && ttTypeIsFp8(belem);
   if (!fp8 && (!ttTypeIsHalf(d->elem) || !mlirTypeEqual(d->elem, belem))) {
     ttEmitError(d->matmul, "tile: matmul operands must both be f16, both bf16 or both fp8 "
                            "(f8E4M3FN or f8E5M2) (got %s and %s)",
@@ -1125,7 +1127,7 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
    *    programs, 2 warps lost: M = 32 88.5 against 76.1, fp8 M = 16 59.4 against 46.8),
    *    else 4. */
   g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : 64;
-  bool fp8 = !ttTypeIsHalf(d->elem);
+  bool fp8 = ttTypeIsFp8(d->elem);
   int64_t programs = d->batch * ((m + g->bm - 1) / g->bm) * ((d->n + 63) / 64);
   bool wide = programs > 132, veryWide = programs > 256;
   g->bn = o->v[3] ? o->v[3] : g->bm == 32 && !wide ? 32 : 64;

@@ -29,9 +29,9 @@ func.func private @fused_0(%a: tensor<2x16x64xf16>, %b: tensor<3x64x32xf16>) -> 
 
 // -----
 
-// A batched operand read transposed must keep its batch dimension first.
+// A transposed operand is read in place only when its last two dimensions swap.
 func.func private @fused_0(%a: tensor<2x16x64xf16>, %w: tensor<64x2x32xf16>) -> tensor<2x16x32xf16> attributes {prim.fusion = "dot"} {
-  // expected-error@+1 {{tile: a transposed operand of a batched matmul must keep the batch dimension first (permutation [0, 2, 1])}}
+  // expected-error@+1 {{tile: a transposed matmul operand must swap its last two dimensions (permutation [1, 0], or [0, 2, 1] batched)}}
   %b = "prim.transpose"(%w) {permutation = array<i64: 1, 0, 2>} : (tensor<64x2x32xf16>) -> tensor<2x64x32xf16>
   %c = "prim.matmul"(%a, %b) : (tensor<2x16x64xf16>, tensor<2x64x32xf16>) -> tensor<2x16x32xf16>
   return %c : tensor<2x16x32xf16>
