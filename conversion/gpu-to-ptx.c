@@ -2,7 +2,8 @@
  *
  * Steps:
  *  1. Inside gpu.module: scf to cf, then gpu/arith/index/vector/math to the LLVM and NVVM
- *     dialects (math functions become libdevice `__nv_*` calls); cf to llvm and
+ *     dialects (math functions become libdevice `__nv_*` calls), and the NVVM ops that
+ *     have no LLVM intrinsic (wgmma.mma_async) to inline PTX; cf to llvm and
  *     reconcile-unrealized-casts at module level.
  *  2. For PTX: `nvvm-attach-target` (chip, PTX ISA, O3, and libdevice from the CUDA
  *     toolkit to link) and `gpu-module-to-binary{format=isa}`: MLIR translates the module
@@ -31,10 +32,13 @@ static bool runPipeline(MlirModule module, const char *pipeline) {
   return ok;
 }
 
-/* The PTX ISA version to ask for: 8.0 covers sm_90a; older chips get what they need. */
+/* The PTX ISA version to ask for: 8.0 covers sm_90a; sm_89's fp8 converts need 8.1; the
+ * newest chips need 8.7. */
 static const char *ptxFeature(const char *arch) {
   if (strncmp(arch, "sm_10", 5) == 0 || strncmp(arch, "sm_12", 5) == 0)
     return "+ptx87";
+  if (strcmp(arch, "sm_89") == 0)
+    return "+ptx81";
   return "+ptx80";
 }
 
@@ -76,7 +80,8 @@ bool ttLowerGpuToNvvm(MlirModule module, const char *arch) {
   return runPipeline(module,
                      "builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
                      "convert-vector-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,"
-                     "convert-index-to-llvm),convert-cf-to-llvm,reconcile-unrealized-casts)");
+                     "convert-index-to-llvm,convert-nvvm-to-llvm),convert-cf-to-llvm,"
+                     "reconcile-unrealized-casts)");
 }
 
 bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {

@@ -56,6 +56,7 @@ typedef struct {
    * vector<4xf32>, one per 16x8 fragment, see MmaLayout) of an mmaM x mmaN tile; or a
    * transposed view (tile.trans) of a tile held in the flat layout of its operand. */
   bool mma, trans;
+  bool wg; /* mma in wgmma's layout (step 5w) */
   int64_t mmaM, mmaN;
   /* Shared memory (step 6): a tile.local_alloc ring (sbuf, its row pitch ld and slot size
    * in elements), or a tile held there (tile.local_load; parts[0] is the i32 element
@@ -80,6 +81,8 @@ typedef struct {
    * while they live, from 0 once they are drained for good (step 6) */
   int64_t ringTop;
   bool ringsDead;
+  bool wgmma;      /* mma=wgmma: tile.dot on warpgroup MMA where the tile fits (5w) */
+  bool smemAlign;  /* the buffer holds swizzled wgmma operands: align it to 1024 bytes */
   bool failed;
 } Lower;
 
@@ -556,8 +559,8 @@ static bool reduceKind(const char *kind, const char **arith, const char **vkind)
 }
 
 /* Makes `llvm.mlir.global internal @name : !llvm.array<bytes x i8>` in shared memory
- * (address space 3, 16-byte aligned) in the gpu.module, unless it exists. */
-static void sharedGlobal(Lower *l, const char *name, int64_t bytes) {
+ * (address space 3, `align`-byte aligned) in the gpu.module, unless it exists. */
+static void sharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t align) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpuModule, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
@@ -572,7 +575,7 @@ static void sharedGlobal(Lower *l, const char *name, int64_t bytes) {
       ttNamedAttr(l->ctx, "global_type", mlirTypeAttrGet(mlirTypeParseGet(l->ctx, ttStrRef(type)))),
       ttNamedAttr(l->ctx, "linkage", mlirAttributeParseGet(l->ctx, ttStrRef("#llvm.linkage<internal>"))),
       ttNamedAttr(l->ctx, "addr_space", ttIntAttr(l->ctx, 3, ttI32(l->ctx))),
-      alignAttr(l, 16),
+      alignAttr(l, align),
   };
   MlirRegion init = mlirRegionCreate();
   MlirOperation g = ttOpCreate("llvm.mlir.global", l->loc, 0, NULL, 0, NULL, 5, attrs, 1, &init);
@@ -591,7 +594,7 @@ static MlirValue sharedAddress(Lower *l, const char *name) {
  * global in the gpu.module, made once. */
 #define SCRATCH_NAME "__tt_reduce_scratch"
 static MlirValue scratch(Lower *l) {
-  sharedGlobal(l, SCRATCH_NAME, 32 * 4);
+  sharedGlobal(l, SCRATCH_NAME, 32 * 4, 16);
   return sharedAddress(l, SCRATCH_NAME);
 }
 
@@ -702,9 +705,9 @@ static MlirValue ar(Lower *l, const char *name, MlirValue a, MlirValue b) {
 }
 
 /* A pointer to `bytes` of scratch in the kernel's shared-memory buffer (step 5), past the
- * live rings of step 6. */
-static MlirValue smem(Lower *l, int64_t bytes) {
-  int64_t at = l->ringsDead ? 0 : l->ringTop;
+ * live rings of step 6, `align`-byte aligned within the buffer. */
+static MlirValue smem(Lower *l, int64_t bytes, int64_t align) {
+  int64_t at = l->ringsDead ? 0 : (l->ringTop + align - 1) / align * align;
   if (at + bytes > l->smemBytes)
     l->smemBytes = at + bytes;
   MlirValue base = sharedAddress(l, l->smemName);
@@ -753,15 +756,23 @@ static MlirValue widenFp8(Lower *l, MlirValue run, MlirType fp8) {
 }
 
 /* Step 5a: stores flat tile x ([rows][cols] of elem) to shared memory at element `base`
- * with row pitch `ld` (fp8 widened to f16: the buffer then holds f16). */
+ * (fp8 widened to f16: the buffer then holds f16): with row pitch `ld`, or when swizzled
+ * in 5w's 128-byte swizzled layout of 64-column blocks of `ld` rows each. */
 static void stageTile(Lower *l, MlirValue buf, Lowered *x, int64_t cols, int64_t base,
-                      int64_t ld, MlirType elem) {
+                      int64_t ld, bool swizzled, MlirType elem) {
   bool fp8 = ttTypeIsFp8(elem);
   MlirType stored = fp8 ? mlirF16TypeGet(l->ctx) : elem;
   for (int r = 0; r < x->n; r++) {
     MlirValue row, col;
     runAt(l, r, cols, &row, &col);
-    MlirValue off = ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col);
+    MlirValue off;
+    if (swizzled) { /* (col / 64) ld 64 + row 64 + ((col % 64 / 8) ^ (row % 8)) 8 */
+      MlirValue c8 = arc(l, "arith.andi", arc(l, "arith.shrui", col, 3), 7);
+      MlirValue chunk = ar(l, "arith.xori", c8, arc(l, "arith.andi", row, 7));
+      off = ar(l, "arith.addi", arc(l, "arith.muli", arc(l, "arith.shrui", col, 6), ld * 64),
+               ar(l, "arith.addi", arc(l, "arith.muli", row, 64), arc(l, "arith.muli", chunk, 8)));
+    } else
+      off = ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col);
     MlirValue p = gep(l, buf, arc(l, "arith.addi", off, base), stored);
     MlirValue v = fp8 ? widenFp8(l, x->parts[r], elem) : x->parts[r];
     MlirNamedAttribute align = alignAttr(l, 16);
@@ -831,10 +842,16 @@ static MlirType vec4f32(Lower *l) {
 
 /* Step 5c: accumulator `key` in fragments; a flat one must be a splat constant (the K
  * loop's start), made as fragments directly. Errors are reported at `at`. */
-static Lowered *toMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n) {
+static Lowered *toMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n,
+                      bool wg) {
   Lowered *x = lookup(l, key);
-  if (x && x->mma)
+  if (x && x->mma && x->wg == wg)
     return x;
+  if (x && x->mma) {
+    ttEmitError(at, "convert-tile-to-gpu: a tile.dot accumulator comes from a dot of the "
+                    "other tensor-core layout (mma.sync and wgmma do not mix)");
+    return NULL;
+  }
   MlirAttribute v = x && x->def.ptr && ttOpIs(x->def, "arith.constant") ? ttOpAttr(x->def, "value")
                                                                         : mlirAttributeGetNull();
   if (mlirAttributeIsNull(v) || !mlirAttributeIsADenseElements(v) ||
@@ -850,9 +867,10 @@ static Lowered *toMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int6
   MmaLayout y = mmaLayout(l, m, n);
   Lowered *out = define(l, key);
   out->mma = true;
+  out->wg = wg;
   out->mmaM = m;
   out->mmaN = n;
-  out->n = (int)(y.mt * y.nt);
+  out->n = (int)(wg ? n / (l->T / 128) / 64 * (m / 8) : y.mt * y.nt);
   for (int i = 0; i < out->n; i++)
     out->parts[i] = c;
   return out;
@@ -888,12 +906,213 @@ static Lowered *readFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base,
   return out;
 }
 
+/* Step 5w: tile.dot on warpgroup MMA (mma=wgmma, sm_90a) --------------------------------
+ * C (M x N, f32) += A (M x K) @ B (K x N) is computed transposed ("swap AB": C^T = B^T A^T)
+ * so that N takes wgmma's 64-row side and M, often 1-16 at decode, its narrow side:
+ * wgmma.m64nMk16 with B^T as wgmma's A and A as wgmma's B (both read from shared memory
+ * through 64-bit matrix descriptors; fp8 operands are widened to f16 in 5a).
+ *  a. The operands go through registers into shared memory (the buffer aligned to 1024
+ *     bytes) in the 128-byte swizzled layout: a tile with K contiguous (A [M][K], and B^T
+ *     when B is a tile.trans of an [N][K] load) as K/64 blocks of [rows][64] (128-byte
+ *     rows), the 16-byte chunk c of row r at chunk c ^ (r % 8) of its row; B [K][N] as N/64
+ *     blocks of [K][64], chunk c of row k at c ^ (k % 8), read by wgmma transposed. The 8
+ *     threads that store one row's chunks hit all 32 banks. A generic-to-async proxy fence
+ *     and a barrier make the stores visible to wgmma.
+ *  b. Warpgroup g (warps 4g..4g+3) of G owns C columns [g N/G, (g+1) N/G): MB = N/G/64
+ *     blocks of 64. Per 16 of K it issues one wgmma per block; descriptors hold the start
+ *     address / 16, the 8-row group stride (1024 bytes), the 64-column block stride (B
+ *     [K][N]) and swizzle mode 128B; a K step moves the start by 32 bytes in a K-major
+ *     block (the hardware swizzles the address it forms) and by 16 rows (2048 bytes) in a
+ *     [K][64] block. wgmma.fence before the first, commit and wait for all after the last.
+ *  c. The accumulator: per block b and 8-row chunk c of M a vector<4xf32>, the registers
+ *     4c..4c+3 of wgmma's D: lane (g = lane / 4, t = lane % 4) of warp w in the group holds
+ *     C[8c + 2t + {0, 1}][col] at col = 64 (MB g + b) + 16 w + g, then at col + 8. */
+
+/* The defining op of v, looking through tile.trans (a null op for block arguments). */
+static MlirOperation producer(MlirValue v) {
+  while (mlirValueIsAOpResult(v)) {
+    MlirOperation op = mlirOpResultGetOwner(v);
+    if (!ttOpIs(op, "tile.trans"))
+      return op;
+    v = mlirOperationGetOperand(op, 0);
+  }
+  return (MlirOperation){NULL};
+}
+
+/* True when tile.dot `dot` goes to 5w: mma=wgmma, both operands in registers (not
+ * shared-memory slots of step 6), whole warpgroups, N a multiple of 64 per warpgroup, M a
+ * multiple of 8 up to 256 and K of 64. */
+static bool wgmmaFits(Lower *l, MlirOperation dot) {
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
+  if (!l->wgmma || l->T % 128 || ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 0)), as) != 2 ||
+      ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 1)), bs) != 2)
+    return false;
+  for (int i = 0; i < 2; i++) {
+    MlirOperation def = producer(mlirOperationGetOperand(dot, i));
+    if (!mlirOperationIsNull(def) && ttOpIs(def, "tile.local_load"))
+      return false;
+  }
+  int64_t m = as[0], k = as[1], n = bs[1], g = l->T / 128;
+  return m % 8 == 0 && m <= 256 && k % 64 == 0 && n % (64 * g) == 0 &&
+         n / g / 64 * (m / 8) <= MAX_REPS;
+}
+
+static MlirValue ci64(Lower *l, int64_t v) {
+  return ttConstInt(&l->b, l->loc, mlirIntegerTypeGet(l->ctx, 64), v);
+}
+
+/* i64 scalar `a name b` (b a constant). */
+static MlirValue arc64(Lower *l, const char *name, MlirValue a, int64_t b) {
+  return build(l, name, 2, (MlirValue[]){a, ci64(l, b)}, mlirIntegerTypeGet(l->ctx, 64), 0, NULL);
+}
+
+/* The descriptor (5w b) of shared memory at buf with the given group and block strides. */
+static MlirValue wgmmaDesc(Lower *l, MlirValue buf, int64_t sbo, int64_t lbo) {
+  MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
+  MlirValue addr = build(l, "llvm.ptrtoint", 1, &buf, i64, 0, NULL);
+  MlirValue start = arc64(l, "arith.shrui", arc64(l, "arith.andi", addr, 0x3FFFF), 4);
+  int64_t fixed = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | ((int64_t)1 << 62);
+  return arc64(l, "arith.ori", start, fixed);
+}
+
+static MlirValue wgmmaOp(Lower *l, MlirValue acc, MlirValue da, MlirValue db, int64_t m,
+                         bool aKMajor, bool bf16) {
+  char shape[64];
+  snprintf(shape, sizeof shape, "#nvvm.shape<m = 64, n = %lld, k = 16>", (long long)m);
+  const char *ty = bf16 ? "#nvvm.wgmma_type<bf16>" : "#nvvm.wgmma_type<f16>";
+  MlirAttribute one = mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.wgmma_scale_in<one>"));
+  MlirNamedAttribute attrs[9] = {
+      ttNamedAttr(l->ctx, "layoutA", mlirAttributeParseGet(l->ctx, ttStrRef(
+                                         aKMajor ? "#nvvm.mma_layout<row>" : "#nvvm.mma_layout<col>"))),
+      ttNamedAttr(l->ctx, "layoutB", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.mma_layout<col>"))),
+      ttNamedAttr(l->ctx, "scaleA", one),
+      ttNamedAttr(l->ctx, "scaleB", one),
+      ttNamedAttr(l->ctx, "scaleD", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.wgmma_scale_out<one>"))),
+      ttNamedAttr(l->ctx, "shape", mlirAttributeParseGet(l->ctx, ttStrRef(shape))),
+      ttNamedAttr(l->ctx, "typeA", mlirAttributeParseGet(l->ctx, ttStrRef(ty))),
+      ttNamedAttr(l->ctx, "typeB", mlirAttributeParseGet(l->ctx, ttStrRef(ty))),
+      ttNamedAttr(l->ctx, "typeD", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.wgmma_type<f32>"))),
+  };
+  return build(l, "nvvm.wgmma.mma_async", 3, (MlirValue[]){acc, da, db}, mlirValueGetType(acc),
+               9, attrs);
+}
+
+/* The warpgroup's index and, within it, warp w and lane (5w c). */
+static void wgPos(Lower *l, MlirValue *group, MlirValue *warp, MlirValue *lane) {
+  *group = arc(l, "arith.divui", l->tid, 128);
+  *warp = arc(l, "arith.remui", arc(l, "arith.divui", l->tid, 32), 4);
+  *lane = arc(l, "arith.remui", l->tid, 32);
+}
+
+/* 5c for 5w: accumulator x stored to buf as [M][ld] f32. */
+static void wgmmaToShared(Lower *l, Lowered *x, MlirValue buf, int64_t ld) {
+  int64_t m = x->mmaM, mb = x->mmaN / (l->T / 128) / 64;
+  MlirValue group, warp, lane;
+  wgPos(l, &group, &warp, &lane);
+  MlirValue col0 = ar(l, "arith.addi", arc(l, "arith.muli", group, mb * 64),
+                      ar(l, "arith.addi", arc(l, "arith.muli", warp, 16), arc(l, "arith.divui", lane, 4)));
+  MlirValue row0 = arc(l, "arith.muli", arc(l, "arith.remui", lane, 4), 2);
+  MlirType f32 = mlirF32TypeGet(l->ctx);
+  barrier(l);
+  for (int64_t b = 0; b < mb; b++)
+    for (int64_t c = 0; c < m / 8; c++)
+      for (int j = 0; j < 4; j++) {
+        MlirValue row = arc(l, "arith.addi", row0, 8 * c + (j & 1));
+        MlirValue col = arc(l, "arith.addi", col0, 64 * b + 8 * (j >> 1));
+        MlirValue p = gep(l, buf, ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col), f32);
+        MlirValue v = extract(l, x->parts[b * (m / 8) + c], j);
+        build(l, "llvm.store", 2, (MlirValue[]){v, p}, ttNoType(), 0, NULL);
+      }
+  barrier(l);
+}
+
+/* Step 5w for tile.dot (wgmmaFits holds; operand checks are done). */
+static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType aElem,
+                       MlirType bElem, bool bf16) {
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
+  ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), as);
+  ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), bs);
+  int64_t m = as[0], k = as[1], n = bs[1], mb = n / (l->T / 128) / 64;
+  Lowered *c = toMma(l, op, mlirOperationGetOperand(op, 2), m, n, true);
+  if (!c)
+    return false;
+  bool bT = b->trans; /* B held as [N][K]: B^T is K-major */
+  /* 5a */
+  l->smemAlign = true;
+  MlirValue buf = smem(l, (m + n) * k * 2, 1024);
+  barrier(l);
+  stageTile(l, buf, a, k, 0, m, true, aElem);
+  stageTile(l, buf, b, bT ? k : n, m * k, bT ? n : k, true, bElem);
+  MlirNamedAttribute fence[2] = {
+      ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.proxy_kind<async.shared>"))),
+      ttNamedAttr(l->ctx, "space", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.shared_space<cta>"))),
+  };
+  build(l, "nvvm.fence.proxy", 0, NULL, ttNoType(), 2, fence);
+  barrier(l);
+
+  /* 5b: descriptors in units of 16 bytes from the buffer's start */
+  MlirValue group, warp, lane;
+  wgPos(l, &group, &warp, &lane);
+  MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
+  MlirValue g64 = build(l, "arith.extui", 1, &group, i64, 0, NULL);
+  MlirValue descB = wgmmaDesc(l, buf, 1024, 0); /* A as wgmma's B */
+  MlirValue descA = wgmmaDesc(l, buf, 1024, bT ? 0 : k * 128); /* B^T as wgmma's A */
+  int64_t bBase = m * k * 2, blockBytes = bT ? 64 * 128 : k * 128;
+  descA = build(l, "arith.addi", 2, (MlirValue[]){arc64(l, "arith.muli", g64, mb * blockBytes / 16), descA},
+                i64, 0, NULL);
+  char st[4096] = "!llvm.struct<(";
+  for (int64_t i = 0; i < m / 2; i++)
+    strcat(st, i ? ", f32" : "f32");
+  strcat(st, ")>");
+  MlirType accT = mlirTypeParseGet(l->ctx, ttStrRef(st));
+  MlirType f32 = mlirF32TypeGet(l->ctx);
+  MlirValue acc[MAX_REPS];
+  for (int64_t bi = 0; bi < mb; bi++) {
+    acc[bi] = build(l, "llvm.mlir.poison", 0, NULL, accT, 0, NULL);
+    for (int64_t i = 0; i < m / 2; i++) {
+      MlirNamedAttribute pos = ttNamedAttr(l->ctx, "position", mlirDenseI64ArrayGet(l->ctx, 1, &i));
+      MlirValue e = extract(l, c->parts[bi * (m / 8) + i / 4], i % 4);
+      acc[bi] = build(l, "llvm.insertvalue", 2, (MlirValue[]){acc[bi], e}, accT, 1, &pos);
+    }
+  }
+  build(l, "nvvm.wgmma.fence.aligned", 0, NULL, ttNoType(), 0, NULL);
+  for (int64_t ks = 0; ks < k; ks += 16) {
+    MlirValue db = arc64(l, "arith.addi", descB, ((ks / 64) * m * 128 + (ks % 64) * 2) / 16);
+    for (int64_t bi = 0; bi < mb; bi++) {
+      int64_t off = bT ? bBase + (ks / 64) * n * 128 + bi * blockBytes + (ks % 64) * 2
+                       : bBase + bi * blockBytes + ks * 128;
+      MlirValue da = arc64(l, "arith.addi", descA, off / 16);
+      acc[bi] = wgmmaOp(l, acc[bi], da, db, m, bT, bf16);
+    }
+  }
+  build(l, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, ttNoType(), 0, NULL);
+  MlirNamedAttribute group0 = ttNamedAttr(l->ctx, "group", ttIntAttr(l->ctx, 0, i64));
+  build(l, "nvvm.wgmma.wait.group.sync.aligned", 0, NULL, ttNoType(), 1, &group0);
+  Lowered *out = define(l, mlirOperationGetResult(op, 0));
+  out->mma = out->wg = true;
+  out->mmaM = m;
+  out->mmaN = n;
+  out->n = c->n;
+  for (int64_t bi = 0; bi < mb; bi++)
+    for (int64_t ch = 0; ch < m / 8; ch++) {
+      MlirValue e[4];
+      for (int j = 0; j < 4; j++)
+        e[j] = extractValue(l, acc[bi], 4 * ch + j, f32);
+      out->parts[bi * (m / 8) + ch] = build(l, "vector.from_elements", 4, e, vec4f32(l), 0, NULL);
+    }
+  return true;
+}
+
 /* Step 5c: accumulator x (in fragments) in the flat layout, through shared memory. */
 static Lowered *toFlat(Lower *l, Lowered *x) {
   int64_t m = x->mmaM, n = x->mmaN, ld = n + 4;
   MmaLayout y = mmaLayout(l, m, n);
   MlirType f32 = mlirF32TypeGet(l->ctx);
-  MlirValue buf = smem(l, m * ld * 4);
+  MlirValue buf = smem(l, m * ld * 4, 16);
+  if (x->wg) {
+    wgmmaToShared(l, x, buf, ld);
+    return readFlat(l, x->key, buf, ci(l, 0), m, n, ld, f32);
+  }
   WarpPos w = warpPos(l, y);
   MlirValue g = arc(l, "arith.divui", w.lane, 4), t2 = arc(l, "arith.muli", arc(l, "arith.remui", w.lane, 4), 2);
   MlirValue row0 = ar(l, "arith.addi", arc(l, "arith.muli", w.wmI, m / y.wm), g);
@@ -936,6 +1155,8 @@ static bool lowerDot(Lower *l, MlirOperation op) {
     return false;
   }
   int64_t m = as[0], k = as[1], n = bs[1];
+  if (wgmmaFits(l, op))
+    return lowerWgmma(l, op, a, b, aElem, bElem, bf16);
   MmaLayout y = mmaLayout(l, m, n);
   if (m % (16 * y.wm) || n % (8 * y.wn) || k % 16 || y.mt > 16 || y.mt * y.nt > MAX_REPS ||
       l->VEC != 8) {
@@ -945,7 +1166,7 @@ static bool lowerDot(Lower *l, MlirOperation op) {
                 (long long)m, (long long)n, (long long)k, (long long)(l->T / 32), MAX_REPS);
     return false;
   }
-  Lowered *c = toMma(l, op, mlirOperationGetOperand(op, 2), m, n);
+  Lowered *c = toMma(l, op, mlirOperationGetOperand(op, 2), m, n, false);
   if (!c)
     return false;
   bool bT = b->trans; /* B held as [N][K] */
@@ -954,15 +1175,15 @@ static bool lowerDot(Lower *l, MlirOperation op) {
   int64_t lda = a->shared ? a->ld : k + 8, ldb = b->shared ? b->ld : bT ? k + 8 : n + 8;
   if (!a->shared || !b->shared) {
     int64_t aElems = a->shared ? 0 : m * lda, bElems = b->shared ? 0 : (bT ? n : k) * ldb;
-    MlirValue buf = smem(l, (aElems + bElems) * 2);
+    MlirValue buf = smem(l, (aElems + bElems) * 2, 16);
     barrier(l);
     if (!a->shared) {
-      stageTile(l, buf, a, k, 0, lda, aElem);
+      stageTile(l, buf, a, k, 0, lda, false, aElem);
       abuf = buf;
       abase = ci(l, 0);
     }
     if (!b->shared) {
-      stageTile(l, buf, b, bT ? k : n, aElems, ldb, bElem);
+      stageTile(l, buf, b, bT ? k : n, aElems, ldb, false, bElem);
       bbuf = buf;
       bbase = ci(l, aElems);
     }
@@ -1208,6 +1429,7 @@ static void bind(Lower *l, intptr_t n, const MlirValue *keys, const MlirValue *p
     Lowered *x = define(l, keys[i]);
     x->n = like[i]->n;
     x->mma = like[i]->mma;
+    x->wg = like[i]->wg;
     x->mmaM = like[i]->mmaM;
     x->mmaN = like[i]->mmaN;
     for (int r = 0; r < x->n; r++)
@@ -1215,13 +1437,13 @@ static void bind(Lower *l, intptr_t n, const MlirValue *keys, const MlirValue *p
   }
 }
 
-/* True when block argument v is the accumulator of a tile.dot in block body. */
-static bool isDotAccumulator(MlirBlock body, MlirValue v) {
+/* The tile.dot in block body whose accumulator is block argument v (or a null op). */
+static MlirOperation dotOfAccumulator(MlirBlock body, MlirValue v) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "tile.dot") && mlirValueEqual(mlirOperationGetOperand(op, 2), v))
-      return true;
-  return false;
+      return op;
+  return (MlirOperation){NULL};
 }
 
 /* Step 2 for scf.for (a loop over a row's chunks): the same loop, each tile it carries
@@ -1237,9 +1459,10 @@ static bool lowerFor(Lower *l, MlirOperation op) {
   for (intptr_t i = 0; i < n + 3; i++) {
     vals[i] = mlirOperationGetOperand(op, i);
     int64_t cs[TT_MAX_RANK];
-    if (i >= 3 && isDotAccumulator(tbody, mlirBlockGetArgument(tbody, i - 2)) &&
-        ttTensorShape(mlirValueGetType(vals[i]), cs) == 2)
-      ok = ok && toMma(l, op, vals[i], cs[0], cs[1]); /* step 5c */
+    MlirOperation dot = i >= 3 ? dotOfAccumulator(tbody, mlirBlockGetArgument(tbody, i - 2))
+                               : (MlirOperation){NULL};
+    if (!mlirOperationIsNull(dot) && ttTensorShape(mlirValueGetType(vals[i]), cs) == 2)
+      ok = ok && toMma(l, op, vals[i], cs[0], cs[1], wgmmaFits(l, dot)); /* step 5c */
     if (i >= 3)
       like[i - 3] = lookup(l, vals[i]);
   }
@@ -1492,9 +1715,10 @@ static MlirOperation gpuModule(MlirModule module) {
 }
 
 /* Steps 1-3 for one kernel. */
-static bool lowerKernel(MlirModule module, MlirOperation func) {
+static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   MlirContext ctx = mlirOperationGetContext(func);
   Lower l = {0};
+  l.wgmma = wgmma;
   l.ctx = ctx;
   l.loc = mlirOperationGetLocation(func);
   int64_t warps = ttOpAttrInt(func, "tile.num_warps", 4);
@@ -1586,7 +1810,7 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
        op = mlirOperationGetNextInBlock(op))
     ok = lowerOp(&l, op);
   if (ok && l.smemBytes) /* step 5's buffer, now that its size is known */
-    sharedGlobal(&l, l.smemName, l.smemBytes);
+    sharedGlobal(&l, l.smemName, l.smemBytes, l.smemAlign ? 1024 : 16);
   for (int i = 0; i < l.nvals; i++)
     free(l.vals[i]);
   free(l.vals);
@@ -1596,13 +1820,12 @@ static bool lowerKernel(MlirModule module, MlirOperation func) {
 }
 
 bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts) {
-  (void)opts;
   MlirBlock body = mlirModuleGetBody(module);
   MlirOperation op = mlirBlockGetFirstOperation(body);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
-      if (!lowerKernel(module, op))
+      if (!lowerKernel(module, op, opts->v[0] == 1))
         return false;
       mlirOperationDestroy(op); /* step 4 */
     }

@@ -54,6 +54,14 @@ static const TtPassOption pipelineOptions[] = {
      "of shared-memory slots, cp.async on sm_80+)", 0, 0, 1, stageIns},
 };
 
+static const char *const mmaKinds[] = {"sync", "wgmma", NULL};
+static const TtPassOption lowerOptions[] = {
+    {"mma", "tensor-core instructions for tile.dot: sync (mma.sync.m16n8k16, sm_80 and "
+     "later) or wgmma (warpgroup MMA from swizzled shared memory, sm_90a, for each dot "
+     "whose tile fits it; the others use mma.sync). tt-translate picks wgmma for "
+     "--arch=sm_90a", 0, 0, 1, mmaKinds},
+};
+
 static const TtPassInfo passes[] = {
     {"decompose", "Rewrite composite prim ops into primitive prim ops",
      "softmax, log_softmax, layer_norm, rms_norm, gelu, silu, sigmoid, swiglu and linear "
@@ -100,7 +108,7 @@ static const TtPassInfo passes[] = {
      "becomes a short exp2/rcp formula; tile.reduce combines within a thread, across the "
      "warp with shuffles and across warps through shared memory; each kernel asks ptxas "
      "for full occupancy.",
-     NULL, 0, ttConvertTileToGpu},
+     lowerOptions, 1, ttConvertTileToGpu},
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 

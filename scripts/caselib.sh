@@ -1,7 +1,8 @@
 # Shared by the case scripts (make-gpu-cases.sh, tune-rows.sh, make-gemm-cases.sh,
 # make-gemm-bench.sh; sourced): the output folder OUTDIR (from $1, else $default_out under
 # the repository), emptied of PTX, and the helpers that compile a program into it. Needs
-# tt-opt and tt-translate (TT_BIN, default build/).
+# tt-opt and tt-translate (TT_BIN, default build/); TT_MMA=sync|wgmma picks tile.dot's
+# tensor-core instructions (default: tt-translate's, wgmma for its default sm_90a).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TT_BIN:-$root/build}
 out=${1:-$root/$default_out}
@@ -9,7 +10,7 @@ mkdir -p "$out"
 rm -f "$out"/*.ptx
 compile() { # name size-tag mlir-text [tile options] -> OUTDIR/name_size-tag.ptx
   printf '%s\n' "$3" | "$bin/tt-opt" --decompose --fuse --splitk ${4:+--tile="$4"} |
-    "$bin/tt-translate" --ptx -o "$out/$1_$2.ptx"
+    "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} -o "$out/$1_$2.ptx"
 }
 rows() { # example M N: the row example (written at 8192x8192 bf16) at M x N
   sed -e "s/8192x8192/$2x$3/g" -e "s/tensor<8192xbf16>/tensor<$3xbf16>/g" "$root/examples/$1_bf16.mlir"
@@ -18,7 +19,7 @@ tt_ptx() { # name mlir-text [passes after --decompose --fuse] -> OUTDIR/name.ptx
   local name=$1 text=$2
   shift 2
   printf '%s\n' "$text" | "$bin/tt-opt" --decompose --fuse "$@" |
-    "$bin/tt-translate" --ptx -o "$out/$name.ptx"
+    "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} -o "$out/$name.ptx"
 }
 linear() { # M N K dtype bias(0/1) [activation]: x [M,K] @ w[N,K]^T (+ b) (then gelu)
   local m=$1 n=$2 k=$3 t=$4 args="%x, %w" types="tensor<$1x$3x$4>, tensor<$2x$3x$4>"

@@ -8,7 +8,8 @@
  *                                      their kernel and split-K from the shape); dot kernels
  *                                      not yet pipelined -> --pipeline (2 stages)
  *  3. the launch metadata (docs/metadata.md) is written from the host function
- *  4. tile kernels                  -> --convert-tile-to-gpu
+ *  4. tile kernels                  -> --convert-tile-to-gpu (mma=wgmma for sm_90a, else
+ *                                      mma=sync; --mma overrides)
  *  5. gpu.module                    -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
  * The output is the metadata as `//@` comment lines followed by the PTX. It is written only
  * on success; errors are `file:line:col: error: ...` and exit code 1.
@@ -22,12 +23,16 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: tt-translate (--ptx | --mlir-to-llvmir) [--arch=sm_90a] [-o FILE] [input]\n"
+          "usage: tt-translate (--ptx | --mlir-to-llvmir) [--arch=sm_90a] [--mma=KIND] [-o FILE]\n"
+          "                    [input]\n"
           "\n"
           "  --ptx             PTX for the program's kernels, headed by launch metadata\n"
           "                    ('//@' lines, see docs/metadata.md)\n"
           "  --mlir-to-llvmir  the kernels as LLVM IR (NVPTX target, before libdevice)\n"
           "  --arch=SM         target GPU (default sm_90a)\n"
+          "  --mma=KIND        tensor-core instructions of tile.dot: wgmma (warpgroup MMA,\n"
+          "                    sm_90a only) or sync (mma.sync, sm_80+); default: wgmma\n"
+          "                    for sm_90a, else sync\n"
           "  -o FILE           output file (default stdout; written only on success)\n"
           "Input: a tt program at any level (prim, fused, tile, gpu); '-' or none is stdin.\n");
 }
@@ -74,8 +79,23 @@ static bool verified(MlirModule m) {
   return mlirOperationVerify(mlirModuleGetOperation(m));
 }
 
+typedef struct {
+  bool failed;
+} Fp8Check;
+
+/* Reports a tile.dot of fp8 operands: the target has no fp8 converts (sm_89+). */
+static bool noFp8Dot(MlirOperation op, void *userData) {
+  if (ttOpIs(op, "tile.dot") &&
+      ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0))))) {
+    ttEmitError(op, "tt-translate: an fp8 tile.dot needs --arch=sm_89 or later (the hardware "
+                    "fp8 converts)");
+    ((Fp8Check *)userData)->failed = true;
+  }
+  return true;
+}
+
 /* Steps 1-5. */
-static bool translate(MlirModule m, bool ptx, const char *arch, TtStr *out) {
+static bool translate(MlirModule m, bool ptx, const char *arch, const char *mma, TtStr *out) {
   if (hostHas(m, "prim.") && (!ttRunPass(m, "decompose", NULL) || !verified(m) ||
                               !ttRunPass(m, "fuse", NULL) || !verified(m)))
     return false;
@@ -83,6 +103,11 @@ static bool translate(MlirModule m, bool ptx, const char *arch, TtStr *out) {
                      !ttRunPass(m, "tile", NULL) || !verified(m)))
     return false;
   if (!ttRunPass(m, "pipeline", NULL) || !verified(m))
+    return false;
+  Fp8Check fc = {false};
+  if (strncmp(arch, "sm_", 3) == 0 && atoi(arch + 3) < 89) /* sm_NN[a]; checked later */
+    ttWalk(mlirModuleGetOperation(m), noFp8Dot, &fc);
+  if (fc.failed)
     return false;
   /* The metadata also reports prim ops that --fuse left in the host (not yet supported). */
   TtStr meta = {0};
@@ -92,13 +117,16 @@ static bool translate(MlirModule m, bool ptx, const char *arch, TtStr *out) {
   ttStrDestroy(&meta);
   if (!ok)
     return false;
-  if (!ttRunPass(m, "convert-tile-to-gpu", NULL) || !verified(m))
+  /* tile.dot on warpgroup MMA where the chip has it (sm_90a), else mma.sync */
+  char lower[32];
+  snprintf(lower, sizeof lower, "mma=%s", mma ? mma : strcmp(arch, "sm_90a") == 0 ? "wgmma" : "sync");
+  if (!ttRunPass(m, "convert-tile-to-gpu", lower) || !verified(m))
     return false;
   return ptx ? ttEmitPtx(m, arch, out) : ttEmitLlvmIr(m, arch, out);
 }
 
 int main(int argc, char **argv) {
-  const char *input = NULL, *output = NULL, *arch = "sm_90a";
+  const char *input = NULL, *output = NULL, *arch = "sm_90a", *mma = NULL;
   int mode = 0; /* 1 ptx, 2 llvm ir */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -108,6 +136,8 @@ int main(int argc, char **argv) {
       mode = 2;
     else if (strncmp(a, "--arch=", 7) == 0)
       arch = a + 7;
+    else if (strncmp(a, "--mma=", 6) == 0)
+      mma = a + 6;
     else if (strcmp(a, "-o") == 0 && i + 1 < argc)
       output = argv[++i];
     else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -121,6 +151,10 @@ int main(int argc, char **argv) {
       return 1;
     } else
       input = a;
+  }
+  if (mma && strcmp(mma, "sync") != 0 && !(strcmp(mma, "wgmma") == 0 && strcmp(arch, "sm_90a") == 0)) {
+    fprintf(stderr, "tt-translate: error: --mma=%s: expected sync, or wgmma with --arch=sm_90a\n", mma);
+    return 1;
   }
   if (!mode) {
     fprintf(stderr, "tt-translate: error: say what to emit: --ptx or --mlir-to-llvmir\n");
@@ -144,7 +178,7 @@ int main(int argc, char **argv) {
   TtStr out = {0};
   bool ok = !mlirOperationIsNull(op) &&
             mlirOperationVerify(op) &&
-            translate(mlirModuleFromOperation(op), mode == 1, arch, &out) &&
+            translate(mlirModuleFromOperation(op), mode == 1, arch, mma, &out) &&
             ttDiagErrorCount(diag) == 0;
   if (ok && !ttWriteFile(output ? output : "-", out.data ? out.data : "", out.len)) {
     fprintf(stderr, "tt-translate: error: cannot write '%s': %s\n", output ? output : "-",
