@@ -12,7 +12,10 @@
  *     launches with their arguments: the call's operand pointers, the result pointer, then
  *     the `args` expressions, with `%iN`/`%rN` replaced by tensor ids. A launch whose
  *     `tile.launch` has `zero_result` (split-K kernels accumulate into their result) is
- *     preceded by `//@zero` of its result; such a file is format version 2, others 1.
+ *     preceded by `//@zero` of its result; such a file is format version 2, others 1. A
+ *     launch with `workspace = S` and `reduce = @k` (two-stage split-K) gets a temp f32
+ *     tensor [S, <result shape>] whose pointer follows the result's, and a second launch
+ *     of @k with the same arguments and grid[1] = 1.
  */
 #include "tt.h"
 
@@ -168,6 +171,41 @@ static bool zeroesResult(Meta *m, MlirOperation fn, MlirAttribute launch) {
   return false;
 }
 
+/* The launch and arg lines of kernel `kname` for a call: grid from `launch` (grid[1] = 1
+ * for a split-K reduce kernel), pointers to the call's operands, its result (tensor rid)
+ * and the workspace (wid, when >= 0), then the `args` expressions. */
+static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttribute launch,
+                        const MlirValue *inputs, int nin, MlirStringRef kname, int rid, int wid,
+                        bool reduce) {
+  MlirAttribute grid = mlirDictionaryAttrGetElementByName(launch, ttStrRef("grid"));
+  MlirAttribute args = mlirDictionaryAttrGetElementByName(launch, ttStrRef("args"));
+  char name[128];
+  snprintf(name, sizeof name, "%.*s", (int)kname.length, kname.data);
+  ttStrAppendf(&m->launches, "//@launch %s grid", name);
+  for (intptr_t i = 0; i < 3; i++) {
+    MlirStringRef g = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, i));
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)g.length, g.data);
+    ttStrAppend(&m->launches, " ", 1);
+    substitute(m, call, inputs, nin, reduce && i == 1 ? "1" : buf, &m->launches);
+  }
+  ttStrAppendf(&m->launches, " block %lld 1 1 shared 0\n",
+               (long long)blockThreads(module, name));
+  for (int i = 0; i < nin; i++)
+    ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", tensorId(m, inputs[i]));
+  ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", rid);
+  if (wid >= 0)
+    ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", wid);
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(args); i++) {
+    MlirStringRef a = mlirStringAttrGetValue(mlirArrayAttrGetElement(args, i));
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)a.length, a.data);
+    ttStrAppend(&m->launches, "//@arg i32 ", 11);
+    substitute(m, call, inputs, nin, buf, &m->launches);
+    ttStrAppend(&m->launches, "\n", 1);
+  }
+}
+
 /* Steps 1-2 for one call of a fused function, and its lines. */
 static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
   MlirStringRef cname = mlirFlatSymbolRefAttrGetValue(ttOpAttr(call, "callee"));
@@ -213,36 +251,34 @@ static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
     primLine(m, op, id);
   }
   MlirAttribute kernel = mlirDictionaryAttrGetElementByName(launch, ttStrRef("kernel"));
-  MlirAttribute grid = mlirDictionaryAttrGetElementByName(launch, ttStrRef("grid"));
-  MlirAttribute args = mlirDictionaryAttrGetElementByName(launch, ttStrRef("args"));
-  MlirStringRef kname = mlirFlatSymbolRefAttrGetValue(kernel);
-  char name[128];
-  snprintf(name, sizeof name, "%.*s", (int)kname.length, kname.data);
+  MlirAttribute reduce = mlirDictionaryAttrGetElementByName(launch, ttStrRef("reduce"));
+  MlirAttribute slices = mlirDictionaryAttrGetElementByName(launch, ttStrRef("workspace"));
+  int wid = -1;
+  if (!mlirAttributeIsNull(slices)) { /* f32 [S, <result shape>] */
+    if (!mlirAttributeIsAInteger(slices) || mlirAttributeIsNull(reduce) ||
+        !mlirAttributeIsAFlatSymbolRef(reduce)) {
+      ttEmitError(fn, "tile.launch: workspace = S (an integer) needs reduce = @kernel");
+      m->failed = true;
+      free(inputs);
+      return;
+    }
+    int64_t shape[TT_MAX_RANK + 1] = {mlirIntegerAttrGetValueInt(slices)};
+    intptr_t r = ttTensorShape(mlirValueGetType(result), shape + 1);
+    MlirType ws = mlirRankedTensorTypeGet(r + 1, shape, mlirF32TypeGet(mlirOperationGetContext(fn)),
+                                          mlirAttributeGetNull());
+    m->t = ttRealloc(m->t, sizeof(Tensor) * (size_t)(m->n + 1));
+    m->t[m->n] = (Tensor){ws, "temp", 0};
+    wid = m->n++;
+  }
   if (zeroesResult(m, fn, launch)) {
     ttStrAppendf(&m->launches, "//@zero %%%d\n", rid);
     m->zeroes = true;
   }
-  ttStrAppendf(&m->launches, "//@launch %s grid", name);
-  for (intptr_t i = 0; i < 3; i++) {
-    MlirStringRef g = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, i));
-    char buf[256];
-    snprintf(buf, sizeof buf, "%.*s", (int)g.length, g.data);
-    ttStrAppend(&m->launches, " ", 1);
-    substitute(m, call, inputs, nin, buf, &m->launches);
-  }
-  ttStrAppendf(&m->launches, " block %lld 1 1 shared 0\n",
-               (long long)blockThreads(module, name));
-  for (int i = 0; i < nin; i++)
-    ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", tensorId(m, inputs[i]));
-  ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", rid);
-  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(args); i++) {
-    MlirStringRef a = mlirStringAttrGetValue(mlirArrayAttrGetElement(args, i));
-    char buf[256];
-    snprintf(buf, sizeof buf, "%.*s", (int)a.length, a.data);
-    ttStrAppend(&m->launches, "//@arg i32 ", 11);
-    substitute(m, call, inputs, nin, buf, &m->launches);
-    ttStrAppend(&m->launches, "\n", 1);
-  }
+  launchLines(m, module, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(kernel), rid,
+              wid, false);
+  if (wid >= 0)
+    launchLines(m, module, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(reduce),
+                rid, wid, true);
   free(inputs);
 }
 

@@ -37,11 +37,16 @@ static const TtPassOption tileOptions[] = {
 static const TtPassOption fuseOptions[] = {
     {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1, NULL},
 };
+static const char *const reduceKinds[] = {"atomic", "two-stage", NULL};
 static const TtPassOption splitkOptions[] = {
     {"split-k", "K slices per output tile (0: from the shape: up to one program per SM; "
      "1: no split)", 0, 0, 1024, NULL},
     {"num-sms", "SMs of the target GPU, for split-k=0 (132: H100 SXM and H200)", 132, 1, 1024,
      NULL},
+    {"reduce", "how the K slices' partial tiles are summed: atomic (atomic adds into the "
+     "zeroed result; the epilogue must be linear) or two-stage (deterministic: partial "
+     "tiles to an f32 workspace, then a second kernel adds them in order and runs any "
+     "epilogue)", 0, 0, 1, reduceKinds},
 };
 
 static const char *const stageIns[] = {"registers", "shared", NULL};
@@ -91,7 +96,7 @@ static const TtPassInfo passes[] = {
      tileOptions, 7, ttTilePass},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
-     splitkOptions, 2, ttSplitKPass},
+     splitkOptions, 3, ttSplitKPass},
     {"pipeline", "Software-pipeline the K loop of dot kernels",
      "The loads of step i + num-stages - 1 of the K loop are issued at the top of step i, so "
      "num-stages - 1 steps of loads are in flight while the tensor cores work. With "

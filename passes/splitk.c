@@ -27,9 +27,19 @@
  *     tile.atomic_add; the launch gets grid[1] = S and `zero_result` (the output is zeroed
  *     before the launch, in the same stream; tt-run's times include it). The kernel gets
  *     `tile.split_k = S`.
+ *  5. reduce=two-stage (deterministic: no atomics, the same sums in the same order on
+ *     every run; any epilogue, activations too): both kernels get a pointer to an f32
+ *     workspace [S, <result shape>] after the result's. The split kernel (the loop sliced
+ *     as in 4) stores its partial tile, the flattened accumulator, to slice pid_k of the
+ *     workspace under the result's offsets and mask; its epilogue is erased. A copy of the
+ *     original kernel, `<kernel>_reduce`, launched after it on the same tiles (grid[1] =
+ *     1), replaces the K loop by a loop over the S slices that loads and adds them in
+ *     order, then runs the whole epilogue. The launch gets `workspace = S` and `reduce =
+ *     @<kernel>_reduce`; the metadata allocates the workspace as a temp buffer.
  */
 #include "tt.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,8 +144,9 @@ static MlirOperation launcherOf(MlirModule module, const char *name) {
   return (MlirOperation){NULL};
 }
 
-/* Step 4: the launch's grid[1] = S and zero_result. */
-static void relaunch(MlirOperation fusion, int64_t split) {
+/* Steps 4-5: the launch's grid[1] = S, and zero_result (4) or the workspace and the
+ * reduce kernel (5, when reduce names it). */
+static void relaunch(MlirOperation fusion, int64_t split, const char *reduce) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirAttribute l = ttOpAttr(fusion, "tile.launch");
   MlirAttribute grid = mlirDictionaryAttrGetElementByName(l, ttStrRef("grid"));
@@ -143,22 +154,170 @@ static void relaunch(MlirOperation fusion, int64_t split) {
   snprintf(sk, sizeof sk, "%lld", (long long)split);
   MlirAttribute g[3] = {mlirArrayAttrGetElement(grid, 0), ttStrAttr(ctx, sk),
                         mlirArrayAttrGetElement(grid, 2)};
-  MlirNamedAttribute out[8];
+  MlirNamedAttribute out[10];
   intptr_t n = 0;
-  for (intptr_t i = 0; i < mlirDictionaryAttrGetNumElements(l) && n < 7; i++) {
+  for (intptr_t i = 0; i < mlirDictionaryAttrGetNumElements(l) && n < 8; i++) {
     MlirNamedAttribute e = mlirDictionaryAttrGetElement(l, i);
     MlirStringRef name = mlirIdentifierStr(e.name);
     if (name.length == 4 && strncmp(name.data, "grid", 4) == 0)
       e.attribute = mlirArrayAttrGet(ctx, 3, g);
     out[n++] = e;
   }
-  out[n++] = ttNamedAttr(ctx, "zero_result", mlirUnitAttrGet(ctx));
+  if (reduce) {
+    out[n++] = ttNamedAttr(ctx, "workspace", ttIntAttr(ctx, split, ttI32(ctx)));
+    out[n++] = ttNamedAttr(ctx, "reduce", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(reduce)));
+  } else
+    out[n++] = ttNamedAttr(ctx, "zero_result", mlirUnitAttrGet(ctx));
   mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"),
                                   mlirDictionaryAttrGet(ctx, n, out));
 }
 
-/* Steps 2-4 for one kernel. */
-static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option, int64_t sms) {
+/* Step 5 helpers ------------------------------------------------------------------- */
+
+/* Inserts a `!tile.ptr<f32>` argument at position pos of kernel (block and type). */
+static MlirValue insertPtrArg(MlirOperation kernel, intptr_t pos) {
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
+  MlirType ptr = mlirTypeParseGet(ctx, ttStrRef("!tile.ptr<f32>"));
+  MlirValue arg = mlirBlockInsertArgument(body, pos, ptr, mlirOperationGetLocation(kernel));
+  intptr_t n = mlirBlockGetNumArguments(body);
+  MlirType *types = ttAlloc(sizeof(MlirType) * (size_t)n);
+  for (intptr_t i = 0; i < n; i++)
+    types[i] = mlirValueGetType(mlirBlockGetArgument(body, i));
+  mlirOperationSetAttributeByName(
+      kernel, ttStrRef("function_type"),
+      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, types, 0, NULL)));
+  free(types);
+  return arg;
+}
+
+/* Erases the ops of block body that nothing uses and that have no effect (all but stores,
+ * atomics, loops and the terminator), last first, until none is left. */
+static void eraseDead(MlirBlock body) {
+  for (bool again = true; again;) {
+    again = false;
+    intptr_t n = 0;
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op))
+      n++;
+    MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)(n + 1));
+    n = 0;
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op))
+      ops[n++] = op;
+    while (n-- > 0) {
+      bool used = mlirOperationGetNumResults(ops[n]) == 0 || ttOpIs(ops[n], "scf.for");
+      for (intptr_t i = 0; i < mlirOperationGetNumResults(ops[n]); i++)
+        used = used || !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(ops[n], i)));
+      if (!used) {
+        mlirOperationDestroy(ops[n]);
+        again = true;
+      }
+    }
+    free(ops);
+  }
+}
+
+/* The tensor.collapse_shape of the loop's accumulator, and the result's tile.store. */
+static bool epilogueEnds(MlirOperation loop, MlirOperation *collapse, MlirOperation *store) {
+  *collapse = *store = (MlirOperation){NULL};
+  for (MlirOperation op = mlirOperationGetNextInBlock(loop); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (ttOpIs(op, "tensor.collapse_shape") &&
+        mlirValueEqual(mlirOperationGetOperand(op, 0), mlirOperationGetResult(loop, 0)))
+      *collapse = op;
+    if (ttOpIs(op, "tile.store"))
+      *store = op;
+  }
+  return !mlirOperationIsNull(*collapse) && !mlirOperationIsNull(*store);
+}
+
+/* `offsets + splat(shift)` before `at` (shift an i32). */
+static MlirValue shifted(MlirOperation at, MlirValue offsets, MlirValue shift) {
+  MlirBlock block = mlirOperationGetBlock(at);
+  TtBuilder b = {block, at};
+  MlirLocation loc = mlirOperationGetLocation(at);
+  MlirValue splat = ttBuild(&b, "tile.splat", loc, 1, &shift, mlirValueGetType(offsets), 0, NULL);
+  return ttBinary(&b, loc, "arith.addi", offsets, splat);
+}
+
+/* Moves the ops after `loop` that `v` depends on to before `at` (they do not depend on
+ * the loop), keeping their order. */
+static void hoistSlice(MlirOperation loop, MlirValue v, MlirOperation at) {
+  if (!mlirValueIsAOpResult(v))
+    return;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!mlirBlockEqual(mlirOperationGetBlock(def), mlirOperationGetBlock(loop)) ||
+      mlirOperationIsBeforeInBlock(def, at))
+    return;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); i++)
+    hoistSlice(loop, mlirOperationGetOperand(def, i), at);
+  mlirOperationMoveBefore(def, at);
+}
+
+/* Step 5 for kernel, whose loop is already sliced (pidK); split S, numel the result's
+ * element count, ptrArg the position of the workspace pointer. */
+static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation loop,
+                     MlirValue pidK, int64_t split, int64_t numel, intptr_t ptrArg) {
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirType i32 = ttI32(ctx);
+  MlirOperation collapse, store;
+  if (!epilogueEnds(loop, &collapse, &store)) {
+    ttEmitError(loop, "splitk: reduce=two-stage needs the accumulator flattened "
+                      "(tensor.collapse_shape) and stored by one tile.store after the K loop");
+    return false;
+  }
+  if (split * numel > INT32_MAX) {
+    ttEmitError(loop, "splitk: reduce=two-stage needs a workspace of %lld x %lld f32, more "
+                      "than i32 offsets reach; use a smaller split-k",
+                (long long)split, (long long)numel);
+    return false;
+  }
+  /* the split kernel: partial tiles to the workspace */
+  MlirValue ws = insertPtrArg(kernel, ptrArg);
+  TtBuilder b = {mlirOperationGetBlock(store), store};
+  MlirLocation loc = mlirOperationGetLocation(store);
+  MlirValue base = ttBinary(&b, loc, "arith.muli", pidK, ttConstInt(&b, loc, i32, numel));
+  MlirValue st[4] = {ws, shifted(store, mlirOperationGetOperand(store, 1), base),
+                     mlirOperationGetResult(collapse, 0), mlirOperationGetOperand(store, 3)};
+  ttBuild(&b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+  mlirOperationDestroy(store);
+  eraseDead(mlirOperationGetBlock(loop));
+
+  /* the reduce kernel: the slices summed in order, then the epilogue */
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(reduce, 0));
+  MlirOperation rloop = ttDotLoop(body);
+  epilogueEnds(rloop, &collapse, &store);
+  ws = insertPtrArg(reduce, ptrArg);
+  MlirValue offsets = mlirOperationGetOperand(store, 1), mask = mlirOperationGetOperand(store, 3);
+  hoistSlice(rloop, offsets, collapse);
+  hoistSlice(rloop, mask, collapse);
+  b = (TtBuilder){body, collapse};
+  loc = mlirOperationGetLocation(collapse);
+  MlirType accT = mlirValueGetType(mlirOperationGetResult(collapse, 0));
+  MlirValue zero = ttConstSplat(&b, loc, accT, 0.0);
+  MlirOperation sum = ttBuildFor(&b, loc, ttConstInt(&b, loc, i32, 0),
+                                 ttConstInt(&b, loc, i32, split * numel),
+                                 ttConstInt(&b, loc, i32, numel), 1, &zero);
+  MlirBlock sb = ttForBody(sum);
+  TtBuilder in = ttBuilderAtEnd(sb);
+  MlirValue iv = mlirBlockGetArgument(sb, 0);
+  MlirValue splat = ttBuild(&in, "tile.splat", loc, 1, &iv, mlirValueGetType(offsets), 0, NULL);
+  MlirValue ld[4] = {ws, ttBinary(&in, loc, "arith.addi", offsets, splat), mask,
+                     ttConstSplat(&in, loc, accT, 0.0)};
+  MlirValue part = ttBuild(&in, "tile.load", loc, 4, ld, accT, 0, NULL);
+  MlirValue acc = ttBinary(&in, loc, "arith.addf", mlirBlockGetArgument(sb, 1), part);
+  ttBuild(&in, "scf.yield", loc, 1, &acc, ttNoType(), 0, NULL);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(collapse, 0), mlirOperationGetResult(sum, 0));
+  mlirOperationDestroy(collapse);
+  mlirOperationDestroy(rloop);
+  eraseDead(body);
+  return true;
+}
+
+/* Steps 2-5 for one kernel. */
+static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option, int64_t sms,
+                        bool twoStageOpt) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation loop = ttDotLoop(body);
   if (mlirOperationIsNull(loop) || !mlirAttributeIsNull(ttOpAttr(kernel, "tile.split_k")))
@@ -192,7 +351,7 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
   MlirOperation bad = {NULL}, store = {NULL};
   Sum adds[16];
   int nadds = 0;
-  if (split > 1 && !linearEpilogue(loop, &bad, adds, &nadds, &store)) {
+  if (split > 1 && !twoStageOpt && !linearEpilogue(loop, &bad, adds, &nadds, &store)) {
     if (option == 0)
       return true;
     char what[64];
@@ -204,10 +363,18 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
   if (split <= 1)
     return true;
 
-  /* Step 4. */
+  /* Step 4 (and 5: the reduce kernel is a copy of the kernel as it was). */
   MlirContext ctx = mlirOperationGetContext(kernel);
   MlirLocation loc = mlirOperationGetLocation(loop);
   MlirType i32 = ttI32(ctx);
+  MlirOperation reduce = {NULL};
+  char rname[160];
+  if (twoStageOpt) {
+    reduce = mlirOperationClone(kernel);
+    snprintf(rname, sizeof rname, "%s_reduce", name);
+    mlirOperationSetAttributeByName(reduce, ttStrRef("sym_name"), ttStrAttr(ctx, rname));
+    mlirBlockInsertOwnedOperationAfter(mlirModuleGetBody(module), kernel, reduce);
+  }
   TtBuilder b = {body, loop};
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 1, i32));
   MlirValue pidK = ttBuild(&b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
@@ -217,6 +384,18 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
                            mlirOperationGetOperand(loop, 1));
   mlirOperationSetOperand(loop, 0, begin);
   mlirOperationSetOperand(loop, 1, end);
+  if (twoStageOpt) {
+    MlirType ft = mlirTypeAttrGetValue(ttOpAttr(fusion, "function_type"));
+    MlirType rt = mlirFunctionTypeGetResult(ft, 0);
+    int64_t shape[TT_MAX_RANK], numel = 1;
+    for (int64_t d = 0, r = ttTensorShape(rt, shape); d < r; d++)
+      numel *= shape[d];
+    if (!twoStage(kernel, reduce, loop, pidK, split, numel, mlirFunctionTypeGetNumInputs(ft) + 1))
+      return false;
+    mlirOperationSetAttributeByName(kernel, ttStrRef("tile.split_k"), ttIntAttr(ctx, split, i32));
+    relaunch(fusion, split, rname);
+    return true;
+  }
   /* sums: slice 0 alone adds the other operand */
   MlirNamedAttribute eq = ttNamedAttr(ctx, "predicate",
                                       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0));
@@ -238,7 +417,7 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
   ttBuild(&at, "tile.atomic_add", loc, 4, st, ttNoType(), 0, NULL);
   mlirOperationDestroy(store);
   mlirOperationSetAttributeByName(kernel, ttStrRef("tile.split_k"), ttIntAttr(ctx, split, i32));
-  relaunch(fusion, split);
+  relaunch(fusion, split, NULL);
   return true;
 }
 
@@ -249,7 +428,7 @@ bool ttSplitKPass(MlirModule module, const TtPassOptions *opts) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
-        !splitKernel(module, op, opts->v[0], opts->v[1]))
+        !splitKernel(module, op, opts->v[0], opts->v[1], opts->v[2] == 1))
       return false;
   return true;
 }

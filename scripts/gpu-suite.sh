@@ -2,7 +2,8 @@
 # The GPU suite (run through `device`): every compiled case in CASES (default gpu-cases/,
 # made by scripts/make-gpu-cases.sh) runs with tt-run on fresh random inputs and is checked
 # against the float64 reference (programs of several kernels also as a CUDA graph replay,
-# with --graph). Prints one line per case and a summary; exit 1 on any
+# with --graph; two-stage split-K cases, named _ts, also with --repeat 5: bit-identical
+# outputs run after run). Prints one line per case and a summary; exit 1 on any
 # failure. Usage: scripts/gpu-suite.sh TT_RUN [CASES]
 set -uo pipefail
 ttrun=$1
@@ -11,10 +12,11 @@ fail=0; n=0
 for f in "$cases"/*.ptx; do
   n=$((n+1))
   graph=; [ "$(grep -c '^//@launch' "$f")" -gt 1 ] && graph=--graph
-  log=$("$ttrun" --runs 20 --warmup 3 $graph "$f" 2>&1); rc=$?
+  repeat=; case $(basename "$f") in *_ts*) repeat="--repeat 5" ;; esac # deterministic
+  log=$("$ttrun" --runs 20 --warmup 3 $graph $repeat "$f" 2>&1); rc=$?
   status=PASS; [ $rc -eq 0 ] || { status=FAIL; fail=$((fail+1)); }
   printf '%-36s %s  %s\n' "$(basename "$f" .ptx)" "$status" \
-    "$(echo "$log" | grep -E '^(output|time|launch gap)' | tr '\n' ' ')"
+    "$(echo "$log" | grep -E '^(output|time|launch gap|repeat)' | tr '\n' ' ')"
   [ $rc -eq 0 ] || echo "$log" | sed 's/^/    /'
 done
 echo "gpu-suite: $((n-fail)) of $n cases passed"

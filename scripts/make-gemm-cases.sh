@@ -4,13 +4,18 @@
 # that are not multiples of the tiles: M=3, N=1000, K=4100; M=1, N=8191), f16 and bf16,
 # batched 3-D matmuls, fp8 (E4M3, E5M2, mixed) through prim.scaled_mm, every program-id order, explicit and
 # automatic split-K, a [K, N] operand, a bias and an
-# activation epilogue, and the K loop pipelined (--pipeline: 2 stages carried in registers
-# unless named _pN; _sh: stages in shared-memory rings filled by cp.async). Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
+# activation epilogue, two-stage (deterministic) split-K (_ts: the GPU suite also checks
+# that repeated runs are bit-identical), and the K loop pipelined (--pipeline: 2 stages
+# carried in registers unless named _pN; _sh: stages in shared-memory rings filled by
+# cp.async). Every case is compiled twice: tile.dot on wgmma (sm_90a) and, named _sync,
+# on mma.sync. Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
 set -euo pipefail
 default_out=gemm-cases
 source "$(dirname "$0")/caselib.sh"
 gemm() { # name mlir-text tile-options splitk-options pipeline-options
+  # each case twice: wgmma (tt-translate's choice for its default sm_90a) and mma.sync
   tt_ptx "$1" "$2" ${3:+--tile="$3"} --tile --splitk${4:+="$4"} --pipeline${5:+="$5"}
+  TT_MMA=sync tt_ptx "$1_sync" "$2" ${3:+--tile="$3"} --tile --splitk${4:+="$4"} --pipeline${5:+="$5"}
 }
 matmul_kn() { # M N K dtype: a [M,K] @ b [K,N] (B read K-major: ldmatrix.trans)
   printf 'func.func @main(%%a: tensor<%sx%sx%s>, %%b: tensor<%sx%sx%s>) -> tensor<%sx%sx%s> {\n  %%c = "prim.matmul"(%%a, %%b) : (tensor<%sx%sx%s>, tensor<%sx%sx%s>) -> tensor<%sx%sx%s>\n  return %%c : tensor<%sx%sx%s>\n}\n' \
@@ -42,6 +47,12 @@ gemm fp8_1x8191x4096_e4m3_f16_sk8 "$(scaled_linear 1 8191 4096 $e4 $e4 f16 0)" "
 gemm bmm_3x5x70x100_f16 "$(bmm 3 5 70 100 f16 0)"
 gemm bmm_4x33x200x300_bf16_t "$(bmm 4 33 200 300 bf16 1)"
 gemm bmm_2x16x1000x4100_f16_t_sk4 "$(bmm 2 16 1000 4100 f16 1)" "" split-k=4
+# two-stage split-K: partial tiles to a workspace, then a reduce kernel with the epilogue
+# (an activation too, which atomics cannot take)
+gemm linear_silu_3x1000x4100_f16_ts4 "$(linear 3 1000 4100 f16 1 silu)" "" "split-k=4 reduce=two-stage"
+gemm linear_bias_16x4096x8192_bf16_ts "$(linear 16 4096 8192 bf16 1)" "" "reduce=two-stage"
+gemm fp8_bias_3x1000x4100_e4m3_bf16_ts8 "$(scaled_linear 3 1000 4100 $e4 $e4 bf16 1)" "" "split-k=8 reduce=two-stage"
+gemm bmm_2x16x1000x4100_f16_t_ts4 "$(bmm 2 16 1000 4100 f16 1)" "" "split-k=4 reduce=two-stage"
 # the default geometries of M = 32..128 (narrow and wide grids)
 gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
 gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"

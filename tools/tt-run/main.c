@@ -45,6 +45,9 @@ static const char kUsage[] =
     "  --warmup N     untimed runs before timing (default 10)\n"
     "  --runs N       timed runs (default 100)\n"
     "  --no-time      check outputs only, do not time\n"
+    "  --repeat N     run the launches N more times on the same inputs and\n"
+    "                 fail unless every output equals the first run's bit for\n"
+    "                 bit (determinism: e.g. two-stage split-K)\n"
     "  --no-check     time only: skip the reference (for tuning sweeps; the\n"
     "                 launches still run once, waited on, before timing)\n"
     "  --graph        also capture the launch sequence in a CUDA graph: check a\n"
@@ -73,6 +76,7 @@ typedef struct Options {
   double tol; /* < 0: per dtype */
   long warmup;
   long runs;
+  long repeat; /* --repeat: more runs whose outputs must equal the first's bit for bit */
   bool time;
   bool graph;
   bool noCheck;
@@ -183,6 +187,8 @@ static bool setValueOption(Options *o, const char *name, const char *value) {
     return parseFinite(value, &o->tol) && o->tol >= 0;
   if (strcmp(name, "--warmup") == 0)
     return parseLong(value, 0, 1000000, &o->warmup);
+  if (strcmp(name, "--repeat") == 0)
+    return parseLong(value, 0, 1000000, &o->repeat);
   return parseLong(value, 1, 1000000, &o->runs); /* --runs */
 }
 
@@ -208,7 +214,7 @@ static bool setFlag(Options *o, const char *arg) {
 /* True if `name` is an option that takes a value. */
 static bool takesValue(const char *name) {
   static const char *const kNames[] = {"--seed", "--range", "--tol",
-                                       "--warmup", "--runs"};
+                                       "--warmup", "--runs", "--repeat"};
   for (size_t i = 0; i < sizeof kNames / sizeof *kNames; ++i)
     if (strcmp(kNames[i], name) == 0)
       return true;
@@ -743,6 +749,47 @@ static int checkGraph(Session *s) {
   return failed;
 }
 
+/* With --repeat N: runs the launches N more times on freshly prepared buffers and
+ * compares every output bit for bit with the first run's (in s->device); returns the
+ * number of runs that differ, or -1 after printing an error. */
+static int checkRepeat(Session *s) {
+  TtrtError err = {0, ""};
+  int n = s->meta->numOutputs, differ = 0;
+  double **first = calloc((size_t)n + 1, sizeof *first);
+  if (!first) {
+    fprintf(stderr, "tt-run: out of memory\n");
+    return -1;
+  }
+  for (int i = 0; i < n; ++i) { /* keep the first run's values */
+    first[i] = s->device[s->meta->outputs[i]];
+    s->device[s->meta->outputs[i]] = NULL;
+  }
+  for (long r = 0; r < s->opt->repeat && differ >= 0; ++r) {
+    if (prepareBuffers(s, &err) || ttrtProgramRun(s->program, true, &err) ||
+        ttrtContextSynchronize(s->ctx, &err) || downloadOutputs(s, &err)) {
+      reportError(s, &err);
+      differ = -1;
+      break;
+    }
+    bool same = true;
+    for (int i = 0; i < n; ++i) {
+      const TtrtTensor *t = &s->meta->tensors[s->meta->outputs[i]];
+      size_t bytes = (size_t)ttrtShapeGetNumel(&t->shape) * sizeof(double);
+      same = same && memcmp(first[i], s->device[s->meta->outputs[i]], bytes) == 0;
+    }
+    differ += !same;
+  }
+  for (int i = 0; i < n; ++i) {
+    free(s->device[s->meta->outputs[i]]);
+    s->device[s->meta->outputs[i]] = first[i];
+  }
+  free(first);
+  if (differ >= 0)
+    printf("repeat: %ld of %ld runs bit-identical to the first\n",
+           s->opt->repeat - differ, s->opt->repeat);
+  return differ;
+}
+
 /* Creates the context; prints the device line. */
 static int openDevice(Session *s) {
   TtrtError err;
@@ -786,6 +833,12 @@ static int runOnGpu(Session *s) {
     failed += !checkOutput(s, s->meta->outputs[i]);
   if (s->opt->printValues && check)
     printAllValues(s, s->device, s->values);
+  if (s->opt->repeat) {
+    int d = checkRepeat(s);
+    if (d < 0)
+      return EXIT_FAIL;
+    failed += d > 0;
+  }
   if (s->opt->graph) {
     int f = checkGraph(s);
     if (f < 0)
