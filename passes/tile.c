@@ -1094,6 +1094,14 @@ static MlirValue loadOperand(Emit *e, OperandSpace *s, int arg, MlirValue k0, in
                  attrs);
 }
 
+/* Marks the tile.load under operand tile x (a tensor.expand_shape of it) as a box of a
+ * row-major dims[0] x dims[1] matrix: `tile.box = array<i64: D0, D1>` (its offsets[0] is
+ * the box's first element). Codegen ignores it; --pipeline stage-in=tma reads it. */
+static void boxOf(Emit *e, MlirValue x, const int64_t dims[2]) {
+  MlirOperation load = mlirOpResultGetOwner(mlirOperationGetOperand(mlirOpResultGetOwner(x), 0));
+  mlirOperationSetAttributeByName(load, ttStrRef("tile.box"), mlirDenseI64ArrayGet(e->ctx, 2, dims));
+}
+
 /* offs + splat(pidB * stride): an index space moved to batch pidB. */
 static MlirValue batchOffset(Emit *e, MlirValue offs, MlirValue pidB, int64_t stride) {
   MlirType i32 = ttI32(e->ctx), t = mlirValueGetType(offs);
@@ -1219,6 +1227,11 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   int64_t ashape[2] = {g->bm, g->bk}, bshape[2] = {g->bn, g->bk}, kshape[2] = {g->bk, g->bn};
   MlirValue a = loadOperand(&e, &sa, d->a, k0, d->k, kMask, ashape, d->elem);
   MlirValue b = loadOperand(&e, &sb, d->b, k0, d->k, kMask, d->bT ? bshape : kshape, d->belem);
+  if (d->batch == 1) { /* the matrices the tiles are boxes of (for --pipeline stage-in=tma) */
+    int64_t adims[2] = {d->m, d->k}, bdims[2] = {d->bT ? d->n : d->k, d->bT ? d->k : d->n};
+    boxOf(&e, a, adims);
+    boxOf(&e, b, bdims);
+  }
   if (d->bT)
     b = op1(&e, "tile.trans", b, tileShaped(2, kshape, d->belem));
   MlirValue dops[3] = {a, b, mlirBlockGetArgument(lb, 1)};

@@ -4,14 +4,16 @@
 /// with addresses made in hardware), mbarriers (transaction-counting barriers in shared
 /// memory on which TMA copies complete), wgmma (warpgroup matrix multiply-accumulate on
 /// shared-memory operand descriptors), the fences that order them, and thread-block
-/// clusters. Definitions only for now: the lowering to `nvgpu`/`nvvm` comes with the GEMM
-/// work. Shared-memory buffers are `memref`s in address space 3.
+/// clusters. `--pipeline stage-in=tma` makes the TMA and mbarrier ops and
+/// `--convert-tile-to-gpu` lowers them to `nvvm` (tile.dot itself lowers to wgmma there
+/// directly); the wgmma, fence and cluster ops are definitions for hand-written kernels,
+/// not lowered yet. Shared-memory buffers are `memref`s in address space 3.
 irdl.dialect @hopper {
   /// A TMA tensor-map descriptor (128 bytes, made on the host), passed by pointer.
   irdl.type @tma_desc {
   }
 
-  /// An mbarrier object in shared memory.
+  /// A group of mbarriers (transaction-counting barriers) in shared memory.
   irdl.type @mbarrier {
   }
 
@@ -19,37 +21,49 @@ irdl.dialect @hopper {
   irdl.type @wgmma_desc {
   }
 
-  /// Initialize `barrier` to expect `count` arrivals. Category: mbarrier.
-  irdl.operation @mbarrier_init {
+  /// `count` mbarriers in shared memory, each initialized (by thread 0, fenced for the
+  /// async proxy, then a block barrier) to expect one arrival per phase. Category:
+  /// mbarrier.
+  irdl.operation @mbarrier_alloc {
     %b = irdl.base @hopper::@mbarrier
     %c = irdl.base "#builtin.integer"
-    irdl.operands(barrier: %b)
+    irdl.results(result: %b)
     irdl.attributes {"count" = %c}
   }
 
-  /// Arrive on `barrier` and add `bytes` (an integer operand) to its expected transaction
-  /// count. Category: mbarrier.
+  /// Arrive on mbarrier `slot` (an i32) of `barriers` and add `bytes` (an i32) to its
+  /// expected transaction count. Category: mbarrier.
   irdl.operation @mbarrier_arrive_expect_tx {
     %b = irdl.base @hopper::@mbarrier
-    %n = irdl.any
-    irdl.operands(barrier: %b, bytes: %n)
+    %i = irdl.is i32
+    irdl.operands(barriers: %b, slot: %i, bytes: %i)
   }
 
-  /// Wait until the phase `phase` (i1 operand) of `barrier` has completed. Category: mbarrier.
+  /// Every thread waits until phase `phase` (an i32: 0 or 1, the parity) of mbarrier `slot`
+  /// of `barriers` has completed. Category: mbarrier.
   irdl.operation @mbarrier_wait {
     %b = irdl.base @hopper::@mbarrier
-    %p = irdl.any
-    irdl.operands(barrier: %b, phase: %p)
+    %i = irdl.is i32
+    irdl.operands(barriers: %b, slot: %i, phase: %i)
   }
 
-  /// Bulk tensor copy global->shared: the box at `coords` of the tensor that `desc` maps is
-  /// written to `dst` and completes on `barrier`. Category: tma.
+  /// Bulk tensor copy global->shared of one operand tile: when `pred` (i1), thread 0 arrives
+  /// on mbarrier `slot` of `barriers` expecting the tile's bytes and copies the tile whose
+  /// first element is at `offsets[0]` (an i32 tile: the row-major offset of element (row,
+  /// col) of the `dims` = [D0, D1] tensor that `desc` maps, so row = offsets[0] / D1) into
+  /// slot `slot` of `buffer` (a tile.local_alloc ring, S x R x C), in 128-byte swizzled
+  /// blocks of 64 two-byte columns (C / 64 copies of an R x 64 box); the copies complete on
+  /// the mbarrier. Boxes past the tensor's edges read zeros. Category: tma.
   irdl.operation @tma_load {
     %d = irdl.base @hopper::@tma_desc
     %m = irdl.base "!builtin.memref"
+    %i = irdl.is i32
     %b = irdl.base @hopper::@mbarrier
-    %c = irdl.any
-    irdl.operands(desc: %d, dst: %m, barrier: %b, coords: variadic %c)
+    %o = irdl.base "!builtin.tensor"
+    %p = irdl.is i1
+    %a = irdl.base "#builtin.dense_array"
+    irdl.operands(desc: %d, buffer: %m, slot: %i, barriers: %b, offsets: %o, pred: %p)
+    irdl.attributes {"dims" = %a}
   }
 
   /// Bulk tensor copy shared->global of `src` to the box at `coords`. Category: tma.

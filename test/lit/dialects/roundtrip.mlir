@@ -25,10 +25,14 @@ func.func @tile_ops(%p: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
   return
 }
 // CHECK-LABEL: func.func @hopper_ops
-// CHECK: "hopper.mbarrier_init"(%{{.*}}) {count = 1 : i32}
+// CHECK: %[[B:.*]] = "hopper.mbarrier_alloc"() {count = 2 : i32} : () -> !hopper.mbarrier
+// CHECK: "hopper.tma_load"(%{{.*}}, %{{.*}}, %{{.*}}, %[[B]], %{{.*}}, %{{.*}}) {dims = array<i64: 1000, 4096>}
+// CHECK: "hopper.mbarrier_wait"(%[[B]], %{{.*}}, %{{.*}})
 // CHECK: "hopper.wgmma_fence"()
-func.func @hopper_ops(%b: !hopper.mbarrier) {
-  "hopper.mbarrier_init"(%b) {count = 1 : i32} : (!hopper.mbarrier) -> ()
+func.func @hopper_ops(%d: !hopper.tma_desc, %ring: memref<2x64x128xf16, 3>, %offs: tensor<8192xi32>, %p: i1, %s: i32) {
+  %b = "hopper.mbarrier_alloc"() {count = 2 : i32} : () -> !hopper.mbarrier
+  "hopper.tma_load"(%d, %ring, %s, %b, %offs, %p) {dims = array<i64: 1000, 4096>} : (!hopper.tma_desc, memref<2x64x128xf16, 3>, i32, !hopper.mbarrier, tensor<8192xi32>, i1) -> ()
+  "hopper.mbarrier_wait"(%b, %s, %s) : (!hopper.mbarrier, i32, i32) -> ()
   "hopper.wgmma_fence"() : () -> ()
   return
 }

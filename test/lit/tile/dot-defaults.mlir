@@ -64,8 +64,8 @@ func.func @m128(%x: tensor<128x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<1
 // and multiply the accumulator in the epilogue.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 2
-// CHECK: "tile.load"({{.*}}) : (!tile.ptr<f8E4M3FN>, tensor<4096xi32>, tensor<4096xi1>, tensor<4096xf8E4M3FN>) -> tensor<4096xf8E4M3FN>
-// CHECK: "tile.load"({{.*}}) : (!tile.ptr<f8E5M2>, tensor<16384xi32>, tensor<16384xi1>, tensor<16384xf8E5M2>) -> tensor<16384xf8E5M2>
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 1, 8192>} : (!tile.ptr<f8E4M3FN>, tensor<4096xi32>, tensor<4096xi1>, tensor<4096xf8E4M3FN>) -> tensor<4096xf8E4M3FN>
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 28672, 8192>} : (!tile.ptr<f8E5M2>, tensor<16384xi32>, tensor<16384xi1>, tensor<16384xf8E5M2>) -> tensor<16384xf8E5M2>
 // CHECK: "tile.dot"({{.*}}) : (tensor<16x256xf8E4M3FN>, tensor<256x64xf8E5M2>, tensor<16x64xf32>) -> tensor<16x64xf32>
 // CHECK: arith.mulf
 // CHECK: arith.mulf
