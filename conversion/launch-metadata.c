@@ -15,7 +15,10 @@
  *     preceded by `//@zero` of its result; such a file is format version 2, others 1. A
  *     launch with `workspace = S` and `reduce = @k` (two-stage split-K) gets a temp f32
  *     tensor [S, <result shape>] whose pointer follows the result's, and a second launch
- *     of @k with the same arguments and grid[1] = 1.
+ *     of @k with the same arguments and grid[1] = 1. A launch with `tma` (TMA descriptors,
+ *     --pipeline stage-in=tma) ends its arguments with one `//@arg tma` per entry (format
+ *     version 3). `shared` is the kernel's dynamic shared memory, read from its gpu.func
+ *     (`tt.dynamic_shared`), so the metadata is written after convert-tile-to-gpu.
  */
 #include "tt.h"
 
@@ -45,6 +48,7 @@ typedef struct {
   int nb;
   TtStr prims, launches;
   bool zeroes; /* some launch zeroes its result first: format version 2 */
+  bool tma;    /* some launch takes TMA descriptors: format version 3 */
   bool failed;
 } Meta;
 
@@ -136,24 +140,37 @@ static void primLine(Meta *m, MlirOperation op, int id) {
   ttStrAppend(&m->prims, "\n", 1);
 }
 
+/* The gpu.func of kernel `name` (a null op before convert-tile-to-gpu). */
+static MlirOperation gpuFunc(MlirModule module, const char *name) {
+  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
+  if (mlirOperationIsNull(gm) || !ttOpIs(gm, "gpu.module"))
+    return (MlirOperation){NULL};
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute s = ttOpAttr(op, "sym_name");
+    if (ttOpIs(op, "gpu.func") && !mlirAttributeIsNull(s) &&
+        ttStrRefEq(mlirStringAttrGetValue(s), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
 /* Threads per block of kernel `name`, from the tile kernel or its gpu.func. */
 static int64_t blockThreads(MlirModule module, const char *name) {
   MlirOperation f = ttModuleLookup(module, name);
   if (!mlirOperationIsNull(f))
     return 32 * ttOpAttrInt(f, "tile.num_warps", 4);
-  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
-  if (mlirOperationIsNull(gm) || !ttOpIs(gm, "gpu.module"))
-    return 0;
-  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute s = ttOpAttr(op, "sym_name");
-    MlirAttribute bs = ttOpAttr(op, "known_block_size");
-    if (!mlirAttributeIsNull(s) && ttStrRefEq(mlirStringAttrGetValue(s), name) &&
-        !mlirAttributeIsNull(bs))
-      return mlirDenseI32ArrayGetElement(bs, 0);
-  }
-  return 0;
+  MlirOperation g = gpuFunc(module, name);
+  MlirAttribute bs = mlirOperationIsNull(g) ? mlirAttributeGetNull() : ttOpAttr(g, "known_block_size");
+  return mlirAttributeIsNull(bs) ? 0 : mlirDenseI32ArrayGetElement(bs, 0);
+}
+
+/* Dynamic shared memory of kernel `name`: its gpu.func's `tt.dynamic_shared` (TMA rings),
+ * else 0 (static shared memory needs no launch parameter). */
+static int64_t dynamicShared(MlirModule module, const char *name) {
+  MlirOperation g = gpuFunc(module, name);
+  return mlirOperationIsNull(g) ? 0 : ttOpAttrInt(g, "tt.dynamic_shared", 0);
 }
 
 /* Whether the `tile.launch` dictionary `launch` of fused function fn asks for the result
@@ -189,8 +206,8 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
     ttStrAppend(&m->launches, " ", 1);
     substitute(m, call, inputs, nin, reduce && i == 1 ? "1" : buf, &m->launches);
   }
-  ttStrAppendf(&m->launches, " block %lld 1 1 shared 0\n",
-               (long long)blockThreads(module, name));
+  ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld\n",
+               (long long)blockThreads(module, name), (long long)dynamicShared(module, name));
   for (int i = 0; i < nin; i++)
     ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", tensorId(m, inputs[i]));
   ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", rid);
@@ -203,6 +220,25 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
     ttStrAppend(&m->launches, "//@arg i32 ", 11);
     substitute(m, call, inputs, nin, buf, &m->launches);
     ttStrAppend(&m->launches, "\n", 1);
+  }
+  /* TMA descriptors, last: [input, D0, D1, box rows, box columns] each (format 3) */
+  MlirAttribute tma = mlirDictionaryAttrGetElementByName(launch, ttStrRef("tma"));
+  for (intptr_t i = 0; !reduce && !mlirAttributeIsNull(tma) && i < mlirArrayAttrGetNumElements(tma); i++) {
+    MlirAttribute e = mlirArrayAttrGetElement(tma, i);
+    int64_t v[5];
+    if (!mlirAttributeIsADenseI64Array(e) || mlirDenseArrayGetNumElements(e) != 5 ||
+        (v[0] = mlirDenseI64ArrayGetElement(e, 0)) < 0 || v[0] >= nin) {
+      ttEmitError(call, "tile.launch: each tma entry is array<i64: input, D0, D1, box rows, "
+                        "box columns> of an input of the call");
+      m->failed = true;
+      return;
+    }
+    for (int j = 1; j < 5; j++)
+      v[j] = mlirDenseI64ArrayGetElement(e, j);
+    ttStrAppendf(&m->launches, "//@arg tma %%%d %lldx%lld box %lldx%lld\n",
+                 tensorId(m, inputs[v[0]]), (long long)v[1], (long long)v[2], (long long)v[3],
+                 (long long)v[4]);
+    m->tma = true;
   }
 }
 
@@ -329,7 +365,7 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
     }
   }
   if (!m.failed) {
-    ttStrAppendf(out, "//@tt-meta %d arch %s\n", m.zeroes ? 2 : 1, arch);
+    ttStrAppendf(out, "//@tt-meta %d arch %s\n", m.tma ? 3 : m.zeroes ? 2 : 1, arch);
     for (int i = 0; i < m.n; i++) {
       MlirType t = m.t[i].type;
       ttStrAppendf(out, "//@tensor %%%d %s", i, m.t[i].role);

@@ -62,6 +62,7 @@ typedef struct {
    * in elements), or a tile held there (tile.local_load; parts[0] is the i32 element
    * offset of its first row in sbuf). */
   bool shared;
+  bool swz; /* a ring (or a slot of one) that TMA fills: 5w's swizzled layout, unpadded */
   MlirValue sbuf;
   int64_t ld, slotElems;
 } Lowered;
@@ -83,6 +84,9 @@ typedef struct {
   bool ringsDead;
   bool wgmma;      /* mma=wgmma: tile.dot on warpgroup MMA where the tile fits (5w) */
   bool smemAlign;  /* the buffer holds swizzled wgmma operands: align it to 1024 bytes */
+  bool dynamic;    /* the buffer is dynamic shared memory (TMA rings: past 48 KiB) */
+  MlirValue base;  /* with dynamic: the buffer's start, rounded up to 1024 bytes */
+  int nbars;       /* mbarrier groups made so far (each a shared global) */
   bool failed;
 } Lower;
 
@@ -559,8 +563,10 @@ static bool reduceKind(const char *kind, const char **arith, const char **vkind)
 }
 
 /* Makes `llvm.mlir.global internal @name : !llvm.array<bytes x i8>` in shared memory
- * (address space 3, `align`-byte aligned) in the gpu.module, unless it exists. */
-static void sharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t align) {
+ * (address space 3, `align`-byte aligned) in the gpu.module, unless it exists; external
+ * with 0 bytes: the kernel's dynamic shared memory. */
+static void sharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t align,
+                         bool external) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpuModule, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
@@ -573,7 +579,8 @@ static void sharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t alig
   MlirNamedAttribute attrs[5] = {
       ttNamedAttr(l->ctx, "sym_name", ttStrAttr(l->ctx, name)),
       ttNamedAttr(l->ctx, "global_type", mlirTypeAttrGet(mlirTypeParseGet(l->ctx, ttStrRef(type)))),
-      ttNamedAttr(l->ctx, "linkage", mlirAttributeParseGet(l->ctx, ttStrRef("#llvm.linkage<internal>"))),
+      ttNamedAttr(l->ctx, "linkage", mlirAttributeParseGet(l->ctx, ttStrRef(
+                                         external ? "#llvm.linkage<external>" : "#llvm.linkage<internal>"))),
       ttNamedAttr(l->ctx, "addr_space", ttIntAttr(l->ctx, 3, ttI32(l->ctx))),
       alignAttr(l, align),
   };
@@ -594,7 +601,7 @@ static MlirValue sharedAddress(Lower *l, const char *name) {
  * global in the gpu.module, made once. */
 #define SCRATCH_NAME "__tt_reduce_scratch"
 static MlirValue scratch(Lower *l) {
-  sharedGlobal(l, SCRATCH_NAME, 32 * 4, 16);
+  sharedGlobal(l, SCRATCH_NAME, 32 * 4, 16, false);
   return sharedAddress(l, SCRATCH_NAME);
 }
 
@@ -704,13 +711,18 @@ static MlirValue ar(Lower *l, const char *name, MlirValue a, MlirValue b) {
   return build(l, name, 2, (MlirValue[]){a, b}, ttI32(l->ctx), 0, NULL);
 }
 
+/* The start of the kernel's shared-memory buffer (dynamic: computed at the kernel's entry). */
+static MlirValue smemBase(Lower *l) {
+  return l->dynamic ? l->base : sharedAddress(l, l->smemName);
+}
+
 /* A pointer to `bytes` of scratch in the kernel's shared-memory buffer (step 5), past the
  * live rings of step 6, `align`-byte aligned within the buffer. */
 static MlirValue smem(Lower *l, int64_t bytes, int64_t align) {
   int64_t at = l->ringsDead ? 0 : (l->ringTop + align - 1) / align * align;
   if (at + bytes > l->smemBytes)
     l->smemBytes = at + bytes;
-  MlirValue base = sharedAddress(l, l->smemName);
+  MlirValue base = smemBase(l);
   return at ? gep(l, base, ci(l, at), mlirIntegerTypeGet(l->ctx, 8)) : base;
 }
 
@@ -939,17 +951,27 @@ static MlirOperation producer(MlirValue v) {
   return (MlirOperation){NULL};
 }
 
-/* True when tile.dot `dot` goes to 5w: mma=wgmma, both operands in registers (not
- * shared-memory slots of step 6), whole warpgroups, N a multiple of 64 per warpgroup, M a
- * multiple of 8 up to 256 and K of 64. */
+/* True when ring (a tile.local_alloc result) is filled by hopper.tma_load (step 7). */
+static bool tmaRing(MlirValue ring) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(ring); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (ttOpIs(mlirOpOperandGetOwner(u), "hopper.tma_load"))
+      return true;
+  return false;
+}
+
+/* True when tile.dot `dot` goes to 5w: mma=wgmma, each operand in registers (16-byte
+ * runs) or a slot of a TMA ring (read in place; cp.async slots of step 6 are not), whole
+ * warpgroups, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256, K of 64. */
 static bool wgmmaFits(Lower *l, MlirOperation dot) {
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
   if (!l->wgmma || l->T % 128 || ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 0)), as) != 2 ||
       ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 1)), bs) != 2)
     return false;
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 2; i++) { /* slots of TMA rings, or registers in 16-byte runs */
     MlirOperation def = producer(mlirOperationGetOperand(dot, i));
-    if (!mlirOperationIsNull(def) && ttOpIs(def, "tile.local_load"))
+    bool slot = !mlirOperationIsNull(def) && ttOpIs(def, "tile.local_load");
+    if (slot ? !tmaRing(mlirOperationGetOperand(def, 0)) : l->VEC != 8)
       return false;
   }
   int64_t m = as[0], k = as[1], n = bs[1], g = l->T / 128;
@@ -1037,27 +1059,38 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
   if (!c)
     return false;
   bool bT = b->trans; /* B held as [N][K]: B^T is K-major */
-  /* 5a */
-  l->smemAlign = true;
-  MlirValue buf = smem(l, (m + n) * k * 2, 1024);
-  barrier(l);
-  stageTile(l, buf, a, k, 0, m, true, aElem);
-  stageTile(l, buf, b, bT ? k : n, m * k, bT ? n : k, true, bElem);
-  MlirNamedAttribute fence[2] = {
-      ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.proxy_kind<async.shared>"))),
-      ttNamedAttr(l->ctx, "space", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.shared_space<cta>"))),
-  };
-  build(l, "nvvm.fence.proxy", 0, NULL, ttNoType(), 2, fence);
-  barrier(l);
+  /* 5a: operands in registers are staged; TMA slots (step 7) are read in place */
+  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8);
+  int64_t aStaged = a->shared ? 0 : m * k, bStaged = b->shared ? 0 : n * k;
+  MlirValue buf = {NULL};
+  if (aStaged + bStaged) {
+    l->smemAlign = true;
+    buf = smem(l, (aStaged + bStaged) * 2, 1024);
+    barrier(l);
+    if (aStaged)
+      stageTile(l, buf, a, k, 0, m, true, aElem);
+    if (bStaged)
+      stageTile(l, buf, b, bT ? k : n, aStaged, bT ? n : k, true, bElem);
+    MlirNamedAttribute fence[2] = {
+        ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.proxy_kind<async.shared>"))),
+        ttNamedAttr(l->ctx, "space", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.shared_space<cta>"))),
+    };
+    build(l, "nvvm.fence.proxy", 0, NULL, ttNoType(), 2, fence);
+    barrier(l);
+  }
+  MlirValue aPtr = a->shared ? gep(l, a->sbuf, arc(l, "arith.muli", a->parts[0], 2), i8) : buf;
+  /* a staged B sits bBase bytes into the buffer (kept in the descriptors' constants) */
+  MlirValue bPtr = b->shared ? gep(l, b->sbuf, arc(l, "arith.muli", b->parts[0], 2), i8) : buf;
+  int64_t bBase = b->shared ? 0 : aStaged * 2;
 
   /* 5b: descriptors in units of 16 bytes from the buffer's start */
   MlirValue group, warp, lane;
   wgPos(l, &group, &warp, &lane);
   MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
   MlirValue g64 = build(l, "arith.extui", 1, &group, i64, 0, NULL);
-  MlirValue descB = wgmmaDesc(l, buf, 1024, 0); /* A as wgmma's B */
-  MlirValue descA = wgmmaDesc(l, buf, 1024, bT ? 0 : k * 128); /* B^T as wgmma's A */
-  int64_t bBase = m * k * 2, blockBytes = bT ? 64 * 128 : k * 128;
+  MlirValue descB = wgmmaDesc(l, aPtr, 1024, 0); /* A as wgmma's B */
+  MlirValue descA = wgmmaDesc(l, bPtr, 1024, bT ? 0 : k * 128); /* B^T as wgmma's A */
+  int64_t blockBytes = bT ? 64 * 128 : k * 128;
   descA = build(l, "arith.addi", 2, (MlirValue[]){arc64(l, "arith.muli", g64, mb * blockBytes / 16), descA},
                 i64, 0, NULL);
   char st[4096] = "!llvm.struct<(";
@@ -1157,6 +1190,12 @@ static bool lowerDot(Lower *l, MlirOperation op) {
   int64_t m = as[0], k = as[1], n = bs[1];
   if (wgmmaFits(l, op))
     return lowerWgmma(l, op, a, b, aElem, bElem, bf16);
+  if (a->swz || b->swz) {
+    ttEmitError(op, "convert-tile-to-gpu: a tile.dot reading TMA slots (128-byte swizzled) "
+                    "runs only on wgmma: mma=wgmma (sm_90a) and a tile that fits it (whole "
+                    "warpgroups, N a multiple of 64 per warpgroup, M of 8 up to 256, K of 64)");
+    return false;
+  }
   MmaLayout y = mmaLayout(l, m, n);
   if (m % (16 * y.wm) || n % (8 * y.wn) || k % 16 || y.mt > 16 || y.mt * y.nt > MAX_REPS ||
       l->VEC != 8) {
@@ -1267,13 +1306,26 @@ static bool lowerLocalAlloc(Lower *l, MlirOperation op) {
     return false;
   }
   int64_t rows = mlirShapedTypeGetDimSize(t, 1), cols = mlirShapedTypeGetDimSize(t, 2);
-  int64_t at = l->smemBytes; /* past everything used so far */
-  l->ringTop = l->smemBytes = at + mlirShapedTypeGetDimSize(t, 0) * ttSmemTileBytes(rows, cols, eb);
+  bool swz = false; /* filled by hopper.tma_load: 5w's layout, 1024-byte aligned slots */
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    swz = swz || ttOpIs(mlirOpOperandGetOwner(u), "hopper.tma_load");
+  if (swz && (eb != 2 || cols % 64 || rows % 8)) {
+    ttEmitError(op, "convert-tile-to-gpu: a ring that hopper.tma_load fills needs 2-byte "
+                    "elements, a multiple of 8 rows and of 64 columns");
+    return false;
+  }
+  int64_t align = swz ? 1024 : 16;
+  int64_t at = (l->smemBytes + align - 1) / align * align; /* past everything used so far */
+  int64_t slot = swz ? rows * cols * eb : ttSmemTileBytes(rows, cols, eb);
+  l->ringTop = l->smemBytes = at + mlirShapedTypeGetDimSize(t, 0) * slot;
   l->ringsDead = false;
+  l->smemAlign = l->smemAlign || swz;
   Lowered *x = define(l, mlirOperationGetResult(op, 0));
-  x->sbuf = gep(l, sharedAddress(l, l->smemName), ci(l, at), mlirIntegerTypeGet(l->ctx, 8));
-  x->ld = cols + 16 / eb;
-  x->slotElems = rows * x->ld;
+  x->sbuf = gep(l, smemBase(l), ci(l, at), mlirIntegerTypeGet(l->ctx, 8));
+  x->swz = swz;
+  x->ld = swz ? cols : cols + 16 / eb;
+  x->slotElems = swz ? rows * cols : rows * x->ld;
   return true;
 }
 
@@ -1362,6 +1414,7 @@ static bool lowerLocalLoad(Lower *l, MlirOperation op) {
   Lowered *x = define(l, res);
   x->def = op;
   x->shared = true;
+  x->swz = ring->swz;
   x->sbuf = ring->sbuf;
   x->ld = ring->ld;
   x->parts[0] = arc(l, "arith.muli", slot->parts[0], ring->slotElems);
@@ -1402,6 +1455,122 @@ static bool lowerAsyncSync(Lower *l, MlirOperation op) {
   MlirOperation parent = mlirBlockGetParentOperation(mlirOperationGetBlock(op));
   if (pending == 0 && ttOpIs(parent, "func.func") && !ringsUsedAfter(op))
     l->ringsDead = true;
+  return true;
+}
+
+
+/* Step 7: TMA and mbarriers (hopper dialect; --pipeline stage-in=tma) -------------------
+ * hopper.mbarrier_alloc is a shared global of `count` 8-byte mbarriers that thread 0
+ * initializes to one arrival each, then fence.mbarrier_init and a barrier. hopper.tma_load
+ * is, in thread 0 when its predicate holds: mbarrier.arrive.expect_tx of the tile's bytes
+ * on mbarrier `slot`, then per 64 columns one cp.async.bulk.tensor.2d of an R x 64 box
+ * at (column, row) = (offsets[0] % D1 + 64 j, offsets[0] / D1) into the slot (the tensor
+ * map swizzles it by 128 bytes, the layout 5w reads). offsets[0] is lane 0 of thread 0's
+ * first run. hopper.mbarrier_wait is mbarrier.try_wait.parity in every thread. The
+ * buffer of a kernel with TMA rings is dynamic shared memory (its size goes to the launch
+ * metadata through `tt.dynamic_shared`), its start rounded up to 1024 bytes. */
+
+static MlirValue barrierAt(Lower *l, MlirValue bars, MlirValue slot) {
+  return gep(l, bars, slot, mlirIntegerTypeGet(l->ctx, 64));
+}
+
+/* An scf.if on "thread 0 and cond (may be null)"; returns its then-block (ending in its
+ * scf.yield), for the ops that only that thread runs. */
+static MlirBlock thread0(Lower *l, MlirValue cond) {
+  MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate",
+                                      mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 0));
+  MlirValue is0 = build(l, "arith.cmpi", 2, (MlirValue[]){l->tid, ci(l, 0)},
+                        mlirIntegerTypeGet(l->ctx, 1), 1, &eq);
+  if (!mlirValueIsNull(cond))
+    is0 = build(l, "arith.andi", 2, (MlirValue[]){is0, cond}, mlirIntegerTypeGet(l->ctx, 1), 0, NULL);
+  MlirOperation ifOp = buildIf(l, is0, ttNoType());
+  yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
+  yield(l, ifBlock(ifOp, 1), (MlirValue){NULL});
+  return ifBlock(ifOp, 0); /* build before its terminator */
+}
+
+static bool lowerMbarrierAlloc(Lower *l, MlirOperation op) {
+  int64_t count = ttOpAttrInt(op, "count", 0);
+  if (count < 1 || count > 64) {
+    ttEmitError(op, "convert-tile-to-gpu: hopper.mbarrier_alloc needs a count of 1 to 64");
+    return false;
+  }
+  char name[200];
+  snprintf(name, sizeof name, "%s_mbar%d", l->smemName, l->nbars++);
+  sharedGlobal(l, name, count * 8, 8, false);
+  MlirValue bars = sharedAddress(l, name);
+  TtBuilder outer = l->b;
+  MlirBlock then = thread0(l, (MlirValue){NULL});
+  l->b = (TtBuilder){then, mlirBlockGetTerminator(then)};
+  for (int64_t i = 0; i < count; i++)
+    build(l, "nvvm.mbarrier.init", 2, (MlirValue[]){barrierAt(l, bars, ci(l, i)), ci(l, 1)},
+          ttNoType(), 0, NULL);
+  build(l, "nvvm.fence.mbarrier.init", 0, NULL, ttNoType(), 0, NULL);
+  l->b = outer;
+  barrier(l);
+  define(l, mlirOperationGetResult(op, 0))->parts[0] = bars;
+  return true;
+}
+
+static bool lowerTmaLoad(Lower *l, MlirOperation op) {
+  Lowered *desc = lookup(l, mlirOperationGetOperand(op, 0));
+  Lowered *ring = lookup(l, mlirOperationGetOperand(op, 1));
+  Lowered *slot = lookup(l, mlirOperationGetOperand(op, 2));
+  Lowered *bars = lookup(l, mlirOperationGetOperand(op, 3));
+  Lowered *offs = lookup(l, mlirOperationGetOperand(op, 4));
+  Lowered *pred = lookup(l, mlirOperationGetOperand(op, 5));
+  MlirAttribute dims = ttOpAttr(op, "dims");
+  MlirType rt = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  if (!desc || !ring || !ring->swz || !slot || !bars || !offs || !pred ||
+      !mlirAttributeIsADenseI64Array(dims) || mlirDenseArrayGetNumElements(dims) != 2) {
+    ttEmitError(op, "convert-tile-to-gpu: hopper.tma_load needs a descriptor, a ring of "
+                    "tile.local_alloc, a slot, mbarriers of hopper.mbarrier_alloc, offsets, "
+                    "a predicate and dims = [D0, D1]");
+    return false;
+  }
+  int64_t rows = mlirShapedTypeGetDimSize(rt, 1), cols = mlirShapedTypeGetDimSize(rt, 2);
+  int64_t d1 = mlirDenseI64ArrayGetElement(dims, 1);
+  MlirValue first = extract(l, offs->parts[0], 0);
+  TtBuilder outer = l->b;
+  MlirBlock then = thread0(l, pred->parts[0]);
+  l->b = (TtBuilder){then, mlirBlockGetTerminator(then)};
+  MlirValue bar = barrierAt(l, bars->parts[0], slot->parts[0]);
+  build(l, "nvvm.mbarrier.arrive.expect_tx", 2, (MlirValue[]){bar, ci(l, rows * cols * 2)},
+        mlirIntegerTypeGet(l->ctx, 64), 0, NULL);
+  MlirValue row = arc(l, "arith.divui", first, d1), col = arc(l, "arith.remui", first, d1);
+  MlirValue dst0 = gep(l, ring->sbuf, arc(l, "arith.muli", slot->parts[0], rows * cols * 2),
+                       mlirIntegerTypeGet(l->ctx, 8));
+  MlirNamedAttribute attrs[3] = {
+      ttNamedAttr(l->ctx, "isCTAOnly", mlirBoolAttrGet(l->ctx, 0)), /* ::cluster dst: sm_90 */
+      ttNamedAttr(l->ctx, "mode", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.tma_load_mode<tile>"))),
+      ttNamedAttr(l->ctx, "operandSegmentSizes",
+                  mlirDenseI32ArrayGet(l->ctx, 8, (const int32_t[]){1, 1, 2, 1, 0, 0, 0, 0})),
+  };
+  for (int64_t j = 0; j < cols / 64; j++) {
+    MlirValue dst = j ? gep(l, dst0, ci(l, j * rows * 128), mlirIntegerTypeGet(l->ctx, 8)) : dst0;
+    MlirValue c = j ? arc(l, "arith.addi", col, 64 * j) : col;
+    /* this block's shared memory as a shared::cluster address (a cluster of one) */
+    dst = build(l, "llvm.addrspacecast", 1, &dst, mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>")),
+                0, NULL);
+    build(l, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 5,
+          (MlirValue[]){dst, desc->parts[0], c, row, bar}, ttNoType(), 3, attrs);
+  }
+  l->b = outer;
+  return true;
+}
+
+static bool lowerMbarrierWait(Lower *l, MlirOperation op) {
+  Lowered *bars = lookup(l, mlirOperationGetOperand(op, 0));
+  Lowered *slot = lookup(l, mlirOperationGetOperand(op, 1));
+  Lowered *phase = lookup(l, mlirOperationGetOperand(op, 2));
+  if (!bars || !slot || !phase) {
+    ttEmitError(op, "convert-tile-to-gpu: an operand of hopper.mbarrier_wait is not lowered");
+    return false;
+  }
+  build(l, "nvvm.mbarrier.try_wait.parity", 3,
+        (MlirValue[]){barrierAt(l, bars->parts[0], slot->parts[0]), phase->parts[0],
+                      ci(l, 10000000)},
+        ttNoType(), 0, NULL);
   return true;
 }
 
@@ -1577,6 +1746,16 @@ static bool lowerOp(Lower *l, MlirOperation op) {
     return lowerAsyncCopy(l, op);
   if (ttOpIs(op, "tile.async_commit") || ttOpIs(op, "tile.async_wait"))
     return lowerAsyncSync(l, op);
+  if (ttOpIs(op, "tile.barrier")) {
+    barrier(l);
+    return true;
+  }
+  if (ttOpIs(op, "hopper.mbarrier_alloc"))
+    return lowerMbarrierAlloc(l, op);
+  if (ttOpIs(op, "hopper.tma_load"))
+    return lowerTmaLoad(l, op);
+  if (ttOpIs(op, "hopper.mbarrier_wait"))
+    return lowerMbarrierWait(l, op);
   if (ttOpIs(op, "tensor.expand_shape") || ttOpIs(op, "tensor.collapse_shape") ||
       ttOpIs(op, "tile.trans"))
     return lowerView(l, op);
@@ -1641,7 +1820,7 @@ static bool lowerOp(Lower *l, MlirOperation op) {
 /* What scanKernel finds. */
 typedef struct {
   int64_t minBytes, minNumel, maxNumel;
-  bool failed, dot;
+  bool failed, dot, tma;
 } Scan;
 
 static bool scanOp(MlirOperation op, void *userData) {
@@ -1669,18 +1848,20 @@ static bool scanOp(MlirOperation op, void *userData) {
   MlirValue data = ttOpIs(op, "tile.load")         ? mlirOperationGetResult(op, 0)
                    : ttOpIs(op, "tile.store")      ? mlirOperationGetOperand(op, 2)
                    : ttOpIs(op, "tile.async_copy") ? mlirOperationGetOperand(op, 3)
+                   : ttOpIs(op, "hopper.tma_load") ? mlirOperationGetOperand(op, 1)
                                                    : (MlirValue){NULL};
   int bytes = mlirValueIsNull(data) ? 0 : ttDtypeBytes(mlirValueGetType(data));
   if (bytes > 0 && bytes < sc->minBytes)
     sc->minBytes = bytes;
   sc->dot |= ttOpIs(op, "tile.dot");
+  sc->tma |= ttOpIs(op, "hopper.tma_load");
   return true;
 }
 
 /* The narrowest element (bytes) loaded or stored, and the smallest and largest tile
  * (elements), over the kernel and the loops in it; false on a tile of rank above 2. */
 static bool scanKernel(MlirOperation func, Scan *sc) {
-  *sc = (Scan){16, 0, 0, false, false};
+  *sc = (Scan){16, 0, 0, false, false, false};
   ttWalk(func, scanOp, sc);
   return !sc->failed;
 }
@@ -1765,9 +1946,12 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   MlirType *types = ttAlloc(sizeof(MlirType) * (size_t)(nargs ? nargs : 1));
   MlirLocation *locs = ttAlloc(sizeof(MlirLocation) * (size_t)(nargs ? nargs : 1));
   MlirType gptr = mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr<1>"));
+  MlirType tmaDesc = mlirTypeParseGet(ctx, ttStrRef("!hopper.tma_desc"));
   for (intptr_t i = 0; i < nargs; i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(tbody, i));
     types[i] = mlirTypeIsAInteger(t) || mlirTypeIsAFloat(t) ? t : gptr;
+    if (mlirTypeEqual(t, tmaDesc)) /* a pointer to the 128-byte tensor map (generic) */
+      types[i] = mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr"));
     if (mlirTypeIsARankedTensor(t) || mlirTypeIsAVector(t) || mlirTypeIsAShaped(t)) {
       ttEmitError(func, "convert-tile-to-gpu: argument %d of a tile kernel is a tile; "
                         "kernels take !tile.ptr<T>, integers and floats",
@@ -1805,12 +1989,23 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   /* Step 2. */
   l.b = ttBuilderAtEnd(body);
   l.tid = gpuIndex(&l, "gpu.thread_id", 0);
+  l.dynamic = sc.tma;
+  if (l.dynamic) { /* the dynamic buffer's start, rounded up to 1024 bytes */
+    MlirValue p = sharedAddress(&l, l.smemName);
+    MlirValue a = build(&l, "llvm.ptrtoint", 1, &p, ttI32(ctx), 0, NULL);
+    a = arc(&l, "arith.andi", arc(&l, "arith.addi", a, 1023), ~(int64_t)1023);
+    l.base = build(&l, "llvm.inttoptr", 1, &a, mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr<3>")), 0, NULL);
+  }
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     ok = lowerOp(&l, op);
-  if (ok && l.smemBytes) /* step 5's buffer, now that its size is known */
-    sharedGlobal(&l, l.smemName, l.smemBytes, l.smemAlign ? 1024 : 16);
+  if (ok && l.dynamic) { /* TMA rings: dynamic, its size (and the alignment slack) a hint */
+    sharedGlobal(&l, l.smemName, 0, 1024, true);
+    mlirOperationSetAttributeByName(gfunc, ttStrRef("tt.dynamic_shared"),
+                                    ttIntAttr(ctx, l.smemBytes + 1024, ttI32(ctx)));
+  } else if (ok && l.smemBytes) /* step 5's buffer, now that its size is known */
+    sharedGlobal(&l, l.smemName, l.smemBytes, l.smemAlign ? 1024 : 16, false);
   for (int i = 0; i < l.nvals; i++)
     free(l.vals[i]);
   free(l.vals);

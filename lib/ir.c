@@ -106,6 +106,75 @@ MlirValue ttBinary(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x
   return ttBuild(b, name, loc, 2, ops, mlirValueGetType(x), 0, NULL);
 }
 
+MlirOperation ttLauncherOf(MlirModule module, const char *name) {
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute l = ttOpAttr(op, "tile.launch");
+    if (mlirAttributeIsNull(l))
+      continue;
+    MlirAttribute k = mlirDictionaryAttrGetElementByName(l, ttStrRef("kernel"));
+    if (!mlirAttributeIsNull(k) && mlirAttributeIsAFlatSymbolRef(k) &&
+        ttStrRefEq(mlirFlatSymbolRefAttrGetValue(k), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+void ttLaunchSet(MlirOperation fusion, const char *key, MlirAttribute value) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirAttribute l = ttOpAttr(fusion, "tile.launch");
+  intptr_t n = mlirAttributeIsNull(l) ? 0 : mlirDictionaryAttrGetNumElements(l), k = 0;
+  MlirNamedAttribute *out = ttAlloc(sizeof(MlirNamedAttribute) * (size_t)(n + 1));
+  for (intptr_t i = 0; i < n; i++) {
+    MlirNamedAttribute e = mlirDictionaryAttrGetElement(l, i);
+    if (!ttStrRefEq(mlirIdentifierStr(e.name), key))
+      out[k++] = e;
+  }
+  out[k++] = ttNamedAttr(ctx, key, value);
+  mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"), mlirDictionaryAttrGet(ctx, k, out));
+  free(out);
+}
+
+MlirValue ttKernelInsertArg(MlirOperation kernel, intptr_t pos, MlirType type) {
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
+  MlirValue arg = mlirBlockInsertArgument(body, pos, type, mlirOperationGetLocation(kernel));
+  intptr_t n = mlirBlockGetNumArguments(body);
+  MlirType *types = ttAlloc(sizeof(MlirType) * (size_t)n);
+  for (intptr_t i = 0; i < n; i++)
+    types[i] = mlirValueGetType(mlirBlockGetArgument(body, i));
+  mlirOperationSetAttributeByName(kernel, ttStrRef("function_type"),
+                                  mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, types, 0, NULL)));
+  free(types);
+  return arg;
+}
+
+void ttEraseDead(MlirBlock body) {
+  for (bool again = true; again;) {
+    again = false;
+    intptr_t n = 0;
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op))
+      n++;
+    MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)(n + 1));
+    n = 0;
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op))
+      ops[n++] = op;
+    while (n-- > 0) {
+      bool used = mlirOperationGetNumResults(ops[n]) == 0 || ttOpIs(ops[n], "scf.for");
+      for (intptr_t i = 0; i < mlirOperationGetNumResults(ops[n]); i++)
+        used = used || !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(ops[n], i)));
+      if (!used) {
+        mlirOperationDestroy(ops[n]);
+        again = true;
+      }
+    }
+    free(ops);
+  }
+}
+
 MlirOperation ttDotLoop(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {

@@ -49,14 +49,16 @@ static const TtPassOption splitkOptions[] = {
      "epilogue)", 0, 0, 1, reduceKinds},
 };
 
-static const char *const stageIns[] = {"registers", "shared", NULL};
+static const char *const stageIns[] = {"registers", "shared", "tma", NULL};
 static const TtPassOption pipelineOptions[] = {
     {"num-stages", "steps of the K loop whose loads are in flight at once (0: 2 in "
      "registers; in shared memory the most of 2-4 that fit in 48 KiB; 1: no pipelining)",
      0, 0, 8, NULL},
     {"stage-in", "where the tiles in flight wait: registers (carried by the loop; the "
-     "default, faster on H100 at decode shapes) or shared (asynchronous copies into a ring "
-     "of shared-memory slots, cp.async on sm_80+)", 0, 0, 1, stageIns},
+     "default, faster on H100 at decode shapes), shared (asynchronous copies into a ring "
+     "of shared-memory slots, cp.async on sm_80+) or tma (sm_90a: hopper.tma_load of each "
+     "operand box into a ring of 128-byte-swizzled slots that wgmma reads in place, "
+     "completing on mbarriers; dynamic shared memory up to 226 KiB)", 0, 0, 2, stageIns},
 };
 
 static const char *const mmaKinds[] = {"sync", "wgmma", NULL};

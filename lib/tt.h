@@ -103,6 +103,16 @@ MlirBlock ttForBody(MlirOperation forOp);
 /* `x name y` (an arith op whose result has x's type), built at b. */
 MlirValue ttBinary(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x,
                    MlirValue y);
+/* The fused function whose `tile.launch` names kernel `name` (a null op when none). */
+MlirOperation ttLauncherOf(MlirModule module, const char *name);
+/* Sets `key` of fused function fusion's `tile.launch` dictionary to value. */
+void ttLaunchSet(MlirOperation fusion, const char *key, MlirAttribute value);
+/* Inserts an argument of `type` at position pos of func.func kernel (its block and its
+ * function_type) and returns it. */
+MlirValue ttKernelInsertArg(MlirOperation kernel, intptr_t pos, MlirType type);
+/* Erases the ops of block `body` whose results nobody uses (ops without results, scf.for
+ * loops and terminators stay: they have effects), last first, until none is left. */
+void ttEraseDead(MlirBlock body);
 /* The K loop of a dot kernel's body: its first top-level scf.for holding a tile.dot (a null
  * op when there is none). */
 MlirOperation ttDotLoop(MlirBlock body);
@@ -111,6 +121,9 @@ MlirOperation ttDotLoop(MlirBlock body);
  * reads 8 rows from 8 distinct bank groups), the f32 M x N accumulator with rows padded by
  * 4 (for its move to the flat layout), and the static limit of a kernel. */
 #define TT_SMEM_LIMIT (48 * 1024)
+/* Dynamic shared memory a block may ask for on sm_90 (227 KiB), less 1 KiB for alignment
+ * and the mbarriers. */
+#define TT_SMEM_DYNAMIC_LIMIT (226 * 1024)
 static inline int64_t ttSmemTileBytes(int64_t rows, int64_t cols, int64_t elemBytes) {
   return rows * (cols * elemBytes + 16);
 }

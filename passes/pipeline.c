@@ -44,6 +44,7 @@
 #include <stdlib.h>
 
 #define MAX_SLICE 256
+enum { FORM_REGISTERS, FORM_SHARED, FORM_TMA }; /* the stage-in option's values */
 #define MAX_LOADS 8
 
 /* An old-value -> new-value map for cloning the slice. */
@@ -113,12 +114,21 @@ static bool loadSlice(MlirBlock body, LoadSlice *s) {
   return s->nloads > 0;
 }
 
+/* Where the shared and tma forms put the tiles in flight: per load, its ring (and for tma
+ * its descriptor argument and its group of S mbarriers). */
+typedef struct {
+  bool tma;
+  MlirValue bufs[MAX_LOADS], descs[MAX_LOADS], bars[MAX_LOADS];
+} Rings;
+
 /* A copy of the slice at builder b with the induction variable `iv` mapped to k; each
  * load's mask is and-ed with splat(ok). Registers: the new loads' results go to out
- * (program order). Shared: load n becomes a tile.async_copy into slot `slot` of bufs[n]. */
+ * (program order). Shared: load n becomes a tile.async_copy into slot `slot` of its ring;
+ * tma: a hopper.tma_load of its box there when ok. */
 static void cloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirValue iv,
-                       MlirValue k, MlirValue ok, const MlirValue *bufs, MlirValue slot,
+                       MlirValue k, MlirValue ok, const Rings *rings, MlirValue slot,
                        MlirValue *out) {
+  const MlirValue *bufs = rings ? rings->bufs : NULL;
   ValueMap m = {.n = 0};
   mapPut(&m, iv, k);
   int nl = 0;
@@ -128,6 +138,16 @@ static void cloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirV
     MlirOperation c = mlirOperationClone(s->ops[i]);
     for (intptr_t j = 0; j < mlirOperationGetNumOperands(c); j++)
       mlirOperationSetOperand(c, j, mapped(&m, mlirOperationGetOperand(c, j)));
+    if (ttOpIs(c, "tile.load") && rings && rings->tma) { /* the box at offsets[0] */
+      MlirContext ctx = mlirLocationGetContext(loc);
+      MlirNamedAttribute dims = ttNamedAttr(ctx, "dims", ttOpAttr(c, "tile.box"));
+      MlirValue ops[6] = {rings->descs[nl], bufs[nl], slot, rings->bars[nl],
+                          mlirOperationGetOperand(c, 1), ok};
+      ttBuild(b, "hopper.tma_load", loc, 6, ops, ttNoType(), 1, &dims);
+      nl++;
+      mlirOperationDestroy(c);
+      continue;
+    }
     if (ttOpIs(c, "tile.load")) {
       MlirValue mask = mlirOperationGetOperand(c, 2);
       MlirType mt = mlirValueGetType(mask);
@@ -260,8 +280,50 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
   return true;
 }
 
+/* Step 1 for stage-in=tma: every load is a box (tile.box, from --tile: a 2-D matrix) of
+ * a 2-byte type whose rows are a multiple of 16 bytes (TMA's stride rule) and feeds only
+ * dot operands, its tile at most 256 rows of a multiple of 64 columns (boxes of 64 two-byte
+ * columns: one 128-byte swizzle row); S = num-stages, or for 0 the most of 2..4 whose
+ * rings fit the dynamic shared-memory limit. False after an error. */
+static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
+                    int64_t *stages) {
+  int64_t slot = 0;
+  for (int i = 0; i < s->nloads; i++) {
+    MlirAttribute box = ttOpAttr(s->loads[i], "tile.box");
+    int64_t shape[TT_MAX_RANK];
+    views[i] = dotView(s->loads[i]);
+    bool ok = !mlirAttributeIsNull(box) && mlirAttributeIsADenseI64Array(box) &&
+              mlirDenseArrayGetNumElements(box) == 2 && !mlirOperationIsNull(views[i]) &&
+              mlirDenseI64ArrayGetElement(box, 1) % 8 == 0;
+    if (ok) {
+      ttTensorShape(mlirValueGetType(mlirOperationGetResult(views[i], 0)), shape);
+      ok = shape[0] <= 256 && shape[1] % 64 == 0;
+      slot += shape[0] * shape[1] * 2;
+    }
+    if (!ok) {
+      ttEmitError(s->loads[i], "pipeline: stage-in=tma needs each load of the K loop to be "
+                               "a dot operand box of a 2-D f16/bf16 matrix (tile.box, from "
+                               "--tile; not batched) whose rows are a multiple of 8 elements, "
+                               "the tile at most 256 rows of a multiple of 64 columns");
+      return false;
+    }
+  }
+  for (int64_t n = 4; n >= 2 && *stages == 0; n--)
+    if (n * slot <= TT_SMEM_DYNAMIC_LIMIT)
+      *stages = n;
+  if (*stages == 0 || *stages * slot > TT_SMEM_DYNAMIC_LIMIT) {
+    ttEmitError(loop, "pipeline: %lld TMA stages need %lld bytes of shared memory; at most "
+                      "%d are supported",
+                (long long)(*stages ? *stages : 2), (long long)((*stages ? *stages : 2) * slot),
+                TT_SMEM_DYNAMIC_LIMIT);
+    return false;
+  }
+  return true;
+}
+
 /* Steps 1-4 for one kernel. */
-static bool pipelineKernel(MlirOperation kernel, int64_t stages, bool shared) {
+static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stages,
+                           int form) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation loop = ttDotLoop(kbody);
   if (mlirOperationIsNull(loop) || !mlirAttributeIsNull(ttOpAttr(kernel, "tile.num_stages")))
@@ -283,10 +345,21 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages, bool shared) {
     free(s);
     return false;
   }
-  if (!chooseForm(loop, s, views, &stages, &shared)) {
+  bool shared = form == FORM_SHARED, tma = form == FORM_TMA;
+  if (tma ? !tmaForm(loop, s, views, &stages) : !chooseForm(loop, s, views, &stages, &shared)) {
     free(s);
     return false;
   }
+  char kname[128] = "";
+  ttOpAttrStr(kernel, "sym_name", kname, sizeof kname);
+  MlirOperation fusion = ttLauncherOf(module, kname);
+  if (tma && mlirOperationIsNull(fusion)) {
+    ttEmitError(loop, "pipeline: stage-in=tma needs the kernel launched by a fused function "
+                      "(its tile.launch gets the TMA descriptors)");
+    free(s);
+    return false;
+  }
+  shared = shared || tma; /* both read slots of rings */
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),
             step = mlirOperationGetOperand(loop, 2);
   intptr_t nold = mlirOperationGetNumOperands(loop) - 3;
@@ -295,7 +368,9 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages, bool shared) {
   for (intptr_t i = 0; i < nold; i++)
     inits[i] = mlirOperationGetOperand(loop, 3 + i);
   TtBuilder b = {kbody, loop};
-  MlirValue bufs[MAX_LOADS];
+  Rings rings = {.tma = tma};
+  MlirValue *bufs = rings.bufs;
+  MlirAttribute boxes[MAX_LOADS];
   for (int i = 0; shared && i < nl; i++) { /* a ring of S slots per operand */
     MlirType t = mlirValueGetType(mlirOperationGetResult(views[i], 0));
     int64_t shape[TT_MAX_RANK + 1] = {stages};
@@ -303,16 +378,32 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages, bool shared) {
     MlirType ring = mlirMemRefTypeContiguousGet(
         ttElementType(t), 3, shape, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 3));
     bufs[i] = ttBuild(&b, "tile.local_alloc", loc, 0, NULL, ring, 0, NULL);
+    if (!tma)
+      continue;
+    /* its mbarriers, and its descriptor: a kernel argument after all others, named in
+     * tile.launch's `tma` as [input, D0, D1, box rows, box columns] */
+    MlirNamedAttribute count = ttNamedAttr(ctx, "count", ttIntAttr(ctx, stages, ttI32(ctx)));
+    rings.bars[i] = ttBuild(&b, "hopper.mbarrier_alloc", loc, 0, NULL,
+                            mlirTypeParseGet(ctx, ttStrRef("!hopper.mbarrier")), 1, &count);
+    rings.descs[i] = ttKernelInsertArg(
+        kernel, mlirBlockGetNumArguments(kbody), mlirTypeParseGet(ctx, ttStrRef("!hopper.tma_desc")));
+    MlirAttribute box = ttOpAttr(s->loads[i], "tile.box");
+    MlirValue ptr = mlirOperationGetOperand(s->loads[i], 0);
+    int64_t entry[5] = {mlirBlockArgumentGetArgNumber(ptr), mlirDenseI64ArrayGetElement(box, 0),
+                        mlirDenseI64ArrayGetElement(box, 1), shape[1], 64};
+    boxes[i] = mlirDenseI64ArrayGet(ctx, 5, entry);
   }
+  if (tma)
+    ttLaunchSet(fusion, "tma", mlirArrayAttrGet(ctx, nl, boxes));
 
   /* Step 2: the prologue. */
   MlirValue iv = mlirBlockGetArgument(body, 0);
   for (int64_t j = 0; j + 1 < stages; j++) {
     MlirValue k, ok;
     stageK(&b, loc, lb, step, j, ub, &k, &ok);
-    cloneSlice(&b, loc, s, iv, k, ok, shared ? bufs : NULL, ttConstInt(&b, loc, ttI32(ctx), j),
+    cloneSlice(&b, loc, s, iv, k, ok, shared ? &rings : NULL, ttConstInt(&b, loc, ttI32(ctx), j),
                inits + nold + j * nl);
-    if (shared)
+    if (shared && !tma)
       ttBuild(&b, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
   }
 
@@ -321,19 +412,26 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages, bool shared) {
   MlirBlock nbody = ttForBody(nloop);
   TtBuilder nb = ttBuilderAtEnd(nbody);
   MlirValue niv = mlirBlockGetArgument(nbody, 0);
-  MlirValue next[MAX_LOADS], rd = {NULL}, wr = {NULL};
+  MlirValue next[MAX_LOADS], rd = {NULL}, wr = {NULL}, phase = {NULL};
   if (shared) {
     MlirValue i = ttBinary(&nb, loc, "arith.divui", ttBinary(&nb, loc, "arith.subi", niv, lb),
                            step);
     rd = binConst(&nb, loc, "arith.remui", i, stages);
     wr = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.addi", i, stages - 1), stages);
-    asyncWait(&nb, loc, stages - 2);
+    if (tma) { /* every thread is done with slot wr (read at step i - 1) */
+      ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
+      phase = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.divui", i, stages), 2);
+    } else
+      asyncWait(&nb, loc, stages - 2);
   }
   MlirValue k, ok;
   stageK(&nb, loc, niv, step, stages - 1, ub, &k, &ok);
-  cloneSlice(&nb, loc, s, iv, k, ok, shared ? bufs : NULL, wr, next);
-  if (shared)
+  cloneSlice(&nb, loc, s, iv, k, ok, shared ? &rings : NULL, wr, next);
+  if (shared && !tma)
     ttBuild(&nb, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
+  for (int i = 0; tma && i < nl; i++) /* slot rd's boxes have landed */
+    ttBuild(&nb, "hopper.mbarrier_wait", loc, 3, (MlirValue[]){rings.bars[i], rd, phase},
+            ttNoType(), 0, NULL);
   for (int i = 0; i < nl; i++) {
     if (!shared) { /* the oldest carried tile of each load */
       mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(s->loads[i], 0),
@@ -374,9 +472,13 @@ static bool pipelineKernel(MlirOperation kernel, int64_t stages, bool shared) {
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(loop, i),
                                   mlirOperationGetResult(nloop, i));
   mlirOperationDestroy(loop);
-  if (shared) {
+  if (shared) { /* (tma: every issued box was waited for; this is the barrier) */
     TtBuilder after = {kbody, mlirOperationGetNextInBlock(nloop)};
     asyncWait(&after, loc, 0);
+  }
+  if (tma) { /* the clones' masks went unused */
+    ttEraseDead(kbody);
+    ttEraseDead(nbody);
   }
   for (int i = s->n - 1; i >= 0; i--) {
     if (!s->in[i] || mlirOperationEqual(s->ops[i], yield))
@@ -400,7 +502,7 @@ bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
-        !pipelineKernel(op, opts->v[0], opts->v[1] == 1))
+        !pipelineKernel(module, op, opts->v[0], (int)opts->v[1]))
       return false;
   return true;
 }

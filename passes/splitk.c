@@ -128,22 +128,6 @@ static bool linearEpilogue(MlirOperation loop, MlirOperation *bad, Sum *adds, in
   return false;
 }
 
-/* The fused function whose tile.launch names kernel `name`. */
-static MlirOperation launcherOf(MlirModule module, const char *name) {
-  MlirBlock body = mlirModuleGetBody(module);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute l = ttOpAttr(op, "tile.launch");
-    if (mlirAttributeIsNull(l))
-      continue;
-    MlirAttribute k = mlirDictionaryAttrGetElementByName(l, ttStrRef("kernel"));
-    MlirStringRef s = mlirFlatSymbolRefAttrGetValue(k);
-    if (strlen(name) == s.length && strncmp(name, s.data, s.length) == 0)
-      return op;
-  }
-  return (MlirOperation){NULL};
-}
-
 /* Steps 4-5: the launch's grid[1] = S, and zero_result (4) or the workspace and the
  * reduce kernel (5, when reduce names it). */
 static void relaunch(MlirOperation fusion, int64_t split, const char *reduce) {
@@ -173,50 +157,6 @@ static void relaunch(MlirOperation fusion, int64_t split, const char *reduce) {
 }
 
 /* Step 5 helpers ------------------------------------------------------------------- */
-
-/* Inserts a `!tile.ptr<f32>` argument at position pos of kernel (block and type). */
-static MlirValue insertPtrArg(MlirOperation kernel, intptr_t pos) {
-  MlirContext ctx = mlirOperationGetContext(kernel);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
-  MlirType ptr = mlirTypeParseGet(ctx, ttStrRef("!tile.ptr<f32>"));
-  MlirValue arg = mlirBlockInsertArgument(body, pos, ptr, mlirOperationGetLocation(kernel));
-  intptr_t n = mlirBlockGetNumArguments(body);
-  MlirType *types = ttAlloc(sizeof(MlirType) * (size_t)n);
-  for (intptr_t i = 0; i < n; i++)
-    types[i] = mlirValueGetType(mlirBlockGetArgument(body, i));
-  mlirOperationSetAttributeByName(
-      kernel, ttStrRef("function_type"),
-      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, types, 0, NULL)));
-  free(types);
-  return arg;
-}
-
-/* Erases the ops of block body that nothing uses and that have no effect (all but stores,
- * atomics, loops and the terminator), last first, until none is left. */
-static void eraseDead(MlirBlock body) {
-  for (bool again = true; again;) {
-    again = false;
-    intptr_t n = 0;
-    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-         op = mlirOperationGetNextInBlock(op))
-      n++;
-    MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)(n + 1));
-    n = 0;
-    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-         op = mlirOperationGetNextInBlock(op))
-      ops[n++] = op;
-    while (n-- > 0) {
-      bool used = mlirOperationGetNumResults(ops[n]) == 0 || ttOpIs(ops[n], "scf.for");
-      for (intptr_t i = 0; i < mlirOperationGetNumResults(ops[n]); i++)
-        used = used || !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(ops[n], i)));
-      if (!used) {
-        mlirOperationDestroy(ops[n]);
-        again = true;
-      }
-    }
-    free(ops);
-  }
-}
 
 /* The tensor.collapse_shape of the loop's accumulator, and the result's tile.store. */
 static bool epilogueEnds(MlirOperation loop, MlirOperation *collapse, MlirOperation *store) {
@@ -274,7 +214,7 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
     return false;
   }
   /* the split kernel: partial tiles to the workspace */
-  MlirValue ws = insertPtrArg(kernel, ptrArg);
+  MlirValue ws = ttKernelInsertArg(kernel, ptrArg, mlirTypeParseGet(ctx, ttStrRef("!tile.ptr<f32>")));
   TtBuilder b = {mlirOperationGetBlock(store), store};
   MlirLocation loc = mlirOperationGetLocation(store);
   MlirValue base = ttBinary(&b, loc, "arith.muli", pidK, ttConstInt(&b, loc, i32, numel));
@@ -282,13 +222,13 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
                      mlirOperationGetResult(collapse, 0), mlirOperationGetOperand(store, 3)};
   ttBuild(&b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
   mlirOperationDestroy(store);
-  eraseDead(mlirOperationGetBlock(loop));
+  ttEraseDead(mlirOperationGetBlock(loop));
 
   /* the reduce kernel: the slices summed in order, then the epilogue */
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(reduce, 0));
   MlirOperation rloop = ttDotLoop(body);
   epilogueEnds(rloop, &collapse, &store);
-  ws = insertPtrArg(reduce, ptrArg);
+  ws = ttKernelInsertArg(reduce, ptrArg, mlirTypeParseGet(ctx, ttStrRef("!tile.ptr<f32>")));
   MlirValue offsets = mlirOperationGetOperand(store, 1), mask = mlirOperationGetOperand(store, 3);
   hoistSlice(rloop, offsets, collapse);
   hoistSlice(rloop, mask, collapse);
@@ -311,7 +251,7 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(collapse, 0), mlirOperationGetResult(sum, 0));
   mlirOperationDestroy(collapse);
   mlirOperationDestroy(rloop);
-  eraseDead(body);
+  ttEraseDead(body);
   return true;
 }
 
@@ -324,7 +264,7 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
     return true;
   char name[128] = "";
   ttOpAttrStr(kernel, "sym_name", name, sizeof name);
-  MlirOperation fusion = launcherOf(module, name);
+  MlirOperation fusion = ttLauncherOf(module, name);
   int64_t lb = constInt(mlirOperationGetOperand(loop, 0));
   int64_t k = constInt(mlirOperationGetOperand(loop, 1));
   int64_t step = constInt(mlirOperationGetOperand(loop, 2));

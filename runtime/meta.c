@@ -60,10 +60,10 @@ static const size_t kDtypeSizes[TTRT_DTYPE_COUNT] = {8, 4, 2, 2, 1,
 static const char *const kRoleNames[] = {"input", "output", "temp", "const"};
 static const char *const kDirectionNames[] = {"lt", "le", "gt",
                                               "ge", "eq", "ne"};
-static const char *const kArgKindNames[] = {"ptr", "i32", "i64", "f32"};
+static const char *const kArgKindNames[] = {"ptr", "i32", "i64", "f32", "tma"};
 
 /* The newest format version this parser reads (docs/metadata.md). */
-#define MAX_VERSION 2
+#define MAX_VERSION 3
 
 /* Most attributes an op takes. */
 #define MAX_ATTRIBUTES 2
@@ -1201,6 +1201,44 @@ static TtrtStatus parseArgValue(Parser *p, TtrtArg *a, const char *value) {
   }
 }
 
+/* ROWSxCOLS of positive integers up to `max`. */
+static bool parsePair(const char *s, int64_t max, int64_t out[2]) {
+  char *end;
+  long long r = strtoll(s, &end, 10);
+  if (end == s || *end != 'x' || r < 1 || r > max)
+    return false;
+  const char *c = end + 1;
+  long long n = strtoll(c, &end, 10);
+  if (end == c || *end || n < 1 || n > max)
+    return false;
+  out[0] = r;
+  out[1] = n;
+  return true;
+}
+
+/* arg tma ID ROWSxCOLS box ROWSxCOLS: a tensor map of tensor ID (a 2-byte dtype, viewed
+ * as a row-major ROWS x COLS matrix) whose boxes are R x C, swizzled by 128 bytes (C of
+ * at most 64). */
+static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
+  if (resolveId(p, p->tokens[2], &a->tensor))
+    return TTRT_FAILURE;
+  const TtrtTensor *t = &p->meta->tensors[a->tensor];
+  if (t->dtype != TTRT_DTYPE_F16 && t->dtype != TTRT_DTYPE_BF16)
+    return FAIL(p, "'arg tma' needs an f16 or bf16 tensor");
+  if (!parsePair(p->tokens[3], INT32_MAX, a->tmaDims) || strcmp(p->tokens[4], "box") ||
+      !parsePair(p->tokens[5], 256, a->tmaBox))
+    return FAIL(p, "'arg tma' line must be: arg tma ID ROWSxCOLS box ROWSxCOLS");
+  if (a->tmaDims[0] * a->tmaDims[1] != ttrtShapeGetNumel(&t->shape))
+    return FAIL(p, "'arg tma' matrix %lldx%lld does not hold the %lld elements of the "
+                   "tensor",
+                (long long)a->tmaDims[0], (long long)a->tmaDims[1],
+                (long long)ttrtShapeGetNumel(&t->shape));
+  if (a->tmaDims[1] % 8 || a->tmaBox[1] > 64)
+    return FAIL(p, "'arg tma' needs rows of a multiple of 16 bytes and boxes of at most "
+                   "64 columns (128 bytes)");
+  return TTRT_SUCCESS;
+}
+
 /* arg KIND VALUE */
 static TtrtStatus parseArgLine(Parser *p) {
   if (p->meta->numLaunches == 0)
@@ -1209,12 +1247,18 @@ static TtrtStatus parseArgLine(Parser *p) {
     return FAIL(p, "'arg' line after a 'zero' line (a 'zero' line belongs to "
                    "the 'launch' line after it, and a launch's 'arg' lines "
                    "follow it)");
-  if (p->numTokens != 3)
-    return FAIL(p, "'arg' line must be: arg KIND VALUE");
-  int kind = lookupName(kArgKindNames, 4, p->tokens[1]);
+  int kind = lookupName(kArgKindNames, 5, p->tokens[1]);
   if (kind < 0)
-    return FAIL(p, "unknown arg kind '%s' (expected ptr, i32, i64 or f32)",
+    return FAIL(p, "unknown arg kind '%s' (expected ptr, i32, i64, f32 or tma)",
                 p->tokens[1]);
+  if (kind == TTRT_ARG_TMA && p->numTokens != 6)
+    return FAIL(p, "'arg tma' line must be: arg tma ID ROWSxCOLS box ROWSxCOLS");
+  if (kind != TTRT_ARG_TMA && p->numTokens != 3)
+    return FAIL(p, "'arg' line must be: arg KIND VALUE");
+  if (kind == TTRT_ARG_TMA && p->meta->version < 3)
+    return FAIL(p, "'arg tma' lines need metadata version 3 (this file is "
+                   "version %d)",
+                p->meta->version);
   int i = APPEND(p, args, numArgs, capArgs);
   if (i < 0)
     return TTRT_FAILURE;
@@ -1224,6 +1268,8 @@ static TtrtStatus parseArgLine(Parser *p) {
   a->expr = -1;
   a->line = p->line;
   p->meta->launches[p->meta->numLaunches - 1].numArgs++;
+  if (kind == TTRT_ARG_TMA)
+    return parseTmaArg(p, a);
   return parseArgValue(p, a, p->tokens[2]);
 }
 
@@ -1476,6 +1522,10 @@ static void printLaunch(const TtrtMeta *meta, const TtrtLaunch *l,
     fprintf(file, "arg %s ", kArgKindNames[a->kind]);
     if (a->kind == TTRT_ARG_PTR)
       fprintf(file, "%%%lld", (long long)meta->tensors[a->tensor].id);
+    else if (a->kind == TTRT_ARG_TMA)
+      fprintf(file, "%%%lld %lldx%lld box %lldx%lld", (long long)meta->tensors[a->tensor].id,
+              (long long)a->tmaDims[0], (long long)a->tmaDims[1], (long long)a->tmaBox[0],
+              (long long)a->tmaBox[1]);
     else if (a->kind == TTRT_ARG_F32)
       fprintf(file, "%.9g", (double)a->f32);
     else

@@ -216,7 +216,8 @@ typedef enum TtrtArgKind {
   TTRT_ARG_PTR,
   TTRT_ARG_I32,
   TTRT_ARG_I64,
-  TTRT_ARG_F32
+  TTRT_ARG_F32,
+  TTRT_ARG_TMA /* format 3: a TMA tensor map of a 2-D f16/bf16 tensor (by pointer) */
 } TtrtArgKind;
 
 /* The metadata name of an argument kind ("ptr"). */
@@ -228,6 +229,7 @@ typedef struct TtrtArg {
   int tensor; /* ptr: tensor slot */
   int expr;   /* i32/i64: root node in TtrtMeta.exprs */
   float f32;  /* f32 */
+  int64_t tmaDims[2], tmaBox[2]; /* tma: the matrix (rows, columns) and the box */
   int line;
 } TtrtArg;
 

@@ -72,6 +72,11 @@
   X(graphLaunch, "cuGraphLaunch", NULL, true, (CUgraphExec, CUstream))         \
   X(graphExecDestroy, "cuGraphExecDestroy", NULL, true, (CUgraphExec))         \
   X(graphDestroy, "cuGraphDestroy", NULL, true, (CUgraph))                     \
+  X(tensorMapEncodeTiled, "cuTensorMapEncodeTiled", NULL, true,               \
+    (CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *, \
+     const cuuint64_t *, const cuuint32_t *, const cuuint32_t *,               \
+     CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,       \
+     CUtensorMapFloatOOBfill))                                                 \
   X(getErrorName, "cuGetErrorName", NULL, false, (CUresult, const char **))    \
   X(getErrorString, "cuGetErrorString", NULL, false, (CUresult, const char **))
 
@@ -456,6 +461,7 @@ typedef struct Program {
   TtrtLaunchDims *dims;    /* per launch */
   ParamValue *values;      /* per arg */
   void **params;           /* per arg: &values[i] */
+  TtrtBuffer *tmaMaps;     /* per arg: the device copy of a `tma` arg's tensor map */
 } Program;
 
 static Program *unwrapProgram(TtrtProgram p) { return p.ptr; }
@@ -517,6 +523,34 @@ static TtrtStatus evalInRange(const TtrtMeta *meta, int expr, int64_t lo,
                       text, (long long)*out, (long long)lo, (long long)hi);
 }
 
+/* The tensor map of `tma` arg i (cuTensorMapEncodeTiled: the tensor's buffer as a
+ * row-major matrix, boxes swizzled by 128 bytes, zeros past the edges) copied to a
+ * 128-byte device buffer whose address is the kernel's parameter. */
+static TtrtStatus makeTensorMap(Program *p, int i, TtrtError *err) {
+  const TtrtArg *a = &p->meta->args[i];
+  if (!driver.tensorMapEncodeTiled)
+    return ttrtErrorSet(err, a->line, "this driver has no cuTensorMapEncodeTiled (TMA "
+                                      "needs CUDA 12 or later)");
+  const TtrtTensor *t = &p->meta->tensors[a->tensor];
+  CUtensorMap map;
+  cuuint64_t dims[2] = {(cuuint64_t)a->tmaDims[1], (cuuint64_t)a->tmaDims[0]};
+  cuuint64_t strides[1] = {(cuuint64_t)a->tmaDims[1] * 2};
+  cuuint32_t box[2] = {(cuuint32_t)a->tmaBox[1], (cuuint32_t)a->tmaBox[0]};
+  cuuint32_t elementStrides[2] = {1, 1};
+  CUresult r = driver.tensorMapEncodeTiled(
+      &map, t->dtype == TTRT_DTYPE_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                        : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      2, (void *)(uintptr_t)p->buffers[a->tensor].address, dims, strides, box,
+      elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    return ttrtErrorSet(err, a->line, "cuTensorMapEncodeTiled failed (error %d)", (int)r);
+  if (ttrtBufferIsNull(p->tmaMaps[i]) &&
+      ttrtBufferCreate(p->ctx, sizeof map, &p->tmaMaps[i], err))
+    return TTRT_FAILURE;
+  return ttrtBufferWrite(p->tmaMaps[i], &map, err);
+}
+
 /* Computes the value and byte size of arg `i`. */
 static TtrtStatus prepareArg(Program *p, int i, size_t *size,
                              TtrtError *err) {
@@ -542,6 +576,11 @@ static TtrtStatus prepareArg(Program *p, int i, size_t *size,
   case TTRT_ARG_I64:
     s = ttrtExprEval(p->meta, a->expr, &v->i64, err);
     *size = sizeof v->i64;
+    break;
+  case TTRT_ARG_TMA:
+    s = makeTensorMap(p, i, err);
+    v->ptr = (CUdeviceptr)p->tmaMaps[i].address;
+    *size = sizeof v->ptr;
     break;
   }
   p->params[i] = v;
@@ -586,7 +625,8 @@ static bool allocateArrays(Program *p) {
   p->dims = calloc((size_t)m->numLaunches + 1, sizeof *p->dims);
   p->values = calloc((size_t)m->numArgs + 1, sizeof *p->values);
   p->params = calloc((size_t)m->numArgs + 1, sizeof *p->params);
-  return p->buffers && p->functions && p->dims && p->values && p->params;
+  p->tmaMaps = calloc((size_t)m->numArgs + 1, sizeof *p->tmaMaps);
+  return p->buffers && p->functions && p->dims && p->values && p->params && p->tmaMaps;
 }
 
 TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
@@ -623,6 +663,10 @@ TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err) {
   for (int slot = 0; p->buffers && slot < p->meta->numTensors; ++slot)
     if (ttrtBufferDestroy(p->buffers[slot], s ? NULL : err))
       s = TTRT_FAILURE;
+  for (int i = 0; p->tmaMaps && i < p->meta->numArgs; ++i)
+    if (!ttrtBufferIsNull(p->tmaMaps[i]) && ttrtBufferDestroy(p->tmaMaps[i], s ? NULL : err))
+      s = TTRT_FAILURE;
+  free(p->tmaMaps);
   if (ttrtModuleDestroy(p->module, s ? NULL : err))
     s = TTRT_FAILURE;
   free(p->buffers);

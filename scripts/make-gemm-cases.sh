@@ -53,6 +53,17 @@ gemm linear_silu_3x1000x4100_f16_ts4 "$(linear 3 1000 4100 f16 1 silu)" "" "spli
 gemm linear_bias_16x4096x8192_bf16_ts "$(linear 16 4096 8192 bf16 1)" "" "reduce=two-stage"
 gemm fp8_bias_3x1000x4100_e4m3_bf16_ts8 "$(scaled_linear 3 1000 4100 $e4 $e4 bf16 1)" "" "split-k=8 reduce=two-stage"
 gemm bmm_2x16x1000x4100_f16_t_ts4 "$(bmm 2 16 1000 4100 f16 1)" "" "split-k=4 reduce=two-stage"
+# TMA (--pipeline stage-in=tma, sm_90a): operand boxes into swizzled rings on mbarriers,
+# wgmma on the slots; edges (M = 3, N = 1000, K = 4104) read as zeros; a [K, N] operand,
+# bf16, split-K both ways. wgmma only (mma.sync cannot read the swizzled slots).
+gemm_tma() { # name mlir-text tile-options splitk-options pipeline-options
+  tt_ptx "$1" "$2" ${3:+--tile="$3"} --tile --splitk${4:+="$4"} --pipeline="stage-in=tma${5:+ $5}"
+}
+gemm_tma linear_16x8192x8192_f16_tma "$(linear 16 8192 8192 f16 0)" "block-k=128"
+gemm_tma linear_bias_3x1000x4104_f16_tma3 "$(linear 3 1000 4104 f16 1)" "block-k=128" "" "num-stages=3"
+gemm_tma linear_silu_16x1000x4104_bf16_tma_ts4 "$(linear 16 1000 4104 bf16 1 silu)" "block-k=128" "split-k=4 reduce=two-stage"
+gemm_tma matmul_kn_5x1000x512_bf16_tma_sk2 "$(matmul_kn 5 1000 512 bf16)" "block-k=64" "split-k=2" "num-stages=4"
+gemm_tma linear_128x3000x1024_f16_tma "$(linear 128 3000 1024 f16 0)" "block-m=128 block-n=64 block-k=64 num-warps=4" "split-k=1"
 # the default geometries of M = 32..128 (narrow and wide grids)
 gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
 gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"

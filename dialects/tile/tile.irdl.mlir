@@ -170,6 +170,11 @@ irdl.dialect @tile {
     irdl.attributes {"pending" = %a}
   }
 
+  /// Waits until every thread of the program is here (a block barrier): reads and writes
+  /// of shared memory before it are done for all threads after it. Category: async.
+  irdl.operation @barrier {
+  }
+
   /// Slot `slot` (an i32) of `buffer` as an R x C tile. A tile.dot operand read this way
   /// feeds the tensor cores straight from shared memory. Category: async.
   irdl.operation @local_load {

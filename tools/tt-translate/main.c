@@ -7,9 +7,9 @@
  *  2. fused functions               -> --splitk, --tile (default options: dot groups get
  *                                      their kernel and split-K from the shape); dot kernels
  *                                      not yet pipelined -> --pipeline (2 stages)
- *  3. the launch metadata (docs/metadata.md) is written from the host function
- *  4. tile kernels                  -> --convert-tile-to-gpu (mma=wgmma for sm_90a, else
+ *  3. tile kernels                  -> --convert-tile-to-gpu (mma=wgmma for sm_90a, else
  *                                      mma=sync; --mma overrides)
+ *  4. the launch metadata (docs/metadata.md) is written from the host function
  *  5. gpu.module                    -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
  * The output is the metadata as `//@` comment lines followed by the PTX. It is written only
  * on success; errors are `file:line:col: error: ...` and exit code 1.
@@ -109,18 +109,19 @@ static bool translate(MlirModule m, bool ptx, const char *arch, const char *mma,
     ttWalk(mlirModuleGetOperation(m), noFp8Dot, &fc);
   if (fc.failed)
     return false;
-  /* The metadata also reports prim ops that --fuse left in the host (not yet supported). */
+  /* tile.dot on warpgroup MMA where the chip has it (sm_90a), else mma.sync */
+  char lower[32];
+  snprintf(lower, sizeof lower, "mma=%s", mma ? mma : strcmp(arch, "sm_90a") == 0 ? "wgmma" : "sync");
+  if (!ttRunPass(m, "convert-tile-to-gpu", lower) || !verified(m))
+    return false;
+  /* The metadata (after the lowering: it reads the kernels' dynamic shared memory) also
+   * reports prim ops that --fuse left in the host (not yet supported). */
   TtStr meta = {0};
   bool ok = ttEmitLaunchMetadata(m, arch, &meta);
   if (ok && ptx)
     ttStrAppend(out, meta.data, meta.len);
   ttStrDestroy(&meta);
   if (!ok)
-    return false;
-  /* tile.dot on warpgroup MMA where the chip has it (sm_90a), else mma.sync */
-  char lower[32];
-  snprintf(lower, sizeof lower, "mma=%s", mma ? mma : strcmp(arch, "sm_90a") == 0 ? "wgmma" : "sync");
-  if (!ttRunPass(m, "convert-tile-to-gpu", lower) || !verified(m))
     return false;
   return ptx ? ttEmitPtx(m, arch, out) : ttEmitLlvmIr(m, arch, out);
 }

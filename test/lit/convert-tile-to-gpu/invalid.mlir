@@ -179,3 +179,36 @@ func.func @async_copy_run(%p: !tile.ptr<i8>, %i: i32) attributes {tile.kernel, t
   "tile.async_copy"(%p, %o, %m, %r, %i) : (!tile.ptr<i8>, tensor<32xi32>, tensor<32xi1>, memref<2x2x16xi8, 3>, i32) -> ()
   return
 }
+
+// -----
+
+// hopper.mbarrier_alloc makes 1 to 64 mbarriers.
+func.func @mbarriers() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: hopper.mbarrier_alloc needs a count of 1 to 64}}
+  %b = "hopper.mbarrier_alloc"() {count = 0 : i32} : () -> !hopper.mbarrier
+  return
+}
+
+// -----
+
+// A ring that TMA fills holds 128-byte swizzled rows of 64 two-byte elements.
+func.func @tma_ring(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: a ring that hopper.tma_load fills needs 2-byte elements, a multiple of 8 rows and of 64 columns}}
+  %r = "tile.local_alloc"() : () -> memref<2x8x32xf32, 3>
+  %b = "hopper.mbarrier_alloc"() {count = 2 : i32} : () -> !hopper.mbarrier
+  %o = "tile.range"() {start = 0 : i32, end = 256 : i32} : () -> tensor<256xi32>
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 8, 32>} : (!hopper.tma_desc, memref<2x8x32xf32, 3>, i32, !hopper.mbarrier, tensor<256xi32>, i1) -> ()
+  return
+}
+
+// -----
+
+// hopper.tma_load copies into a tile.local_alloc ring and completes on the mbarriers of
+// a hopper.mbarrier_alloc (here a kernel argument).
+func.func @tma_barriers(%d: !hopper.tma_desc, %b: !hopper.mbarrier, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %r = "tile.local_alloc"() : () -> memref<2x8x64xf16, 3>
+  %o = "tile.range"() {start = 0 : i32, end = 512 : i32} : () -> tensor<512xi32>
+  // expected-error@+1 {{convert-tile-to-gpu: hopper.tma_load needs a descriptor, a ring of tile.local_alloc, a slot, mbarriers of hopper.mbarrier_alloc, offsets, a predicate and dims = [D0, D1]}}
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 8, 64, 1>} : (!hopper.tma_desc, memref<2x8x64xf16, 3>, i32, !hopper.mbarrier, tensor<512xi32>, i1) -> ()
+  return
+}

@@ -1,0 +1,41 @@
+// RUN: tt-opt %s --split-input-file --verify-diagnostics --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='stage-in=tma'
+// RUN: not tt-opt %s --split-input-file --decompose --fuse --tile='block-k=256' --splitk='split-k=1' --pipeline='stage-in=tma num-stages=8' 2>&1 | FileCheck %s --check-prefix=BIG
+
+// TMA copies boxes of a 2-D matrix: a batched matmul's operand tiles are not marked as
+// such (tile.box), so each load is refused.
+func.func @batched(%a: tensor<2x16x1024xf16>, %b: tensor<2x1024x256xf16>) -> tensor<2x16x256xf16> {
+  // expected-error@+1 {{pipeline: stage-in=tma needs each load of the K loop to be a dot operand box of a 2-D f16/bf16 matrix (tile.box, from --tile; not batched) whose rows are a multiple of 8 elements, the tile at most 256 rows of a multiple of 64 columns}}
+  %c = "prim.matmul"(%a, %b) : (tensor<2x16x1024xf16>, tensor<2x1024x256xf16>) -> tensor<2x16x256xf16>
+  return %c : tensor<2x16x256xf16>
+}
+
+// -----
+
+// A tensor map's rows are a multiple of 16 bytes: K = 1004 f16 is not.
+func.func @odd_k(%x: tensor<16x1004xf16>, %w: tensor<256x1004xf16>) -> tensor<16x256xf16> {
+  // expected-error@+1 {{pipeline: stage-in=tma needs each load of the K loop}}
+  %y = "prim.linear"(%x, %w) : (tensor<16x1004xf16>, tensor<256x1004xf16>) -> tensor<16x256xf16>
+  return %y : tensor<16x256xf16>
+}
+
+// -----
+
+// fp8 tiles widen to f16 in registers before the tensor cores; TMA would land them as
+// bytes.
+func.func @fp8(%x: tensor<16x1024xf8E4M3FN>, %w: tensor<256x1024xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<16x256xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<256x1024xf8E4M3FN>) -> tensor<1024x256xf8E4M3FN>
+  // expected-error@+1 {{pipeline: stage-in=tma needs each load of the K loop}}
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<16x1024xf8E4M3FN>, tensor<1024x256xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<16x256xf16>
+  return %y : tensor<16x256xf16>
+}
+
+// -----
+
+// Under the first RUN (block-k 128, 4 stages of 20 KiB) this fits; under the second
+// (block-k 256: 40 KiB a stage, 8 stages) it does not.
+// BIG: tma-invalid.mlir:[[# @LINE + 2]]:8: error: pipeline: 8 TMA stages need 327680 bytes of shared memory; at most 231424 are supported
+func.func @big(%x: tensor<16x2048xf16>, %w: tensor<256x2048xf16>) -> tensor<16x256xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<16x2048xf16>, tensor<256x2048xf16>) -> tensor<16x256xf16>
+  return %y : tensor<16x256xf16>
+}
+
