@@ -58,7 +58,7 @@ static const TtPassOption pipelineOptions[] = {
      "default, faster on H100 at decode shapes), shared (asynchronous copies into a ring "
      "of shared-memory slots, cp.async on sm_80+) or tma (sm_90a: hopper.tma_load of each "
      "operand box into a ring of 128-byte-swizzled slots that wgmma reads in place, "
-     "completing on mbarriers; dynamic shared memory up to 226 KiB)", 0, 0, 2, stageIns},
+     "completing on mbarriers; dynamic shared memory, the rings up to 225 KiB)", 0, 0, 2, stageIns},
 };
 
 static const char *const mmaKinds[] = {"sync", "wgmma", NULL};

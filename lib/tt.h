@@ -121,9 +121,9 @@ MlirOperation ttDotLoop(MlirBlock body);
  * reads 8 rows from 8 distinct bank groups), the f32 M x N accumulator with rows padded by
  * 4 (for its move to the flat layout), and the static limit of a kernel. */
 #define TT_SMEM_LIMIT (48 * 1024)
-/* Dynamic shared memory a block may ask for on sm_90 (227 KiB), less 1 KiB for alignment
- * and the mbarriers. */
-#define TT_SMEM_DYNAMIC_LIMIT (226 * 1024)
+/* Shared memory for TMA rings: a block may have 227 KiB on sm_90; 1 KiB goes to aligning
+ * the dynamic buffer and 1 KiB is left for the static mbarriers and scratch. */
+#define TT_SMEM_DYNAMIC_LIMIT (225 * 1024)
 static inline int64_t ttSmemTileBytes(int64_t rows, int64_t cols, int64_t elemBytes) {
   return rows * (cols * elemBytes + 16);
 }

@@ -33,7 +33,7 @@ func.func @fp8(%x: tensor<16x1024xf8E4M3FN>, %w: tensor<256x1024xf8E4M3FN>, %sx:
 
 // Under the first RUN (block-k 128, 4 stages of 20 KiB) this fits; under the second
 // (block-k 256: 40 KiB a stage, 8 stages) it does not.
-// BIG: tma-invalid.mlir:[[# @LINE + 2]]:8: error: pipeline: 8 TMA stages need 327680 bytes of shared memory; at most 231424 are supported
+// BIG: tma-invalid.mlir:[[# @LINE + 2]]:8: error: pipeline: 8 TMA stages need 327680 bytes of shared memory; at most 230400 are supported
 func.func @big(%x: tensor<16x2048xf16>, %w: tensor<256x2048xf16>) -> tensor<16x256xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<16x2048xf16>, tensor<256x2048xf16>) -> tensor<16x256xf16>
   return %y : tensor<16x256xf16>

@@ -9,7 +9,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 // RUN: tt-run --ref-only --dump-meta --seed 1 %t.ptx | FileCheck %s --check-prefix=RT
-// num-stages=0: the most of 2..4 whose rings fit 226 KiB (4 x 20 KiB here).
+// num-stages=0: the most of 2..4 whose rings fit 225 KiB (4 x 20 KiB here).
 // RUN: tt-opt %s --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='stage-in=tma' | FileCheck %s --check-prefix=AUTO
 // RUN: not tt-opt %s --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' --convert-tile-to-gpu 2>&1 | FileCheck %s --check-prefix=SYNC
 
