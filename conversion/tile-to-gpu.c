@@ -26,6 +26,9 @@
  *     is constant over the group, else the and of its lanes. When that guard is false (or
  *     the offsets are not contiguous) each lane is loaded or stored alone under its mask.
  *  4. Erase the tile kernel.
+ * Dot kernels add steps stated at their sections below: 5, tile.dot on tensor cores
+ * (mma.sync; 5w, warpgroup MMA for mma=wgmma); 6, shared-memory rings and cp.async; 7,
+ * TMA copies and mbarriers (the hopper ops of --pipeline stage-in=tma).
  */
 #include "tt.h"
 
