@@ -321,6 +321,30 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
   return true;
 }
 
+/* Step 1 for stage-in=tma: the loop's dots fit warpgroup MMA, which alone reads the
+ * swizzled slots (convert-tile-to-gpu's 5w: whole warpgroups, N a multiple of 64 per
+ * warpgroup, M a multiple of 8 up to 256, K of 64). False after an error. */
+static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop) {
+  int64_t warps = ttOpAttrInt(kernel, "tile.num_warps", 4);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    int64_t a[TT_MAX_RANK], b[TT_MAX_RANK];
+    if (!ttOpIs(op, "tile.dot") ||
+        ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), a) != 2 ||
+        ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), b) != 2)
+      continue;
+    int64_t g = warps / 4;
+    if (warps % 4 || b[1] % (64 * g) || a[0] % 8 || a[0] > 256 || a[1] % 64) {
+      ttEmitError(loop, "pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a "
+                        "multiple of 4, N a multiple of 64 per warpgroup, M a multiple of 8 "
+                        "up to 256 and K of 64; this dot is %lldx%lldx%lld on %lld warps",
+                  (long long)a[0], (long long)b[1], (long long)a[1], (long long)warps);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Steps 1-4 for one kernel. */
 static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stages,
                            int form) {
@@ -347,6 +371,10 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
   }
   bool shared = form == FORM_SHARED, tma = form == FORM_TMA;
   if (tma ? !tmaForm(loop, s, views, &stages) : !chooseForm(loop, s, views, &stages, &shared)) {
+    free(s);
+    return false;
+  }
+  if (tma && !wgmmaTile(kernel, body, loop)) {
     free(s);
     return false;
   }

@@ -1,5 +1,6 @@
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='stage-in=tma'
 // RUN: not tt-opt %s --split-input-file --decompose --fuse --tile='block-k=256' --splitk='split-k=1' --pipeline='stage-in=tma num-stages=8' 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: not tt-opt %s --split-input-file --decompose --fuse --tile='block-k=128 num-warps=2' --splitk='split-k=1' --pipeline='stage-in=tma' 2>&1 | FileCheck %s --check-prefix=WARPS
 
 // TMA copies boxes of a 2-D matrix: a batched matmul's operand tiles are not marked as
 // such (tile.box), so each load is refused.
@@ -39,3 +40,13 @@ func.func @big(%x: tensor<16x2048xf16>, %w: tensor<256x2048xf16>) -> tensor<16x2
   return %y : tensor<16x256xf16>
 }
 
+
+// -----
+
+// wgmma, which reads the TMA slots, needs whole warpgroups: under the third RUN (2 warps)
+// this one has none.
+// WARPS: tma-invalid.mlir:[[# @LINE + 2]]:8: error: pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a multiple of 4, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256 and K of 64; this dot is 16x64x128 on 2 warps
+func.func @two_warps(%x: tensor<16x1024xf16>, %w: tensor<256x1024xf16>) -> tensor<16x256xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<16x1024xf16>, tensor<256x1024xf16>) -> tensor<16x256xf16>
+  return %y : tensor<16x256xf16>
+}
