@@ -42,6 +42,21 @@ static const char *ptxFeature(const char *arch) {
   return "+ptx80";
 }
 
+static bool isTensormapFence(MlirOperation op, void *userData) {
+  if (ttOpIs(op, "nvvm.fence.proxy.acquire")) {
+    *(bool *)userData = true;
+    return false;
+  }
+  return true;
+}
+
+/* PTX 8.3 where a kernel takes TMA tensor maps (fence.proxy.tensormap); else ptxFeature. */
+static const char *ptxFeatureFor(MlirOperation gpuModule, const char *arch) {
+  bool tma = false;
+  ttWalk(gpuModule, isTensormapFence, &tma);
+  return tma && strcmp(ptxFeature(arch), "+ptx80") == 0 ? "+ptx83" : ptxFeature(arch);
+}
+
 /* The path of CUDA's libdevice (math functions as LLVM bitcode), or NULL. */
 static const char *findLibdevice(void) {
   static char path[512];
@@ -102,7 +117,7 @@ bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {
   snprintf(pipeline, sizeof pipeline,
            "builtin.module(nvvm-attach-target{chip=%s features=%s O=3 l=%s},"
            "gpu-module-to-binary{format=isa})",
-           arch, ptxFeature(arch), libdevice);
+           arch, ptxFeatureFor(gm, arch), libdevice);
   if (!runPipeline(module, pipeline))
     return false;
   MlirOperation bin = ttModuleLookup(module, "tt_kernels");

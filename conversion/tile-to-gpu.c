@@ -1716,6 +1716,11 @@ static bool flatOperands(Lower *l, MlirOperation op) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
     MlirValue v = mlirOperationGetOperand(op, i);
     Lowered *x = lookup(l, v);
+    if (x && x->shared && x->swz && !dotLike) {
+      ttEmitError(op, "convert-tile-to-gpu: a TMA slot (128-byte swizzled) can only feed "
+                      "tile.dot");
+      return false;
+    }
     if (x && x->shared && !dotLike) {
       int64_t shape[TT_MAX_RANK];
       ttTensorShape(mlirValueGetType(v), shape);
@@ -1993,6 +1998,16 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   l.b = ttBuilderAtEnd(body);
   l.tid = gpuIndex(&l, "gpu.thread_id", 0);
   l.dynamic = sc.tma;
+  for (intptr_t i = 0; i < nargs; i++) /* tensor maps the host wrote: visible to TMA */
+    if (mlirTypeEqual(mlirValueGetType(mlirBlockGetArgument(tbody, i)), tmaDesc)) {
+      MlirNamedAttribute fence[3] = {
+          ttNamedAttr(ctx, "fromProxy", mlirAttributeParseGet(ctx, ttStrRef("#nvvm.proxy_kind<generic>"))),
+          ttNamedAttr(ctx, "toProxy", mlirAttributeParseGet(ctx, ttStrRef("#nvvm.proxy_kind<tensormap>"))),
+          ttNamedAttr(ctx, "scope", mlirAttributeParseGet(ctx, ttStrRef("#nvvm.mem_scope<sys>"))),
+      };
+      build(&l, "nvvm.fence.proxy.acquire", 2,
+            (MlirValue[]){mlirBlockGetArgument(body, i), ci(&l, 128)}, ttNoType(), 3, fence);
+    }
   if (l.dynamic) { /* the dynamic buffer's start, rounded up to 1024 bytes */
     MlirValue p = sharedAddress(&l, l.smemName);
     MlirValue a = build(&l, "llvm.ptrtoint", 1, &p, ttI32(ctx), 0, NULL);

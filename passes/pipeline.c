@@ -283,8 +283,9 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
 /* Step 1 for stage-in=tma: every load is a box (tile.box, from --tile: a 2-D matrix) of
  * a 2-byte type whose rows are a multiple of 16 bytes (TMA's stride rule) and feeds only
  * dot operands, its tile at most 256 rows of a multiple of 64 columns (boxes of 64 two-byte
- * columns: one 128-byte swizzle row); S = num-stages, or for 0 the most of 2..4 whose
- * rings fit the dynamic shared-memory limit. False after an error. */
+ * columns: one 128-byte swizzle row) loaded from a kernel argument; S = num-stages, or for
+ * 0 the most of 2..4 whose rings (and the accumulator's scratch after the loop) fit the
+ * dynamic shared-memory limit. False after an error. */
 static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                     int64_t *stages) {
   int64_t slot = 0;
@@ -293,6 +294,7 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
     int64_t shape[TT_MAX_RANK];
     views[i] = dotView(s->loads[i]);
     bool ok = !mlirAttributeIsNull(box) && mlirAttributeIsADenseI64Array(box) &&
+              mlirValueIsABlockArgument(mlirOperationGetOperand(s->loads[i], 0)) &&
               mlirDenseArrayGetNumElements(box) == 2 && !mlirOperationIsNull(views[i]) &&
               mlirDenseI64ArrayGetElement(box, 1) % 8 == 0;
     if (ok) {
@@ -308,14 +310,21 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
       return false;
     }
   }
+  /* the accumulator's scratch reuses the rings after the loop */
+  int64_t acc = 0, shape[TT_MAX_RANK];
+  for (MlirOperation op = mlirBlockGetFirstOperation(ttForBody(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttOpIs(op, "tile.dot") &&
+        ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape) == 2)
+      acc += ttSmemAccBytes(shape[0], shape[1]);
   for (int64_t n = 4; n >= 2 && *stages == 0; n--)
-    if (n * slot <= TT_SMEM_DYNAMIC_LIMIT)
+    if (n * slot <= TT_SMEM_DYNAMIC_LIMIT && acc <= TT_SMEM_DYNAMIC_LIMIT)
       *stages = n;
-  if (*stages == 0 || *stages * slot > TT_SMEM_DYNAMIC_LIMIT) {
+  int64_t n = *stages ? *stages : 2, bytes = n * slot > acc ? n * slot : acc;
+  if (bytes > TT_SMEM_DYNAMIC_LIMIT) {
     ttEmitError(loop, "pipeline: %lld TMA stages need %lld bytes of shared memory; at most "
                       "%d are supported",
-                (long long)(*stages ? *stages : 2), (long long)((*stages ? *stages : 2) * slot),
-                TT_SMEM_DYNAMIC_LIMIT);
+                (long long)n, (long long)bytes, TT_SMEM_DYNAMIC_LIMIT);
     return false;
   }
   return true;

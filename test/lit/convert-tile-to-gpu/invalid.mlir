@@ -212,3 +212,17 @@ func.func @tma_barriers(%d: !hopper.tma_desc, %b: !hopper.mbarrier, %i: i32, %p:
   "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 8, 64, 1>} : (!hopper.tma_desc, memref<2x8x64xf16, 3>, i32, !hopper.mbarrier, tensor<512xi32>, i1) -> ()
   return
 }
+
+// -----
+
+// A TMA slot holds its tile 128-byte swizzled, for wgmma: no other op reads it.
+func.func @tma_slot_use(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %r = "tile.local_alloc"() : () -> memref<2x16x64xf16, 3>
+  %b = "hopper.mbarrier_alloc"() {count = 2 : i32} : () -> !hopper.mbarrier
+  %o = "tile.range"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 16, 64>} : (!hopper.tma_desc, memref<2x16x64xf16, 3>, i32, !hopper.mbarrier, tensor<1024xi32>, i1) -> ()
+  %t = "tile.local_load"(%r, %i) : (memref<2x16x64xf16, 3>, i32) -> tensor<16x64xf16>
+  // expected-error@+1 {{convert-tile-to-gpu: a TMA slot (128-byte swizzled) can only feed tile.dot}}
+  %n = arith.negf %t : tensor<16x64xf16>
+  return
+}

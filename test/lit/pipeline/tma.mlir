@@ -51,6 +51,9 @@
 // GPU: llvm.mlir.global external @__tt_smem_fused_0_kernel() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // GPU: llvm.mlir.global internal @__tt_smem_fused_0_kernel_mbar0() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<24 x i8>
 // GPU: gpu.func @fused_0_kernel({{.*}}%arg3: !llvm.ptr, %arg4: !llvm.ptr) kernel attributes {{{.*}}tt.dynamic_shared = 62464 : i32}
+// the tensor maps the host wrote are made visible to the TMA unit first
+// GPU: nvvm.fence.proxy.acquire <sys> %arg3, %c128_i32
+// GPU: nvvm.fence.proxy.acquire <sys> %arg4
 // GPU: nvvm.mbarrier.init
 // GPU: nvvm.fence.mbarrier.init
 // GPU: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c4096_i32
@@ -72,7 +75,9 @@
 // PTX-NEXT: //@arg ptr %2
 // PTX-NEXT: //@arg tma %0 16x1024 box 16x64
 // PTX-NEXT: //@arg tma %1 256x1024 box 64x64
+// PTX: .version 8.3
 // PTX: .extern .shared .align 1024 .b8 __tt_smem_fused_0_kernel[];
+// PTX: fence.proxy.tensormap::generic.acquire.sys
 // PTX: mbarrier.init.shared.b64
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX: mbarrier.try_wait.parity.shared.b64
