@@ -132,28 +132,18 @@ static bool linearEpilogue(MlirOperation loop, MlirOperation *bad, Sum *adds, in
  * reduce kernel (5, when reduce names it). */
 static void relaunch(MlirOperation fusion, int64_t split, const char *reduce) {
   MlirContext ctx = mlirOperationGetContext(fusion);
-  MlirAttribute l = ttOpAttr(fusion, "tile.launch");
-  MlirAttribute grid = mlirDictionaryAttrGetElementByName(l, ttStrRef("grid"));
+  MlirAttribute grid =
+      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
   char sk[32];
   snprintf(sk, sizeof sk, "%lld", (long long)split);
   MlirAttribute g[3] = {mlirArrayAttrGetElement(grid, 0), ttStrAttr(ctx, sk),
                         mlirArrayAttrGetElement(grid, 2)};
-  MlirNamedAttribute out[10];
-  intptr_t n = 0;
-  for (intptr_t i = 0; i < mlirDictionaryAttrGetNumElements(l) && n < 8; i++) {
-    MlirNamedAttribute e = mlirDictionaryAttrGetElement(l, i);
-    MlirStringRef name = mlirIdentifierStr(e.name);
-    if (name.length == 4 && strncmp(name.data, "grid", 4) == 0)
-      e.attribute = mlirArrayAttrGet(ctx, 3, g);
-    out[n++] = e;
-  }
+  ttLaunchSet(fusion, "grid", mlirArrayAttrGet(ctx, 3, g));
   if (reduce) {
-    out[n++] = ttNamedAttr(ctx, "workspace", ttIntAttr(ctx, split, ttI32(ctx)));
-    out[n++] = ttNamedAttr(ctx, "reduce", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(reduce)));
+    ttLaunchSet(fusion, "workspace", ttIntAttr(ctx, split, ttI32(ctx)));
+    ttLaunchSet(fusion, "reduce", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(reduce)));
   } else
-    out[n++] = ttNamedAttr(ctx, "zero_result", mlirUnitAttrGet(ctx));
-  mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"),
-                                  mlirDictionaryAttrGet(ctx, n, out));
+    ttLaunchSet(fusion, "zero_result", mlirUnitAttrGet(ctx));
 }
 
 /* Step 5 helpers ------------------------------------------------------------------- */
