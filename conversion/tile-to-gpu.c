@@ -1828,6 +1828,7 @@ static bool lowerOp(Lower *l, MlirOperation op) {
 /* What scanKernel finds. */
 typedef struct {
   int64_t minBytes, minNumel, maxNumel;
+  int64_t dotBytes; /* the most shared memory a tile.dot's staging may need */
   bool failed, dot, tma;
 } Scan;
 
@@ -1861,6 +1862,15 @@ static bool scanOp(MlirOperation op, void *userData) {
   int bytes = mlirValueIsNull(data) ? 0 : ttDtypeBytes(mlirValueGetType(data));
   if (bytes > 0 && bytes < sc->minBytes)
     sc->minBytes = bytes;
+  int64_t a[TT_MAX_RANK], b[TT_MAX_RANK];
+  if (ttOpIs(op, "tile.dot") && ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), a) == 2 &&
+      ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), b) == 2) {
+    /* operands staged as 2-byte tiles (padded rows bound the swizzled form), or later
+     * the accumulator */
+    int64_t need = ttSmemTileBytes(a[0] + b[1], a[1], 2), acc = ttSmemAccBytes(a[0], b[1]);
+    need = need > acc ? need : acc;
+    sc->dotBytes = need > sc->dotBytes ? need : sc->dotBytes;
+  }
   sc->dot |= ttOpIs(op, "tile.dot");
   sc->tma |= ttOpIs(op, "hopper.tma_load");
   return true;
@@ -1869,7 +1879,7 @@ static bool scanOp(MlirOperation op, void *userData) {
 /* The narrowest element (bytes) loaded or stored, and the smallest and largest tile
  * (elements), over the kernel and the loops in it; false on a tile of rank above 2. */
 static bool scanKernel(MlirOperation func, Scan *sc) {
-  *sc = (Scan){16, 0, 0, false, false, false};
+  *sc = (Scan){16, 0, 0, 0, false, false, false};
   ttWalk(func, scanOp, sc);
   return !sc->failed;
 }
@@ -1997,7 +2007,7 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   /* Step 2. */
   l.b = ttBuilderAtEnd(body);
   l.tid = gpuIndex(&l, "gpu.thread_id", 0);
-  l.dynamic = sc.tma;
+  l.dynamic = sc.tma || sc.dotBytes > TT_SMEM_LIMIT; /* past the static 48 KiB */
   for (intptr_t i = 0; i < nargs; i++) /* tensor maps the host wrote: visible to TMA */
     if (mlirTypeEqual(mlirValueGetType(mlirBlockGetArgument(tbody, i)), tmaDesc)) {
       MlirNamedAttribute fence[3] = {
@@ -2018,7 +2028,8 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   for (MlirOperation op = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     ok = lowerOp(&l, op);
-  if (ok && l.dynamic) { /* TMA rings: dynamic, its size (and the alignment slack) a hint */
+  if (ok && l.dynamic) { /* TMA rings or large dot tiles: dynamic, its size (and the
+                          * alignment slack) to the metadata */
     sharedGlobal(&l, l.smemName, 0, 1024, true);
     mlirOperationSetAttributeByName(gfunc, ttStrRef("tt.dynamic_shared"),
                                     ttIntAttr(ctx, l.smemBytes + 1024, ttI32(ctx)));

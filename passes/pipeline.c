@@ -3,11 +3,13 @@
  * Without it, each step of the K loop loads its A and B tiles and then waits for them
  * before the tile.dot: per program, memory and tensor cores take turns. With num-stages =
  * S, the loads of step i + S - 1 are issued at the top of step i, so S - 1 steps of loads
- * are in flight while step i computes. The tiles in flight wait in one of two places
- * (option stage-in, registers by default: on an H100 the shared form was slower at every
+ * are in flight while step i computes. The tiles in flight wait in one of three places
+ * (option stage-in; registers by default: on an H100 the shared form was slower at every
  * decode shape swept - 16x8192x8192 f16, split-k 2: 63.4 us against 60.2; 64x28672x8192:
  * 223.9 against 188.4 - since under the 48 KiB static limit only 2 stages of the default
- * tiles fit; bench/2026-11-23-h100-pipeline.md):
+ * tiles fit; bench/2026-11-23-h100-pipeline.md. The TMA form, sm_90a, beat both: 64 x 8192
+ * x 8192 52.3 us against 66.0 in registers; stage-in=auto, tt-translate's choice there,
+ * takes it wherever the loop qualifies and registers elsewhere):
  *  - shared: each loaded operand gets a ring of S shared-memory slots (tile.local_alloc);
  *    its loads become tile.async_copy (cp.async) into slot (i + S - 1) % S, one group per
  *    step (tile.async_commit), and the tile.dot reads slot i % S (tile.local_load) after a
@@ -16,6 +18,9 @@
  *    (through tensor.expand_shape and tile.trans) and the ring to fit in shared memory.
  *  - registers: the loaded tiles are carried by the loop (the lowering keeps scf.for's
  *    carried tiles in registers) and staged into shared memory by each tile.dot.
+ *  - tma (sm_90a): like shared, but each operand box is one hopper.tma_load into a ring of
+ *    128-byte-swizzled slots that completes on an mbarrier per slot (hopper.mbarrier_wait
+ *    with the slot's phase), and wgmma reads the slot in place (tmaForm, wgmmaTile).
  *
  * Algorithm, for each tile kernel with a K loop (ttDotLoop) and S >= 2:
  *  1. The *load slice*: the loop body's tile.load ops and the body ops they depend on
@@ -44,7 +49,7 @@
 #include <stdlib.h>
 
 #define MAX_SLICE 256
-enum { FORM_REGISTERS, FORM_SHARED, FORM_TMA }; /* the stage-in option's values */
+enum { FORM_REGISTERS, FORM_SHARED, FORM_TMA, FORM_AUTO }; /* the stage-in option's values */
 #define MAX_LOADS 8
 
 /* An old-value -> new-value map for cloning the slice. */
@@ -285,9 +290,14 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
  * dot operands, its tile at most 256 rows of a multiple of 64 columns (boxes of 64 two-byte
  * columns: one 128-byte swizzle row) loaded from a kernel argument; S = num-stages, or for
  * 0 the most of 2..4 whose rings (and the accumulator's scratch after the loop) fit the
- * dynamic shared-memory limit. False after an error. */
+ * dynamic shared-memory limit; when the grid has more programs than the GPU has SMs, 3 or
+ * 4 stages that fit half of an SM's shared memory, so that two blocks share each SM (H100,
+ * 128 x 8192 x 8192 on 256 programs of 64x64x128: 3 stages 54.5 us, 4 stages 65.2), else
+ * at most 3 (64 x 28672 x 8192 on 64x128x128 tiles: 165.5 against 169.8 for 4; the TMA
+ * sweep, bench/2026-11-23-h100-tma-tune.md). False when the loop does not qualify, after
+ * an error when `report`. */
 static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
-                    int64_t *stages) {
+                    int64_t *stages, int64_t programs, bool report) {
   int64_t slot = 0;
   for (int i = 0; i < s->nloads; i++) {
     MlirAttribute box = ttOpAttr(s->loads[i], "tile.box");
@@ -303,10 +313,12 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
       slot += shape[0] * shape[1] * 2;
     }
     if (!ok) {
-      ttEmitError(s->loads[i], "pipeline: stage-in=tma needs each load of the K loop to be "
-                               "a dot operand box of a 2-D f16/bf16 matrix (tile.box, from "
-                               "--tile; not batched) whose rows are a multiple of 8 elements, "
-                               "the tile at most 256 rows of a multiple of 64 columns");
+      if (report)
+        ttEmitError(s->loads[i], "pipeline: stage-in=tma needs each load of the K loop to "
+                                 "be a dot operand box of a 2-D f16/bf16 matrix (tile.box, "
+                                 "from --tile; not batched) whose rows are a multiple of 8 "
+                                 "elements, the tile at most 256 rows of a multiple of 64 "
+                                 "columns");
       return false;
     }
   }
@@ -317,14 +329,19 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
     if (ttOpIs(op, "tile.dot") &&
         ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape) == 2)
       acc += ttSmemAccBytes(shape[0], shape[1]);
-  for (int64_t n = 4; n >= 2 && *stages == 0; n--)
+  bool waves = programs > TT_SMS;
+  for (int64_t n = 4; waves && n >= 3 && *stages == 0; n--) /* two blocks per SM */
+    if (n * slot <= TT_SMEM_TWO_BLOCKS && acc <= TT_SMEM_TWO_BLOCKS)
+      *stages = n;
+  for (int64_t n = waves ? 3 : 4; n >= 2 && *stages == 0; n--) /* one */
     if (n * slot <= TT_SMEM_DYNAMIC_LIMIT && acc <= TT_SMEM_DYNAMIC_LIMIT)
       *stages = n;
   int64_t n = *stages ? *stages : 2, bytes = n * slot > acc ? n * slot : acc;
   if (bytes > TT_SMEM_DYNAMIC_LIMIT) {
-    ttEmitError(loop, "pipeline: %lld TMA stages need %lld bytes of shared memory; at most "
-                      "%d are supported",
-                (long long)n, (long long)bytes, TT_SMEM_DYNAMIC_LIMIT);
+    if (report)
+      ttEmitError(loop, "pipeline: %lld TMA stages need %lld bytes of shared memory; at "
+                        "most %d are supported",
+                  (long long)n, (long long)bytes, TT_SMEM_DYNAMIC_LIMIT);
     return false;
   }
   return true;
@@ -332,8 +349,9 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
 
 /* Step 1 for stage-in=tma: the loop's dots fit warpgroup MMA, which alone reads the
  * swizzled slots (convert-tile-to-gpu's 5w: whole warpgroups, N a multiple of 64 per
- * warpgroup, M a multiple of 8 up to 256, K of 64). False after an error. */
-static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop) {
+ * warpgroup, M a multiple of 8 up to 256, K of 64). False when not, after an error when
+ * `report`. */
+static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, bool report) {
   int64_t warps = ttOpAttrInt(kernel, "tile.num_warps", 4);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
@@ -344,7 +362,8 @@ static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop) 
       continue;
     int64_t g = warps / 4;
     if (warps % 4 || b[1] % (64 * g) || a[0] % 8 || a[0] > 256 || a[1] % 64) {
-      ttEmitError(loop, "pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a "
+      if (report)
+        ttEmitError(loop, "pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a "
                         "multiple of 4, N a multiple of 64 per warpgroup, M a multiple of 8 "
                         "up to 256 and K of 64; this dot is %lldx%lldx%lld on %lld warps",
                   (long long)a[0], (long long)b[1], (long long)a[1], (long long)warps);
@@ -352,6 +371,20 @@ static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop) 
     }
   }
   return true;
+}
+
+/* The programs of fused function fusion's launch (grid axes multiplied; a symbolic
+ * extent counts as 1). */
+static int64_t launchPrograms(MlirOperation fusion) {
+  MlirAttribute grid =
+      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
+  int64_t programs = 1;
+  for (intptr_t i = 0; !mlirAttributeIsNull(grid) && i < mlirArrayAttrGetNumElements(grid); i++) {
+    MlirAttribute g = mlirArrayAttrGetElement(grid, i);
+    int64_t v = mlirAttributeIsAString(g) ? strtoll(mlirStringAttrGetValue(g).data, NULL, 10) : 1;
+    programs *= v > 0 ? v : 1;
+  }
+  return programs;
 }
 
 /* Steps 1-4 for one kernel. */
@@ -378,21 +411,32 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     free(s);
     return false;
   }
-  bool shared = form == FORM_SHARED, tma = form == FORM_TMA;
-  if (tma ? !tmaForm(loop, s, views, &stages) : !chooseForm(loop, s, views, &stages, &shared)) {
-    free(s);
-    return false;
-  }
-  if (tma && !wgmmaTile(kernel, body, loop)) {
-    free(s);
-    return false;
-  }
   char kname[128] = "";
   ttOpAttrStr(kernel, "sym_name", kname, sizeof kname);
   MlirOperation fusion = ttLauncherOf(module, kname);
+  /* tma (or auto: tma where the loop qualifies, else registers) */
+  bool shared = form == FORM_SHARED, tma = form == FORM_TMA || form == FORM_AUTO;
+  bool report = form == FORM_TMA, fits = true;
   if (tma && mlirOperationIsNull(fusion)) {
-    ttEmitError(loop, "pipeline: stage-in=tma needs the kernel launched by a fused function "
-                      "(its tile.launch gets the TMA descriptors)");
+    if (report) {
+      ttEmitError(loop, "pipeline: stage-in=tma needs the kernel launched by a fused "
+                        "function (its tile.launch gets the TMA descriptors)");
+      free(s);
+      return false;
+    }
+    tma = false;
+  }
+  if (tma) {
+    int64_t tmaStages = stages;
+    tma = tmaForm(loop, s, views, &tmaStages, launchPrograms(fusion), report) &&
+          wgmmaTile(kernel, body, loop, report);
+    fits = tma || !report;
+    if (tma)
+      stages = tmaStages;
+  }
+  if (fits && !tma)
+    fits = chooseForm(loop, s, views, &stages, &shared);
+  if (!fits) {
     free(s);
     return false;
   }

@@ -1114,37 +1114,65 @@ typedef struct {
   int64_t bm, bn, bk, warps, order, group;
 } DotGeometry;
 
+/* Whether a dot's operands can be TMA boxes: 2-D f16/bf16 matrices whose rows are a
+ * multiple of 8 elements (TMA's 16-byte stride rule). */
+static bool tmaOperands(const DotOperands *d) {
+  return d->batch == 1 && ttTypeIsHalf(d->elem) && d->k % 8 == 0 && (d->bT || d->n % 8 == 0);
+}
+
 static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
                         DotGeometry *g) {
-  int64_t m = d->m;
-  /* The defaults come from H100 sweeps (scripts/tune-gemm.sh; bench/2026-11-23-h100-
-   * geometry.md, -pipeline.md, -fp8-tune.md), each a time in us for f16 unless fp8:
-   *  - block-m: 16, 32, else 64 (M = 128 on 64-row tiles 93.4 at 128 x 8192 x 8192,
-   *    against 155.5 for 128x64x32 on 8 warps).
-   *  - "wide" = the grid of 64-column tiles has more programs than the GPU has SMs (132,
-   *    H100/H200), e.g. N = 10240 (160): there 32x64x128 tiles on 4 warps ran M = 32 in
-   *    76.1, 32x32x256 in 96.6 (bench/2026-11-22 and -23-h100-gemm.md).
-   *  - block-n 64; 32 for 32-row tiles on a narrow grid (32 x 8192 x 8192: 32x32x256 54.5,
-   *    32x64x128 64.1).
-   *  - block-k: the deepest that the shared memory holds: 256 for 16 rows (16 x 8192 x
-   *    8192: 53.5 against 62.3 for 128) and 32x32 tiles, else 128 (64 x 8192 x 8192: 70.4,
-   *    against 92.5 for 64).
-   *  - warps: 8 for 64-row tiles on a narrow grid (66.0 against 70.7), 2 for 32-row and
-   *    fp8 16-row tiles on a very wide one, above 256 programs (32 x 28672 x 8192: 168.4
-   *    against 199.9; fp8 1 x 28672 x 8192: 94.8 against 111.5; at N = 10240, 160
-   *    programs, 2 warps lost: M = 32 88.5 against 76.1, fp8 M = 16 59.4 against 46.8),
-   *    else 4. */
-  g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : 64;
+  int64_t m = d->m, sms = TT_SMS;
   bool fp8 = ttTypeIsFp8(d->elem);
-  int64_t programs = d->batch * ((m + g->bm - 1) / g->bm) * ((d->n + 63) / 64);
-  bool wide = programs > 132, veryWide = programs > 256;
-  g->bn = o->v[3] ? o->v[3] : g->bm == 32 && !wide ? 32 : 64;
-  g->bk = o->v[4] ? o->v[4] : g->bm <= 16 || (g->bm == 32 && g->bn == 32) ? 256 : 128;
-  g->warps = o->v[1]         ? o->v[1]
-             : g->bm >= 128  ? 8
-             : g->bm == 64   ? (wide ? 4 : 8)
-             : veryWide && (g->bm == 32 || fp8) ? 2
-                                                : 4;
+  if (tmaOperands(d)) {
+    /* f16/bf16 matrices TMA can read: the defaults come from the TMA sweep on an H100
+     * (scripts/tune-tma.sh; bench/2026-11-23-h100-tma-tune.md; wgmma on 3-4 TMA stages),
+     * with "wide" = more programs than SMs:
+     *  - M <= 64: block-m 16, 32 or 64; 64 columns and K steps of 256 (16, 32 rows) or
+     *    128 (64 rows) on a narrow grid (16 x 8192 x 8192: 49.6 us; 64 x 8192 x 8192:
+     *    52.2), 128 x 128 on a wide one (16 x 28672 x 8192: 162.8; 64 x 10240: 64.4).
+     *  - M > 64: 64 x 128 x 128 tiles while they make one wave (128 x 8192 x 8192: 54.0),
+     *    else 128 rows (128 x 10240: 67.2 against 91.9), and 128 x 256 x 64 on 8 warps
+     *    past 4 waves (4096 x 8192 x 8192: 841 against 936 for 128 x 128 x 128).
+     *  - 4 warps: one warpgroup. */
+    int64_t waves64 = ((m + 63) / 64) * ((d->n + 127) / 128);
+    g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
+    int64_t gm = (m + g->bm - 1) / g->bm;
+    bool wide = gm * ((d->n + 63) / 64) > sms, huge = gm * ((d->n + 127) / 128) > 4 * sms;
+    bool big = m > 64 && g->bm >= 128 && huge;
+    g->bn = o->v[3] ? o->v[3] : big ? 256 : m > 64 || wide ? 128 : 64;
+    g->bk = o->v[4] ? o->v[4] : big ? 64 : g->bn == 64 && g->bm <= 32 ? 256 : 128;
+    g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;
+  } else {
+    /* fp8 and batched dots (and rows TMA cannot stride): from the H100 sweeps with
+     * operands staged through registers (scripts/tune-gemm.sh; bench/2026-11-23-h100-
+     * geometry.md, -pipeline.md, -fp8-tune.md), each a time in us for f16 unless fp8:
+     *  - block-m: 16, 32, else 64 (M = 128 on 64-row tiles 93.4 at 128 x 8192 x 8192,
+     *    against 155.5 for 128x64x32 on 8 warps).
+     *  - "wide" = the grid of 64-column tiles has more programs than the GPU has SMs (132,
+     *    H100/H200), e.g. N = 10240 (160): there 32x64x128 tiles on 4 warps ran M = 32 in
+     *    76.1, 32x32x256 in 96.6 (bench/2026-11-22 and -23-h100-gemm.md).
+     *  - block-n 64; 32 for 32-row tiles on a narrow grid (32 x 8192 x 8192: 32x32x256 54.5,
+     *    32x64x128 64.1).
+     *  - block-k: the deepest that 48 KiB of shared memory holds: 256 for 16 rows (16 x
+     *    8192 x 8192: 53.5 against 62.3 for 128) and 32x32 tiles, else 128 (64 x 8192 x
+     *    8192: 70.4, against 92.5 for 64).
+     *  - warps: 8 for 64-row tiles on a narrow grid (66.0 against 70.7), 2 for 32-row and
+     *    fp8 16-row tiles on a very wide one, above 256 programs (32 x 28672 x 8192: 168.4
+     *    against 199.9; fp8 1 x 28672 x 8192: 94.8 against 111.5; at N = 10240, 160
+     *    programs, 2 warps lost: M = 32 88.5 against 76.1, fp8 M = 16 59.4 against 46.8),
+     *    else 4. */
+    g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : 64;
+    int64_t programs = d->batch * ((m + g->bm - 1) / g->bm) * ((d->n + 63) / 64);
+    bool wide = programs > sms, veryWide = programs > 256;
+    g->bn = o->v[3] ? o->v[3] : g->bm == 32 && !wide ? 32 : 64;
+    g->bk = o->v[4] ? o->v[4] : g->bm <= 16 || (g->bm == 32 && g->bn == 32) ? 256 : 128;
+    g->warps = o->v[1]         ? o->v[1]
+               : g->bm >= 128  ? 8
+               : g->bm == 64   ? (wide ? 4 : 8)
+               : veryWide && (g->bm == 32 || fp8) ? 2
+                                                  : 4;
+  }
   g->order = o->v[5];
   g->group = o->v[6];
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */
@@ -1160,10 +1188,11 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
   int64_t smem = ttSmemTileBytes(g->bm + g->bn, g->bk, 2), acc = ttSmemAccBytes(g->bm, g->bn);
   if (acc > smem)
     smem = acc;
-  if (smem > TT_SMEM_LIMIT) {
+  if (smem > TT_SMEM_DYNAMIC_LIMIT) { /* (past 48 KiB: dynamic shared memory) */
     ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld needs %lld bytes of shared memory; "
-                        "at most 49152 (48 KiB) are supported",
-                (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)smem);
+                        "at most %d (225 KiB) are supported",
+                (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)smem,
+                TT_SMEM_DYNAMIC_LIMIT);
     return false;
   }
   int64_t t = 32 * g->warps;

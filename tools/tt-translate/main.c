@@ -6,7 +6,9 @@
  *  1. prim ops in the host function -> --decompose (composites), --fuse
  *  2. fused functions               -> --splitk, --tile (default options: dot groups get
  *                                      their kernel and split-K from the shape); dot kernels
- *                                      not yet pipelined -> --pipeline (2 stages)
+ *                                      not yet pipelined -> --pipeline (sm_90a: TMA rings
+ *                                      where the loop qualifies, stage-in=auto; else 2
+ *                                      stages in registers)
  *  3. tile kernels                  -> --convert-tile-to-gpu (mma=wgmma for sm_90a, else
  *                                      mma=sync; --mma overrides)
  *  4. the launch metadata (docs/metadata.md) is written from the host function
@@ -102,16 +104,18 @@ static bool translate(MlirModule m, bool ptx, const char *arch, const char *mma,
   if (untiled(m) && (!ttRunPass(m, "splitk", NULL) || !verified(m) ||
                      !ttRunPass(m, "tile", NULL) || !verified(m)))
     return false;
-  if (!ttRunPass(m, "pipeline", NULL) || !verified(m))
+  /* tile.dot on warpgroup MMA where the chip has it (sm_90a), else mma.sync; the K loops
+   * tt-opt did not pipeline: on TMA rings where wgmma reads them, else in registers */
+  bool wgmma = mma ? strcmp(mma, "wgmma") == 0 : strcmp(arch, "sm_90a") == 0;
+  if (!ttRunPass(m, "pipeline", wgmma ? "stage-in=auto" : NULL) || !verified(m))
     return false;
   Fp8Check fc = {false};
   if (strncmp(arch, "sm_", 3) == 0 && atoi(arch + 3) < 89) /* sm_NN[a]; checked later */
     ttWalk(mlirModuleGetOperation(m), noFp8Dot, &fc);
   if (fc.failed)
     return false;
-  /* tile.dot on warpgroup MMA where the chip has it (sm_90a), else mma.sync */
   char lower[32];
-  snprintf(lower, sizeof lower, "mma=%s", mma ? mma : strcmp(arch, "sm_90a") == 0 ? "wgmma" : "sync");
+  snprintf(lower, sizeof lower, "mma=%s", wgmma ? "wgmma" : "sync");
   if (!ttRunPass(m, "convert-tile-to-gpu", lower) || !verified(m))
     return false;
   /* The metadata (after the lowering: it reads the kernels' dynamic shared memory) also

@@ -43,15 +43,19 @@
 // AUTO: tile.launch = {args = [], grid = ["4", "2", "1"], kernel = @fused_0_kernel, reduce = @fused_0_kernel_reduce, workspace = 2 : i32}
 
 // The metadata: an f32 workspace temp, then both launches with the same pointers (the
-// workspace after the result), the reduce kernel on grid[1] = 1; no zero line (format 1).
-// META: //@tt-meta 1 arch sm_90a
+// workspace after the result), the reduce kernel on grid[1] = 1; no zero line. The split
+// kernel's K loop (tt-translate, sm_90a) reads TMA rings: format 3, two tensor maps after
+// the pointers, dynamic shared memory.
+// META: //@tt-meta 3 arch sm_90a
 // META: //@tensor %[[W:[0-9]+]] temp f32 4x4x256
-// META: //@launch fused_0_kernel grid 4 4 1 block 128 1 1 shared 0
+// META: //@launch fused_0_kernel grid 4 4 1 block 128 1 1 shared {{[1-9][0-9]*}}
 // META-NEXT: //@arg ptr %{{[0-9]+}}
 // META-NEXT: //@arg ptr %{{[0-9]+}}
 // META-NEXT: //@arg ptr %{{[0-9]+}}
 // META-NEXT: //@arg ptr %[[OUT:[0-9]+]]
 // META-NEXT: //@arg ptr %[[W]]
+// META-NEXT: //@arg tma %0 4x512 box 16x64
+// META-NEXT: //@arg tma %1 256x512 box 64x64
 // META-NEXT: //@launch fused_0_kernel_reduce grid 4 1 1 block 128 1 1 shared 0
 // META: //@arg ptr %[[OUT]]
 // META-NEXT: //@arg ptr %[[W]]

@@ -1,9 +1,12 @@
-// --tile's default dot geometry (passes/tile.c dotGeometry: from H100 sweeps, bench/
+// --tile's default dot geometry (passes/tile.c dotGeometry: from H100 sweeps): for 2-D
+// f16/bf16 operands TMA can read, the TMA sweep's tiles (bench/2026-11-23-h100-tma-tune.md);
+// otherwise (fp8, batched, rows not a multiple of 8) the register-staging sweeps (bench/
 // 2026-11-23-h100-geometry.md): block-m from M, block-n/block-k/warps from the grid's
 // width (more than 132 programs of 64 columns, one per SM, is "wide"; more than 256 "very
 // wide"), fp8 like f16 but 2 warps when very wide; and batched 3-D matmuls.
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile | FileCheck %s
 
+// f16/bf16 operands TMA can read (the TMA sweep, bench/2026-11-23-h100-tma-tune.md):
 // M <= 16: 16x64x256 tiles, 4 warps.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
@@ -15,10 +18,10 @@ func.func @m16(%x: tensor<16x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<16x
 
 // -----
 
-// M = 32 on a narrow grid (128 programs of 64 columns): 32x32x256 tiles, 4 warps.
+// M = 32 on a narrow grid (128 programs of 64 columns): 32x64x256.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<32x256xf16>, tensor<256x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32>
+// CHECK: "tile.dot"({{.*}}) : (tensor<32x256xf16>, tensor<256x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
 func.func @m32_narrow(%x: tensor<32x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<32x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<32x8192xf16>, tensor<8192x8192xf16>) -> tensor<32x8192xf16>
   return %y : tensor<32x8192xf16>
@@ -26,10 +29,10 @@ func.func @m32_narrow(%x: tensor<32x8192xf16>, %w: tensor<8192x8192xf16>) -> ten
 
 // -----
 
-// M = 32 on a wide grid (448 programs): 32x64x128 tiles, 2 warps.
+// M = 32 on a wide grid (448 programs of 64 columns): 32x128x128.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-SAME: tile.num_warps = 2
-// CHECK: "tile.dot"({{.*}}) : (tensor<32x128xf16>, tensor<128x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<32x128xf16>, tensor<128x128xf16>, tensor<32x128xf32>) -> tensor<32x128xf32>
 func.func @m32_wide(%x: tensor<32x8192xf16>, %w: tensor<28672x8192xf16>) -> tensor<32x28672xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<32x8192xf16>, tensor<28672x8192xf16>) -> tensor<32x28672xf16>
   return %y : tensor<32x28672xf16>
@@ -37,10 +40,9 @@ func.func @m32_wide(%x: tensor<32x8192xf16>, %w: tensor<28672x8192xf16>) -> tens
 
 // -----
 
-// M = 64, narrow: 64x64x128 tiles on 8 warps; M = 128 on 64-row tiles (256 programs:
-// wide, 4 warps).
+// M = 64, narrow: 64x64x128.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-SAME: tile.num_warps = 8
+// CHECK-SAME: tile.num_warps = 4
 // CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
 func.func @m64(%x: tensor<64x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<64x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<8192x8192xf16>) -> tensor<64x8192xf16>
@@ -49,12 +51,69 @@ func.func @m64(%x: tensor<64x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<64x
 
 // -----
 
+// M = 64, wide (160 programs of 64 columns): 64x128x128.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
+func.func @m64_wide(%x: tensor<64x8192xf16>, %w: tensor<10240x8192xf16>) -> tensor<64x10240xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<10240x8192xf16>) -> tensor<64x10240xf16>
+  return %y : tensor<64x10240xf16>
+}
+
+// -----
+
+// M = 128 while 64x128 tiles make one wave (128 programs): 64x128x128.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
 func.func @m128(%x: tensor<128x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<128x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<128x8192xf16>, tensor<8192x8192xf16>) -> tensor<128x8192xf16>
   return %y : tensor<128x8192xf16>
+}
+
+// -----
+
+// M = 128 past one wave of 64x128 tiles (160): 128x128x128 (past 48 KiB).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<128x128xf16>, tensor<128x128xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+func.func @m128_wide(%x: tensor<128x8192xf16>, %w: tensor<10240x8192xf16>) -> tensor<128x10240xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<128x8192xf16>, tensor<10240x8192xf16>) -> tensor<128x10240xf16>
+  return %y : tensor<128x10240xf16>
+}
+
+// -----
+
+// Past 4 waves of 128x128 tiles (2048 programs): 128x256x64 on 8 warps.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 8
+// CHECK: "tile.dot"({{.*}}) : (tensor<128x64xf16>, tensor<64x256xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
+func.func @m4096(%x: tensor<4096x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<4096x8192xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<4096x8192xf16>, tensor<8192x8192xf16>) -> tensor<4096x8192xf16>
+  return %y : tensor<4096x8192xf16>
+}
+
+// -----
+
+// Rows TMA cannot stride (K = 4100: not a multiple of 8), from the register-staging
+// sweeps: M = 32 narrow: 32x32x256 tiles, 4 warps.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<32x256xf16>, tensor<256x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32>
+func.func @m32_odd(%x: tensor<32x4100xf16>, %w: tensor<8192x4100xf16>) -> tensor<32x8192xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<32x4100xf16>, tensor<8192x4100xf16>) -> tensor<32x8192xf16>
+  return %y : tensor<32x8192xf16>
+}
+
+// -----
+
+// M = 64, narrow: 64x64x128 on 8 warps.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 8
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+func.func @m64_odd(%x: tensor<64x4100xf16>, %w: tensor<8192x4100xf16>) -> tensor<64x8192xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<64x4100xf16>, tensor<8192x4100xf16>) -> tensor<64x8192xf16>
+  return %y : tensor<64x8192xf16>
 }
 
 // -----
