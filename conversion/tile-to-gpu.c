@@ -971,14 +971,22 @@ static bool wgmmaFits(Lower *l, MlirOperation dot) {
   if (!l->wgmma || l->T % 128 || ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 0)), as) != 2 ||
       ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 1)), bs) != 2)
     return false;
+  int slots = 0;
   for (int i = 0; i < 2; i++) { /* slots of TMA rings, or registers in 16-byte runs */
     MlirOperation def = producer(mlirOperationGetOperand(dot, i));
     bool slot = !mlirOperationIsNull(def) && ttOpIs(def, "tile.local_load");
     if (slot ? !tmaRing(mlirOperationGetOperand(def, 0)) : l->VEC != 8)
       return false;
+    slots += slot;
   }
+  /* fp8 in TMA slots: native fp8 wgmma, both slots K-major (B a tile.trans), K of 128 */
+  bool fp8 = ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(dot, 0))));
+  MlirValue bv = mlirOperationGetOperand(dot, 1);
+  bool bTrans = mlirValueIsAOpResult(bv) && ttOpIs(mlirOpResultGetOwner(bv), "tile.trans");
+  if (fp8 && slots && (slots != 2 || !bTrans))
+    return false;
   int64_t m = as[0], k = as[1], n = bs[1], g = l->T / 128;
-  return m % 8 == 0 && m <= 256 && k % 64 == 0 && n % (64 * g) == 0 &&
+  return m % 8 == 0 && m <= 256 && k % (fp8 && slots ? 128 : 64) == 0 && n % (64 * g) == 0 &&
          n / g / 64 * (m / 8) <= MAX_REPS;
 }
 
@@ -1000,11 +1008,24 @@ static MlirValue wgmmaDesc(Lower *l, MlirValue buf, int64_t sbo, int64_t lbo) {
   return arc64(l, "arith.ori", start, fixed);
 }
 
+/* The #nvvm.wgmma_type of an operand element (f16 for widened fp8 in 5a's f16 staging). */
+static const char *wgmmaType(MlirType elem, bool native) {
+  if (mlirTypeIsABF16(elem))
+    return "#nvvm.wgmma_type<bf16>";
+  if (native && mlirTypeIsAFloat8E4M3FN(elem))
+    return "#nvvm.wgmma_type<e4m3>";
+  if (native && mlirTypeIsAFloat8E5M2(elem))
+    return "#nvvm.wgmma_type<e5m2>";
+  return "#nvvm.wgmma_type<f16>";
+}
+
+/* One wgmma.m64nMkK: D (acc) += wgmma's A (descriptor da, our B^T, of element ta) times
+ * its B (db, our A, of tb); K = 32 bytes of either. */
 static MlirValue wgmmaOp(Lower *l, MlirValue acc, MlirValue da, MlirValue db, int64_t m,
-                         bool aKMajor, bool bf16) {
+                         bool aKMajor, const char *ta, const char *tb, int64_t kk) {
   char shape[64];
-  snprintf(shape, sizeof shape, "#nvvm.shape<m = 64, n = %lld, k = 16>", (long long)m);
-  const char *ty = bf16 ? "#nvvm.wgmma_type<bf16>" : "#nvvm.wgmma_type<f16>";
+  snprintf(shape, sizeof shape, "#nvvm.shape<m = 64, n = %lld, k = %lld>", (long long)m,
+           (long long)kk);
   MlirAttribute one = mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.wgmma_scale_in<one>"));
   MlirNamedAttribute attrs[9] = {
       ttNamedAttr(l->ctx, "layoutA", mlirAttributeParseGet(l->ctx, ttStrRef(
@@ -1014,8 +1035,8 @@ static MlirValue wgmmaOp(Lower *l, MlirValue acc, MlirValue da, MlirValue db, in
       ttNamedAttr(l->ctx, "scaleB", one),
       ttNamedAttr(l->ctx, "scaleD", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.wgmma_scale_out<one>"))),
       ttNamedAttr(l->ctx, "shape", mlirAttributeParseGet(l->ctx, ttStrRef(shape))),
-      ttNamedAttr(l->ctx, "typeA", mlirAttributeParseGet(l->ctx, ttStrRef(ty))),
-      ttNamedAttr(l->ctx, "typeB", mlirAttributeParseGet(l->ctx, ttStrRef(ty))),
+      ttNamedAttr(l->ctx, "typeA", mlirAttributeParseGet(l->ctx, ttStrRef(ta))),
+      ttNamedAttr(l->ctx, "typeB", mlirAttributeParseGet(l->ctx, ttStrRef(tb))),
       ttNamedAttr(l->ctx, "typeD", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.wgmma_type<f32>"))),
   };
   return build(l, "nvvm.wgmma.mma_async", 3, (MlirValue[]){acc, da, db}, mlirValueGetType(acc),
@@ -1053,7 +1074,7 @@ static void wgmmaToShared(Lower *l, Lowered *x, MlirValue buf, int64_t ld) {
 
 /* Step 5w for tile.dot (wgmmaFits holds; operand checks are done). */
 static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType aElem,
-                       MlirType bElem, bool bf16) {
+                       MlirType bElem) {
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
   ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), as);
   ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), bs);
@@ -1081,9 +1102,14 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
     build(l, "nvvm.fence.proxy", 0, NULL, ttNoType(), 2, fence);
     barrier(l);
   }
-  MlirValue aPtr = a->shared ? gep(l, a->sbuf, arc(l, "arith.muli", a->parts[0], 2), i8) : buf;
+  /* fp8 slots (both K-major: wgmmaFits) run fp8 wgmma: eb-byte elements, kb of them to a
+   * 128-byte row, K steps of 32 bytes */
+  bool native = ttTypeIsFp8(aElem) && a->shared;
+  int64_t eb = native ? 1 : 2, kb = 128 / eb, kk = 32 / eb;
+  const char *ta = wgmmaType(bElem, native), *tb = wgmmaType(aElem, native);
+  MlirValue aPtr = a->shared ? gep(l, a->sbuf, arc(l, "arith.muli", a->parts[0], eb), i8) : buf;
   /* a staged B sits bBase bytes into the buffer (kept in the descriptors' constants) */
-  MlirValue bPtr = b->shared ? gep(l, b->sbuf, arc(l, "arith.muli", b->parts[0], 2), i8) : buf;
+  MlirValue bPtr = b->shared ? gep(l, b->sbuf, arc(l, "arith.muli", b->parts[0], eb), i8) : buf;
   int64_t bBase = b->shared ? 0 : aStaged * 2;
 
   /* 5b: descriptors in units of 16 bytes from the buffer's start */
@@ -1112,13 +1138,13 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
     }
   }
   build(l, "nvvm.wgmma.fence.aligned", 0, NULL, ttNoType(), 0, NULL);
-  for (int64_t ks = 0; ks < k; ks += 16) {
-    MlirValue db = arc64(l, "arith.addi", descB, ((ks / 64) * m * 128 + (ks % 64) * 2) / 16);
+  for (int64_t ks = 0; ks < k; ks += kk) {
+    MlirValue db = arc64(l, "arith.addi", descB, ((ks / kb) * m * 128 + (ks % kb) * eb) / 16);
     for (int64_t bi = 0; bi < mb; bi++) {
-      int64_t off = bT ? bBase + (ks / 64) * n * 128 + bi * blockBytes + (ks % 64) * 2
+      int64_t off = bT ? bBase + (ks / kb) * n * 128 + bi * blockBytes + (ks % kb) * eb
                        : bBase + bi * blockBytes + ks * 128;
       MlirValue da = arc64(l, "arith.addi", descA, off / 16);
-      acc[bi] = wgmmaOp(l, acc[bi], da, db, m, bT, bf16);
+      acc[bi] = wgmmaOp(l, acc[bi], da, db, m, bT, ta, tb, kk);
     }
   }
   build(l, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, ttNoType(), 0, NULL);
@@ -1176,23 +1202,25 @@ static bool lowerDot(Lower *l, MlirOperation op) {
   Lowered *a = lookup(l, av), *b = lookup(l, bv);
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
   MlirType aElem = ttElementType(mlirValueGetType(av)), bElem = ttElementType(mlirValueGetType(bv));
-  bool fp8 = ttTypeIsFp8(aElem) && ttTypeIsFp8(bElem); /* widened to f16 in 5a */
+  bool fp8 = ttTypeIsFp8(aElem) && ttTypeIsFp8(bElem); /* widened to f16 in 5a, or
+                                                          * TMA slots on fp8 wgmma */
   bool bf16 = mlirTypeIsABF16(aElem) && mlirTypeIsABF16(bElem);
   bool f16 = mlirTypeIsAF16(aElem) && mlirTypeIsAF16(bElem);
-  if (!a || !b || a->mma || a->trans || b->mma || (fp8 && (a->shared || b->shared)) ||
+  if (!a || !b || a->mma || a->trans || b->mma ||
+      (fp8 && (a->shared || b->shared) && !wgmmaFits(l, op)) ||
       ttTensorShape(mlirValueGetType(av), as) != 2 || ttTensorShape(mlirValueGetType(bv), bs) != 2 ||
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), cs) != 2 ||
       !(fp8 || bf16 || f16) ||
       as[1] != bs[0] || cs[0] != as[0] || cs[1] != bs[1] ||
       !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0))))) {
     ttEmitError(op, "convert-tile-to-gpu: tile.dot needs 2-D operands MxK and KxN, both f16, "
-                    "both bf16 or both fp8 (E4M3FN or E5M2, in registers), and an f32 MxN "
-                    "accumulator");
+                    "both bf16 or both fp8 (E4M3FN or E5M2; in registers, or K-major TMA "
+                    "slots for wgmma), and an f32 MxN accumulator");
     return false;
   }
   int64_t m = as[0], k = as[1], n = bs[1];
   if (wgmmaFits(l, op))
-    return lowerWgmma(l, op, a, b, aElem, bElem, bf16);
+    return lowerWgmma(l, op, a, b, aElem, bElem);
   if (a->swz || b->swz) {
     ttEmitError(op, "convert-tile-to-gpu: a tile.dot reading TMA slots (128-byte swizzled) "
                     "runs only on wgmma: mma=wgmma (sm_90a) and a tile that fits it (whole "
@@ -1313,9 +1341,10 @@ static bool lowerLocalAlloc(Lower *l, MlirOperation op) {
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
     swz = swz || ttOpIs(mlirOpOperandGetOwner(u), "hopper.tma_load");
-  if (swz && (eb != 2 || cols % 64 || rows % 8)) {
-    ttEmitError(op, "convert-tile-to-gpu: a ring that hopper.tma_load fills needs 2-byte "
-                    "elements, a multiple of 8 rows and of 64 columns");
+  if (swz && (eb > 2 || (cols * eb) % 128 || rows % 8)) {
+    ttEmitError(op, "convert-tile-to-gpu: a ring that hopper.tma_load fills needs 1- or "
+                    "2-byte elements, a multiple of 8 rows and rows of a multiple of 128 "
+                    "bytes");
     return false;
   }
   int64_t align = swz ? 1024 : 16;
@@ -1532,16 +1561,16 @@ static bool lowerTmaLoad(Lower *l, MlirOperation op) {
     return false;
   }
   int64_t rows = mlirShapedTypeGetDimSize(rt, 1), cols = mlirShapedTypeGetDimSize(rt, 2);
-  int64_t d1 = mlirDenseI64ArrayGetElement(dims, 1);
+  int64_t d1 = mlirDenseI64ArrayGetElement(dims, 1), eb = ttDtypeBytes(rt), bc = 128 / eb;
   MlirValue first = extract(l, offs->parts[0], 0);
   TtBuilder outer = l->b;
   MlirBlock then = thread0(l, pred->parts[0]);
   l->b = (TtBuilder){then, mlirBlockGetTerminator(then)};
   MlirValue bar = barrierAt(l, bars->parts[0], slot->parts[0]);
-  build(l, "nvvm.mbarrier.arrive.expect_tx", 2, (MlirValue[]){bar, ci(l, rows * cols * 2)},
+  build(l, "nvvm.mbarrier.arrive.expect_tx", 2, (MlirValue[]){bar, ci(l, rows * cols * eb)},
         mlirIntegerTypeGet(l->ctx, 64), 0, NULL);
   MlirValue row = arc(l, "arith.divui", first, d1), col = arc(l, "arith.remui", first, d1);
-  MlirValue dst0 = gep(l, ring->sbuf, arc(l, "arith.muli", slot->parts[0], rows * cols * 2),
+  MlirValue dst0 = gep(l, ring->sbuf, arc(l, "arith.muli", slot->parts[0], rows * cols * eb),
                        mlirIntegerTypeGet(l->ctx, 8));
   MlirNamedAttribute attrs[3] = {
       ttNamedAttr(l->ctx, "isCTAOnly", mlirBoolAttrGet(l->ctx, 0)), /* ::cluster dst: sm_90 */
@@ -1549,9 +1578,9 @@ static bool lowerTmaLoad(Lower *l, MlirOperation op) {
       ttNamedAttr(l->ctx, "operandSegmentSizes",
                   mlirDenseI32ArrayGet(l->ctx, 8, (const int32_t[]){1, 1, 2, 1, 0, 0, 0, 0})),
   };
-  for (int64_t j = 0; j < cols / 64; j++) {
+  for (int64_t j = 0; j < cols / bc; j++) { /* boxes of 128 bytes a row */
     MlirValue dst = j ? gep(l, dst0, ci(l, j * rows * 128), mlirIntegerTypeGet(l->ctx, 8)) : dst0;
-    MlirValue c = j ? arc(l, "arith.addi", col, 64 * j) : col;
+    MlirValue c = j ? arc(l, "arith.addi", col, bc * j) : col;
     /* this block's shared memory as a shared::cluster address (a cluster of one) */
     dst = build(l, "llvm.addrspacecast", 1, &dst, mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>")),
                 0, NULL);

@@ -191,7 +191,7 @@ static bool onlyDotOperand(MlirValue v, bool viaTrans) {
   return true;
 }
 
-static MlirOperation dotView(MlirOperation load) {
+static MlirOperation dotView(MlirOperation load, bool tma) {
   MlirOperation none = {NULL}, view = load;
   MlirValue v = mlirOperationGetResult(load, 0);
   int64_t shape[TT_MAX_RANK];
@@ -204,8 +204,10 @@ static MlirOperation dotView(MlirOperation load) {
         ttTensorShape(mlirValueGetType(mlirOperationGetResult(view, 0)), shape) != 2)
       return none;
   }
-  /* ldmatrix reads 16-bit slots in place; fp8 tiles widen to f16 in registers first */
-  if (ttDtypeBytes(mlirValueGetType(v)) != 2)
+  /* ldmatrix reads 16-bit slots in place (fp8 tiles widen to f16 in registers first);
+   * fp8 wgmma reads fp8 TMA slots */
+  int eb = ttDtypeBytes(mlirValueGetType(v));
+  if (eb != 2 && !(tma && eb == 1))
     return none;
   return onlyDotOperand(mlirOperationGetResult(view, 0), false) ? view : none;
 }
@@ -262,7 +264,7 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
   bool want = *shared;
   *shared = false;
   for (int i = 0; want && i < s->nloads; i++)
-    if (mlirOperationIsNull(views[i] = dotView(s->loads[i])))
+    if (mlirOperationIsNull(views[i] = dotView(s->loads[i], false)))
       want = false;
   MlirBlock body = ttForBody(loop);
   if (want && *stages == 0)
@@ -286,9 +288,9 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
 }
 
 /* Step 1 for stage-in=tma: every load is a box (tile.box, from --tile: a 2-D matrix) of
- * a 2-byte type whose rows are a multiple of 16 bytes (TMA's stride rule) and feeds only
- * dot operands, its tile at most 256 rows of a multiple of 64 columns (boxes of 64 two-byte
- * columns: one 128-byte swizzle row) loaded from a kernel argument; S = num-stages, or for
+ * a 2-byte or fp8 type whose rows are a multiple of 16 bytes (TMA's stride rule) and feeds
+ * only dot operands, its tile at most 256 rows of a multiple of 128 bytes (boxes of one
+ * 128-byte swizzle row: 64 two-byte or 128 fp8 columns) loaded from a kernel argument; S = num-stages, or for
  * 0 the most of 2..4 whose rings (and the accumulator's scratch after the loop) fit the
  * dynamic shared-memory limit; when the grid has more programs than the GPU has SMs, 3 or
  * 4 stages that fit half of an SM's shared memory, so that two blocks share each SM (H100,
@@ -302,23 +304,24 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
   for (int i = 0; i < s->nloads; i++) {
     MlirAttribute box = ttOpAttr(s->loads[i], "tile.box");
     int64_t shape[TT_MAX_RANK];
-    views[i] = dotView(s->loads[i]);
+    views[i] = dotView(s->loads[i], true);
+    int64_t eb = ttDtypeBytes(mlirValueGetType(mlirOperationGetResult(s->loads[i], 0)));
     bool ok = !mlirAttributeIsNull(box) && mlirAttributeIsADenseI64Array(box) &&
               mlirValueIsABlockArgument(mlirOperationGetOperand(s->loads[i], 0)) &&
               mlirDenseArrayGetNumElements(box) == 2 && !mlirOperationIsNull(views[i]) &&
-              mlirDenseI64ArrayGetElement(box, 1) % 8 == 0;
+              (mlirDenseI64ArrayGetElement(box, 1) * eb) % 16 == 0;
     if (ok) {
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(views[i], 0)), shape);
-      ok = shape[0] <= 256 && shape[1] % 64 == 0;
-      slot += shape[0] * shape[1] * 2;
+      ok = shape[0] <= 256 && (shape[1] * eb) % 128 == 0;
+      slot += shape[0] * shape[1] * eb;
     }
     if (!ok) {
       if (report)
         ttEmitError(s->loads[i], "pipeline: stage-in=tma needs each load of the K loop to "
-                                 "be a dot operand box of a 2-D f16/bf16 matrix (tile.box, "
-                                 "from --tile; not batched) whose rows are a multiple of 8 "
-                                 "elements, the tile at most 256 rows of a multiple of 64 "
-                                 "columns");
+                                 "be a dot operand box of a 2-D f16/bf16/fp8 matrix "
+                                 "(tile.box, from --tile; not batched) whose rows are a "
+                                 "multiple of 16 bytes, the tile at most 256 rows of a "
+                                 "multiple of 128 bytes");
       return false;
     }
   }
@@ -361,11 +364,17 @@ static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, 
         ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), b) != 2)
       continue;
     int64_t g = warps / 4;
-    if (warps % 4 || b[1] % (64 * g) || a[0] % 8 || a[0] > 256 || a[1] % 64) {
+    /* fp8: fp8 wgmma, both operands K-major (B a tile.trans of an [N, K] box), K of 128 */
+    MlirValue bv = mlirOperationGetOperand(op, 1);
+    bool fp8 = ttDtypeBytes(mlirValueGetType(bv)) == 1;
+    bool kMajor = mlirValueIsAOpResult(bv) && ttOpIs(mlirOpResultGetOwner(bv), "tile.trans");
+    if (warps % 4 || b[1] % (64 * g) || a[0] % 8 || a[0] > 256 || a[1] % (fp8 ? 128 : 64) ||
+        (fp8 && !kMajor)) {
       if (report)
         ttEmitError(loop, "pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a "
                         "multiple of 4, N a multiple of 64 per warpgroup, M a multiple of 8 "
-                        "up to 256 and K of 64; this dot is %lldx%lldx%lld on %lld warps",
+                        "up to 256 and K of 64 (fp8: of 128, and B read transposed from an "
+                        "[N, K] matrix); this dot is %lldx%lldx%lld on %lld warps",
                   (long long)a[0], (long long)b[1], (long long)a[1], (long long)warps);
       return false;
     }
@@ -471,7 +480,8 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     MlirAttribute box = ttOpAttr(s->loads[i], "tile.box");
     MlirValue ptr = mlirOperationGetOperand(s->loads[i], 0);
     int64_t entry[5] = {mlirBlockArgumentGetArgNumber(ptr), mlirDenseI64ArrayGetElement(box, 0),
-                        mlirDenseI64ArrayGetElement(box, 1), shape[1], 64};
+                        mlirDenseI64ArrayGetElement(box, 1), shape[1],
+                        128 / ttDtypeBytes(ttElementType(t))}; /* 128 bytes a row */
     boxes[i] = mlirDenseI64ArrayGet(ctx, 5, entry);
   }
   if (tma)
@@ -557,10 +567,6 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     TtBuilder after = {kbody, mlirOperationGetNextInBlock(nloop)};
     asyncWait(&after, loc, 0);
   }
-  if (tma) { /* the clones' masks went unused */
-    ttEraseDead(kbody);
-    ttEraseDead(nbody);
-  }
   for (int i = s->n - 1; i >= 0; i--) {
     if (!s->in[i] || mlirOperationEqual(s->ops[i], yield))
       continue;
@@ -569,6 +575,10 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
       used = !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(s->ops[i], r)));
     if (!used)
       mlirOperationDestroy(s->ops[i]);
+  }
+  if (tma) { /* the clones' masks went unused (after the slice's ops: s->ops is stale now) */
+    ttEraseDead(kbody);
+    ttEraseDead(nbody);
   }
   mlirOperationSetAttributeByName(kernel, ttStrRef("tile.num_stages"),
                                   ttIntAttr(ctx, stages, ttI32(ctx)));

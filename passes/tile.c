@@ -1114,10 +1114,15 @@ typedef struct {
   int64_t bm, bn, bk, warps, order, group;
 } DotGeometry;
 
-/* Whether a dot's operands can be TMA boxes: 2-D f16/bf16 matrices whose rows are a
- * multiple of 8 elements (TMA's 16-byte stride rule). */
+/* Whether a dot's operands can be TMA boxes that wgmma reads: 2-D matrices whose rows are
+ * a multiple of 16 bytes (TMA's stride rule), f16/bf16, or fp8 with both K-major (fp8
+ * wgmma: the weight read transposed from [N, K]). */
 static bool tmaOperands(const DotOperands *d) {
-  return d->batch == 1 && ttTypeIsHalf(d->elem) && d->k % 8 == 0 && (d->bT || d->n % 8 == 0);
+  if (d->batch != 1)
+    return false;
+  if (ttTypeIsFp8(d->elem))
+    return d->bT && d->k % 16 == 0;
+  return d->k % 8 == 0 && (d->bT || d->n % 8 == 0);
 }
 
 static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
@@ -1125,7 +1130,7 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
   int64_t m = d->m, sms = TT_SMS;
   bool fp8 = ttTypeIsFp8(d->elem);
   if (tmaOperands(d)) {
-    /* f16/bf16 matrices TMA can read: the defaults come from the TMA sweep on an H100
+    /* matrices TMA can read: the defaults come from the f16 TMA sweep on an H100
      * (scripts/tune-tma.sh; bench/2026-11-23-h100-tma-tune.md; wgmma on 3-4 TMA stages),
      * with "wide" = more programs than SMs:
      *  - M <= 64: block-m 16, 32 or 64; 64 columns and K steps of 256 (16, 32 rows) or
@@ -1134,14 +1139,15 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *  - M > 64: 64 x 128 x 128 tiles while they make one wave (128 x 8192 x 8192: 54.0),
      *    else 128 rows (128 x 10240: 67.2 against 91.9), and 128 x 256 x 64 on 8 warps
      *    past 4 waves (4096 x 8192 x 8192: 841 against 936 for 128 x 128 x 128).
-     *  - 4 warps: one warpgroup. */
+     *  - 4 warps: one warpgroup. fp8 (e4m3/e5m2, K-major) takes the same tiles (K steps of
+     *    at least 128: one 128-byte row). */
     int64_t waves64 = ((m + 63) / 64) * ((d->n + 127) / 128);
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
     int64_t gm = (m + g->bm - 1) / g->bm;
     bool wide = gm * ((d->n + 63) / 64) > sms, huge = gm * ((d->n + 127) / 128) > 4 * sms;
     bool big = m > 64 && g->bm >= 128 && huge;
     g->bn = o->v[3] ? o->v[3] : big ? 256 : m > 64 || wide ? 128 : 64;
-    g->bk = o->v[4] ? o->v[4] : big ? 64 : g->bn == 64 && g->bm <= 32 ? 256 : 128;
+    g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : g->bn == 64 && g->bm <= 32 ? 256 : 128;
     g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;
   } else {
     /* fp8 and batched dots (and rows TMA cannot stride): from the H100 sweeps with

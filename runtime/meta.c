@@ -1216,15 +1216,16 @@ static bool parsePair(const char *s, int64_t max, int64_t out[2]) {
   return true;
 }
 
-/* arg tma ID ROWSxCOLS box ROWSxCOLS: a tensor map of tensor ID (a 2-byte dtype, viewed
+/* arg tma ID ROWSxCOLS box ROWSxCOLS: a tensor map of tensor ID (f16/bf16 or fp8, viewed
  * as a row-major ROWS x COLS matrix) whose boxes are R x C, swizzled by 128 bytes (C of
- * at most 64). */
+ * at most 128 bytes). */
 static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
   if (resolveId(p, p->tokens[2], &a->tensor))
     return TTRT_FAILURE;
   const TtrtTensor *t = &p->meta->tensors[a->tensor];
-  if (t->dtype != TTRT_DTYPE_F16 && t->dtype != TTRT_DTYPE_BF16)
-    return FAIL(p, "'arg tma' needs an f16 or bf16 tensor");
+  if (t->dtype != TTRT_DTYPE_F16 && t->dtype != TTRT_DTYPE_BF16 &&
+      t->dtype != TTRT_DTYPE_F8E4M3 && t->dtype != TTRT_DTYPE_F8E5M2)
+    return FAIL(p, "'arg tma' needs an f16, bf16, f8E4M3FN or f8E5M2 tensor");
   if (!parsePair(p->tokens[3], INT32_MAX, a->tmaDims) || strcmp(p->tokens[4], "box") ||
       !parsePair(p->tokens[5], 256, a->tmaBox))
     return FAIL(p, "'arg tma' line must be: arg tma ID ROWSxCOLS box ROWSxCOLS");
@@ -1233,9 +1234,10 @@ static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
                    "tensor",
                 (long long)a->tmaDims[0], (long long)a->tmaDims[1],
                 (long long)ttrtShapeGetNumel(&t->shape));
-  if (a->tmaDims[1] % 8 || a->tmaBox[1] > 64)
+  int64_t eb = (int64_t)ttrtDtypeGetSize(t->dtype);
+  if ((a->tmaDims[1] * eb) % 16 || a->tmaBox[1] * eb > 128)
     return FAIL(p, "'arg tma' needs rows of a multiple of 16 bytes and boxes of at most "
-                   "64 columns (128 bytes)");
+                   "128 bytes a row");
   return TTRT_SUCCESS;
 }
 

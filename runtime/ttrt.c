@@ -534,12 +534,13 @@ static TtrtStatus makeTensorMap(Program *p, int i, TtrtError *err) {
   const TtrtTensor *t = &p->meta->tensors[a->tensor];
   CUtensorMap map;
   cuuint64_t dims[2] = {(cuuint64_t)a->tmaDims[1], (cuuint64_t)a->tmaDims[0]};
-  cuuint64_t strides[1] = {(cuuint64_t)a->tmaDims[1] * 2};
+  cuuint64_t strides[1] = {(cuuint64_t)a->tmaDims[1] * ttrtDtypeGetSize(t->dtype)};
   cuuint32_t box[2] = {(cuuint32_t)a->tmaBox[1], (cuuint32_t)a->tmaBox[0]};
   cuuint32_t elementStrides[2] = {1, 1};
   CUresult r = driver.tensorMapEncodeTiled(
-      &map, t->dtype == TTRT_DTYPE_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                        : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      &map, t->dtype == TTRT_DTYPE_BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+            : t->dtype == TTRT_DTYPE_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                         : CU_TENSOR_MAP_DATA_TYPE_UINT8, /* fp8: bytes */
       2, (void *)(uintptr_t)p->buffers[a->tensor].address, dims, strides, box,
       elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);

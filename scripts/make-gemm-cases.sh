@@ -7,8 +7,9 @@
 # activation epilogue, two-stage (deterministic) split-K (_ts: the GPU suite also checks
 # that repeated runs are bit-identical), and the K loop pipelined (--pipeline: 2 stages
 # carried in registers unless named _pN; _sh: stages in shared-memory rings filled by
-# cp.async). Every case is compiled twice: tile.dot on wgmma (sm_90a) and, named _sync,
-# on mma.sync. Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
+# cp.async; _tma: TMA rings, wgmma only; main_: the main job's path, tt-translate's own
+# pipelining). Every other case is compiled twice: tile.dot on wgmma (sm_90a) and, named
+# _sync, on mma.sync. Usage: scripts/make-gemm-cases.sh [OUTDIR] (default gemm-cases/).
 set -euo pipefail
 default_out=gemm-cases
 source "$(dirname "$0")/caselib.sh"
@@ -64,6 +65,23 @@ gemm_tma linear_bias_3x1000x4104_f16_tma3 "$(linear 3 1000 4104 f16 1)" "block-k
 gemm_tma linear_silu_16x1000x4104_bf16_tma_ts4 "$(linear 16 1000 4104 bf16 1 silu)" "block-k=128" "split-k=4 reduce=two-stage"
 gemm_tma matmul_kn_5x1000x512_bf16_tma_sk2 "$(matmul_kn 5 1000 512 bf16)" "block-k=64" "split-k=2" "num-stages=4"
 gemm_tma linear_128x3000x1024_f16_tma "$(linear 128 3000 1024 f16 0)" "block-m=128 block-n=64 block-k=64 num-warps=4" "split-k=1"
+# fp8 on TMA: e4m3/e5m2 boxes of 128 bytes a row, fp8 wgmma on the slots (K-major both),
+# K = 4112 (not a multiple of the K step: the last boxes read zeros), mixed formats
+gemm_tma fp8_3x1000x4112_e4m3xe5m2_bf16_tma "$(scaled_linear 3 1000 4112 $e4 $e5 bf16 1)"
+gemm_tma fp8_16x8192x8192_e4m3_f16_tma "$(scaled_linear 16 8192 8192 $e4 $e4 f16 0)"
+gemm_tma fp8_1x8191x4096_e5m2_f16_tma_ts4 "$(scaled_linear 1 8191 4096 $e5 $e5 f16 0)" "" "split-k=4 reduce=two-stage"
+# the main job's path (tt-opt --fuse --splitk | tt-translate): tt-translate pipelines the
+# K loop (on sm_90a TMA where it qualifies); 128-row tiles past 48 KiB, 128x256x64 tiles
+# past four waves, and the _sync twins run them on mma.sync (staging in dynamic shared
+# memory)
+main() { # name mlir-text
+  tt_ptx "$1" "$2" --splitk
+  TT_MMA=sync tt_ptx "$1_sync" "$2" --splitk
+}
+main main_16x8192x8192_f16 "$(linear 16 8192 8192 f16 0)"
+main main_128x10240x1032_bf16 "$(linear 128 10240 1032 bf16 1)"
+main main_2304x4096x264_f16 "$(linear 2304 4096 264 f16 0)"
+main main_fp8_64x8192x4112_e4m3_f16 "$(scaled_linear 64 8192 4112 $e4 $e4 f16 0)"
 # the default geometries of M = 32..128 (narrow and wide grids)
 gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
 gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"

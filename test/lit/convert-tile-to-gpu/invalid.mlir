@@ -59,7 +59,7 @@ func.func @dot_types() attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %a = arith.constant dense<1.0> : tensor<16x64xf32>
   %b = arith.constant dense<1.0> : tensor<64x64xf32>
   %c = arith.constant dense<0.0> : tensor<16x64xf32>
-  // expected-error@+1 {{convert-tile-to-gpu: tile.dot needs 2-D operands MxK and KxN, both f16, both bf16 or both fp8 (E4M3FN or E5M2, in registers), and an f32 MxN accumulator}}
+  // expected-error@+1 {{convert-tile-to-gpu: tile.dot needs 2-D operands MxK and KxN, both f16, both bf16 or both fp8 (E4M3FN or E5M2; in registers, or K-major TMA slots for wgmma), and an f32 MxN accumulator}}
   %d = "tile.dot"(%a, %b, %c) : (tensor<16x64xf32>, tensor<64x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return
 }
@@ -193,7 +193,7 @@ func.func @mbarriers() attributes {tile.kernel, tile.num_warps = 1 : i32} {
 
 // A ring that TMA fills holds 128-byte swizzled rows of 64 two-byte elements.
 func.func @tma_ring(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 1 : i32} {
-  // expected-error@+1 {{convert-tile-to-gpu: a ring that hopper.tma_load fills needs 2-byte elements, a multiple of 8 rows and of 64 columns}}
+  // expected-error@+1 {{convert-tile-to-gpu: a ring that hopper.tma_load fills needs 1- or 2-byte elements, a multiple of 8 rows and rows of a multiple of 128 bytes}}
   %r = "tile.local_alloc"() : () -> memref<2x8x32xf32, 3>
   %b = "hopper.mbarrier_alloc"() {count = 2 : i32} : () -> !hopper.mbarrier
   %o = "tile.range"() {start = 0 : i32, end = 256 : i32} : () -> tensor<256xi32>

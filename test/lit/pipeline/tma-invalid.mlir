@@ -5,7 +5,7 @@
 // TMA copies boxes of a 2-D matrix: a batched matmul's operand tiles are not marked as
 // such (tile.box), so each load is refused.
 func.func @batched(%a: tensor<2x16x1024xf16>, %b: tensor<2x1024x256xf16>) -> tensor<2x16x256xf16> {
-  // expected-error@+1 {{pipeline: stage-in=tma needs each load of the K loop to be a dot operand box of a 2-D f16/bf16 matrix (tile.box, from --tile; not batched) whose rows are a multiple of 8 elements, the tile at most 256 rows of a multiple of 64 columns}}
+  // expected-error@+1 {{pipeline: stage-in=tma needs each load of the K loop to be a dot operand box of a 2-D f16/bf16/fp8 matrix (tile.box, from --tile; not batched) whose rows are a multiple of 16 bytes, the tile at most 256 rows of a multiple of 128 bytes}}
   %c = "prim.matmul"(%a, %b) : (tensor<2x16x1024xf16>, tensor<2x1024x256xf16>) -> tensor<2x16x256xf16>
   return %c : tensor<2x16x256xf16>
 }
@@ -21,12 +21,11 @@ func.func @odd_k(%x: tensor<16x1004xf16>, %w: tensor<256x1004xf16>) -> tensor<16
 
 // -----
 
-// fp8 tiles widen to f16 in registers before the tensor cores; TMA would land them as
-// bytes.
-func.func @fp8(%x: tensor<16x1024xf8E4M3FN>, %w: tensor<256x1024xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<16x256xf16> {
-  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<256x1024xf8E4M3FN>) -> tensor<1024x256xf8E4M3FN>
+// fp8 wgmma reads only K-major tiles: the [K, N] operand's tiles (64 fp8 columns, 64
+// bytes a row) are refused.
+func.func @fp8_kn(%x: tensor<16x1024xf8E4M3FN>, %w: tensor<1024x256xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<16x256xf16> {
   // expected-error@+1 {{pipeline: stage-in=tma needs each load of the K loop}}
-  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<16x1024xf8E4M3FN>, tensor<1024x256xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<16x256xf16>
+  %y = "prim.scaled_mm"(%x, %w, %sx, %sw) : (tensor<16x1024xf8E4M3FN>, tensor<1024x256xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<16x256xf16>
   return %y : tensor<16x256xf16>
 }
 
@@ -45,7 +44,7 @@ func.func @big(%x: tensor<16x2048xf16>, %w: tensor<256x2048xf16>) -> tensor<16x2
 
 // wgmma, which reads the TMA slots, needs whole warpgroups: under the third RUN (2 warps)
 // this one has none.
-// WARPS: tma-invalid.mlir:[[# @LINE + 2]]:8: error: pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a multiple of 4, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256 and K of 64; this dot is 16x64x128 on 2 warps
+// WARPS: tma-invalid.mlir:[[# @LINE + 2]]:8: error: pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a multiple of 4, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256 and K of 64 (fp8: of 128, and B read transposed from an [N, K] matrix); this dot is 16x64x128 on 2 warps
 func.func @two_warps(%x: tensor<16x1024xf16>, %w: tensor<256x1024xf16>) -> tensor<16x256xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<16x1024xf16>, tensor<256x1024xf16>) -> tensor<16x256xf16>
   return %y : tensor<16x256xf16>

@@ -118,20 +118,34 @@ func.func @m64_odd(%x: tensor<64x4100xf16>, %w: tensor<8192x4100xf16>) -> tensor
 
 // -----
 
+// fp8 with K-major operands TMA can read (K = 8192): the TMA table, as f16 (wide:
+// 16x128x128 on 4 warps).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<16x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<16x128xf32>) -> tensor<16x128xf32>
+func.func @fp8_tma(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<1x28672xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<28672x8192xf8E4M3FN>) -> tensor<8192x28672xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<1x8192xf8E4M3FN>, tensor<8192x28672xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<1x28672xf16>
+  return %y : tensor<1x28672xf16>
+}
+
+// -----
+
 // fp8 (prim.scaled_mm): the operands are loaded as fp8 tiles and the dot takes them as
-// they are (the lowering widens them); wide: 2 warps; the scales are loaded as scalars
-// and multiply the accumulator in the epilogue.
+// they are (the lowering widens them, or fp8 wgmma reads TMA slots); K = 8200 (rows not
+// a multiple of 16 bytes: no TMA): the register-staging table, wide: 2 warps; the scales
+// are loaded as scalars and multiply the accumulator in the epilogue.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 2
-// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 1, 8192>} : (!tile.ptr<f8E4M3FN>, tensor<4096xi32>, tensor<4096xi1>, tensor<4096xf8E4M3FN>) -> tensor<4096xf8E4M3FN>
-// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 28672, 8192>} : (!tile.ptr<f8E5M2>, tensor<16384xi32>, tensor<16384xi1>, tensor<16384xf8E5M2>) -> tensor<16384xf8E5M2>
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 1, 8200>} : (!tile.ptr<f8E4M3FN>, tensor<4096xi32>, tensor<4096xi1>, tensor<4096xf8E4M3FN>) -> tensor<4096xf8E4M3FN>
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 28672, 8200>} : (!tile.ptr<f8E5M2>, tensor<16384xi32>, tensor<16384xi1>, tensor<16384xf8E5M2>) -> tensor<16384xf8E5M2>
 // CHECK: "tile.dot"({{.*}}) : (tensor<16x256xf8E4M3FN>, tensor<256x64xf8E5M2>, tensor<16x64xf32>) -> tensor<16x64xf32>
 // CHECK: arith.mulf
 // CHECK: arith.mulf
 // CHECK: arith.truncf {{.*}} to tensor<1024xf16>
-func.func @fp8_wide(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E5M2>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<1x28672xf16> {
-  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<28672x8192xf8E5M2>) -> tensor<8192x28672xf8E5M2>
-  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<1x8192xf8E4M3FN>, tensor<8192x28672xf8E5M2>, tensor<f32>, tensor<f32>) -> tensor<1x28672xf16>
+func.func @fp8_wide(%x: tensor<1x8200xf8E4M3FN>, %w: tensor<28672x8200xf8E5M2>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<1x28672xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<28672x8200xf8E5M2>) -> tensor<8200x28672xf8E5M2>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<1x8200xf8E4M3FN>, tensor<8200x28672xf8E5M2>, tensor<f32>, tensor<f32>) -> tensor<1x28672xf16>
   return %y : tensor<1x28672xf16>
 }
 
