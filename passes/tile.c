@@ -1149,6 +1149,12 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
     g->bn = o->v[3] ? o->v[3] : big ? 256 : m > 64 || wide ? 128 : 64;
     g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : g->bn == 64 && g->bm <= 32 ? 256 : 128;
     g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;
+    if (fp8) { /* fp8 wgmma's promotion holds a second accumulator: at most 64 x 128 per
+                * warpgroup (128 x 128 on 4 warps spilled: 128 x 10240 x 8192 59.3 us
+                * against 41.3 before the promotion) */
+      g->bn = o->v[3] || g->bn <= 128 ? g->bn : 128;
+      g->warps = o->v[1] ? o->v[1] : g->bm * g->bn > 64 * 128 ? 8 : g->warps;
+    }
   } else {
     /* fp8 and batched dots (and rows TMA cannot stride): from the H100 sweeps with
      * operands staged through registers (scripts/tune-gemm.sh; bench/2026-11-23-h100-
