@@ -50,6 +50,7 @@ typedef struct {
   bool zeroes; /* some launch zeroes its result first: format version 2 */
   bool tma;    /* some launch takes TMA descriptors: format version 3 */
   bool failed;
+  const char *arch; /* the target, for its shared-memory limit */
 } Meta;
 
 static int tensorId(Meta *m, MlirValue v) {
@@ -173,6 +174,13 @@ static int64_t dynamicShared(MlirModule module, const char *name) {
   return mlirOperationIsNull(g) ? 0 : ttOpAttrInt(g, "tt.dynamic_shared", 0);
 }
 
+/* The most shared memory a block may opt in to on `arch` (sm_NN[a]): 227 KiB on sm_90
+ * and later, 163 KiB on sm_80/sm_87, 99 KiB on sm_86/sm_89, else 48 KiB. */
+static int64_t archSharedLimit(const char *arch) {
+  int sm = strncmp(arch, "sm_", 3) == 0 ? atoi(arch + 3) : 0;
+  return sm >= 90 ? 232448 : sm == 80 || sm == 87 ? 166912 : sm >= 86 ? 101376 : 49152;
+}
+
 /* Whether the `tile.launch` dictionary `launch` of fused function fn asks for the result
  * to be zeroed before the launch: `zero_result`, a unit attribute or true. */
 static bool zeroesResult(Meta *m, MlirOperation fn, MlirAttribute launch) {
@@ -206,8 +214,16 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
     ttStrAppend(&m->launches, " ", 1);
     substitute(m, call, inputs, nin, reduce && i == 1 ? "1" : buf, &m->launches);
   }
+  int64_t shared = dynamicShared(module, name);
+  if (shared > archSharedLimit(m->arch)) {
+    ttEmitError(call, "tt-translate: kernel @%s needs %lld bytes of shared memory; %s allows "
+                      "at most %lld a block (smaller dot tiles: --tile block-m, block-n, "
+                      "block-k; or fewer --pipeline stages)",
+                name, (long long)shared, m->arch, (long long)archSharedLimit(m->arch));
+    m->failed = true;
+  }
   ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld\n",
-               (long long)blockThreads(module, name), (long long)dynamicShared(module, name));
+               (long long)blockThreads(module, name), (long long)shared);
   for (int i = 0; i < nin; i++)
     ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", tensorId(m, inputs[i]));
   ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", rid);
@@ -336,6 +352,7 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
     return false;
   }
   Meta m = {0};
+  m.arch = arch;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(host, 0));
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++)
     addTensor(&m, mlirBlockGetArgument(body, i), "input", (int)i);

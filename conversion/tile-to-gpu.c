@@ -530,7 +530,8 @@ static bool lowerGeneric(Lower *l, MlirOperation op) {
                     name);
         return false;
       }
-      ops[k] = x->parts[tile ? r : 0];
+      /* a scalar operand (e.g. arith.select's i1 condition) has one part for every rep */
+      ops[k] = x->parts[tile && isTile(mlirOperationGetOperand(op, k)) ? r : 0];
     }
     if (ttOpIs(op, "math.tanh") && ttOpHasFastmath(op, "afn") &&
         mlirTypeIsAF32(tile ? mlirShapedTypeGetElementType(t) : t)) {

@@ -24,8 +24,8 @@ static const TtPassOption tileOptions[] = {
      "thread on chip, 32 warps in a loop)", 0,
      0, 32, NULL},
     {"block-m", "dot kernels: rows of the output tile (a power of two >= 16; 0: from the "
-     "shape: 16 for M <= 16, 32 for M <= 32, else 64, or 128 for f16/bf16 at M > 64 on a "
-     "grid of more than one wave)", 0, 0, 256, NULL},
+     "shape: 16 for M <= 16, 32 for M <= 32, else 64, or 128 at M > 64 on a grid of more "
+     "than one wave where TMA can read the operands)", 0, 0, 256, NULL},
     {"block-n", "dot kernels: columns of the output tile (a power of two >= 16; 0: from the "
      "shape)", 0, 0, 256, NULL},
     {"block-k", "dot kernels: K per step of the K loop (a power of two >= 32; 0: from the "
@@ -54,8 +54,8 @@ static const char *const stageIns[] = {"registers", "shared", "tma", "auto", NUL
 static const TtPassOption pipelineOptions[] = {
     {"num-stages", "steps of the K loop whose loads are in flight at once (0: 2 in "
      "registers; in shared memory the most of 2-4 that fit in 48 KiB; in TMA rings the "
-     "most of 2-4 that fit, in half an SM's shared memory when the grid is more than one "
-     "wave; 1: no pipelining)",
+     "most of 2-4 that fit; past one wave 3-4 that fit half an SM's shared memory, else "
+     "at most 3; 1: no pipelining)",
      0, 0, 8, NULL},
     {"stage-in", "where the tiles in flight wait: registers (carried by the loop; the "
      "default, faster on H100 at decode shapes), shared (asynchronous copies into a ring "

@@ -1,0 +1,22 @@
+// Split-K with a bias on a tile that spans several register groups per thread (64x128 on
+// 4 warps: 16 runs of 4 f32 each): only slice 0 adds the bias, through an arith.select
+// whose condition (pid_k == 0) is one scalar for every group. The lowering used to read a
+// missing group of that scalar and crash.
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128 num-warps=4' --splitk='split-k=2' | FileCheck %s
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128 num-warps=4' --splitk='split-k=2' | tt-translate --ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128 num-warps=4' --splitk='split-k=2' | tt-translate --ptx --arch=sm_80 -o %t80.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t80.ptx
+
+// CHECK: %[[K:.*]] = "tile.program_id"() {axis = 1 : i32}
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]]
+// CHECK: arith.select %[[FIRST]]
+// CHECK: "tile.atomic_add"
+// PTX: //@zero
+// PTX: //@launch fused_0_kernel grid 32 2 1 block 128 1 1
+// PTX: atom.global.add.noftz.f16
+func.func @linear_bias(%x: tensor<200x4112xf16>, %w: tensor<1000x4112xf16>, %b: tensor<1000xf16>) -> tensor<200x1000xf16> {
+  %y = "prim.linear"(%x, %w, %b) : (tensor<200x4112xf16>, tensor<1000x4112xf16>, tensor<1000xf16>) -> tensor<200x1000xf16>
+  return %y : tensor<200x1000xf16>
+}
