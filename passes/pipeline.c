@@ -296,8 +296,10 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
  * 4 stages that fit half of an SM's shared memory, so that two blocks share each SM (H100,
  * 128 x 8192 x 8192 on 256 programs of 64x64x128: 3 stages 54.5 us, 4 stages 65.2), else
  * at most 3 (64 x 28672 x 8192 on 64x128x128 tiles: 165.5 against 169.8 for 4; the TMA
- * sweep, bench/2026-11-23-h100-tma-tune.md). False when the loop does not qualify, after
- * an error when `report`. */
+ * sweep, bench/2026-11-23-h100-tma-tune.md); at most 3 also on a grid that fills fewer than
+ * 3/4 of the SMs (N = 10240 on 128-column tiles, 80 programs: 16 rows 62.0 against 63.0,
+ * 32 rows 63.0 against 64.6, 64 rows 64.4 against 67.5; with 128 programs 4 won). False
+ * when the loop does not qualify, after an error when `report`. */
 static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                     int64_t *stages, int64_t programs, bool report) {
   int64_t slot = 0;
@@ -332,11 +334,11 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
     if (ttOpIs(op, "tile.dot") &&
         ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape) == 2)
       acc += ttSmemAccBytes(shape[0], shape[1]);
-  bool waves = programs > TT_SMS;
+  bool waves = programs > TT_SMS, few = programs * 4 < TT_SMS * 3;
   for (int64_t n = 4; waves && n >= 3 && *stages == 0; n--) /* two blocks per SM */
     if (n * slot <= TT_SMEM_TWO_BLOCKS && acc <= TT_SMEM_TWO_BLOCKS)
       *stages = n;
-  for (int64_t n = waves ? 3 : 4; n >= 2 && *stages == 0; n--) /* one */
+  for (int64_t n = waves || few ? 3 : 4; n >= 2 && *stages == 0; n--) /* one */
     if (n * slot <= TT_SMEM_DYNAMIC_LIMIT && acc <= TT_SMEM_DYNAMIC_LIMIT)
       *stages = n;
   int64_t n = *stages ? *stages : 2, bytes = n * slot > acc ? n * slot : acc;

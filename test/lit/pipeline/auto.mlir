@@ -11,6 +11,8 @@
 // 2 stages only: one block, 3 stages; with one wave (128 programs), 4.
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=2' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=ONE
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=WAVE
+// A grid filling under 3/4 of the SMs (64 programs of 64x256x64, 40 KiB slots): 3, not 4.
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=256 block-k=64 num-warps=8' --splitk='split-k=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=FEW
 // tt-translate: TMA on sm_90a (metadata format 3, tensor maps); on sm_80 mma.sync with
 // the operands in registers, the 128x128x128 staging (past 48 KiB) in dynamic shared
 // memory.
@@ -31,6 +33,8 @@
 // ONE: tile.num_stages = 3
 // ONE: "tile.local_alloc"() : () -> memref<3x64x128xf16, 3>
 // ONE: "tile.local_alloc"() : () -> memref<3x128x128xf16, 3>
+// FEW: tile.num_stages = 3
+// FEW: "tile.local_alloc"() : () -> memref<3x64x64xf16, 3>
 // WAVE: tile.num_stages = 4
 // WAVE: "tile.local_alloc"() : () -> memref<4x64x128xf16, 3>
 // SM90: //@tt-meta 3 arch sm_90a
