@@ -1,8 +1,10 @@
 // An fp8 linear layer at an LLM decode shape, as torch._scaled_mm runs it:
 // y = (x @ w^T) * sx * sw in f16, x [16, 8192] and w [8192, 8192] in E4M3 with per-tensor
 // f32 scales. --decompose turns prim.scaled_mm into an f32 matmul and two scale products;
-// --fuse makes them one dot group; the kernel widens the fp8 tiles to f16 in registers and
-// runs mma.sync (H100: 36 us, 1.5x cuBLAS fp8; bench/2026-11-23-h100-gemm.md).
+// --fuse makes them one dot group; on sm_90a TMA copies the fp8 tiles into swizzled
+// shared-memory rings and fp8 wgmma reads them in place (H100: about 28 us, 1.9x cuBLAS
+// fp8; bench/2026-11-23-h100-gemm-tma.md); other targets widen them to f16 in registers
+// for mma.sync. Walked through in docs/worked-example-gemm.md.
 // Run: tt-opt --decompose --fuse --splitk examples/linear_fp8.mlir | tt-translate --ptx -o linear_fp8.ptx
 func.func @linear_fp8(%x: tensor<16x8192xf8E4M3FN>, %w: tensor<8192x8192xf8E4M3FN>,
                       %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<16x8192xf16> {
