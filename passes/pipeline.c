@@ -46,6 +46,7 @@
  */
 #include "tt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #define MAX_SLICE 256
@@ -392,8 +393,14 @@ static int64_t launchPrograms(MlirOperation fusion) {
   int64_t programs = 1;
   for (intptr_t i = 0; !mlirAttributeIsNull(grid) && i < mlirArrayAttrGetNumElements(grid); i++) {
     MlirAttribute g = mlirArrayAttrGetElement(grid, i);
-    int64_t v = mlirAttributeIsAString(g) ? strtoll(mlirStringAttrGetValue(g).data, NULL, 10) : 1;
-    programs *= v > 0 ? v : 1;
+    char buf[64] = "", *end = buf;
+    int64_t v = 0;
+    if (mlirAttributeIsAString(g)) {
+      MlirStringRef r = mlirStringAttrGetValue(g);
+      snprintf(buf, sizeof buf, "%.*s", (int)r.length, r.data);
+      v = strtoll(buf, &end, 10);
+    }
+    programs *= v > 0 && *end == '\0' ? v : 1; /* a whole decimal number, else 1 */
   }
   return programs;
 }
