@@ -217,8 +217,9 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
   int64_t shared = dynamicShared(module, name);
   if (shared > archSharedLimit(m->arch)) {
     ttEmitError(call, "tt-translate: kernel @%s needs %lld bytes of shared memory; %s allows "
-                      "at most %lld a block (smaller dot tiles: --tile block-m, block-n, "
-                      "block-k; or fewer --pipeline stages)",
+                      "at most %lld a block (smaller dot tiles: --tile='tma=0' for "
+                      "targets without TMA, or block-m, block-n, block-k; or fewer "
+                      "--pipeline stages)",
                 name, (long long)shared, m->arch, (long long)archSharedLimit(m->arch));
     m->failed = true;
   }

@@ -34,6 +34,10 @@ static const TtPassOption tileOptions[] = {
      "grouped (row-major within groups of group-m tile rows, for L2 reuse) or column-major "
      "(pid_m fastest)", 1, 0, 2, pidOrders},
     {"group-m", "dot kernels: tile rows per group for order=grouped", 8, 1, 256, NULL},
+    {"tma", "dot kernels: 1: where TMA can read the operands, the defaults of the TMA sweep "
+     "(for sm_90a, whose K loops tt-translate runs on TMA rings); 0: the register-staging "
+     "defaults, for mma.sync targets (sm_80, sm_89: smaller tiles, no spills)", 1, 0, 1,
+     NULL},
 };
 static const TtPassOption fuseOptions[] = {
     {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1, NULL},
@@ -100,7 +104,7 @@ static const TtPassInfo passes[] = {
      "covering the row, with tile.reduce for each reduction; short rows share a program; "
      "a row longer than the block is reduced in a loop over chunks, one loop per level of "
      "dependent reductions (sibling reductions share it), then a loop for the output.",
-     tileOptions, 7, ttTilePass},
+     tileOptions, 8, ttTilePass},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
      splitkOptions, 3, ttSplitKPass},

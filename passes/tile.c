@@ -1129,7 +1129,7 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
                         DotGeometry *g) {
   int64_t m = d->m, sms = TT_SMS;
   bool fp8 = ttTypeIsFp8(d->elem);
-  if (tmaOperands(d)) {
+  if (o->v[7] && tmaOperands(d)) { /* option tma (1 by default) */
     /* matrices TMA can read: the defaults come from the f16 TMA sweep on an H100
      * (scripts/tune-tma.sh; bench/2026-11-23-h100-tma-tune.md; wgmma on 3-4 TMA stages),
      * with "wide" = more programs than SMs:

@@ -5,6 +5,8 @@
 // width (more than 132 programs of 64 columns, one per SM, is "wide"; more than 256 "very
 // wide"), fp8 like f16 but 2 warps when very wide; and batched 3-D matmuls.
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile | FileCheck %s
+// tma=0 (mma.sync targets): the register-staging table for every dot (M = 64 narrow: 8 warps).
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='tma=0' | FileCheck %s --check-prefix=REG
 
 // f16/bf16 operands TMA can read (the TMA sweep, bench/2026-11-23-h100-tma-tune.md):
 // M <= 16: 16x64x256 tiles, 4 warps.
@@ -43,6 +45,8 @@ func.func @m32_wide(%x: tensor<32x8192xf16>, %w: tensor<28672x8192xf16>) -> tens
 // M = 64, narrow: 64x64x128.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
+// REG: func.func @fused_0_kernel({{.*}}tile.num_warps = 8
+// REG: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
 // CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
 func.func @m64(%x: tensor<64x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<64x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<8192x8192xf16>) -> tensor<64x8192xf16>
