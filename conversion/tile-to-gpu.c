@@ -971,7 +971,7 @@ static bool tmaRing(MlirValue ring) {
  * warpgroups, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256, K of 64. */
 static bool wgmmaFits(Lower *l, MlirOperation dot) {
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
-  if (!l->wgmma || l->T % 128 || ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 0)), as) != 2 ||
+  if (!l->wgmma || ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 0)), as) != 2 ||
       ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 1)), bs) != 2)
     return false;
   int slots = 0;
@@ -988,9 +988,8 @@ static bool wgmmaFits(Lower *l, MlirOperation dot) {
   bool bTrans = mlirValueIsAOpResult(bv) && ttOpIs(mlirOpResultGetOwner(bv), "tile.trans");
   if (fp8 && slots && (slots != 2 || !bTrans))
     return false;
-  int64_t m = as[0], k = as[1], n = bs[1], g = l->T / 128;
-  return m % 8 == 0 && m <= 256 && k % (fp8 && slots ? 128 : 64) == 0 && n % (64 * g) == 0 &&
-         n / g / 64 * (m / 8) <= MAX_REPS;
+  int64_t m = as[0], k = as[1], n = bs[1], warps = l->T / 32;
+  return ttWgmmaFits(m, n, k, warps, fp8 && slots) && n / (warps / 4) / 64 * (m / 8) <= MAX_REPS;
 }
 
 static MlirValue ci64(Lower *l, int64_t v) {
@@ -1904,10 +1903,7 @@ static bool scanOp(MlirOperation op, void *userData) {
   int64_t a[TT_MAX_RANK], b[TT_MAX_RANK];
   if (ttOpIs(op, "tile.dot") && ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), a) == 2 &&
       ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), b) == 2) {
-    /* operands staged as 2-byte tiles (padded rows bound the swizzled form), or later
-     * the accumulator */
-    int64_t need = ttSmemTileBytes(a[0] + b[1], a[1], 2), acc = ttSmemAccBytes(a[0], b[1]);
-    need = need > acc ? need : acc;
+    int64_t need = ttSmemDotBytes(a[0], b[1], a[1]);
     sc->dotBytes = need > sc->dotBytes ? need : sc->dotBytes;
   }
   sc->dot |= ttOpIs(op, "tile.dot");

@@ -121,6 +121,26 @@ MlirOperation ttLauncherOf(MlirModule module, const char *name) {
   return (MlirOperation){NULL};
 }
 
+int64_t ttLaunchPrograms(MlirOperation fusion) {
+  MlirAttribute grid =
+      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
+  int64_t programs = 1;
+  for (intptr_t i = 0; !mlirAttributeIsNull(grid) && mlirAttributeIsAArray(grid) &&
+                       i < mlirArrayAttrGetNumElements(grid);
+       i++) {
+    MlirAttribute g = mlirArrayAttrGetElement(grid, i);
+    char buf[64] = "", *end = buf;
+    int64_t v = 0;
+    if (mlirAttributeIsAString(g)) {
+      MlirStringRef r = mlirStringAttrGetValue(g);
+      snprintf(buf, sizeof buf, "%.*s", (int)r.length, r.data);
+      v = strtoll(buf, &end, 10);
+    }
+    programs *= v > 0 && *end == '\0' ? v : 1;
+  }
+  return programs;
+}
+
 void ttLaunchSet(MlirOperation fusion, const char *key, MlirAttribute value) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirAttribute l = ttOpAttr(fusion, "tile.launch");

@@ -105,6 +105,9 @@ MlirValue ttBinary(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x
                    MlirValue y);
 /* The fused function whose `tile.launch` names kernel `name` (a null op when none). */
 MlirOperation ttLauncherOf(MlirModule module, const char *name);
+/* The programs of fused function fusion's launch: its `tile.launch` grid's extents
+ * multiplied (an extent that is not a whole decimal number counts as 1). */
+int64_t ttLaunchPrograms(MlirOperation fusion);
 /* Sets `key` of fused function fusion's `tile.launch` dictionary to value. */
 void ttLaunchSet(MlirOperation fusion, const char *key, MlirAttribute value);
 /* Inserts an argument of `type` at position pos of func.func kernel (its block and its
@@ -132,6 +135,20 @@ static inline int64_t ttSmemTileBytes(int64_t rows, int64_t cols, int64_t elemBy
   return rows * (cols * elemBytes + 16);
 }
 static inline int64_t ttSmemAccBytes(int64_t m, int64_t n) { return m * (n + 4) * 4; }
+/* What an M x N x K dot staged through registers needs: its 2-byte operand tiles (fp8
+ * widens to f16; the padded rows also bound wgmma's unpadded swizzled form), or later the
+ * accumulator, whichever is larger. */
+static inline int64_t ttSmemDotBytes(int64_t m, int64_t n, int64_t k) {
+  int64_t ops = ttSmemTileBytes(m + n, k, 2), acc = ttSmemAccBytes(m, n);
+  return ops > acc ? ops : acc;
+}
+/* Whether an M x N x K dot on `warps` warps fits warpgroup MMA (convert-tile-to-gpu's
+ * 5w): whole warpgroups, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256, K
+ * of 64 (of 128 for fp8 read in place from TMA slots: one 128-byte row). */
+static inline bool ttWgmmaFits(int64_t m, int64_t n, int64_t k, int64_t warps, bool fp8Slots) {
+  return warps % 4 == 0 && warps >= 4 && n % (64 * (warps / 4)) == 0 && m % 8 == 0 &&
+         m <= 256 && k % (fp8Slots ? 128 : 64) == 0;
+}
 const char *ttOpName(MlirOperation op, char *buf, size_t n); /* NUL-terminated copy */
 bool ttOpIs(MlirOperation op, const char *name);
 /* True when the op's name starts with `prefix` (e.g. "prim."). */

@@ -46,7 +46,6 @@
  */
 #include "tt.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #define MAX_SLICE 256
@@ -216,19 +215,26 @@ static MlirOperation dotView(MlirOperation load, bool tma) {
 /* Bytes of shared memory the shared form needs with S stages: the rings, or the
  * accumulator's scratch after the loop if larger (the lowering reuses the rings' bytes
  * once the wait after the loop has drained them). */
-static int64_t sharedBytes(const LoadSlice *s, MlirOperation *views, MlirBlock body,
-                           int64_t stages) {
-  int64_t bytes = 0, acc = 0, shape[TT_MAX_RANK];
-  for (int i = 0; i < s->nloads; i++) {
-    MlirType t = mlirValueGetType(mlirOperationGetResult(views[i], 0));
-    ttTensorShape(t, shape);
-    bytes += stages * ttSmemTileBytes(shape[0], shape[1], ttDtypeBytes(ttElementType(t)));
-  }
+/* The accumulators' scratch of the loop body's dots (the lowering moves each to the flat
+ * layout through shared memory after the loop, reusing the rings' bytes). */
+static int64_t accBytes(MlirBlock body) {
+  int64_t acc = 0, shape[TT_MAX_RANK];
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "tile.dot") &&
         ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape) == 2)
       acc += ttSmemAccBytes(shape[0], shape[1]);
+  return acc;
+}
+
+static int64_t sharedBytes(const LoadSlice *s, MlirOperation *views, MlirBlock body,
+                           int64_t stages) {
+  int64_t bytes = 0, acc = accBytes(body), shape[TT_MAX_RANK];
+  for (int i = 0; i < s->nloads; i++) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(views[i], 0));
+    ttTensorShape(t, shape);
+    bytes += stages * ttSmemTileBytes(shape[0], shape[1], ttDtypeBytes(ttElementType(t)));
+  }
   return bytes > acc ? bytes : acc;
 }
 
@@ -328,13 +334,7 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
       return false;
     }
   }
-  /* the accumulator's scratch reuses the rings after the loop */
-  int64_t acc = 0, shape[TT_MAX_RANK];
-  for (MlirOperation op = mlirBlockGetFirstOperation(ttForBody(loop)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (ttOpIs(op, "tile.dot") &&
-        ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape) == 2)
-      acc += ttSmemAccBytes(shape[0], shape[1]);
+  int64_t acc = accBytes(ttForBody(loop)); /* reuses the rings after the loop */
   bool waves = programs > TT_SMS, few = programs * 4 < TT_SMS * 3;
   for (int64_t n = 4; waves && n >= 3 && *stages == 0; n--) /* two blocks per SM */
     if (n * slot <= TT_SMEM_TWO_BLOCKS && acc <= TT_SMEM_TWO_BLOCKS)
@@ -366,13 +366,11 @@ static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, 
         ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), a) != 2 ||
         ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), b) != 2)
       continue;
-    int64_t g = warps / 4;
-    /* fp8: fp8 wgmma, both operands K-major (B a tile.trans of an [N, K] box), K of 128 */
+    /* fp8: fp8 wgmma, both operands K-major (B a tile.trans of an [N, K] box) */
     MlirValue bv = mlirOperationGetOperand(op, 1);
     bool fp8 = ttDtypeBytes(mlirValueGetType(bv)) == 1;
     bool kMajor = mlirValueIsAOpResult(bv) && ttOpIs(mlirOpResultGetOwner(bv), "tile.trans");
-    if (warps % 4 || b[1] % (64 * g) || a[0] % 8 || a[0] > 256 || a[1] % (fp8 ? 128 : 64) ||
-        (fp8 && !kMajor)) {
+    if (!ttWgmmaFits(a[0], b[1], a[1], warps, fp8) || (fp8 && !kMajor)) {
       if (report)
         ttEmitError(loop, "pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a "
                         "multiple of 4, N a multiple of 64 per warpgroup, M a multiple of 8 "
@@ -383,26 +381,6 @@ static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, 
     }
   }
   return true;
-}
-
-/* The programs of fused function fusion's launch (grid axes multiplied; a symbolic
- * extent counts as 1). */
-static int64_t launchPrograms(MlirOperation fusion) {
-  MlirAttribute grid =
-      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
-  int64_t programs = 1;
-  for (intptr_t i = 0; !mlirAttributeIsNull(grid) && i < mlirArrayAttrGetNumElements(grid); i++) {
-    MlirAttribute g = mlirArrayAttrGetElement(grid, i);
-    char buf[64] = "", *end = buf;
-    int64_t v = 0;
-    if (mlirAttributeIsAString(g)) {
-      MlirStringRef r = mlirStringAttrGetValue(g);
-      snprintf(buf, sizeof buf, "%.*s", (int)r.length, r.data);
-      v = strtoll(buf, &end, 10);
-    }
-    programs *= v > 0 && *end == '\0' ? v : 1; /* a whole decimal number, else 1 */
-  }
-  return programs;
 }
 
 /* Steps 1-4 for one kernel. */
@@ -446,7 +424,7 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
   }
   if (tma) {
     int64_t tmaStages = stages;
-    tma = tmaForm(loop, s, views, &tmaStages, launchPrograms(fusion), report) &&
+    tma = tmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion), report) &&
           wgmmaTile(kernel, body, loop, report);
     fits = tma || !report;
     if (tma)

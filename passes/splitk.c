@@ -264,12 +264,7 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
                 name);
     return false;
   }
-  MlirAttribute grid =
-      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
-  MlirStringRef g0 = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, 0));
-  MlirStringRef g2 = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, 2));
-  int64_t programs = strtoll(g0.data, NULL, 10) * strtoll(g2.data, NULL, 10),
-          steps = (k + step - 1) / step;
+  int64_t programs = ttLaunchPrograms(fusion), steps = (k + step - 1) / step;
 
   /* Step 2. */
   int64_t split = option;

@@ -1197,9 +1197,7 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
   }
   /* shared memory (convert-tile-to-gpu): the operands with rows padded by 8 elements, and
    * later the f32 accumulator with rows padded by 4 */
-  int64_t smem = ttSmemTileBytes(g->bm + g->bn, g->bk, 2), acc = ttSmemAccBytes(g->bm, g->bn);
-  if (acc > smem)
-    smem = acc;
+  int64_t smem = ttSmemDotBytes(g->bm, g->bn, g->bk);
   if (smem > TT_SMEM_DYNAMIC_LIMIT) { /* (past 48 KiB: dynamic shared memory) */
     ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld needs %lld bytes of shared memory; "
                         "at most %d (225 KiB) are supported",
