@@ -1,6 +1,6 @@
 // RUN: not tt-opt %s --pipeline 2>&1 | FileCheck %s
 // RUN: not tt-opt %s --pipeline='stage-in=nowhere' 2>&1 | FileCheck %s --check-prefix=OPT
-// OPT: error: option 'stage-in' of pass 'pipeline' is 'nowhere'; expected one of: registers, shared, tma
+// OPT: error: option 'stage-in' of pass 'pipeline' is 'nowhere'; expected one of: registers, shared, tma, auto
 
 // The pass pipelines the loads of the K loop; a K loop without tile.load has none to move.
 // CHECK: invalid.mlir:[[# @LINE + 6]]:8: error: pipeline: the K loop must load its tiles with tile.load from offsets computed without loops or branches (at most 8 loads, 256 ops)
