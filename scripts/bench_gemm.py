@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """GEMM benchmark of issue 4 on the GPU: linear layers y = x @ w^T (x [M,K], w [N,K], f16,
 no bias) at LLM decode shapes, tt side by side with cuBLAS f16 (torch.matmul), a Triton
-matmul with a split-K variant (best of a small config sweep) and cuBLAS fp8
-(torch._scaled_mm, e4m3, per-tensor scales), all in one run.
+matmul with a split-K variant (best of a small config sweep), cuBLAS fp8 (torch._scaled_mm,
+e4m3, per-tensor scales) and the same Triton matmul on e4m3 operands (the seed's fp8 split-K
+kernel, 64x64x512 sk4 w8 s3, among its configs), all in one run.
 
 Cases are the PTX of scripts/make-gemm-bench.sh (compiled off the GPU): CASEDIR/
 f16_<M>x<N>x<K>.ptx (tt's defaults), ..._sk<S>.ptx and ..._<order>.ptx (variants), and
@@ -43,11 +44,12 @@ except Exception as exc:  # noqa: BLE001 - any import failure means: no Triton c
 
 if triton is not None:
     @triton.jit(do_not_specialize=["M"])
-    def _linear_kernel(x_ptr, w_ptr, y_ptr, M, N, K, BLOCK_M: tl.constexpr,
+    def _linear_kernel(x_ptr, w_ptr, y_ptr, sa_ptr, sb_ptr, M, N, K, BLOCK_M: tl.constexpr,
                        BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr,
-                       GROUP_M: tl.constexpr):
+                       GROUP_M: tl.constexpr, SCALED: tl.constexpr):
         """y[M,N] (+)= x[M,K] @ w[N,K]^T; program (p, s): output tile p (grouped order),
         K slice s; SPLIT_K > 1 adds its partial tile into the zeroed y with atomics.
+        SCALED (fp8 operands): the f32 sum times the per-tensor scales *sa_ptr * *sb_ptr.
         N must be a multiple of BLOCK_N and K of BLOCK_K * SPLIT_K (checked by the caller)."""
         pid = tl.program_id(0)
         pid_k = tl.program_id(1)
@@ -70,6 +72,8 @@ if triton is not None:
             acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
             a_ptrs += BLOCK_K
             b_ptrs += BLOCK_K
+        if SCALED:
+            acc = acc * (tl.load(sa_ptr) * tl.load(sb_ptr))
         c = acc.to(y_ptr.dtype.element_ty)
         y_ptrs = y_ptr + rm[:, None] * N + rn[None, :]
         mask = rm[:, None] < M
@@ -80,58 +84,66 @@ if triton is not None:
 
 ATOMIC_F16 = [True]  # cleared if f16 atomic_add does not compile: then accumulate in f32
 
-def triton_fn(x, w, y, cfg):
-    """A callable that computes y = x @ w^T with one Triton config (zeroing included)."""
+def triton_fn(x, w, y, cfg, scales=None):
+    """A callable that computes y = x @ w^T with one Triton config (zeroing included);
+    scales = (sa, sb), f32 scalars, for fp8 operands (y = sa * sb * x @ w^T)."""
     M, K = x.shape
     N = w.shape[0]
     bm, bn, bk, sk = cfg["BM"], cfg["BN"], cfg["BK"], cfg["SK"]
     grid = (triton.cdiv(M, bm) * (N // bn), sk)
+    sa, sb = scales if scales is not None else (y, y)  # unread unless SCALED
     kw = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, SPLIT_K=sk, GROUP_M=8,
-              num_warps=cfg["warps"], num_stages=cfg["stages"])
+              SCALED=scales is not None, num_warps=cfg["warps"], num_stages=cfg["stages"])
     if sk == 1:
-        return lambda: _linear_kernel[grid](x, w, y, M, N, K, **kw)
+        return lambda: _linear_kernel[grid](x, w, y, sa, sb, M, N, K, **kw)
     if cfg.get("acc32"):
         acc = torch.empty(M, N, device="cuda", dtype=torch.float32)
         def run32():
             acc.zero_()
-            _linear_kernel[grid](x, w, acc, M, N, K, **kw)
+            _linear_kernel[grid](x, w, acc, sa, sb, M, N, K, **kw)
             y.copy_(acc)
         return run32
     def run():
         y.zero_()
-        _linear_kernel[grid](x, w, y, M, N, K, **kw)
+        _linear_kernel[grid](x, w, y, sa, sb, M, N, K, **kw)
     return run
 
 def cfg_name(c):
     s = f"{c['BM']}x{c['BN']}x{c['BK']} sk{c['SK']} w{c['warps']} s{c['stages']}"
     return s + (" acc32" if c.get("acc32") else "")
 
-def smem_ok(c):  # Triton's operand buffers: stages x (A + B tiles), f16
-    return c["stages"] * (c["BM"] + c["BN"]) * c["BK"] * 2 <= 220 * 1024
+def smem_ok(c, esize=2):  # Triton's operand buffers: stages x (A + B tiles)
+    return c["stages"] * (c["BM"] + c["BN"]) * c["BK"] * esize <= 220 * 1024
 
-def triton_candidates(M, N, K):
+SEED_FP8 = dict(BM=64, BN=64, BK=512, SK=4, warps=8, stages=3)  # the brief's fp8 split-K
+
+def triton_candidates(M, N, K, esize=2):
+    """Configs to try: f16 (esize 2) block-k 64-256, fp8 (esize 1) block-k 128-512 and the
+    seed's config; each with block-n 64/128 and split-k 1-8 where K divides evenly."""
     if M >= 256:  # the large GEMM: data-parallel tiles
         cs = [dict(BM=128, BN=128, BK=64, SK=1, warps=8, stages=3),
               dict(BM=128, BN=256, BK=64, SK=1, warps=8, stages=3),
               dict(BM=128, BN=128, BK=64, SK=1, warps=4, stages=4),
               dict(BM=64, BN=128, BK=64, SK=1, warps=4, stages=4)]
-        return [c for c in cs if N % c["BN"] == 0 and K % c["BK"] == 0 and smem_ok(c)]
+        return [c for c in cs if N % c["BN"] == 0 and K % c["BK"] == 0 and smem_ok(c, esize)]
     bm = 16 if M <= 16 else 32 if M <= 32 else 64
-    cs = []
+    cs = [SEED_FP8] if esize == 1 else []
     for bn in (64, 128):
-        for bk in (64, 128, 256):
+        for bk in ((64, 128, 256) if esize == 2 else (128, 256, 512)):
             for sk in (1, 2, 4, 8):
                 c = dict(BM=bm, BN=bn, BK=bk, SK=sk, warps=4, stages=3)
-                if N % bn == 0 and K % (bk * sk) == 0 and K // (bk * sk) >= 2 and smem_ok(c):
+                if c not in cs and N % bn == 0 and K % (bk * sk) == 0 and K // (bk * sk) >= 2 \
+                        and smem_ok(c, esize):
                     cs.append(c)
     return cs
 
 def rel_err(y, ref):
     return ((y.float() - ref.float()).norm() / ref.float().norm()).item()
 
-def triton_best(x, w, ref, runs, warmup):
+def triton_best(x, w, ref, runs, warmup, scales=None):
     """(time us, config) of the fastest correct config: num_stages 3 over block-n, block-k
-    and split-k, then num_stages 4 for the two best; (None, reason) if none ran."""
+    and split-k, then num_stages 4 for the two best; (None, reason) if none ran. fp8
+    operands (x, w e4m3) take scales = (sa, sb)."""
     if triton is None:
         return None, TRITON_ERR
     M, N = x.shape[0], w.shape[0]
@@ -142,7 +154,7 @@ def triton_best(x, w, ref, runs, warmup):
         if c["SK"] > 1 and not ATOMIC_F16[0]:
             c = dict(c, acc32=True)
         try:
-            fn = triton_fn(x, w, y, c)
+            fn = triton_fn(x, w, y, c, scales)
             y.fill_(float("nan"))
             fn()
             torch.cuda.synchronize()
@@ -164,18 +176,19 @@ def triton_best(x, w, ref, runs, warmup):
             return
         timed.append((bench_queued(fn, runs=max(10, runs // 4), warmup=3), c))
 
-    for c in triton_candidates(M, N, x.shape[1]):
+    esize = x.element_size()
+    for c in triton_candidates(M, N, x.shape[1], esize):
         attempt(c)
     if M < 256:
         for _, c in sorted(timed, key=lambda t: t[0])[:2]:
             c4 = dict(c, stages=4)
             c4.pop("acc32", None)
-            if smem_ok(c4):
+            if smem_ok(c4, esize) and c4 not in [t[1] for t in timed]:
                 attempt(c4)
     if not timed:
         return None, "; ".join(errors[:2]) or "no config fits"
     _, c = min(timed, key=lambda t: t[0])
-    return bench_queued(triton_fn(x, w, y, c), runs=runs, warmup=warmup), cfg_name(c)
+    return bench_queued(triton_fn(x, w, y, c, scales), runs=runs, warmup=warmup), cfg_name(c)
 
 def scaled_mm_time(x, w, runs, warmup):
     """cuBLAS fp8: torch._scaled_mm on e4m3 copies, per-tensor scales, f16 out; best of
@@ -205,11 +218,13 @@ def rand(*shape):  # uniform in [-1, 1], as tt-run makes its inputs
 PEERS = {}
 
 def peers(M, N, K, a):
-    """cuBLAS f16, Triton f16 and cuBLAS fp8 at one shape (cached for the variant rows)."""
+    """cuBLAS f16, Triton f16, cuBLAS fp8 and Triton fp8 at one shape (cached for the
+    variant rows; Triton fp8 only where a.fp8_triton)."""
     if (M, N, K) in PEERS:
         return PEERS[(M, N, K)]
     runs, warmup = (20, 3) if M >= 256 else (a.runs, a.warmup)
-    p = {"cublas": None, "triton": None, "tcfg": "n/a", "fp8": None}
+    p = {"cublas": None, "triton": None, "tcfg": "n/a", "fp8": None, "triton8": None,
+         "t8cfg": "n/a"}
     try:
         x, w = rand(M, K), rand(N, K)
         y, wt = torch.empty(M, N, device="cuda", dtype=torch.float16), w.t()
@@ -224,6 +239,15 @@ def peers(M, N, K, a):
         p["fp8"], why = scaled_mm_time(x, w, runs, warmup)
         if p["fp8"] is None:
             log(f"_scaled_mm n/a at {M}x{N}x{K}: {why}")
+        if a.fp8_triton and not a.no_triton and M < 256 and hasattr(torch, "float8_e4m3fn"):
+            x8, w8 = x.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn)
+            one = torch.tensor(1.0, device="cuda", dtype=torch.float32)
+            ref8 = (x8.float() @ w8.float().t()).half()  # from the fp8-rounded inputs
+            p["triton8"], p["t8cfg"] = triton_best(x8, w8, ref8, runs, warmup, (one, one))
+            if p["triton8"] is None:
+                log(f"triton fp8 n/a at {M}x{N}x{K}: {p['t8cfg']}")
+                p["t8cfg"] = "n/a"
+            del x8, w8, ref8
         del x, w, y, wt, ref
     except Exception as exc:  # noqa: BLE001 - one failing peer (e.g. out of memory) -> n/a
         log(f"peers at {M}x{N}x{K}: {exc}")
@@ -296,7 +320,7 @@ def run(a, out):
     bw = copy_bandwidth()  # GB/s = 1e3 bytes/us
     floor16 = lambda M, N, K: 2 * (M * K + N * K + M * N) / bw / 1e3
     floor8 = lambda M, N, K: (M * K + N * K + 2 * M * N) / bw / 1e3
-    fp8_tt = any(f.startswith("f8e4m3_") for f in os.listdir(a.casedir))
+    fp8_tt = a.fp8_triton = any(f.startswith("f8e4m3_") for f in os.listdir(a.casedir))
     out(f"# GEMM (linear y = x @ w^T, f16) at decode shapes, {datetime.date.today()}, "
         f"{torch.cuda.get_device_name()}")
     out(f"copy bandwidth (1 GiB copy): {bw:.0f} GB/s; torch {torch.__version__}, CUDA "
@@ -305,13 +329,15 @@ def run(a, out):
     out("Times in us (median; peers timed like tt-run: enqueued back to back, an event pair each; "
         "split-K zeroing counted). \"tt vs X\" = X time / tt time. Floor = bytes of A, B and C "
         "at the copy rate; % floor = floor / time. cuBLAS fp8 = torch._scaled_mm (e4m3, "
-        "per-tensor scales, f16 out, best of use_fast_accum off/on).\n")
+        "per-tensor scales, f16 out, best of use_fast_accum off/on); Triton fp8 = the Triton matmul "
+        "on e4m3 operands with the scales applied to its f32 sum.\n")
     out("## M sweep (tt defaults: --decompose --fuse --splitk)\n")
     head = ("| M | N | K | tt (us) | cuBLAS f16 (us) | Triton f16 (us) | Triton config | "
             "tt vs cuBLAS | tt vs Triton | floor f16 (us) | tt % floor | cuBLAS % floor | "
             "cuBLAS fp8 (us) | floor fp8 (us) | cuBLAS fp8 % floor |")
     if fp8_tt:
-        head += " tt fp8 (us) | tt fp8 vs cuBLAS fp8 | tt fp8 % floor |"
+        head += (" tt fp8 (us) | tt fp8 vs cuBLAS fp8 | tt fp8 % floor | Triton fp8 (us) | "
+                 "Triton fp8 config | tt fp8 vs Triton fp8 |")
     out(head)
     out("|" + "---|" * (head.count("|") - 1))
     tt_base = {}
@@ -327,7 +353,8 @@ def run(a, out):
                f"{pct(f8, p['fp8'])} |")
         if fp8_tt:
             t8 = tt_time(a, f"f8e4m3_{M}x{N}x{K}")
-            row += f" {us(t8)} | {ratio(p['fp8'], t8)} | {pct(f8, t8)} |"
+            row += (f" {us(t8)} | {ratio(p['fp8'], t8)} | {pct(f8, t8)} | {us(p['triton8'])} | "
+                    f"{p['t8cfg']} | {ratio(p['triton8'], t8)} |")
         out(row)
 
     out("\n## Variants (split-k: --tile --splitk='split-k=S'; order: --tile='order=O' --splitk)\n")
