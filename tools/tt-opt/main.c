@@ -55,10 +55,24 @@ static void listPasses(FILE *f) {
   fprintf(f, "tt passes:\n");
   for (int i = 0; i < n; i++) {
     fprintf(f, "  --%-22s %s\n", p[i].name, p[i].summary);
-    for (int k = 0; k < p[i].nOptions; k++)
-      fprintf(f, "      %s=<int>%*s %s (default %lld)\n", p[i].options[k].name,
-              (int)(14 - strlen(p[i].options[k].name)), "", p[i].options[k].help,
-              (long long)p[i].options[k].dflt);
+    for (int k = 0; k < p[i].nOptions; k++) { /* a word option shows its words */
+      const TtPassOption *o = &p[i].options[k];
+      char value[96] = "<int>";
+      if (o->choices) {
+        size_t used = (size_t)snprintf(value, sizeof value, "<");
+        for (int c = 0; o->choices[c] && used < sizeof value; c++)
+          used += (size_t)snprintf(value + used, sizeof value - used, "%s%s", c ? "|" : "",
+                                   o->choices[c]);
+        if (used < sizeof value)
+          snprintf(value + used, sizeof value - used, ">");
+      }
+      fprintf(f, "      %s=%-*s %s (default ", o->name, (int)(19 - strlen(o->name)), value,
+              o->help);
+      if (o->choices)
+        fprintf(f, "%s)\n", o->choices[o->dflt]);
+      else
+        fprintf(f, "%lld)\n", (long long)o->dflt);
+    }
   }
 }
 

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds tt-run alone (the runtime and its driver: pure C11, no MLIR) into OUTDIR (default
+# build-gpu/), for the GPU machine, which has gcc and /usr/local/cuda but not LLVM/MLIR:
+# the PTX is compiled here and carried there. Usage: scripts/build-tt-run.sh [OUTDIR]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$root/build-gpu}
+mkdir -p "$out"
+gcc -std=c11 -O2 -fopenmp -I"$root/runtime" -I/usr/local/cuda/include "$root"/runtime/*.c \
+  "$root/tools/tt-run/main.c" -ldl -lm -o "$out/tt-run"
+echo "$out/tt-run"
