@@ -59,7 +59,8 @@ static const TtPassOption pipelineOptions[] = {
     {"num-stages", "steps of the K loop whose loads are in flight at once (0: 2 in "
      "registers; in shared memory the most of 2-4 that fit in 48 KiB; in TMA rings the "
      "most of 2-4 that fit (at most 3 on a grid filling under 3/4 of the SMs); past one "
-     "wave 3-4 that fit half an SM's shared memory, else at most 3; 1: no pipelining)",
+     "wave 3 where they fit half an SM's shared memory (two blocks per SM), else at most 3; "
+     "1: no pipelining)",
      0, 0, 8, NULL},
     {"stage-in", "where the tiles in flight wait: registers (carried by the loop; the "
      "default, faster on H100 at decode shapes), shared (asynchronous copies into a ring "

@@ -299,11 +299,14 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
  * only dot operands, its tile at most 256 rows of a multiple of 128 bytes (boxes of one
  * 128-byte swizzle row: 64 two-byte or 128 fp8 columns) loaded from a kernel argument; S = num-stages, or for
  * 0 the most of 2..4 whose rings (and the accumulator's scratch after the loop) fit the
- * dynamic shared-memory limit; when the grid has more programs than the GPU has SMs, 3 or
- * 4 stages that fit half of an SM's shared memory, so that two blocks share each SM (H100,
- * 128 x 8192 x 8192 on 256 programs of 64x64x128: 3 stages 54.5 us, 4 stages 65.2), else
- * at most 3 (64 x 28672 x 8192 on 64x128x128 tiles: 165.5 against 169.8 for 4; the TMA
- * sweep, bench/2026-11-23-h100-tma-tune.md); at most 3 also on a grid that fills fewer than
+ * dynamic shared-memory limit; when the grid has more programs than the GPU has SMs, 3
+ * stages where they fit half of an SM's shared memory, so that two blocks share each SM
+ * (H100, 128 x 8192 x 8192 on 256 programs of 64x64x128: 3 stages 54.5 us, 4 stages (one
+ * block) 65.2; where 4 would fit two blocks too, 3 was still faster: H200, 64 x 28672 x
+ * 8192 on 64x128x64 120.8 against 124.5, fp8 16 x 28672 x 8192 on 16x128x128 62.4
+ * against 63.2, bench/2026-11-24-h200-tune.md), else at most 3 (64 x 28672 x 8192 on
+ * 64x128x128 tiles: 165.5 against 169.8 for 4; the TMA sweep,
+ * bench/2026-11-23-h100-tma-tune.md); at most 3 also on a grid that fills fewer than
  * 3/4 of the SMs (N = 10240 on 128-column tiles, 80 programs: 16 rows 62.0 against 63.0,
  * 32 rows 63.0 against 64.6, 64 rows 64.4 against 67.5; with 128 programs 4 won). False
  * when the loop does not qualify, after an error when `report`. */
@@ -336,9 +339,8 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
   }
   int64_t acc = accBytes(ttForBody(loop)); /* reuses the rings after the loop */
   bool waves = programs > TT_SMS, few = programs * 4 < TT_SMS * 3;
-  for (int64_t n = 4; waves && n >= 3 && *stages == 0; n--) /* two blocks per SM */
-    if (n * slot <= TT_SMEM_TWO_BLOCKS && acc <= TT_SMEM_TWO_BLOCKS)
-      *stages = n;
+  if (waves && *stages == 0 && 3 * slot <= TT_SMEM_TWO_BLOCKS && acc <= TT_SMEM_TWO_BLOCKS)
+    *stages = 3; /* two blocks per SM */
   for (int64_t n = waves || few ? 3 : 4; n >= 2 && *stages == 0; n--) /* one */
     if (n * slot <= TT_SMEM_DYNAMIC_LIMIT && acc <= TT_SMEM_DYNAMIC_LIMIT)
       *stages = n;

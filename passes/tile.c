@@ -1139,8 +1139,16 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *  - M > 64: 64 x 128 x 128 tiles while they make one wave (128 x 8192 x 8192: 54.0),
      *    else 128 rows (128 x 10240: 67.2 against 91.9), and 128 x 256 x 64 on 8 warps
      *    past 4 waves (4096 x 8192 x 8192: 841 against 936 for 128 x 128 x 128).
-     *  - 4 warps: one warpgroup. fp8 (e4m3/e5m2, K-major) takes the same tiles (K steps of
-     *    at least 128: one 128-byte row). */
+     *  - 4 warps: one warpgroup. fp8 (e4m3/e5m2, K-major) takes the same tiles.
+     *  - K steps, from the sweeps on an H200 (bench/2026-11-24-h200-tune.md): a grid of
+     *    more programs than SMs (not past 4 waves) gets the deepest K step whose 3 stages
+     *    let two blocks share an SM (TT_SMEM_TWO_BLOCKS), at least one 128-byte row: else
+     *    the second wave runs alone (64 x 28672 x 8192, 224 programs: 64x128x64 120.8 us
+     *    against 125.6 on 64x128x128; on an H100 164.9 and 164.6). fp8 up to 64 rows on
+     *    at most one program per SM takes K steps of the f16 tiles' bytes, twice the
+     *    elements (16 x 10240 x 8192: 16x128x256 25.5 against 31.9 on 16x128x128; 64 x
+     *    8192 x 28672: 64x64x256 61.7 against 79.4; past one wave no better: 16 x 28672 x
+     *    8192, 16x128x128 62.4, x256 63.1). */
     int64_t waves64 = ((m + 63) / 64) * ((d->n + 127) / 128);
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
     int64_t gm = (m + g->bm - 1) / g->bm;
@@ -1149,12 +1157,19 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
     g->bn = o->v[3] ? o->v[3] : big ? 256 : m > 64 || wide ? 128 : 64;
     g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : g->bn == 64 && g->bm <= 32 ? 256 : 128;
     g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;
-    if (fp8) { /* fp8 wgmma's promotion holds a second accumulator: at most 64 x 128 per
-                * warpgroup (128 x 128 on 4 warps spilled: 128 x 10240 x 8192 59.3 us
-                * against 41.3 before the promotion) */
+    /* fp8 wgmma's promotion holds a second accumulator: at most 64 x 128 per warpgroup
+     * (128 x 128 on 4 warps spilled: 128 x 10240 x 8192 59.3 us against 41.3 before the
+     * promotion) */
+    if (fp8)
       g->bn = o->v[3] || g->bn <= 128 ? g->bn : 128;
+    int64_t eb = fp8 ? 1 : 2, programs = gm * ((d->n + g->bn - 1) / g->bn);
+    if (!o->v[4] && fp8 && g->bm <= 64 && programs <= sms)
+      g->bk *= 2;
+    else if (!o->v[4] && !big && programs > sms)
+      while (g->bk * eb > 128 && 3 * (g->bm + g->bn) * g->bk * eb > TT_SMEM_TWO_BLOCKS)
+        g->bk /= 2;
+    if (fp8)
       g->warps = o->v[1] ? o->v[1] : g->bm * g->bn > 64 * 128 ? 8 : g->warps;
-    }
   } else {
     /* fp8 and batched dots (and rows TMA cannot stride): from the H100 sweeps with
      * operands staged through registers (scripts/tune-gemm.sh; bench/2026-11-23-h100-

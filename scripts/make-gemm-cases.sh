@@ -83,6 +83,10 @@ main main_128x10240x1032_bf16 "$(linear 128 10240 1032 bf16 1)"
 main main_2304x4096x264_f16 "$(linear 2304 4096 264 f16 0)"
 main main_fp8_64x8192x4112_e4m3_f16 "$(scaled_linear 64 8192 4112 $e4 $e4 f16 0)"
 main main_fp8_256x10240x1040_e4m3_bf16 "$(scaled_linear 256 10240 1040 $e4 $e4 bf16 1)"
+# past one wave (157 programs of 64x128): K steps of 64 so that two blocks share an SM;
+# fp8 on one wave (80 programs of 16x128): K steps of 256 (a K tail of 16)
+main main_40x20000x1000_f16 "$(linear 40 20000 1000 f16 1 silu)"
+main main_fp8_5x10240x4112_e4m3_f16 "$(scaled_linear 5 10240 4112 $e4 $e4 f16 1)"
 # the default geometries of M = 32..128 (narrow and wide grids)
 gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
 gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"

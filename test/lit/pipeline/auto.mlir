@@ -1,10 +1,12 @@
 // --pipeline stage-in=auto (tt-translate's choice for sm_90a): the TMA form where the
 // K loop qualifies (operand boxes of 2-D f16/bf16 matrices, a dot warpgroup MMA can run),
 // else 2 stages in registers, without an error. With num-stages=0 the TMA stages are the
-// most of 2-4 that fit; on a grid of more than one wave (132 programs) 3 or 4 that let two
+// most of 2-4 that fit; on a grid of more than one wave (132 programs) 3 where they let two
 // blocks share an SM (228 KiB), else at most 3.
 // 128 x 8192 on 64x64x128 tiles: 256 programs, 32 KiB slots: 3 stages (96 KiB).
 // RUN: tt-opt %s --decompose --fuse --tile='block-n=64' --splitk --pipeline='stage-in=auto' | FileCheck %s --check-prefix=TWO
+// 32x128x64 tiles, 20 KiB slots: 4 stages would fit two blocks too; still 3.
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=32 block-n=128 block-k=64' --splitk --pipeline='stage-in=auto' | FileCheck %s --check-prefix=SMALL
 // 8 warps on 64 columns do not fit warpgroup MMA: registers.
 // RUN: tt-opt %s --decompose --fuse --tile='num-warps=8 block-n=64' --splitk --pipeline='stage-in=auto' | FileCheck %s --check-prefix=REG
 // 64x128x128 tiles (48 KiB slots): split-k=2 makes 256 programs; two blocks would hold
@@ -26,6 +28,8 @@
 // TWO: tile.num_stages = 3
 // TWO: "tile.local_alloc"() : () -> memref<3x64x128xf16, 3>
 // TWO: "hopper.tma_load"
+// SMALL: tile.num_stages = 3
+// SMALL: "tile.local_alloc"() : () -> memref<3x32x64xf16, 3>
 // REG: tile.num_stages = 2
 // REG-NOT: hopper.tma_load
 // REG: scf.for {{.*}} iter_args
