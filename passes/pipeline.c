@@ -307,8 +307,10 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
  * against 63.2, bench/2026-11-24-h200-tune.md), else at most 3 (64 x 28672 x 8192 on
  * 64x128x128 tiles: 165.5 against 169.8 for 4; the TMA sweep,
  * bench/2026-11-23-h100-tma-tune.md); at most 3 also on a grid that fills fewer than
- * 3/4 of the SMs (N = 10240 on 128-column tiles, 80 programs: 16 rows 62.0 against 63.0,
- * 32 rows 63.0 against 64.6, 64 rows 64.4 against 67.5; with 128 programs 4 won). False
+ * 7/8 of the SMs (N = 10240 on 128-column tiles, 80 programs: 16 rows 62.0 against 63.0,
+ * 32 rows 63.0 against 64.6, 64 rows 64.4 against 67.5; H200, N = 28672 on 256-column
+ * tiles, 112 programs: 114.0 against 118.2, fp8 60.8 against 62.5; with 128 programs 4
+ * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5). False
  * when the loop does not qualify, after an error when `report`. */
 static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                     int64_t *stages, int64_t programs, bool report) {
@@ -338,7 +340,7 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
     }
   }
   int64_t acc = accBytes(ttForBody(loop)); /* reuses the rings after the loop */
-  bool waves = programs > TT_SMS, few = programs * 4 < TT_SMS * 3;
+  bool waves = programs > TT_SMS, few = programs * 8 < TT_SMS * 7;
   if (waves && *stages == 0 && 3 * slot <= TT_SMEM_TWO_BLOCKS && acc <= TT_SMEM_TWO_BLOCKS)
     *stages = 3; /* two blocks per SM */
   for (int64_t n = waves || few ? 3 : 4; n >= 2 && *stages == 0; n--) /* one */

@@ -1131,24 +1131,29 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
   bool fp8 = ttTypeIsFp8(d->elem);
   if (o->v[7] && tmaOperands(d)) { /* option tma (1 by default) */
     /* matrices TMA can read: the defaults come from the f16 TMA sweep on an H100
-     * (scripts/tune-tma.sh; bench/2026-11-23-h100-tma-tune.md; wgmma on 3-4 TMA stages),
-     * with "wide" = more programs than SMs:
+     * (scripts/tune-tma.sh; bench/2026-11-23-h100-tma-tune.md; wgmma on 3-4 TMA stages)
+     * and the f16/fp8 sweeps on an H200 (bench/2026-11-24-h200-tune.md), with "wide" =
+     * more programs of 64 columns than SMs:
      *  - M <= 64: block-m 16, 32 or 64; 64 columns and K steps of 256 (16, 32 rows) or
      *    128 (64 rows) on a narrow grid (16 x 8192 x 8192: 49.6 us; 64 x 8192 x 8192:
      *    52.2), 128 x 128 on a wide one (16 x 28672 x 8192: 162.8; 64 x 10240: 64.4).
      *  - M > 64: 64 x 128 x 128 tiles while they make one wave (128 x 8192 x 8192: 54.0),
      *    else 128 rows (128 x 10240: 67.2 against 91.9), and 128 x 256 x 64 on 8 warps
      *    past 4 waves (4096 x 8192 x 8192: 841 against 936 for 128 x 128 x 128).
-     *  - 4 warps: one warpgroup. fp8 (e4m3/e5m2, K-major) takes the same tiles.
-     *  - K steps, from the sweeps on an H200 (bench/2026-11-24-h200-tune.md): a grid of
-     *    more programs than SMs (not past 4 waves) gets the deepest K step whose 3 stages
-     *    let two blocks share an SM (TT_SMEM_TWO_BLOCKS), at least one 128-byte row: else
-     *    the second wave runs alone (64 x 28672 x 8192, 224 programs: 64x128x64 120.8 us
-     *    against 125.6 on 64x128x128; on an H100 164.9 and 164.6). fp8 up to 64 rows on
-     *    at most one program per SM takes K steps of the f16 tiles' bytes, twice the
-     *    elements (16 x 10240 x 8192: 16x128x256 25.5 against 31.9 on 16x128x128; 64 x
-     *    8192 x 28672: 64x64x256 61.7 against 79.4; past one wave no better: 16 x 28672 x
-     *    8192, 16x128x128 62.4, x256 63.1). */
+     *  - 4 warps: one warpgroup. fp8 (e4m3/e5m2, K-major) takes the same tiles, at most
+     *    128 columns unless the next rule says 256.
+     *  - up to 32 rows where 128-column tiles pass one wave and 256-column ones make one
+     *    (N = 28672: 224 against 112 programs): 256 columns, K steps of one 128-byte row
+     *    (H200: 4 x 28672 x 8192 on 16x256x64 114.0 against 118.4 on 16x128x128, 1 and 16
+     *    rows 113.5 and 113.9 against 121.5 and 120.2; fp8 16x256x128 60.8 against 62.1).
+     *  - K steps past one wave (not past 4): the deepest whose 3 stages let two blocks
+     *    share an SM (TT_SMEM_TWO_BLOCKS), at least one 128-byte row; else the second
+     *    wave runs alone (H200, 64 x 28672 x 8192: 64x128x64 120.8 against 125.6 on
+     *    64x128x128; on an H100 164.9 and 164.6).
+     *  - fp8 K steps up to 64 rows on at most one program per SM: the f16 tiles' bytes,
+     *    twice the elements (H200, 16 x 10240 x 8192: 16x128x256 25.5 against 31.9 on
+     *    16x128x128; 64 x 8192 x 28672: 64x64x256 61.7 against 79.4; past one wave no
+     *    better: 16 x 28672 x 8192 on 16x128x128 62.4, x256 63.1). */
     int64_t waves64 = ((m + 63) / 64) * ((d->n + 127) / 128);
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
     int64_t gm = (m + g->bm - 1) / g->bm;
@@ -1162,8 +1167,15 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      * promotion) */
     if (fp8)
       g->bn = o->v[3] || g->bn <= 128 ? g->bn : 128;
-    int64_t eb = fp8 ? 1 : 2, programs = gm * ((d->n + g->bn - 1) / g->bn);
-    if (!o->v[4] && fp8 && g->bm <= 64 && programs <= sms)
+    int64_t eb = fp8 ? 1 : 2; /* 256 columns, then the K steps: see above */
+    bool row256 = !o->v[3] && g->bm <= 32 && gm * ((d->n + 127) / 128) > sms &&
+                  gm * ((d->n + 255) / 256) <= sms;
+    if (row256) {
+      g->bn = 256;
+      g->bk = o->v[4] ? o->v[4] : 128 / eb;
+    }
+    int64_t programs = gm * ((d->n + g->bn - 1) / g->bn);
+    if (!o->v[4] && fp8 && g->bm <= 64 && programs <= sms && !row256)
       g->bk *= 2;
     else if (!o->v[4] && !big && programs > sms)
       while (g->bk * eb > 128 && 3 * (g->bm + g->bn) * g->bk * eb > TT_SMEM_TWO_BLOCKS)

@@ -87,6 +87,10 @@ main main_fp8_256x10240x1040_e4m3_bf16 "$(scaled_linear 256 10240 1040 $e4 $e4 b
 # fp8 on one wave (80 programs of 16x128): K steps of 256 (a K tail of 16)
 main main_40x20000x1000_f16 "$(linear 40 20000 1000 f16 1 silu)"
 main main_fp8_5x10240x4112_e4m3_f16 "$(scaled_linear 5 10240 4112 $e4 $e4 f16 1)"
+# up to 32 rows where 256-column tiles make one wave and 128-column ones do not (N =
+# 28672, 112 programs; a last tile of 80 columns at N = 28624): 256 columns
+main main_7x28624x1040_f16 "$(linear 7 28624 1040 f16 1)"
+main main_fp8_3x28672x1024_e4m3_f16 "$(scaled_linear 3 28672 1024 $e4 $e4 f16 1)"
 # the default geometries of M = 32..128 (narrow and wide grids)
 gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
 gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"

@@ -13,7 +13,7 @@
 // 2 stages only: one block, 3 stages; with one wave (128 programs), 4.
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=2' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=ONE
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=WAVE
-// A grid filling under 3/4 of the SMs (64 programs of 64x256x64, 40 KiB slots): 3, not 4.
+// A grid filling under 7/8 of the SMs (64 programs of 64x256x64, 40 KiB slots): 3, not 4.
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=256 block-k=64 num-warps=8' --splitk='split-k=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=FEW
 // tt-translate: TMA on sm_90a (metadata format 3, tensor maps); on sm_80 mma.sync with
 // the operands in registers, the 128x128x128 staging (past 48 KiB) in dynamic shared

@@ -31,15 +31,27 @@ func.func @m32_narrow(%x: tensor<32x8192xf16>, %w: tensor<8192x8192xf16>) -> ten
 
 // -----
 
-// M = 32 on a wide grid (448 programs of 64 columns): 128 columns, and since 224
-// programs are more than one per SM, K steps of 64, whose 3 stages (60 KiB) let two
-// blocks share an SM (3 stages of 32x128x128 would need 120 KiB): 32x128x64.
+// M = 32 on a wide grid (448 programs of 64 columns, 224 of 128 columns, 112 of 256:
+// one wave): 256 columns with K steps of one 128-byte row, 32x256x64.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<32x64xf16>, tensor<64x128xf16>, tensor<32x128xf32>) -> tensor<32x128xf32>
+// CHECK: "tile.dot"({{.*}}) : (tensor<32x64xf16>, tensor<64x256xf16>, tensor<32x256xf32>) -> tensor<32x256xf32>
 func.func @m32_wide(%x: tensor<32x8192xf16>, %w: tensor<28672x8192xf16>) -> tensor<32x28672xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<32x8192xf16>, tensor<28672x8192xf16>) -> tensor<32x28672xf16>
   return %y : tensor<32x28672xf16>
+}
+
+// -----
+
+// M = 64 on a wide grid (224 programs of 64x128, past one wave): K steps of 64, whose 3
+// stages (72 KiB) let two blocks share an SM (3 stages of 64x128x128 would need 144 KiB):
+// 64x128x64.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x64xf16>, tensor<64x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
+func.func @m64_waves(%x: tensor<64x8192xf16>, %w: tensor<28672x8192xf16>) -> tensor<64x28672xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<28672x8192xf16>) -> tensor<64x28672xf16>
+  return %y : tensor<64x28672xf16>
 }
 
 // -----
@@ -124,11 +136,12 @@ func.func @m64_odd(%x: tensor<64x4100xf16>, %w: tensor<8192x4100xf16>) -> tensor
 
 // -----
 
-// fp8 with K-major operands TMA can read (K = 8192): the TMA table, as f16 (wide:
-// 16x128x128 on 4 warps; 224 programs, more than one per SM: the f16 K step).
+// fp8 with K-major operands TMA can read (K = 8192): the TMA table, as f16 (N = 28672:
+// 128-column tiles would pass one wave, 256-column ones make one: 16x256 with K steps of
+// one 128-byte row, 16x256x128, on 4 warps).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<16x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<16x128xf32>) -> tensor<16x128xf32>
+// CHECK: "tile.dot"({{.*}}) : (tensor<16x128xf8E4M3FN>, tensor<128x256xf8E4M3FN>, tensor<16x256xf32>) -> tensor<16x256xf32>
 func.func @fp8_tma(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<1x28672xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<28672x8192xf8E4M3FN>) -> tensor<8192x28672xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<1x8192xf8E4M3FN>, tensor<8192x28672xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<1x28672xf16>
