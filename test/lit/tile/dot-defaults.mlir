@@ -1,4 +1,4 @@
-// --tile's default dot geometry (passes/tile.c dotGeometry: from H100 sweeps): for 2-D
+// --tile's default dot geometry (passes/tile.c dotGeometry: from H100 and H200 sweeps): for 2-D
 // f16/bf16 operands TMA can read, the TMA sweep's tiles (bench/2026-11-23-h100-tma-tune.md);
 // otherwise (fp8, batched, rows not a multiple of 8) the register-staging sweeps (bench/
 // 2026-11-23-h100-geometry.md): block-m from M, block-n/block-k/warps from the grid's
