@@ -1125,6 +1125,11 @@ static bool tmaOperands(const DotOperands *d) {
   return d->k % 8 == 0 && (d->bT || d->n % 8 == 0);
 }
 
+/* Programs of a grid of gm tile rows over n columns in tiles of bn. */
+static int64_t gridPrograms(int64_t gm, int64_t n, int64_t bn) {
+  return gm * ((n + bn - 1) / bn);
+}
+
 static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
                         DotGeometry *g) {
   int64_t m = d->m, sms = TT_SMS;
@@ -1154,10 +1159,10 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *    twice the elements (H200, 16 x 10240 x 8192: 16x128x256 25.5 against 31.9 on
      *    16x128x128; 64 x 8192 x 28672: 64x64x256 61.7 against 79.4; past one wave no
      *    better: 16 x 28672 x 8192 on 16x128x128 62.4, x256 63.1). */
-    int64_t waves64 = ((m + 63) / 64) * ((d->n + 127) / 128);
+    int64_t waves64 = gridPrograms((m + 63) / 64, d->n, 128);
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
     int64_t gm = (m + g->bm - 1) / g->bm;
-    bool wide = gm * ((d->n + 63) / 64) > sms, huge = gm * ((d->n + 127) / 128) > 4 * sms;
+    bool wide = gridPrograms(gm, d->n, 64) > sms, huge = gridPrograms(gm, d->n, 128) > 4 * sms;
     bool big = m > 64 && g->bm >= 128 && huge;
     g->bn = o->v[3] ? o->v[3] : big ? 256 : m > 64 || wide ? 128 : 64;
     g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : g->bn == 64 && g->bm <= 32 ? 256 : 128;
@@ -1168,13 +1173,13 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
     if (fp8)
       g->bn = o->v[3] || g->bn <= 128 ? g->bn : 128;
     int64_t eb = fp8 ? 1 : 2; /* 256 columns, then the K steps: see above */
-    bool row256 = !o->v[3] && g->bm <= 32 && gm * ((d->n + 127) / 128) > sms &&
-                  gm * ((d->n + 255) / 256) <= sms;
+    bool row256 = !o->v[3] && g->bm <= 32 && gridPrograms(gm, d->n, 128) > sms &&
+                  gridPrograms(gm, d->n, 256) <= sms;
     if (row256) {
       g->bn = 256;
       g->bk = o->v[4] ? o->v[4] : 128 / eb;
     }
-    int64_t programs = gm * ((d->n + g->bn - 1) / g->bn);
+    int64_t programs = gridPrograms(gm, d->n, g->bn);
     if (!o->v[4] && fp8 && g->bm <= 64 && programs <= sms && !row256)
       g->bk *= 2;
     else if (!o->v[4] && !big && programs > sms)
@@ -1202,7 +1207,7 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *    programs, 2 warps lost: M = 32 88.5 against 76.1, fp8 M = 16 59.4 against 46.8),
      *    else 4. */
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : 64;
-    int64_t programs = d->batch * ((m + g->bm - 1) / g->bm) * ((d->n + 63) / 64);
+    int64_t programs = d->batch * gridPrograms((m + g->bm - 1) / g->bm, d->n, 64);
     bool wide = programs > sms, veryWide = programs > 256;
     g->bn = o->v[3] ? o->v[3] : g->bm == 32 && !wide ? 32 : 64;
     g->bk = o->v[4] ? o->v[4] : g->bm <= 16 || (g->bm == 32 && g->bn == 32) ? 256 : 128;
