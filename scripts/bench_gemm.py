@@ -21,9 +21,9 @@ Usage: bench_gemm.py TT_RUN CASEDIR [--out FILE.md] [--runs R] [--warmup W] [--n
                     [--shapes NxK,...] [--no-large]
 Needs python3, torch and triton (without triton the Triton column is n/a).
 """
-import argparse, datetime, os, re, subprocess, sys, time
+import argparse, datetime, os, sys, time
 import torch
-from benchlib import bench_queued, copy_bandwidth
+from benchlib import bench_queued, copy_bandwidth, scaled_mm_time, tt_median
 
 MS = [1, 2, 4, 8, 16, 32, 64, 128]
 SHAPES = [(8192, 8192), (28672, 8192), (8192, 28672), (10240, 8192)]  # (N, K)
@@ -190,28 +190,6 @@ def triton_best(x, w, ref, runs, warmup, scales=None):
     _, c = min(timed, key=lambda t: t[0])
     return bench_queued(triton_fn(x, w, y, c, scales), runs=runs, warmup=warmup), cfg_name(c)
 
-def scaled_mm_time(x, w, runs, warmup):
-    """cuBLAS fp8: torch._scaled_mm on e4m3 copies, per-tensor scales, f16 out; best of
-    use_fast_accum False/True. (None, reason) when it does not run."""
-    if not hasattr(torch, "float8_e4m3fn") or not hasattr(torch, "_scaled_mm"):
-        return None, "this torch has no fp8"
-    x8, w8 = x.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn)
-    one = torch.tensor(1.0, device="cuda", dtype=torch.float32)
-    best, why = None, ""
-    for fast in (False, True):
-        def fn():
-            return torch._scaled_mm(x8, w8.t(), scale_a=one, scale_b=one,
-                                    out_dtype=torch.float16, use_fast_accum=fast)
-        try:
-            fn()
-            torch.cuda.synchronize()
-            t = bench_queued(fn, runs=runs, warmup=warmup)
-            best = t if best is None else min(best, t)
-        except Exception as exc:  # noqa: BLE001
-            msg = str(exc).strip().splitlines()
-            why = msg[0][:120] if msg else type(exc).__name__
-    return (best, "") if best is not None else (None, why)
-
 def rand(*shape):  # uniform in [-1, 1], as tt-run makes its inputs
     return torch.rand(*shape, device="cuda", dtype=torch.float32).mul_(2).sub_(1).half()
 
@@ -262,17 +240,10 @@ def tt_time(a, name, large=False):
         log(f"tt n/a: no {ptx}")
         return None
     runs, warmup = (20, 3) if large else (a.runs, a.warmup)
-    cmd = [a.tt_run, "--no-check", "--seed", "1", "--runs", str(runs), "--warmup", str(warmup), ptx]
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    except Exception as exc:  # noqa: BLE001
-        log(f"tt n/a: {name}: {exc}")
-        return None
-    m = re.search(r"^time median ([0-9.]+) us", r.stdout, re.M)
-    if r.returncode != 0 or not m:
-        log(f"tt n/a: {name}: exit {r.returncode}: {(r.stdout[-300:] + r.stderr[-300:]).strip()}")
-        return None
-    return float(m.group(1))
+    t, why = tt_median(a.tt_run, ptx, runs, warmup)
+    if t is None:
+        log(f"tt n/a: {name}: {why}")
+    return t
 
 def us(t):
     return "n/a" if t is None else f"{t:.1f}"

@@ -8,28 +8,20 @@ launch (the intercept, us): the part of the bandwidth floor's gap that no K loop
 
 Usage: bench_gemm_kscan.py TT_RUN CASEDIR [--out FILE.md] [--runs R]
 """
-import argparse, datetime, os, re, subprocess
+import argparse, datetime, os, re
 import torch
-from benchlib import bench_queued, copy_bandwidth
-
-def tt_time(tt_run, ptx, runs):
-    r = subprocess.run([tt_run, "--no-check", "--seed", "1", "--runs", str(runs), ptx],
-                       capture_output=True, text=True, timeout=300)
-    m = re.search(r"^time median ([0-9.]+) us", r.stdout, re.M)
-    return float(m.group(1)) if r.returncode == 0 and m else None
+from benchlib import bench_queued, copy_bandwidth, scaled_mm_time, tt_median
 
 def cublas_times(M, N, K, runs):
+    """cuBLAS f16 (torch.matmul) and fp8 (benchlib.scaled_mm_time) at M x N x K, us."""
     x = torch.rand(M, K, device="cuda").mul_(2).sub_(1).half()
     w = torch.rand(N, K, device="cuda").mul_(2).sub_(1).half()
     y, wt = torch.empty(M, N, device="cuda", dtype=torch.float16), w.t()
     t16 = bench_queued(lambda: torch.matmul(x, wt, out=y), runs=runs)
-    x8, w8 = x.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn)
-    one = torch.tensor(1.0, device="cuda")
-    t8 = min(bench_queued(lambda: torch._scaled_mm(x8, w8.t(), scale_a=one, scale_b=one,
-                                                   out_dtype=torch.float16,
-                                                   use_fast_accum=fast), runs=runs)
-             for fast in (False, True))
-    return t16, t8
+    return t16, scaled_mm_time(x, w, runs, 10)[0]
+
+def fmt(t):
+    return "n/a" if t is None else f"{t:.1f}"
 
 def fit(points):  # least squares t = a + bytes / rate: (a us, rate GB/s)
     n = len(points)
@@ -64,12 +56,12 @@ def main():
             for d, K, ptx in sorted(c for c in lst if c[0] == dt):
                 eb = 2 if dt == "f16" else 1
                 nbytes = eb * (M * K + N * K) + 2 * M * N
-                t = tt_time(a.tt_run, ptx, a.runs)
+                t = tt_median(a.tt_run, ptx, a.runs)[0]
                 t16, t8 = cublas_times(M, N, K, a.runs)
                 tc = t16 if dt == "f16" else t8
                 pts_tt.append((nbytes, t)); pts_cb.append((nbytes, tc))
-                lines.append(f"| {dt} | {M} | {N} | {K} | {t if t is None else f'{t:.1f}'} | "
-                             f"{tc:.1f} | {nbytes / bw / 1e3:.1f} |")
+                lines.append(f"| {dt} | {M} | {N} | {K} | {fmt(t)} | {fmt(tc)} | "
+                             f"{nbytes / bw / 1e3:.1f} |")
             for who, pts in (("tt", pts_tt), ("cuBLAS", pts_cb)):
                 fixed, rate = fit(pts)
                 if fixed is not None:

@@ -1,4 +1,5 @@
 """Timing helpers shared by the benchmark scripts (run on the device with PyTorch)."""
+import re, subprocess
 import torch
 
 def bench(fn, iters=100):
@@ -36,3 +37,38 @@ def bench_queued(fn, runs=100, warmup=10):
     torch.cuda.synchronize()
     ts = sorted(s.elapsed_time(e) * 1000.0 for s, e in evs)
     return ts[len(ts) // 2]
+
+def tt_median(tt_run, ptx, runs=100, warmup=10):
+    """(median us, "") of `tt-run --no-check` on ptx (seeded inputs, launches timed like
+    bench_queued), or (None, why) when it does not run."""
+    cmd = [tt_run, "--no-check", "--seed", "1", "--runs", str(runs), "--warmup", str(warmup), ptx]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except Exception as exc:  # noqa: BLE001 - a run that cannot start is n/a
+        return None, str(exc)
+    m = re.search(r"^time median ([0-9.]+) us", r.stdout, re.M)
+    if r.returncode != 0 or not m:
+        return None, f"exit {r.returncode}: {(r.stdout[-300:] + r.stderr[-300:]).strip()}"
+    return float(m.group(1)), ""
+
+def scaled_mm_time(x, w, runs, warmup):
+    """cuBLAS fp8: torch._scaled_mm on e4m3 copies, per-tensor scales, f16 out; best of
+    use_fast_accum False/True. (None, reason) when it does not run."""
+    if not hasattr(torch, "float8_e4m3fn") or not hasattr(torch, "_scaled_mm"):
+        return None, "this torch has no fp8"
+    x8, w8 = x.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn)
+    one = torch.tensor(1.0, device="cuda", dtype=torch.float32)
+    best, why = None, ""
+    for fast in (False, True):
+        def fn():
+            return torch._scaled_mm(x8, w8.t(), scale_a=one, scale_b=one,
+                                    out_dtype=torch.float16, use_fast_accum=fast)
+        try:
+            fn()
+            torch.cuda.synchronize()
+            t = bench_queued(fn, runs=runs, warmup=warmup)
+            best = t if best is None else min(best, t)
+        except Exception as exc:  # noqa: BLE001
+            msg = str(exc).strip().splitlines()
+            why = msg[0][:120] if msg else type(exc).__name__
+    return (best, "") if best is not None else (None, why)
