@@ -42,21 +42,6 @@ static const char *ptxFeature(const char *arch) {
   return "+ptx80";
 }
 
-static bool isTensormapFence(MlirOperation op, void *userData) {
-  if (ttOpIs(op, "nvvm.fence.proxy.acquire")) {
-    *(bool *)userData = true;
-    return false;
-  }
-  return true;
-}
-
-/* PTX 8.3 where a kernel takes TMA tensor maps (fence.proxy.tensormap); else ptxFeature. */
-static const char *ptxFeatureFor(MlirOperation gpuModule, const char *arch) {
-  bool tma = false;
-  ttWalk(gpuModule, isTensormapFence, &tma);
-  return tma && strcmp(ptxFeature(arch), "+ptx80") == 0 ? "+ptx83" : ptxFeature(arch);
-}
-
 /* The path of CUDA's libdevice (math functions as LLVM bitcode), or NULL. */
 static const char *findLibdevice(void) {
   static char path[512];
@@ -84,6 +69,19 @@ static bool validArch(const char *arch) {
   return false;
 }
 
+/* Gives each kernel the LLVM argument attributes that tile-to-gpu left in
+ * `tt.llvm_arg_attrs` (a gpu.func may not carry llvm.byval or nvvm.grid_constant, and
+ * convert-gpu-to-nvvm would drop them). */
+static bool moveArgAttrs(MlirOperation op, void *userData) {
+  (void)userData;
+  MlirAttribute attrs = ttOpAttr(op, "tt.llvm_arg_attrs");
+  if (!ttOpIs(op, "llvm.func") || mlirAttributeIsNull(attrs))
+    return true;
+  mlirOperationSetAttributeByName(op, ttStrRef("arg_attrs"), attrs);
+  mlirOperationRemoveAttributeByName(op, ttStrRef("tt.llvm_arg_attrs"));
+  return true;
+}
+
 bool ttLowerGpuToNvvm(MlirModule module, const char *arch) {
   if (!validArch(arch)) {
     fprintf(stderr, "error: unknown --arch '%s' (sm_70 ... sm_90a, sm_100a, sm_120)\n",
@@ -92,11 +90,15 @@ bool ttLowerGpuToNvvm(MlirModule module, const char *arch) {
   }
   if (mlirOperationIsNull(ttModuleLookup(module, "tt_kernels")))
     return true;
-  return runPipeline(module,
-                     "builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
-                     "convert-vector-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,"
-                     "convert-index-to-llvm,convert-nvvm-to-llvm),convert-cf-to-llvm,"
-                     "reconcile-unrealized-casts)");
+  if (!runPipeline(module,
+                   "builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
+                   "convert-vector-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,"
+                   "convert-index-to-llvm,convert-nvvm-to-llvm),convert-cf-to-llvm,"
+                   "reconcile-unrealized-casts)"))
+    return false;
+  MlirOperation top = mlirModuleGetOperation(module);
+  ttWalk(top, moveArgAttrs, NULL);
+  return mlirOperationVerify(top);
 }
 
 bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {
@@ -117,7 +119,7 @@ bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {
   snprintf(pipeline, sizeof pipeline,
            "builtin.module(nvvm-attach-target{chip=%s features=%s O=3 l=%s},"
            "gpu-module-to-binary{format=isa})",
-           arch, ptxFeatureFor(gm, arch), libdevice);
+           arch, ptxFeature(arch), libdevice);
   if (!runPipeline(module, pipeline))
     return false;
   MlirOperation bin = ttModuleLookup(module, "tt_kernels");

@@ -17,7 +17,7 @@
  *     tensor [S, <result shape>] whose pointer follows the result's, and a second launch
  *     of @k with the same arguments and grid[1] = 1. A launch with `tma` (TMA descriptors,
  *     --pipeline stage-in=tma) ends its arguments with one `//@arg tma` per entry (format
- *     version 3). `shared` is the kernel's dynamic shared memory, read from its gpu.func
+ *     version 4: the maps by value). `shared` is the kernel's dynamic shared memory, read from its gpu.func
  *     (`tt.dynamic_shared`), so the metadata is written after convert-tile-to-gpu.
  */
 #include "tt.h"
@@ -48,7 +48,7 @@ typedef struct {
   int nb;
   TtStr prims, launches;
   bool zeroes; /* some launch zeroes its result first: format version 2 */
-  bool tma;    /* some launch takes TMA descriptors: format version 3 */
+  bool tma;    /* some launch takes TMA descriptors: format version 4 */
   bool failed;
   const char *arch; /* the target, for its shared-memory limit */
 } Meta;
@@ -238,7 +238,7 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
     substitute(m, call, inputs, nin, buf, &m->launches);
     ttStrAppend(&m->launches, "\n", 1);
   }
-  /* TMA descriptors, last: [input, D0, D1, box rows, box columns] each (format 3) */
+  /* TMA descriptors, last: [input, D0, D1, box rows, box columns] each (format 4) */
   MlirAttribute tma = mlirDictionaryAttrGetElementByName(launch, ttStrRef("tma"));
   for (intptr_t i = 0; !reduce && !mlirAttributeIsNull(tma) && i < mlirArrayAttrGetNumElements(tma); i++) {
     MlirAttribute e = mlirArrayAttrGetElement(tma, i);
@@ -383,7 +383,7 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
     }
   }
   if (!m.failed) {
-    ttStrAppendf(out, "//@tt-meta %d arch %s\n", m.tma ? 3 : m.zeroes ? 2 : 1, arch);
+    ttStrAppendf(out, "//@tt-meta %d arch %s\n", m.tma ? 4 : m.zeroes ? 2 : 1, arch);
     for (int i = 0; i < m.n; i++) {
       MlirType t = m.t[i].type;
       ttStrAppendf(out, "//@tensor %%%d %s", i, m.t[i].role);

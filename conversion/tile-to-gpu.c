@@ -580,7 +580,7 @@ static void sharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t alig
   }
   char type[64];
   snprintf(type, sizeof type, "!llvm.array<%lld x i8>", (long long)bytes);
-  MlirNamedAttribute attrs[5] = {
+  MlirNamedAttribute attrs[6] = {
       ttNamedAttr(l->ctx, "sym_name", ttStrAttr(l->ctx, name)),
       ttNamedAttr(l->ctx, "global_type", mlirTypeAttrGet(mlirTypeParseGet(l->ctx, ttStrRef(type)))),
       ttNamedAttr(l->ctx, "linkage", mlirAttributeParseGet(l->ctx, ttStrRef(
@@ -1998,12 +1998,18 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   intptr_t nargs = mlirBlockGetNumArguments(tbody);
   MlirType *types = ttAlloc(sizeof(MlirType) * (size_t)(nargs ? nargs : 1));
   MlirLocation *locs = ttAlloc(sizeof(MlirLocation) * (size_t)(nargs ? nargs : 1));
+  MlirAttribute *argAttrs = ttAlloc(sizeof(MlirAttribute) * (size_t)(nargs ? nargs : 1));
   MlirType gptr = mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr<1>"));
   MlirType tmaDesc = mlirTypeParseGet(ctx, ttStrRef("!hopper.tma_desc"));
   for (intptr_t i = 0; i < nargs; i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(tbody, i));
     types[i] = mlirTypeIsAInteger(t) || mlirTypeIsAFloat(t) ? t : gptr;
-    if (mlirTypeEqual(t, tmaDesc)) /* a pointer to the 128-byte tensor map (generic) */
+    /* a tensor map: 128 bytes by value (__grid_constant__), the kernel sees its address */
+    argAttrs[i] = mlirAttributeParseGet(
+        ctx, ttStrRef(mlirTypeEqual(t, tmaDesc) ? "{llvm.byval = !llvm.array<128 x i8>, "
+                                                  "llvm.align = 64 : i64, nvvm.grid_constant}"
+                                                : "{}"));
+    if (mlirTypeEqual(t, tmaDesc))
       types[i] = mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr"));
     if (mlirTypeIsARankedTensor(t) || mlirTypeIsAVector(t) || mlirTypeIsAShaped(t)) {
       ttEmitError(func, "convert-tile-to-gpu: argument %d of a tile kernel is a tile; "
@@ -2011,6 +2017,7 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
                   (int)i);
       free(types);
       free(locs);
+      free(argAttrs);
       return false;
     }
     locs[i] = l.loc;
@@ -2020,15 +2027,17 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   mlirRegionAppendOwnedBlock(region, body);
   MlirAttribute symName = ttOpAttr(func, "sym_name");
   int32_t bs[3] = {(int32_t)l.T, 1, 1};
-  MlirNamedAttribute attrs[5] = {
+  MlirNamedAttribute attrs[6] = {
       ttNamedAttr(ctx, "sym_name", symName),
       ttNamedAttr(ctx, "function_type",
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nargs, types, 0, NULL))),
       ttNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
       ttNamedAttr(ctx, "known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
       ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, ctasPerSm(&l), ttI32(ctx))),
+      /* the llvm.func's (gpu-to-ptx moves them there: a gpu.func cannot carry them) */
+      ttNamedAttr(ctx, "tt.llvm_arg_attrs", mlirArrayAttrGet(ctx, nargs, argAttrs)),
   };
-  MlirOperation gfunc = ttOpCreate("gpu.func", l.loc, 0, NULL, 0, NULL, 5, attrs, 1, &region);
+  MlirOperation gfunc = ttOpCreate("gpu.func", l.loc, 0, NULL, 0, NULL, 6, attrs, 1, &region);
   l.gpuModule = gpuModule(module);
   mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l.gpuModule, 0)),
                                 gfunc);
@@ -2038,20 +2047,21 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   }
   free(types);
   free(locs);
+  free(argAttrs);
 
   /* Step 2. */
   l.b = ttBuilderAtEnd(body);
   l.tid = gpuIndex(&l, "gpu.thread_id", 0);
   l.dynamic = sc.tma || sc.dotBytes > TT_SMEM_LIMIT; /* past the static 48 KiB */
-  for (intptr_t i = 0; i < nargs; i++) /* tensor maps the host wrote: visible to TMA */
+  for (intptr_t i = 0; i < nargs; i++) /* thread 0 fetches the tensor maps early */
     if (mlirTypeEqual(mlirValueGetType(mlirBlockGetArgument(tbody, i)), tmaDesc)) {
-      MlirNamedAttribute fence[3] = {
-          ttNamedAttr(ctx, "fromProxy", mlirAttributeParseGet(ctx, ttStrRef("#nvvm.proxy_kind<generic>"))),
-          ttNamedAttr(ctx, "toProxy", mlirAttributeParseGet(ctx, ttStrRef("#nvvm.proxy_kind<tensormap>"))),
-          ttNamedAttr(ctx, "scope", mlirAttributeParseGet(ctx, ttStrRef("#nvvm.mem_scope<sys>"))),
-      };
-      build(&l, "nvvm.fence.proxy.acquire", 2,
-            (MlirValue[]){mlirBlockGetArgument(body, i), ci(&l, 128)}, ttNoType(), 3, fence);
+      TtBuilder outer = l.b;
+      MlirBlock then = thread0(&l, (MlirValue){NULL});
+      l.b = (TtBuilder){then, mlirBlockGetTerminator(then)};
+      build(&l, "nvvm.prefetch", 1, (MlirValue[]){mlirBlockGetArgument(body, i)}, ttNoType(), 2,
+            (MlirNamedAttribute[]){ttNamedAttr(ctx, "tensormap", mlirUnitAttrGet(ctx)),
+                                    ttNamedAttr(ctx, "in_param_space", mlirUnitAttrGet(ctx))});
+      l.b = outer;
     }
   if (l.dynamic) { /* the dynamic buffer's start, rounded up to 1024 bytes */
     MlirValue p = sharedAddress(&l, l.smemName);

@@ -63,7 +63,7 @@ static const char *const kDirectionNames[] = {"lt", "le", "gt",
 static const char *const kArgKindNames[] = {"ptr", "i32", "i64", "f32", "tma"};
 
 /* The newest format version this parser reads (docs/metadata.md). */
-#define MAX_VERSION 3
+#define MAX_VERSION 4
 
 /* Most attributes an op takes. */
 #define MAX_ATTRIBUTES 2
@@ -1257,9 +1257,9 @@ static TtrtStatus parseArgLine(Parser *p) {
     return FAIL(p, "'arg tma' line must be: arg tma ID ROWSxCOLS box ROWSxCOLS");
   if (kind != TTRT_ARG_TMA && p->numTokens != 3)
     return FAIL(p, "'arg' line must be: arg KIND VALUE");
-  if (kind == TTRT_ARG_TMA && p->meta->version < 3)
-    return FAIL(p, "'arg tma' lines need metadata version 3 (this file is "
-                   "version %d)",
+  if (kind == TTRT_ARG_TMA && p->meta->version < 4) /* 3 passed them by pointer */
+    return FAIL(p, "'arg tma' lines need metadata version 4 (tensor maps passed by "
+                   "value; this file is version %d: compile it again)",
                 p->meta->version);
   int i = APPEND(p, args, numArgs, capArgs);
   if (i < 0)

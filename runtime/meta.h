@@ -217,7 +217,7 @@ typedef enum TtrtArgKind {
   TTRT_ARG_I32,
   TTRT_ARG_I64,
   TTRT_ARG_F32,
-  TTRT_ARG_TMA /* format 3: a TMA tensor map of a 2-D f16/bf16 tensor (by pointer) */
+  TTRT_ARG_TMA /* format 4: a TMA tensor map of a 2-D tensor (128 bytes, by value) */
 } TtrtArgKind;
 
 /* The metadata name of an argument kind ("ptr"). */

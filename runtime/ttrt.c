@@ -446,6 +446,7 @@ TtrtStatus ttrtEventElapsedMs(TtrtEvent start, TtrtEvent end, float *ms,
 
 /* The value of one kernel parameter; params[i] points at one of these. */
 typedef union ParamValue {
+  CUtensorMap map; /* a `tma` arg: the kernel's __grid_constant__ parameter */
   CUdeviceptr ptr;
   int32_t i32;
   int64_t i64;
@@ -461,7 +462,6 @@ typedef struct Program {
   TtrtLaunchDims *dims;    /* per launch */
   ParamValue *values;      /* per arg */
   void **params;           /* per arg: &values[i] */
-  TtrtBuffer *tmaMaps;     /* per arg: the device copy of a `tma` arg's tensor map */
 } Program;
 
 static Program *unwrapProgram(TtrtProgram p) { return p.ptr; }
@@ -524,21 +524,20 @@ static TtrtStatus evalInRange(const TtrtMeta *meta, int expr, int64_t lo,
 }
 
 /* The tensor map of `tma` arg i (cuTensorMapEncodeTiled: the tensor's buffer as a
- * row-major matrix, boxes swizzled by 128 bytes, zeros past the edges) copied to a
- * 128-byte device buffer whose address is the kernel's parameter. */
-static TtrtStatus makeTensorMap(Program *p, int i, TtrtError *err) {
+ * row-major matrix, boxes swizzled by 128 bytes, zeros past the edges) into *map, the
+ * kernel's 128-byte parameter. */
+static TtrtStatus makeTensorMap(Program *p, int i, CUtensorMap *map, TtrtError *err) {
   const TtrtArg *a = &p->meta->args[i];
   if (!driver.tensorMapEncodeTiled)
     return ttrtErrorSet(err, a->line, "this driver has no cuTensorMapEncodeTiled (TMA "
                                       "needs CUDA 12 or later)");
   const TtrtTensor *t = &p->meta->tensors[a->tensor];
-  CUtensorMap map;
   cuuint64_t dims[2] = {(cuuint64_t)a->tmaDims[1], (cuuint64_t)a->tmaDims[0]};
   cuuint64_t strides[1] = {(cuuint64_t)a->tmaDims[1] * ttrtDtypeGetSize(t->dtype)};
   cuuint32_t box[2] = {(cuuint32_t)a->tmaBox[1], (cuuint32_t)a->tmaBox[0]};
   cuuint32_t elementStrides[2] = {1, 1};
   CUresult r = driver.tensorMapEncodeTiled(
-      &map, t->dtype == TTRT_DTYPE_BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+      map, t->dtype == TTRT_DTYPE_BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
             : t->dtype == TTRT_DTYPE_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                          : CU_TENSOR_MAP_DATA_TYPE_UINT8, /* fp8: bytes */
       2, (void *)(uintptr_t)p->buffers[a->tensor].address, dims, strides, box,
@@ -546,10 +545,7 @@ static TtrtStatus makeTensorMap(Program *p, int i, TtrtError *err) {
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return ttrtErrorSet(err, a->line, "cuTensorMapEncodeTiled failed (error %d)", (int)r);
-  if (ttrtBufferIsNull(p->tmaMaps[i]) &&
-      ttrtBufferCreate(p->ctx, sizeof map, &p->tmaMaps[i], err))
-    return TTRT_FAILURE;
-  return ttrtBufferWrite(p->tmaMaps[i], &map, err);
+  return TTRT_SUCCESS;
 }
 
 /* Computes the value and byte size of arg `i`. */
@@ -579,9 +575,8 @@ static TtrtStatus prepareArg(Program *p, int i, size_t *size,
     *size = sizeof v->i64;
     break;
   case TTRT_ARG_TMA:
-    s = makeTensorMap(p, i, err);
-    v->ptr = (CUdeviceptr)p->tmaMaps[i].address;
-    *size = sizeof v->ptr;
+    s = makeTensorMap(p, i, &v->map, err);
+    *size = sizeof v->map;
     break;
   }
   p->params[i] = v;
@@ -624,10 +619,12 @@ static bool allocateArrays(Program *p) {
   p->buffers = calloc((size_t)m->numTensors + 1, sizeof *p->buffers);
   p->functions = calloc((size_t)m->numLaunches + 1, sizeof *p->functions);
   p->dims = calloc((size_t)m->numLaunches + 1, sizeof *p->dims);
-  p->values = calloc((size_t)m->numArgs + 1, sizeof *p->values);
+  size_t valueBytes = ((size_t)m->numArgs + 1) * sizeof *p->values;
+  p->values = aligned_alloc(_Alignof(ParamValue), valueBytes); /* tensor maps: 128 */
+  if (p->values)
+    memset(p->values, 0, valueBytes);
   p->params = calloc((size_t)m->numArgs + 1, sizeof *p->params);
-  p->tmaMaps = calloc((size_t)m->numArgs + 1, sizeof *p->tmaMaps);
-  return p->buffers && p->functions && p->dims && p->values && p->params && p->tmaMaps;
+  return p->buffers && p->functions && p->dims && p->values && p->params;
 }
 
 TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
@@ -664,10 +661,6 @@ TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err) {
   for (int slot = 0; p->buffers && slot < p->meta->numTensors; ++slot)
     if (ttrtBufferDestroy(p->buffers[slot], s ? NULL : err))
       s = TTRT_FAILURE;
-  for (int i = 0; p->tmaMaps && i < p->meta->numArgs; ++i)
-    if (!ttrtBufferIsNull(p->tmaMaps[i]) && ttrtBufferDestroy(p->tmaMaps[i], s ? NULL : err))
-      s = TTRT_FAILURE;
-  free(p->tmaMaps);
   if (ttrtModuleDestroy(p->module, s ? NULL : err))
     s = TTRT_FAILURE;
   free(p->buffers);

@@ -9,7 +9,8 @@
 /// directly); the wgmma, fence and cluster ops are definitions for hand-written kernels,
 /// not lowered yet. Shared-memory buffers are `memref`s in address space 3.
 irdl.dialect @hopper {
-  /// A TMA tensor-map descriptor (128 bytes, made on the host), passed by pointer.
+  /// A TMA tensor-map descriptor (128 bytes, made on the host): a kernel parameter passed
+  /// by value (`__grid_constant__`), read by the TMA unit in place.
   irdl.type @tma_desc {
   }
 

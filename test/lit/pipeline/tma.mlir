@@ -51,10 +51,11 @@
 // columns per cp.async.bulk.tensor; every thread waits on the parity; wgmma reads the slots.
 // GPU: llvm.mlir.global external @__tt_smem_fused_0_kernel() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // GPU: llvm.mlir.global internal @__tt_smem_fused_0_kernel_mbar0() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<24 x i8>
-// GPU: gpu.func @fused_0_kernel({{.*}}%arg3: !llvm.ptr, %arg4: !llvm.ptr) kernel attributes {{{.*}}tt.dynamic_shared = 62464 : i32}
-// the tensor maps the host wrote are made visible to the TMA unit first
-// GPU: nvvm.fence.proxy.acquire <sys> %arg3, %c128_i32
-// GPU: nvvm.fence.proxy.acquire <sys> %arg4
+// The tensor maps are 128-byte kernel parameters passed by value (__grid_constant__: the
+// kernel reads them in place, no fence); thread 0 prefetches them first.
+// GPU: gpu.func @fused_0_kernel({{.*}}%arg3: !llvm.ptr, %arg4: !llvm.ptr) kernel attributes {{{.*}}tt.dynamic_shared = 62464 : i32, tt.llvm_arg_attrs = [{}, {}, {}, {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}]}
+// GPU: nvvm.prefetch tensormap in_param_space, %arg3
+// GPU: nvvm.prefetch tensormap in_param_space, %arg4
 // GPU: nvvm.mbarrier.init
 // GPU: nvvm.fence.mbarrier.init
 // GPU: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c4096_i32
@@ -69,21 +70,24 @@
 // GPU: nvvm.wgmma.fence.aligned
 // GPU-COUNT-8: nvvm.wgmma.mma_async
 
-// PTX: //@tt-meta 3 arch sm_90a
+// PTX: //@tt-meta 4 arch sm_90a
 // PTX: //@launch fused_0_kernel grid 4 1 1 block 128 1 1 shared 62464
 // PTX-NEXT: //@arg ptr %1
 // PTX-NEXT: //@arg ptr %0
 // PTX-NEXT: //@arg ptr %2
 // PTX-NEXT: //@arg tma %0 16x1024 box 16x64
 // PTX-NEXT: //@arg tma %1 256x1024 box 64x64
-// PTX: .version 8.3
+// PTX: .version 8.0
 // PTX: .extern .shared .align 1024 .b8 __tt_smem_fused_0_kernel[];
-// PTX: fence.proxy.tensormap::generic.acquire.sys
+// PTX: .param .align 64 .b8 fused_0_kernel_param_3[128],
+// PTX-NEXT: .param .align 64 .b8 fused_0_kernel_param_4[128]
+// PTX-NOT: fence.proxy.tensormap
+// PTX: prefetch.param.tensormap
 // PTX: mbarrier.init.shared.b64
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX: mbarrier.try_wait.parity.shared.b64
 // PTX: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
-// RT: tt-meta 3 arch sm_90a
+// RT: tt-meta 4 arch sm_90a
 // RT: arg tma %0 16x1024 box 16x64
 // RT: output %2 f16 16x256: sum
 
