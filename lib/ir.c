@@ -438,3 +438,21 @@ static bool walkOp(MlirOperation op, TtWalkFn fn, void *userData) {
 }
 
 void ttWalk(MlirOperation root, TtWalkFn fn, void *userData) { walkOp(root, fn, userData); }
+
+static bool within(MlirOperation op, MlirOperation scope) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
+    if (mlirOperationEqual(op, scope))
+      return true;
+  return false;
+}
+
+void ttReplaceUsesWithin(MlirValue of, MlirValue with, MlirOperation scope) {
+  for (;;) { /* one use at a time: setting an operand unlinks it from the list */
+    MlirOpOperand u = mlirValueGetFirstUse(of);
+    while (!mlirOpOperandIsNull(u) && !within(mlirOpOperandGetOwner(u), scope))
+      u = mlirOpOperandGetNextUse(u);
+    if (mlirOpOperandIsNull(u))
+      return;
+    mlirOperationSetOperand(mlirOpOperandGetOwner(u), mlirOpOperandGetOperandNumber(u), with);
+  }
+}

@@ -38,6 +38,10 @@ static const TtPassOption tileOptions[] = {
      "(for sm_90a, whose K loops tt-translate runs on TMA rings); 0: the register-staging "
      "defaults, for mma.sync targets (sm_80, sm_89: smaller tiles, no spills)", 1, 0, 1,
      NULL},
+    {"k-stagger", "dot kernels: tile column n starts its K loop at step (n * S) mod steps and "
+     "wraps around, so that the programs stream different K columns at once (0: all start "
+     "at the first step; -1: from the shape: on TMA operands with one row of tiles and "
+     "N >= K, 1 for 256-column tiles and 37 for others; else 0)", -1, -1, 1024, NULL},
 };
 static const TtPassOption fuseOptions[] = {
     {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1, NULL},
@@ -105,7 +109,7 @@ static const TtPassInfo passes[] = {
      "covering the row, with tile.reduce for each reduction; short rows share a program; "
      "a row longer than the block is reduced in a loop over chunks, one loop per level of "
      "dependent reductions (sibling reductions share it), then a loop for the output.",
-     tileOptions, 8, ttTilePass},
+     tileOptions, 9, ttTilePass},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
      splitkOptions, 3, ttSplitKPass},

@@ -189,6 +189,9 @@ MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value);
 MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name);
 /* The first func.func/gpu.func-like op named `name` under module. Null when none. */
 MlirOperation ttModuleLookup(MlirModule m, const char *name);
+/* Replaces `of` by `with` in the operands of `scope` and of the ops nested in it (other
+ * uses of `of` keep it). */
+void ttReplaceUsesWithin(MlirValue of, MlirValue with, MlirOperation scope);
 /* Calls fn on every op nested under root (pre-order); stop by returning false. */
 typedef bool (*TtWalkFn)(MlirOperation op, void *userData);
 void ttWalk(MlirOperation root, TtWalkFn fn, void *userData);
@@ -253,7 +256,7 @@ typedef struct {
   int64_t dflt, min, max;
   const char *const *choices;
 } TtPassOption;
-#define TT_MAX_PASS_OPTIONS 8
+#define TT_MAX_PASS_OPTIONS 10
 /* A pass's options as parsed: values by index into TtPassInfo.options. */
 typedef struct {
   int64_t v[TT_MAX_PASS_OPTIONS];

@@ -307,8 +307,10 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
   MlirValue begin = ttBinary(&b, loc, "arith.muli", pidK, slice);
   MlirValue end = ttBinary(&b, loc, "arith.minsi", ttBinary(&b, loc, "arith.addi", begin, slice),
                            mlirOperationGetOperand(loop, 1));
-  mlirOperationSetOperand(loop, 0, begin);
-  mlirOperationSetOperand(loop, 1, end);
+  /* the bounds, in the loop's operands and the ops in its body that read them (--tile's
+   * k-stagger) */
+  ttReplaceUsesWithin(mlirOperationGetOperand(loop, 0), begin, loop);
+  ttReplaceUsesWithin(mlirOperationGetOperand(loop, 1), end, loop);
   if (twoStageOpt) {
     MlirType ft = mlirTypeAttrGetValue(ttOpAttr(fusion, "function_type"));
     MlirType rt = mlirFunctionTypeGetResult(ft, 0);

@@ -1109,9 +1109,25 @@ static MlirValue batchOffset(Emit *e, MlirValue offs, MlirValue pidB, int64_t st
   return op2(e, "arith.addi", offs, splatOf(e, base, t), t);
 }
 
+/* The K offset that step k of `loop` (from lb to ub by bk) reads under k-stagger S: tile
+ * column n takes step i = (k - lb) / bk of its loop as step (i + n * S) mod steps, steps =
+ * cdiv(ub - lb, bk). The bounds are read from the loop's operands, which --splitk moves
+ * to each slice (ttReplaceUsesWithin), so each slice wraps around within itself. */
+static MlirValue staggerK(Emit *e, MlirOperation loop, MlirValue k, MlirValue pidN, int64_t s,
+                          int64_t bk) {
+  MlirType i32 = ttI32(e->ctx);
+  MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1);
+  MlirValue steps = withConst(e, "arith.ceildivsi", op2(e, "arith.subi", ub, lb, i32), bk);
+  steps = withConst(e, "arith.maxsi", steps, 1); /* an empty split-K slice (never runs) */
+  MlirValue i = withConst(e, "arith.divsi", op2(e, "arith.subi", k, lb, i32), bk);
+  MlirValue rot = op2(e, "arith.remsi", withConst(e, "arith.muli", pidN, s), steps, i32);
+  MlirValue j = op2(e, "arith.remsi", op2(e, "arith.addi", i, rot, i32), steps, i32);
+  return op2(e, "arith.addi", lb, withConst(e, "arith.muli", j, bk), i32);
+}
+
 /* Dot geometry: the tile, the K step and the warps; 0 options come from the shape. */
 typedef struct {
-  int64_t bm, bn, bk, warps, order, group;
+  int64_t bm, bn, bk, warps, order, group, stagger;
 } DotGeometry;
 
 /* Whether a dot's operands can be TMA boxes that wgmma reads: 2-D matrices whose rows are
@@ -1134,6 +1150,7 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
                         DotGeometry *g) {
   int64_t m = d->m, sms = TT_SMS;
   bool fp8 = ttTypeIsFp8(d->elem);
+  g->stagger = 0;
   if (o->v[7] && tmaOperands(d)) { /* option tma (1 by default) */
     /* matrices TMA can read: the defaults come from the f16 TMA sweep on an H100
      * (scripts/tune-tma.sh; bench/2026-11-23-h100-tma-tune.md; wgmma on 3-4 TMA stages)
@@ -1187,6 +1204,14 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
         g->bk /= 2;
     if (fp8)
       g->warps = o->v[1] ? o->v[1] : g->bm * g->bn > 64 * 128 ? 8 : g->warps;
+    /* K stagger: on one row of tiles each program streams weight rows no other reads, so
+     * starting them at different K steps costs no L2 reuse and spreads their reads over
+     * the DRAM channels (H200, stride 37: 16 x 8192 x 8192 f16 36.0 us against 37.0, fp8
+     * 21.2 against 21.6; 64 x 28672 x 8192 f16 118.4 against 120.5; on 256-column tiles
+     * stride 1: 16 x 28672 x 8192 f16 111.9 against 114.0, where 37 took 115.0); where K
+     * > N it lost at M = 1 (fp8 1 x 8192 x 28672: 63.0 against 61.5), so none there
+     * (bench/2026-11-24-h200-k-stagger.md) */
+    g->stagger = gm != 1 || d->n < d->k ? 0 : g->bn == 256 ? 1 : 37;
   } else {
     /* fp8 and batched dots (and rows TMA cannot stride): from the H100 sweeps with
      * operands staged through registers (scripts/tune-gemm.sh; bench/2026-11-23-h100-
@@ -1219,6 +1244,8 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
   }
   g->order = o->v[5];
   g->group = o->v[6];
+  if (o->v[8] >= 0) /* option k-stagger; -1: the shape's (above) */
+    g->stagger = o->v[8];
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */
   bool pow2 = !(g->bm & (g->bm - 1)) && !(g->bn & (g->bn - 1)) && !(g->bk & (g->bk - 1));
   if (!pow2 || g->bm < 16 || g->bn < 16 || g->bk < 32) {
@@ -1294,6 +1321,8 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   MlirBlock lb = ttForBody(loop);
   e.b = ttBuilderAtEnd(lb);
   MlirValue k0 = mlirBlockGetArgument(lb, 0);
+  if (g->stagger)
+    k0 = staggerK(&e, loop, k0, pidN, g->stagger, g->bk);
   bool kMask = d->k % g->bk != 0;
   int64_t ashape[2] = {g->bm, g->bk}, bshape[2] = {g->bn, g->bk}, kshape[2] = {g->bk, g->bn};
   MlirValue a = loadOperand(&e, &sa, d->a, k0, d->k, kMask, ashape, d->elem);
