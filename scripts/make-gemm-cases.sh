@@ -51,6 +51,10 @@ gemm bmm_2x16x1000x4100_f16_t_sk4 "$(bmm 2 16 1000 4100 f16 1)" "" split-k=4
 # two-stage split-K: partial tiles to a workspace, then a reduce kernel with the epilogue
 # (an activation too, which atomics cannot take)
 gemm linear_silu_3x1000x4100_f16_ts4 "$(linear 3 1000 4100 f16 1 silu)" "" "split-k=4 reduce=two-stage"
+# --tile's k-stagger under split-K slices of unequal length (K = 1000 in steps of 256:
+# slices of 2 steps, the last one empty), atomic and two-stage
+gemm linear_bias_5x3000x1000_f16_stagger_sk3 "$(linear 5 3000 1000 f16 1)" "k-stagger=37" split-k=3
+gemm linear_bias_5x3000x1000_f16_stagger_ts3 "$(linear 5 3000 1000 f16 1)" "k-stagger=37" "split-k=3 reduce=two-stage"
 gemm linear_bias_16x4096x8192_bf16_ts "$(linear 16 4096 8192 bf16 1)" "" "reduce=two-stage"
 gemm fp8_bias_3x1000x4100_e4m3_bf16_ts8 "$(scaled_linear 3 1000 4100 $e4 $e4 bf16 1)" "" "split-k=8 reduce=two-stage"
 gemm bmm_2x16x1000x4100_f16_t_ts4 "$(bmm 2 16 1000 4100 f16 1)" "" "split-k=4 reduce=two-stage"
