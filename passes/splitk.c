@@ -23,7 +23,8 @@
  *     residual), which only slice 0 adds (`select(pid_k == 0, y, 0)`). Another op (an
  *     activation) is an error for an explicit split-k, and keeps S = 1 for split-k=0.
  *  4. Rewrite: pid_k = tile.program_id 1; the loop runs from pid_k * L to
- *     min(pid_k * L + L, K) with L = the slice, a multiple of the step; the store becomes
+ *     min(pid_k * L + L, K) with L = the slice, a multiple of the step (the new bounds
+ *     also replace the old ones in the body's ops: --tile's k-stagger); the store becomes
  *     tile.atomic_add; the launch gets grid[1] = S and `zero_result` (the output is zeroed
  *     before the launch, in the same stream; tt-run's times include it). The kernel gets
  *     `tile.split_k = S`.
