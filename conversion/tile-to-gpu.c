@@ -580,7 +580,7 @@ static void sharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t alig
   }
   char type[64];
   snprintf(type, sizeof type, "!llvm.array<%lld x i8>", (long long)bytes);
-  MlirNamedAttribute attrs[6] = {
+  MlirNamedAttribute attrs[5] = {
       ttNamedAttr(l->ctx, "sym_name", ttStrAttr(l->ctx, name)),
       ttNamedAttr(l->ctx, "global_type", mlirTypeAttrGet(mlirTypeParseGet(l->ctx, ttStrRef(type)))),
       ttNamedAttr(l->ctx, "linkage", mlirAttributeParseGet(l->ctx, ttStrRef(
