@@ -1175,14 +1175,21 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *  - fp8 K steps up to 64 rows on at most one program per SM: the f16 tiles' bytes,
      *    twice the elements (H200, 16 x 10240 x 8192: 16x128x256 25.5 against 31.9 on
      *    16x128x128; 64 x 8192 x 28672: 64x64x256 61.7 against 79.4; past one wave no
-     *    better: 16 x 28672 x 8192 on 16x128x128 62.4, x256 63.1). */
+     *    better: 16 x 28672 x 8192 on 16x128x128 62.4, x256 63.1).
+     *  - K > N up to 32 rows: K steps of 128 (f16; fp8 256 after the rule above), not 256:
+     *    H200, 8192 x 28672 f16 M = 1 115.5 us against 118.8, M = 4 115.9 against 118.2,
+     *    M = 16 114.3 against 115.2; fp8 M = 1 60.9 against 61.7, M = 2 60.5 against 62.0
+     *    (bench/2026-11-24-h200-k-stagger.md, section 4). */
     int64_t waves64 = gridPrograms((m + 63) / 64, d->n, 128);
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
     int64_t gm = (m + g->bm - 1) / g->bm;
     bool wide = gridPrograms(gm, d->n, 64) > sms, huge = gridPrograms(gm, d->n, 128) > 4 * sms;
     bool big = m > 64 && g->bm >= 128 && huge;
     g->bn = o->v[3] ? o->v[3] : big ? 256 : m > 64 || wide ? 128 : 64;
-    g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : g->bn == 64 && g->bm <= 32 ? 256 : 128;
+    g->bk = o->v[4]                                          ? o->v[4]
+            : big && !fp8                                    ? 64
+            : g->bn == 64 && g->bm <= 32 && d->k <= d->n ? 256
+                                                             : 128;
     g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;
     /* fp8 wgmma's promotion holds a second accumulator: at most 64 x 128 per warpgroup
      * (128 x 128 on 4 warps spilled: 128 x 10240 x 8192 59.3 us against 41.3 before the
