@@ -17,8 +17,9 @@
  *     tensor [S, <result shape>] whose pointer follows the result's, and a second launch
  *     of @k with the same arguments and grid[1] = 1. A launch with `tma` (TMA descriptors,
  *     --pipeline stage-in=tma) ends its arguments with one `//@arg tma` per entry (format
- *     version 4: the maps by value). `shared` is the kernel's dynamic shared memory, read from its gpu.func
- *     (`tt.dynamic_shared`), so the metadata is written after convert-tile-to-gpu.
+ *     version 4: the maps by value). `shared` is the kernel's dynamic shared memory, read
+ *     from its gpu.func (`tt.dynamic_shared`), so the metadata is written after
+ *     convert-tile-to-gpu.
  */
 #include "tt.h"
 

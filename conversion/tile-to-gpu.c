@@ -2001,14 +2001,15 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
   MlirAttribute *argAttrs = ttAlloc(sizeof(MlirAttribute) * (size_t)(nargs ? nargs : 1));
   MlirType gptr = mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr<1>"));
   MlirType tmaDesc = mlirTypeParseGet(ctx, ttStrRef("!hopper.tma_desc"));
+  /* a tensor map: 128 bytes by value (__grid_constant__), the kernel sees its address */
+  MlirAttribute byValue = mlirAttributeParseGet(
+      ctx, ttStrRef("{llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, "
+                    "nvvm.grid_constant}"));
+  MlirAttribute plain = mlirDictionaryAttrGet(ctx, 0, NULL);
   for (intptr_t i = 0; i < nargs; i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(tbody, i));
     types[i] = mlirTypeIsAInteger(t) || mlirTypeIsAFloat(t) ? t : gptr;
-    /* a tensor map: 128 bytes by value (__grid_constant__), the kernel sees its address */
-    argAttrs[i] = mlirAttributeParseGet(
-        ctx, ttStrRef(mlirTypeEqual(t, tmaDesc) ? "{llvm.byval = !llvm.array<128 x i8>, "
-                                                  "llvm.align = 64 : i64, nvvm.grid_constant}"
-                                                : "{}"));
+    argAttrs[i] = mlirTypeEqual(t, tmaDesc) ? byValue : plain;
     if (mlirTypeEqual(t, tmaDesc))
       types[i] = mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr"));
     if (mlirTypeIsARankedTensor(t) || mlirTypeIsAVector(t) || mlirTypeIsAShaped(t)) {

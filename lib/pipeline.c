@@ -83,6 +83,16 @@ static const TtPassOption lowerOptions[] = {
      "--arch=sm_90a", 0, 0, 1, mmaKinds},
 };
 
+/* An option table's length, which must fit TtPassOptions (checked at compile time). */
+#define NOPTIONS(table) ((int)(sizeof table / sizeof table[0]))
+#define FITS(table)                                                                        \
+  _Static_assert(NOPTIONS(table) <= TT_MAX_PASS_OPTIONS, "raise TT_MAX_PASS_OPTIONS")
+FITS(fuseOptions);
+FITS(tileOptions);
+FITS(splitkOptions);
+FITS(pipelineOptions);
+FITS(lowerOptions);
+
 static const TtPassInfo passes[] = {
     {"decompose", "Rewrite composite prim ops into primitive prim ops",
      "softmax, log_softmax, layer_norm, rms_norm, gelu, silu, sigmoid, swiglu and linear "
@@ -99,7 +109,7 @@ static const TtPassInfo passes[] = {
      "Reductions over the last dimension join too, making a row group (`prim.fusion = "
      "\"row\"`) when they all reduce rows of one shape: softmax or a norm becomes one "
      "kernel that reads each row once.",
-     fuseOptions, 1, ttFusePass},
+     fuseOptions, NOPTIONS(fuseOptions), ttFusePass},
     {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "
      "elements [p*block-size, (p+1)*block-size), masked at the tail. f16/bf16 math runs in "
@@ -109,10 +119,10 @@ static const TtPassInfo passes[] = {
      "covering the row, with tile.reduce for each reduction; short rows share a program; "
      "a row longer than the block is reduced in a loop over chunks, one loop per level of "
      "dependent reductions (sibling reductions share it), then a loop for the output.",
-     tileOptions, 9, ttTilePass},
+     tileOptions, NOPTIONS(tileOptions), ttTilePass},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
-     splitkOptions, 3, ttSplitKPass},
+     splitkOptions, NOPTIONS(splitkOptions), ttSplitKPass},
     {"pipeline", "Software-pipeline the K loop of dot kernels",
      "The loads of step i + num-stages - 1 of the K loop are issued at the top of step i, so "
      "num-stages - 1 steps of loads are in flight while the tensor cores work. With "
@@ -121,7 +131,7 @@ static const TtPassInfo passes[] = {
      "reads slot i % num-stages after a tile.async_wait; with stage-in=registers the loaded "
      "tiles are carried by the loop. A prologue loads the first steps, masked at the loop's "
      "end.",
-     pipelineOptions, 2, ttPipelinePass},
+     pipelineOptions, NOPTIONS(pipelineOptions), ttPipelinePass},
     {"convert-tile-to-gpu", "Lower tile kernels to gpu.func over arith/math/vector/llvm",
      "Each tile value is spread over the block's threads: every thread holds runs of "
      "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "
@@ -129,7 +139,7 @@ static const TtPassInfo passes[] = {
      "becomes a short exp2/rcp formula; tile.reduce combines within a thread, across the "
      "warp with shuffles and across warps through shared memory; each kernel asks ptxas "
      "for full occupancy.",
-     lowerOptions, 1, ttConvertTileToGpu},
+     lowerOptions, NOPTIONS(lowerOptions), ttConvertTileToGpu},
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 

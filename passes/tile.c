@@ -1186,10 +1186,8 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
     bool wide = gridPrograms(gm, d->n, 64) > sms, huge = gridPrograms(gm, d->n, 128) > 4 * sms;
     bool big = m > 64 && g->bm >= 128 && huge;
     g->bn = o->v[3] ? o->v[3] : big ? 256 : m > 64 || wide ? 128 : 64;
-    g->bk = o->v[4]                                          ? o->v[4]
-            : big && !fp8                                    ? 64
-            : g->bn == 64 && g->bm <= 32 && d->k <= d->n ? 256
-                                                             : 128;
+    bool deepK = g->bn == 64 && g->bm <= 32 && d->k <= d->n; /* K > N: see above */
+    g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : deepK ? 256 : 128;
     g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;
     /* fp8 wgmma's promotion holds a second accumulator: at most 64 x 128 per warpgroup
      * (128 x 128 on 4 warps spilled: 128 x 10240 x 8192 59.3 us against 41.3 before the
