@@ -19,7 +19,8 @@
  *     --pipeline stage-in=tma) ends its arguments with one `//@arg tma` per entry (format
  *     version 4: the maps by value). `shared` is the kernel's dynamic shared memory, read
  *     from its gpu.func (`tt.dynamic_shared`), so the metadata is written after
- *     convert-tile-to-gpu.
+ *     convert-tile-to-gpu; a kernel that waits for the launch before it (--pdl: its
+ *     gpu.func has `tt.pdl`) gets `pdl` at the end of its launch line (format 5).
  */
 #include "tt.h"
 
@@ -50,6 +51,7 @@ typedef struct {
   TtStr prims, launches;
   bool zeroes; /* some launch zeroes its result first: format version 2 */
   bool tma;    /* some launch takes TMA descriptors: format version 4 */
+  bool pdl;    /* some launch is `pdl` (programmatic dependent launch): version 5 */
   bool failed;
   const char *arch; /* the target, for its shared-memory limit */
 } Meta;
@@ -224,8 +226,11 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
                 name, (long long)shared, m->arch, (long long)archSharedLimit(m->arch));
     m->failed = true;
   }
-  ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld\n",
-               (long long)blockThreads(module, name), (long long)shared);
+  MlirOperation g = gpuFunc(module, name);
+  bool pdl = !mlirOperationIsNull(g) && !mlirAttributeIsNull(ttOpAttr(g, "tt.pdl"));
+  m->pdl = m->pdl || pdl;
+  ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld%s\n",
+               (long long)blockThreads(module, name), (long long)shared, pdl ? " pdl" : "");
   for (int i = 0; i < nin; i++)
     ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", tensorId(m, inputs[i]));
   ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", rid);
@@ -384,7 +389,8 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
     }
   }
   if (!m.failed) {
-    ttStrAppendf(out, "//@tt-meta %d arch %s\n", m.tma ? 4 : m.zeroes ? 2 : 1, arch);
+    ttStrAppendf(out, "//@tt-meta %d arch %s\n", m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1,
+                 arch);
     for (int i = 0; i < m.n; i++) {
       MlirType t = m.t[i].type;
       ttStrAppendf(out, "//@tensor %%%d %s", i, m.t[i].role);

@@ -88,6 +88,7 @@ typedef struct {
   bool wgmma;      /* mma=wgmma: tile.dot on warpgroup MMA where the tile fits (5w) */
   bool smemAlign;  /* the buffer holds swizzled wgmma operands: align it to 1024 bytes */
   bool dynamic;    /* the buffer is dynamic shared memory (TMA rings: past 48 KiB) */
+  bool pdl;        /* the kernel has a hopper.griddep_wait: its launch may be early */
   MlirValue base;  /* with dynamic: the buffer's start, rounded up to 1024 bytes */
   int nbars;       /* mbarrier groups made so far (each a shared global) */
   bool failed;
@@ -1802,6 +1803,16 @@ static bool lowerOp(Lower *l, MlirOperation op) {
     return lowerTmaLoad(l, op);
   if (ttOpIs(op, "hopper.mbarrier_wait"))
     return lowerMbarrierWait(l, op);
+  if (ttOpIs(op, "hopper.griddep_wait") || ttOpIs(op, "hopper.griddep_launch_dependents")) {
+    bool wait = ttOpIs(op, "hopper.griddep_wait");
+    l->pdl = l->pdl || wait;
+    MlirNamedAttribute kind = ttNamedAttr(
+        l->ctx, "kind",
+        mlirAttributeParseGet(l->ctx, ttStrRef(wait ? "#nvvm<grid_dep_action wait>"
+                                                    : "#nvvm<grid_dep_action launch_dependents>")));
+    build(l, "nvvm.griddepcontrol", 0, NULL, ttNoType(), 1, &kind);
+    return true;
+  }
   if (ttOpIs(op, "tensor.expand_shape") || ttOpIs(op, "tensor.collapse_shape") ||
       ttOpIs(op, "tile.trans"))
     return lowerView(l, op);
@@ -2081,6 +2092,8 @@ static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
                                     ttIntAttr(ctx, l.smemBytes + 1024, ttI32(ctx)));
   } else if (ok && l.smemBytes) /* step 5's buffer, now that its size is known */
     sharedGlobal(&l, l.smemName, l.smemBytes, l.smemAlign ? 1024 : 16, false);
+  if (ok && l.pdl) /* for the metadata: a `pdl` launch */
+    mlirOperationSetAttributeByName(gfunc, ttStrRef("tt.pdl"), mlirUnitAttrGet(ctx));
   for (int i = 0; i < l.nvals; i++)
     free(l.vals[i]);
   free(l.vals);

@@ -121,7 +121,9 @@ MlirOperation ttLauncherOf(MlirModule module, const char *name) {
   return (MlirOperation){NULL};
 }
 
-int64_t ttLaunchPrograms(MlirOperation fusion) {
+/* The product of the grid's extents, a symbolic one counting as 1 (*exact is then false). */
+static int64_t launchPrograms(MlirOperation fusion, bool *exact) {
+  *exact = true;
   MlirAttribute grid =
       mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
   int64_t programs = 1;
@@ -136,9 +138,22 @@ int64_t ttLaunchPrograms(MlirOperation fusion) {
       snprintf(buf, sizeof buf, "%.*s", (int)r.length, r.data);
       v = strtoll(buf, &end, 10);
     }
-    programs *= v > 0 && *end == '\0' ? v : 1;
+    bool number = v > 0 && *end == '\0';
+    *exact = *exact && number;
+    programs *= number ? v : 1;
   }
   return programs;
+}
+
+int64_t ttLaunchPrograms(MlirOperation fusion) {
+  bool exact;
+  return launchPrograms(fusion, &exact);
+}
+
+int64_t ttLaunchProgramsExact(MlirOperation fusion) {
+  bool exact;
+  int64_t programs = launchPrograms(fusion, &exact);
+  return exact ? programs : -1;
 }
 
 void ttLaunchSet(MlirOperation fusion, const char *key, MlirAttribute value) {

@@ -75,6 +75,16 @@ static const TtPassOption pipelineOptions[] = {
      0, 0, 3, stageIns},
 };
 
+static const TtPassOption pdlOptions[] = {
+    {"trigger", "where each program signals that the next launch may start "
+     "(griddepcontrol.launch_dependents): start, after-loop (after the K loop; at exit "
+     "without one), exit (no signal: a program's exit is one), auto (start when the launch "
+     "has at most num-sms programs, else after-loop) or off (no programmatic dependent "
+     "launch: the kernel is launched the plain way)", 0, 0, 4, ttPdlTriggers},
+    {"num-sms", "SMs of the target GPU, for trigger=auto (132: H100 SXM and H200)", TT_SMS, 1,
+     1024, NULL},
+};
+
 static const char *const mmaKinds[] = {"sync", "wgmma", NULL};
 static const TtPassOption lowerOptions[] = {
     {"mma", "tensor-core instructions for tile.dot: sync (mma.sync.m16n8k16, sm_80 and "
@@ -91,6 +101,7 @@ FITS(fuseOptions);
 FITS(tileOptions);
 FITS(splitkOptions);
 FITS(pipelineOptions);
+FITS(pdlOptions);
 FITS(lowerOptions);
 
 static const TtPassInfo passes[] = {
@@ -132,6 +143,13 @@ static const TtPassInfo passes[] = {
      "tiles are carried by the loop. A prologue loads the first steps, masked at the loop's "
      "end.",
      pipelineOptions, NOPTIONS(pipelineOptions), ttPipelinePass},
+    {"pdl", "Programmatic dependent launch (sm_90): start a kernel before the previous one ends",
+     "Each tile kernel gets griddepcontrol.wait before its first access to global memory "
+     "that the previous kernel may have written - TMA loads of inputs marked tt.invariant "
+     "(weights) may go first, so a GEMM streams its weight while the previous kernel ends - "
+     "and griddepcontrol.launch_dependents where the option trigger puts it; the launch "
+     "metadata then marks its launch `pdl`, and the runtime lets it start early.",
+     pdlOptions, NOPTIONS(pdlOptions), ttPdlPass},
     {"convert-tile-to-gpu", "Lower tile kernels to gpu.func over arith/math/vector/llvm",
      "Each tile value is spread over the block's threads: every thread holds runs of "
      "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "

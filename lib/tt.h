@@ -108,6 +108,8 @@ MlirOperation ttLauncherOf(MlirModule module, const char *name);
 /* The programs of fused function fusion's launch: its `tile.launch` grid's extents
  * multiplied (an extent that is not a whole decimal number counts as 1). */
 int64_t ttLaunchPrograms(MlirOperation fusion);
+/* The same, or -1 when an extent is not a whole decimal number (symbolic). */
+int64_t ttLaunchProgramsExact(MlirOperation fusion);
 /* Sets `key` of fused function fusion's `tile.launch` dictionary to value. */
 void ttLaunchSet(MlirOperation fusion, const char *key, MlirAttribute value);
 /* Inserts an argument of `type` at position pos of func.func kernel (its block and its
@@ -293,6 +295,9 @@ bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts);
 bool ttTilePass(MlirModule module, const TtPassOptions *opts);
 bool ttPipelinePass(MlirModule module, const TtPassOptions *opts);
 bool ttSplitKPass(MlirModule module, const TtPassOptions *opts);
+/* --pdl; its `trigger` option's words (NULL-terminated), also the kernels' tile.pdl. */
+bool ttPdlPass(MlirModule module, const TtPassOptions *opts);
+extern const char *const ttPdlTriggers[];
 bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts);
 /* conversion/gpu-to-ptx.c: lowers gpu.module kernels to NVVM/LLVM and PTX. `arch` like
  * "sm_90a". Appends PTX (or LLVM IR with llvmIR) to out. */

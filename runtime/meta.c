@@ -63,7 +63,7 @@ static const char *const kDirectionNames[] = {"lt", "le", "gt",
 static const char *const kArgKindNames[] = {"ptr", "i32", "i64", "f32", "tma"};
 
 /* The newest format version this parser reads (docs/metadata.md). */
-#define MAX_VERSION 4
+#define MAX_VERSION 5
 
 /* Most attributes an op takes. */
 #define MAX_ATTRIBUTES 2
@@ -1153,20 +1153,26 @@ static TtrtStatus parseU32(Parser *p, const char *token, const char *what,
   return TTRT_SUCCESS;
 }
 
-/* launch KERNEL grid GX GY GZ block BX BY BZ shared BYTES */
+/* launch KERNEL grid GX GY GZ block BX BY BZ shared BYTES [pdl] */
 static TtrtStatus parseLaunchLine(Parser *p) {
   char **tok = p->tokens;
   if (startDefinitions(p))
     return TTRT_FAILURE;
-  if (p->numTokens != 12 || strcmp(tok[2], "grid") != 0 ||
+  bool pdl = p->numTokens == 13 && strcmp(tok[12], "pdl") == 0;
+  if ((p->numTokens != 12 && !pdl) || strcmp(tok[2], "grid") != 0 ||
       strcmp(tok[6], "block") != 0 || strcmp(tok[10], "shared") != 0)
     return FAIL(p, "'launch' line must be: launch KERNEL grid GX GY GZ block "
-                   "BX BY BZ shared BYTES");
+                   "BX BY BZ shared BYTES [pdl]");
+  if (pdl && p->meta->version < 5)
+    return FAIL(p, "'pdl' launches need metadata version 5 (this file is "
+                   "version %d)",
+                p->meta->version);
   int i = APPEND(p, launches, numLaunches, capLaunches);
   if (i < 0)
     return TTRT_FAILURE;
   TtrtLaunch *l = &p->meta->launches[i];
   l->line = p->line;
+  l->pdl = pdl;
   l->firstArg = p->meta->numArgs;
   l->firstZero = p->meta->numZeros - p->pendingZeros;
   l->numZeros = p->pendingZeros;
@@ -1517,8 +1523,8 @@ static void printLaunch(const TtrtMeta *meta, const TtrtLaunch *l,
     fprintf(file, " ");
     printExpr(meta, l->grid[k], file);
   }
-  fprintf(file, " block %u %u %u shared %u\n", l->block[0], l->block[1],
-          l->block[2], l->shared);
+  fprintf(file, " block %u %u %u shared %u%s\n", l->block[0], l->block[1],
+          l->block[2], l->shared, l->pdl ? " pdl" : "");
   for (int i = l->firstArg; i < l->firstArg + l->numArgs; ++i) {
     const TtrtArg *a = &meta->args[i];
     fprintf(file, "arg %s ", kArgKindNames[a->kind]);

@@ -247,6 +247,9 @@ typedef struct TtrtLaunch {
   int grid[3]; /* expression roots */
   uint32_t block[3];
   uint32_t shared;
+  bool pdl; /* programmatic dependent launch (format 5): the kernel issues
+               griddepcontrol.wait before it touches what earlier launches
+               may write */
   int firstArg;
   int numArgs;
   int firstZero;

@@ -58,6 +58,8 @@
   X(launchKernel, "cuLaunchKernel", NULL, false,                               \
     (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,       \
      unsigned int, unsigned int, unsigned int, CUstream, void **, void **))    \
+  X(launchKernelEx, "cuLaunchKernelEx", NULL, true,                           \
+    (const CUlaunchConfig *, CUfunction, void **, void **))                    \
   X(eventCreate, "cuEventCreate", NULL, false, (CUevent *, unsigned int))      \
   X(eventDestroy, "cuEventDestroy_v2", "cuEventDestroy", false, (CUevent))     \
   X(eventRecord, "cuEventRecord", NULL, false, (CUevent, CUstream))            \
@@ -367,9 +369,24 @@ TtrtStatus ttrtFunctionCheckParams(TtrtFunction fn, size_t count,
 TtrtStatus ttrtFunctionLaunch(TtrtContext ctx, TtrtFunction fn,
                               const TtrtLaunchDims *d, void **params,
                               TtrtError *err) {
-  return CU(err, launchKernel, (CUfunction)fn.ptr, d->grid[0], d->grid[1],
-            d->grid[2], d->block[0], d->block[1], d->block[2], d->shared,
-            unwrapContext(ctx)->stream, params, NULL);
+  CUstream stream = unwrapContext(ctx)->stream;
+  if (!d->pdl || !driver.launchKernelEx || getenv("TTRT_NO_PDL"))
+    return CU(err, launchKernel, (CUfunction)fn.ptr, d->grid[0], d->grid[1],
+              d->grid[2], d->block[0], d->block[1], d->block[2], d->shared,
+              stream, params, NULL);
+  /* Programmatic dependent launch: the kernel may start once the previous
+   * one on the stream has triggered (griddepcontrol.launch_dependents); it
+   * waits for that one's memory itself (griddepcontrol.wait). */
+  CUlaunchAttribute attr;
+  memset(&attr, 0, sizeof attr);
+  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attr.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config = {
+      .gridDimX = d->grid[0], .gridDimY = d->grid[1], .gridDimZ = d->grid[2],
+      .blockDimX = d->block[0], .blockDimY = d->block[1],
+      .blockDimZ = d->block[2], .sharedMemBytes = d->shared,
+      .hStream = stream, .attrs = &attr, .numAttrs = 1};
+  return CU(err, launchKernelEx, &config, (CUfunction)fn.ptr, params, NULL);
 }
 
 /*===------------------------------------------------------------------===*
@@ -602,6 +619,7 @@ static TtrtStatus prepareLaunch(Program *p, int i, TtrtError *err) {
     d->block[k] = l->block[k];
   }
   d->shared = l->shared;
+  d->pdl = l->pdl;
   for (int k = 0; k < l->numArgs; ++k)
     if (prepareArg(p, l->firstArg + k, &sizes[k], err))
       return TTRT_FAILURE;

@@ -61,6 +61,8 @@ typedef struct TtrtLaunchDims {
   uint32_t grid[3];
   uint32_t block[3];
   uint32_t shared;
+  bool pdl; /* launch with programmatic stream serialization (the kernel waits
+               for the previous one itself: griddepcontrol.wait) */
 } TtrtLaunchDims;
 
 /* In every function below, `err` may be NULL (the message is then dropped). */

@@ -3,8 +3,9 @@
 /// TMA (the tensor memory accelerator: bulk tensor copies between global and shared memory
 /// with addresses made in hardware), mbarriers (transaction-counting barriers in shared
 /// memory on which TMA copies complete), wgmma (warpgroup matrix multiply-accumulate on
-/// shared-memory operand descriptors), the fences that order them, and thread-block
-/// clusters. `--pipeline stage-in=tma` makes the TMA and mbarrier ops and
+/// shared-memory operand descriptors), the fences that order them, thread-block clusters,
+/// and grid-dependency control (programmatic dependent launch, sm_90). `--pipeline
+/// stage-in=tma` makes the TMA and mbarrier ops, `--pdl` the grid-dependency ops, and
 /// `--convert-tile-to-gpu` lowers them to `nvvm` (tile.dot itself lowers to wgmma there
 /// directly); the wgmma, fence and cluster ops are definitions for hand-written kernels,
 /// not lowered yet. Shared-memory buffers are `memref`s in address space 3.
@@ -116,6 +117,21 @@ irdl.dialect @hopper {
   /// `fence.proxy.async.shared::cta`: make ordinary shared-memory writes visible to TMA and
   /// wgmma. Category: fence.
   irdl.operation @fence_proxy_async {
+  }
+
+  /// `griddepcontrol.wait`: wait until the kernels this launch depends on have completed
+  /// and their memory is visible. Under programmatic dependent launch a kernel may start
+  /// before the previous one on its stream ends; it must wait here before it touches
+  /// anything that one may write. Without it (a plain launch) this returns at once.
+  /// `--pdl` puts it in tile kernels. Category: launch.
+  irdl.operation @griddep_wait {
+  }
+
+  /// `griddepcontrol.launch_dependents`: this program lets the next kernel on the stream
+  /// start (when launched with programmatic stream serialization) once every program of
+  /// this kernel has executed it or exited. `--pdl` puts it in tile kernels. Category:
+  /// launch.
+  irdl.operation @griddep_launch_dependents {
   }
 
   /// The index of this block within its cluster along `axis`, an i32. Category: cluster.

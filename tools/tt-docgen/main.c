@@ -221,10 +221,15 @@ static int documentPass(const char *name, FILE *f) {
                 (long long)o->min, (long long)o->max, o->help);
       }
     }
-    fprintf(f, "\nOptions in mlir-opt syntax: `--%s='%s=%lld'`, or in a pipeline "
-               "`--pass-pipeline='builtin.module(%s{%s=%lld})'`.\n\n",
-            p->name, p->options[0].name, (long long)p->options[0].dflt, p->name,
-            p->options[0].name, (long long)p->options[0].dflt);
+    const TtPassOption *o = &p->options[0]; /* its default, as written on a command line */
+    char value[64];
+    if (o->choices)
+      snprintf(value, sizeof value, "%s", o->choices[o->dflt]);
+    else
+      snprintf(value, sizeof value, "%lld", (long long)o->dflt);
+    fprintf(f, "\nOptions in mlir-opt syntax: `--%s='%s=%s'`, or in a pipeline "
+               "`--pass-pipeline='builtin.module(%s{%s=%s})'`.\n\n",
+            p->name, o->name, value, p->name, o->name, value);
   }
   fprintf(f, "<!-- end of generated part -->\n");
   return 0;

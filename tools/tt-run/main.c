@@ -50,6 +50,9 @@ static const char kUsage[] =
     "                 bit (determinism: e.g. two-stage split-K)\n"
     "  --no-check     time only: skip the reference (for tuning sweeps; the\n"
     "                 launches still run once, waited on, before timing)\n"
+    "  --batch        time the runs back to back between one event pair and\n"
+    "                 report their mean (no event between launches, so a\n"
+    "                 launch may overlap the one before: pdl launches)\n"
     "  --graph        also capture the launch sequence in a CUDA graph: check a\n"
     "                 replay's outputs, time replays, time each launch alone,\n"
     "                 and report the launch gap with and without the graph\n"
@@ -79,6 +82,7 @@ typedef struct Options {
   long repeat; /* --repeat: more runs whose outputs must equal the first's bit for bit */
   bool time;
   bool graph;
+  bool batch;
   bool noCheck;
   bool dumpMeta;
   bool refOnly;
@@ -198,6 +202,8 @@ static bool setFlag(Options *o, const char *arg) {
     o->time = false;
   else if (strcmp(arg, "--graph") == 0)
     o->graph = true;
+  else if (strcmp(arg, "--batch") == 0)
+    o->batch = true;
   else if (strcmp(arg, "--no-check") == 0)
     o->noCheck = true;
   else if (strcmp(arg, "--dump-meta") == 0)
@@ -646,10 +652,25 @@ static TtrtStatus runOnce(const Session *s, int what, TtrtError *err) {
 }
 
 /* Enqueues `runs` timed runs of `what` between event pairs, back to back,
- * then reads the times (ms) into `ms`. */
+ * then reads the times (ms) into `ms`; with --batch, all runs between the
+ * first pair, and each time is their mean. */
 static TtrtStatus timedRuns(const Session *s, int what, TtrtEvent *events,
                             float *ms, TtrtError *err) {
   long runs = s->opt->runs;
+  if (s->opt->batch) {
+    if (ttrtEventRecord(events[0], s->ctx, err))
+      return TTRT_FAILURE;
+    for (long i = 0; i < runs; ++i)
+      if (runOnce(s, what, err))
+        return TTRT_FAILURE;
+    float total;
+    if (ttrtEventRecord(events[1], s->ctx, err) ||
+        ttrtEventElapsedMs(events[0], events[1], &total, err))
+      return TTRT_FAILURE;
+    for (long i = 0; i < runs; ++i)
+      ms[i] = total / (float)runs;
+    return TTRT_SUCCESS;
+  }
   for (long i = 0; i < runs; ++i)
     if (ttrtEventRecord(events[2 * i], s->ctx, err) ||
         runOnce(s, what, err) ||

@@ -8,7 +8,8 @@
  *                                      their kernel and split-K from the shape); dot kernels
  *                                      not yet pipelined -> --pipeline (sm_90a: TMA rings
  *                                      where the loop qualifies, stage-in=auto; else 2
- *                                      stages in registers)
+ *                                      stages in registers); sm_90 and later:
+ *                                      --pdl on kernels tt-opt did not mark
  *  3. tile kernels                  -> --convert-tile-to-gpu (mma=wgmma for sm_90a, else
  *                                      mma=sync; --mma overrides)
  *  4. the launch metadata (docs/metadata.md) is written from the host function
@@ -82,16 +83,27 @@ static bool verified(MlirModule m) {
 }
 
 typedef struct {
+  int sm; /* the target's NN of sm_NN[a] (0 when not of that form: checked later) */
   bool failed;
-} Fp8Check;
+} ArchCheck;
 
-/* Reports a tile.dot of fp8 operands: the target has no fp8 converts (sm_89+). */
-static bool noFp8Dot(MlirOperation op, void *userData) {
-  if (ttOpIs(op, "tile.dot") &&
+/* Reports ops the target cannot run: a tile.dot of fp8 operands before sm_89 (no hardware
+ * fp8 converts), grid-dependency control (hopper.griddep_*, from tt-opt --pdl) before
+ * sm_90. */
+static bool unsupportedOp(MlirOperation op, void *userData) {
+  ArchCheck *c = userData;
+  if (c->sm && c->sm < 89 && ttOpIs(op, "tile.dot") &&
       ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0))))) {
     ttEmitError(op, "tt-translate: an fp8 tile.dot needs --arch=sm_89 or later (the hardware "
                     "fp8 converts)");
-    ((Fp8Check *)userData)->failed = true;
+    c->failed = true;
+  }
+  if (c->sm && c->sm < 90 && ttOpHasPrefix(op, "hopper.griddep_")) {
+    char name[64];
+    ttEmitError(op, "tt-translate: '%s' (programmatic dependent launch) needs --arch=sm_90 "
+                    "or later; run --pdl='trigger=off' for older targets",
+                ttOpName(op, name, sizeof name));
+    c->failed = true;
   }
   return true;
 }
@@ -109,10 +121,12 @@ static bool translate(MlirModule m, bool ptx, const char *arch, const char *mma,
   bool wgmma = mma ? strcmp(mma, "wgmma") == 0 : strcmp(arch, "sm_90a") == 0;
   if (!ttRunPass(m, "pipeline", wgmma ? "stage-in=auto" : NULL) || !verified(m))
     return false;
-  Fp8Check fc = {false};
-  if (strncmp(arch, "sm_", 3) == 0 && atoi(arch + 3) < 89) /* sm_NN[a]; checked later */
-    ttWalk(mlirModuleGetOperation(m), noFp8Dot, &fc);
-  if (fc.failed)
+  /* programmatic dependent launch where the chip has it (sm_90 and later) */
+  ArchCheck check = {strncmp(arch, "sm_", 3) == 0 ? atoi(arch + 3) : 0, false};
+  if (check.sm >= 90 && (!ttRunPass(m, "pdl", NULL) || !verified(m)))
+    return false;
+  ttWalk(mlirModuleGetOperation(m), unsupportedOp, &check);
+  if (check.failed)
     return false;
   char lower[32];
   snprintf(lower, sizeof lower, "mma=%s", wgmma ? "wgmma" : "sync");

@@ -70,8 +70,8 @@
 // GPU: nvvm.wgmma.fence.aligned
 // GPU-COUNT-8: nvvm.wgmma.mma_async
 
-// PTX: //@tt-meta 4 arch sm_90a
-// PTX: //@launch fused_0_kernel grid 4 1 1 block 128 1 1 shared 62464
+// PTX: //@tt-meta 5 arch sm_90a
+// PTX: //@launch fused_0_kernel grid 4 1 1 block 128 1 1 shared 62464 pdl
 // PTX-NEXT: //@arg ptr %1
 // PTX-NEXT: //@arg ptr %0
 // PTX-NEXT: //@arg ptr %2
@@ -87,7 +87,7 @@
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX: mbarrier.try_wait.parity.shared.b64
 // PTX: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
-// RT: tt-meta 4 arch sm_90a
+// RT: tt-meta 5 arch sm_90a
 // RT: arg tma %0 16x1024 box 16x64
 // RT: output %2 f16 16x256: sum
 

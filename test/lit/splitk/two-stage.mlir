@@ -46,7 +46,7 @@
 // workspace after the result), the reduce kernel on grid[1] = 1; no zero line. The split
 // kernel's K loop (tt-translate, sm_90a) reads TMA rings: format 3, two tensor maps after
 // the pointers, dynamic shared memory.
-// META: //@tt-meta 4 arch sm_90a
+// META: //@tt-meta 5 arch sm_90a
 // META: //@tensor %[[W:[0-9]+]] temp f32 4x4x256
 // META: //@launch fused_0_kernel grid 4 4 1 block 128 1 1 shared {{[1-9][0-9]*}}
 // META-NEXT: //@arg ptr %{{[0-9]+}}

@@ -1,0 +1,194 @@
+/* pdl.c - the --pdl pass: programmatic dependent launch (sm_90) for tile kernels.
+ *
+ * On a stream, a kernel normally starts after the one before it has finished, and the
+ * launch then still takes its time: a decode GEMM of 17-40 us spends 2-4 of them outside
+ * its main loop. Under programmatic dependent launch the runtime may start a kernel while
+ * the previous one still runs - once every program of that one has executed
+ * griddepcontrol.launch_dependents, or exited - and the early kernel waits itself
+ * (griddepcontrol.wait) for the previous one to finish, its memory visible, before it
+ * touches what that one may write. This pass puts both into tile kernels
+ * (hopper.griddep_launch_dependents, hopper.griddep_wait) and marks them `tile.pdl`, which
+ * convert-tile-to-gpu passes on to the launch metadata (`pdl` launches, format 5): the
+ * runtime may launch such a kernel early. A runtime that launches it the plain way loses
+ * nothing (the wait returns at once).
+ *
+ * Algorithm, for each tile kernel not marked yet (tt-translate runs the pass with its
+ * defaults for sm_90 and later; a kernel tt-opt marked is left alone):
+ *  1. The wait. The kernel's top-level ops are scanned from the start. Ops that leave
+ *     global memory alone (arith, program ids, ranges, splats, shape ops, shared-memory
+ *     rings and mbarriers) are passed over, and so is a hopper.tma_load of an *invariant*
+ *     input: it may read before the wait. A hopper.tma_load of any other input is held
+ *     back (it has no results; the ops passed over neither read its slot nor wait on its
+ *     mbarrier). The first op of another kind (a tile.load or store, a loop, the return)
+ *     gets the wait before it, and the held loads after the wait. So a TMA-pipelined
+ *     GEMM's prologue streams the weight's first K steps while the previous kernel ends,
+ *     and loads x (which that kernel may have written) after it.
+ *  2. The trigger (option `trigger`): start puts launch_dependents first in the kernel;
+ *     after-loop right after its K loop (ttDotLoop: before the epilogue; a kernel without
+ *     one then triggers at exit); exit leaves it out (the implicit trigger of a program's
+ *     exit); auto is start when the launch has at most num-sms programs (a grid of
+ *     symbolic extents, like an elementwise kernel's cdiv(numel, block), counts as more),
+ *     else after-loop.
+ *     The launch of the next kernel is early only as far as SMs free up; on a grid of
+ *     more than one wave an early trigger made the next kernel's programs compete with
+ *     this one's last wave (H200, 16 x 28672 x 8192 f16, 224 programs: 110.9 us with no
+ *     pdl, 133 with the trigger at the start, 110.6 after the K loop; on 128 programs, 16
+ *     x 8192 x 8192 fp8: 19.8 us, 16.7 at the start, 18.0 after the loop:
+ *     bench/2026-11-25-h200-pdl.md). trigger=off adds nothing and marks the kernel
+ *     "off": it is launched the plain way.
+ *
+ * An input of a kernel is invariant when the fused function that launches it gets it, at
+ * every call, from an argument of the calling function marked `tt.invariant` (a unit
+ * attribute: memory that no kernel around this one writes, like a model's weights).
+ */
+#include "tt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { TRIGGER_AUTO, TRIGGER_START, TRIGGER_AFTER_LOOP, TRIGGER_EXIT, TRIGGER_OFF };
+const char *const ttPdlTriggers[] = {"auto", "start", "after-loop", "exit", "off", NULL};
+
+/* True for ops the scan of step 1 passes over: no regions, no global memory. */
+static bool leavesGlobalMemory(MlirOperation op) {
+  static const char *const names[] = {
+      "tile.program_id",       "tile.num_programs",       "tile.range", "tile.splat",
+      "tile.local_alloc",      "hopper.mbarrier_alloc",   "tensor.expand_shape",
+      "tensor.collapse_shape", "tensor.extract",          NULL};
+  if (mlirOperationGetNumRegions(op) != 0)
+    return false;
+  if (ttOpHasPrefix(op, "arith."))
+    return true;
+  for (int i = 0; names[i]; i++)
+    if (ttOpIs(op, names[i]))
+      return true;
+  return false;
+}
+
+/* Whether every func.call of `callee` passes, as operand `index`, an argument of the
+ * calling function that is marked tt.invariant (and there is at least one call). */
+typedef struct {
+  const char *callee;
+  intptr_t index;
+  int calls;
+  bool invariant;
+} CallScan;
+
+static bool argIsInvariant(MlirValue v) {
+  if (!mlirValueIsABlockArgument(v))
+    return false;
+  MlirOperation fn = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+  MlirAttribute attrs = ttOpAttr(fn, "arg_attrs");
+  intptr_t n = mlirBlockArgumentGetArgNumber(v);
+  if (!ttOpIs(fn, "func.func") || mlirAttributeIsNull(attrs) || !mlirAttributeIsAArray(attrs) ||
+      n >= mlirArrayAttrGetNumElements(attrs))
+    return false;
+  MlirAttribute dict = mlirArrayAttrGetElement(attrs, n);
+  return mlirAttributeIsADictionary(dict) &&
+         !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(dict, ttStrRef("tt.invariant")));
+}
+
+static bool scanCall(MlirOperation op, void *userData) {
+  CallScan *s = userData;
+  char callee[128];
+  if (!ttOpIs(op, "func.call") || mlirOperationGetNumOperands(op) <= s->index)
+    return true;
+  MlirAttribute a = ttOpAttr(op, "callee");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAFlatSymbolRef(a))
+    return true;
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(a);
+  snprintf(callee, sizeof callee, "%.*s", (int)name.length, name.data);
+  if (strcmp(callee, s->callee) != 0)
+    return true;
+  s->calls++;
+  s->invariant = s->invariant && argIsInvariant(mlirOperationGetOperand(op, s->index));
+  return true;
+}
+
+/* Whether kernel argument `desc` (a TMA descriptor) maps an invariant input of the fused
+ * function `fusion` that launches the kernel: descriptors are the kernel's last arguments,
+ * in the order of the launch's `tma` entries, each entry naming its input first. */
+static bool invariantDesc(MlirModule module, MlirOperation fusion, MlirBlock kbody,
+                          MlirValue desc) {
+  if (mlirOperationIsNull(fusion) || !mlirValueIsABlockArgument(desc))
+    return false;
+  MlirAttribute launch = ttOpAttr(fusion, "tile.launch");
+  MlirAttribute tma = mlirAttributeIsNull(launch)
+                          ? launch
+                          : mlirDictionaryAttrGetElementByName(launch, ttStrRef("tma"));
+  if (mlirAttributeIsNull(tma) || !mlirAttributeIsAArray(tma))
+    return false;
+  intptr_t ntma = mlirArrayAttrGetNumElements(tma);
+  intptr_t entry = mlirBlockArgumentGetArgNumber(desc) -
+                   (mlirBlockGetNumArguments(kbody) - ntma);
+  if (entry < 0 || entry >= ntma)
+    return false;
+  MlirAttribute e = mlirArrayAttrGetElement(tma, entry);
+  if (!mlirAttributeIsADenseI64Array(e) || mlirDenseArrayGetNumElements(e) < 1)
+    return false;
+  char name[128] = "";
+  ttOpAttrStr(fusion, "sym_name", name, sizeof name);
+  CallScan s = {name, (intptr_t)mlirDenseI64ArrayGetElement(e, 0), 0, true};
+  ttWalk(mlirModuleGetOperation(module), scanCall, &s);
+  return s.calls > 0 && s.invariant;
+}
+
+/* An op without operands or results named `name`, inserted before `before`. */
+static void build0(MlirBlock block, MlirOperation before, const char *name, MlirLocation loc) {
+  TtBuilder b = {block, before};
+  ttBuild(&b, name, loc, 0, NULL, ttNoType(), 0, NULL);
+}
+
+static void pdlKernel(MlirModule module, MlirOperation kernel, int trigger, int64_t numSms) {
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
+  char kname[128] = "";
+  ttOpAttrStr(kernel, "sym_name", kname, sizeof kname);
+  MlirOperation fusion = ttLauncherOf(module, kname);
+  MlirOperation loop = ttDotLoop(kbody);
+  if (trigger == TRIGGER_AUTO) { /* a symbolic grid counts as more than one wave */
+    int64_t programs = mlirOperationIsNull(fusion) ? -1 : ttLaunchProgramsExact(fusion);
+    trigger = programs > 0 && programs <= numSms ? TRIGGER_START : TRIGGER_AFTER_LOOP;
+  }
+  if (trigger == TRIGGER_AFTER_LOOP && mlirOperationIsNull(loop))
+    trigger = TRIGGER_EXIT;
+  mlirOperationSetAttributeByName(kernel, ttStrRef("tile.pdl"),
+                                  ttStrAttr(ctx, ttPdlTriggers[trigger]));
+  if (trigger == TRIGGER_OFF)
+    return;
+
+  /* Step 1. */
+  MlirOperation held[64], op = mlirBlockGetFirstOperation(kbody);
+  int nheld = 0;
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (leavesGlobalMemory(op))
+      continue;
+    if (!ttOpIs(op, "hopper.tma_load") || nheld == 64)
+      break;
+    if (!invariantDesc(module, fusion, kbody, mlirOperationGetOperand(op, 0)))
+      held[nheld++] = op;
+  }
+  MlirOperation stop = op; /* the block ends with its terminator: never null */
+  MlirLocation loc = mlirOperationGetLocation(stop);
+  build0(kbody, stop, "hopper.griddep_wait", loc);
+  for (int i = 0; i < nheld; i++)
+    mlirOperationMoveBefore(held[i], stop);
+
+  /* Step 2. */
+  if (trigger == TRIGGER_START) {
+    MlirOperation first = mlirBlockGetFirstOperation(kbody);
+    build0(kbody, first, "hopper.griddep_launch_dependents", mlirOperationGetLocation(first));
+  } else if (trigger == TRIGGER_AFTER_LOOP)
+    build0(kbody, mlirOperationGetNextInBlock(loop), "hopper.griddep_launch_dependents",
+           mlirOperationGetLocation(loop));
+}
+
+bool ttPdlPass(MlirModule module, const TtPassOptions *opts) {
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
+        mlirAttributeIsNull(ttOpAttr(op, "tile.pdl")))
+      pdlKernel(module, op, (int)opts->v[0], opts->v[1]);
+  return true;
+}
