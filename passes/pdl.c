@@ -27,15 +27,17 @@
  *     after-loop right after its K loop (ttDotLoop: before the epilogue; a kernel without
  *     one then triggers at exit); exit leaves it out (the implicit trigger of a program's
  *     exit); auto is start when the launch has at most num-sms programs (a grid of
- *     symbolic extents, like an elementwise kernel's cdiv(numel, block), counts as more),
- *     else after-loop.
- *     The launch of the next kernel is early only as far as SMs free up; on a grid of
- *     more than one wave an early trigger made the next kernel's programs compete with
- *     this one's last wave (H200, 16 x 28672 x 8192 f16, 224 programs: 110.9 us with no
- *     pdl, 133 with the trigger at the start, 110.6 after the K loop; on 128 programs, 16
- *     x 8192 x 8192 fp8: 19.8 us, 16.7 at the start, 18.0 after the loop:
- *     bench/2026-11-25-h200-pdl.md). trigger=off adds nothing and marks the kernel
- *     "off": it is launched the plain way.
+ *     symbolic extents, like an elementwise kernel's cdiv(numel, block), counts as more)
+ *     and its shared-memory rings leave no room for a second block on an SM (more than
+ *     TT_SMEM_TWO_BLOCKS), else after-loop. The next kernel's programs start where an SM
+ *     has room: with one block per SM only on the idle SMs and as this kernel's programs
+ *     exit, so an early trigger hides the launch (H200, 16 x 8192 x 8192 fp8, 128
+ *     programs of 161 KiB: 19.8 us without pdl, 16.7 with the trigger at the start, 18.0
+ *     after the K loop); where a second block fits, the next kernel's programs move in
+ *     beside this one's and slow them (16 x 28672 x 8192 f16, 112 programs of 103 KiB:
+ *     110.9 us without pdl, 133 at the start, 110.6 after the K loop:
+ *     bench/2026-11-25-h200-pdl.md). trigger=off adds nothing and marks the kernel "off":
+ *     it is launched the plain way.
  *
  * An input of a kernel is invariant when the fused function that launches it gets it, at
  * every call, from an argument of the calling function marked `tt.invariant` (a unit
@@ -133,6 +135,24 @@ static bool invariantDesc(MlirModule module, MlirOperation fusion, MlirBlock kbo
   return s.calls > 0 && s.invariant;
 }
 
+/* Bytes of the kernel's shared-memory rings (its top-level tile.local_alloc memrefs). */
+static int64_t ringBytes(MlirBlock kbody) {
+  int64_t bytes = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(kbody); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!ttOpIs(op, "tile.local_alloc"))
+      continue;
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+    if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t))
+      continue;
+    int64_t n = ttDtypeBytes(mlirShapedTypeGetElementType(t));
+    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
+      n *= mlirShapedTypeGetDimSize(t, d);
+    bytes += n;
+  }
+  return bytes;
+}
+
 /* An op without operands or results named `name`, inserted before `before`. */
 static void build0(MlirBlock block, MlirOperation before, const char *name, MlirLocation loc) {
   TtBuilder b = {block, before};
@@ -148,7 +168,9 @@ static void pdlKernel(MlirModule module, MlirOperation kernel, int trigger, int6
   MlirOperation loop = ttDotLoop(kbody);
   if (trigger == TRIGGER_AUTO) { /* a symbolic grid counts as more than one wave */
     int64_t programs = mlirOperationIsNull(fusion) ? -1 : ttLaunchProgramsExact(fusion);
-    trigger = programs > 0 && programs <= numSms ? TRIGGER_START : TRIGGER_AFTER_LOOP;
+    trigger = programs > 0 && programs <= numSms && ringBytes(kbody) > TT_SMEM_TWO_BLOCKS
+                  ? TRIGGER_START
+                  : TRIGGER_AFTER_LOOP;
   }
   if (trigger == TRIGGER_AFTER_LOOP && mlirOperationIsNull(loop))
     trigger = TRIGGER_EXIT;

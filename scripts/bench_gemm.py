@@ -10,20 +10,24 @@ f16_<M>x<N>x<K>.ptx (tt's defaults), ..._sk<S>.ptx and ..._<order>.ptx (variants
 f16_4096x8192x8192.ptx (large GEMM); f8e4m3_*.ptx, once tt compiles fp8, add tt fp8
 columns. A missing or failing case prints n/a.
 
-Timing: tt is tt-run's median (`--no-check --runs R --warmup W`: launches enqueued back to
-back, each between its own event pair; a split-K kernel's output zeroing is inside the
-pair). The peers are timed the same way (benchlib.bench_queued), Triton's split-K zeroing
-included. Floor: bytes of A, B and C once (f16: 2 (MK + NK + MN); fp8: MK + NK + 2 MN,
+Timing (--timing batch, the default): tt is `tt-run --no-check --batch --runs R --warmup W`,
+the R launches back to back between one event pair, their mean (a split-K kernel's output
+zeroing included); tt's kernels are `pdl` launches (programmatic dependent launch: each may
+start while the one before it ends), and the "no pdl" columns time the same PTX launched
+the plain way (TTRT_NO_PDL=1). The peers' calls run back to back too, without the CPU's
+launch cost: 20 calls captured in a CUDA graph, replayed (benchlib.bench_batched), Triton's
+split-K zeroing included. --timing events times as before 2026-11-25: each launch (tt) and
+call (peers) between its own event pair, enqueued back to back (benchlib.bench_queued). Floor: bytes of A, B and C once (f16: 2 (MK + NK + MN); fp8: MK + NK + 2 MN,
 f16 output) at the device's copy rate, a 1 GiB device-to-device copy measured in this run
 (benchlib.copy_bandwidth, as bench_rows.py does); "% floor" = floor time / time.
 
 Usage: bench_gemm.py TT_RUN CASEDIR [--out FILE.md] [--runs R] [--warmup W] [--no-triton]
-                    [--shapes NxK,...] [--no-large]
+                    [--shapes NxK,...] [--no-large] [--timing batch|events]
 Needs python3, torch and triton (without triton the Triton column is n/a).
 """
 import argparse, datetime, os, sys, time
 import torch
-from benchlib import bench_queued, copy_bandwidth, scaled_mm_time, tt_median
+from benchlib import bench_batched, bench_queued, copy_bandwidth, scaled_mm_time, tt_median
 
 MS = [1, 2, 4, 8, 16, 32, 64, 128]
 SHAPES = [(8192, 8192), (28672, 8192), (8192, 28672), (10240, 8192)]  # (N, K)
@@ -32,6 +36,7 @@ VARIANT_SHAPES = [(8192, 8192), (28672, 8192)]
 VARIANTS = ["sk1", "sk2", "sk4", "sk8", "sk16", "row-major", "grouped", "column-major"]
 LARGE = (4096, 8192, 8192)
 T0 = time.time()
+TIMER = [bench_batched]  # how the peers' final times are taken (--timing)
 
 def log(msg):
     print(f"[{time.time() - T0:6.0f}s] {msg}", file=sys.stderr, flush=True)
@@ -188,7 +193,7 @@ def triton_best(x, w, ref, runs, warmup, scales=None):
     if not timed:
         return None, "; ".join(errors[:2]) or "no config fits"
     _, c = min(timed, key=lambda t: t[0])
-    return bench_queued(triton_fn(x, w, y, c, scales), runs=runs, warmup=warmup), cfg_name(c)
+    return TIMER[0](triton_fn(x, w, y, c, scales), runs=runs, warmup=warmup), cfg_name(c)
 
 def rand(*shape):  # uniform in [-1, 1], as tt-run makes its inputs
     return torch.rand(*shape, device="cuda", dtype=torch.float32).mul_(2).sub_(1).half()
@@ -208,13 +213,13 @@ def peers(M, N, K, a):
         y, wt = torch.empty(M, N, device="cuda", dtype=torch.float16), w.t()
         torch.matmul(x, wt, out=y)
         ref = y.clone()
-        p["cublas"] = bench_queued(lambda: torch.matmul(x, wt, out=y), runs=runs, warmup=warmup)
+        p["cublas"] = TIMER[0](lambda: torch.matmul(x, wt, out=y), runs=runs, warmup=warmup)
         if not a.no_triton:
             p["triton"], p["tcfg"] = triton_best(x, w, ref, runs, warmup)
             if p["triton"] is None:
                 log(f"triton n/a at {M}x{N}x{K}: {p['tcfg']}")
                 p["tcfg"] = "n/a"
-        p["fp8"], why = scaled_mm_time(x, w, runs, warmup)
+        p["fp8"], why = scaled_mm_time(x, w, runs, warmup, TIMER[0])
         if p["fp8"] is None:
             log(f"_scaled_mm n/a at {M}x{N}x{K}: {why}")
         if a.fp8_triton and not a.no_triton and M < 256 and hasattr(torch, "float8_e4m3fn"):
@@ -233,14 +238,15 @@ def peers(M, N, K, a):
     PEERS[(M, N, K)] = p
     return p
 
-def tt_time(a, name, large=False):
-    """tt-run's median in us for CASEDIR/name.ptx, or None (missing PTX, failed run)."""
+def tt_time(a, name, large=False, pdl=True):
+    """tt-run's time in us for CASEDIR/name.ptx (--timing), or None (missing PTX, failed
+    run); pdl=False launches its kernels the plain way."""
     ptx = os.path.join(a.casedir, name + ".ptx")
     if not os.path.exists(ptx):
         log(f"tt n/a: no {ptx}")
         return None
     runs, warmup = (20, 3) if large else (a.runs, a.warmup)
-    t, why = tt_median(a.tt_run, ptx, runs, warmup)
+    t, why = tt_median(a.tt_run, ptx, runs, warmup, batch=a.timing == "batch", pdl=pdl)
     if t is None:
         log(f"tt n/a: {name}: {why}")
     return t
@@ -275,7 +281,11 @@ def main():
     ap.add_argument("--shapes", help="only these (N, K), e.g. 8192x8192,28672x8192 (the "
                     "sweep in parts, each within a device call)")
     ap.add_argument("--no-large", action="store_true", help="leave out the large GEMM")
+    ap.add_argument("--timing", choices=["batch", "events"], default="batch",
+                    help="batch: calls back to back, their mean (tt-run --batch; peers in a "
+                    "CUDA graph); events: an event pair around each call")
     a = ap.parse_args()
+    TIMER[0] = bench_batched if a.timing == "batch" else bench_queued
     a.shapes = ([tuple(int(v) for v in s.split("x")) for s in a.shapes.split(",")]
                 if a.shapes else SHAPES)
     out = Out()
@@ -296,19 +306,30 @@ def run(a, out):
         f"{torch.cuda.get_device_name()}")
     out(f"copy bandwidth (1 GiB copy): {bw:.0f} GB/s; torch {torch.__version__}, CUDA "
         f"{torch.version.cuda}, triton {triton.__version__ if triton else 'n/a'}; "
-        f"tt-run --no-check median of {a.runs} runs after {a.warmup} warm-ups (large GEMM: 20)\n")
-    out("Times in us (median; peers timed like tt-run: enqueued back to back, an event pair each; "
-        "split-K zeroing counted). \"tt vs X\" = X time / tt time. Floor = bytes of A, B and C "
+        + (f"tt-run --no-check --batch: mean of {a.runs} launches back to back after {a.warmup} "
+           "warm-ups (large GEMM: 20)\n" if a.timing == "batch" else
+           f"tt-run --no-check median of {a.runs} runs after {a.warmup} warm-ups (large GEMM: 20)\n"))
+    out(("Times in us (calls back to back: tt's launches on the stream, `pdl` launches that may "
+         "start while the one before ends - \"no pdl\": the same PTX launched the plain way; "
+         "the peers' calls in a CUDA graph of 20, median replay / 20; split-K zeroing counted)."
+         if a.timing == "batch" else
+         "Times in us (median; peers timed like tt-run: enqueued back to back, an event pair "
+         "each; split-K zeroing counted).") + " \"tt vs X\" = X time / tt time. Floor = bytes of A, B and C "
         "at the copy rate; % floor = floor / time. cuBLAS fp8 = torch._scaled_mm (e4m3, "
         "per-tensor scales, f16 out, best of use_fast_accum off/on); Triton fp8 = the Triton matmul "
         "on e4m3 operands with the scales applied to its f32 sum.\n")
     out("## M sweep (tt defaults: --decompose --fuse --splitk)\n")
+    nopdl = a.timing == "batch"
     head = ("| M | N | K | tt (us) | cuBLAS f16 (us) | Triton f16 (us) | Triton config | "
             "tt vs cuBLAS | tt vs Triton | floor f16 (us) | tt % floor | cuBLAS % floor | "
             "cuBLAS fp8 (us) | floor fp8 (us) | cuBLAS fp8 % floor |")
+    if nopdl:
+        head += " tt no pdl (us) |"
     if fp8_tt:
         head += (" tt fp8 (us) | tt fp8 vs cuBLAS fp8 | tt fp8 % floor | Triton fp8 (us) | "
                  "Triton fp8 config | tt fp8 vs Triton fp8 |")
+        if nopdl:
+            head += " tt fp8 no pdl (us) |"
     out(head)
     out("|" + "---|" * (head.count("|") - 1))
     tt_base = {}
@@ -322,10 +343,14 @@ def run(a, out):
                f"{p['tcfg']} | {ratio(p['cublas'], tt)} | {ratio(p['triton'], tt)} | {f16:.1f} | "
                f"{pct(f16, tt)} | {pct(f16, p['cublas'])} | {us(p['fp8'])} | {f8:.1f} | "
                f"{pct(f8, p['fp8'])} |")
+        if nopdl:
+            row += f" {us(tt_time(a, f'f16_{M}x{N}x{K}', pdl=False))} |"
         if fp8_tt:
             t8 = tt_time(a, f"f8e4m3_{M}x{N}x{K}")
             row += (f" {us(t8)} | {ratio(p['fp8'], t8)} | {pct(f8, t8)} | {us(p['triton8'])} | "
                     f"{p['t8cfg']} | {ratio(p['triton8'], t8)} |")
+            if nopdl:
+                row += f" {us(tt_time(a, f'f8e4m3_{M}x{N}x{K}', pdl=False))} |"
         out(row)
 
     out("\n## Variants (split-k: --tile --splitk='split-k=S'; order: --tile='order=O' --splitk)\n")

@@ -21,9 +21,10 @@ tt_ptx() { # name mlir-text [passes after --decompose --fuse] -> OUTDIR/name.ptx
   printf '%s\n' "$text" | "$bin/tt-opt" --decompose --fuse "$@" |
     "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} -o "$out/$name.ptx"
 }
-linear() { # M N K dtype bias(0/1) [activation]: x [M,K] @ w[N,K]^T (+ b) (then gelu)
+linear() { # M N K dtype bias(0/1) [activation]: x [M,K] @ w[N,K]^T (+ b) (then gelu); w is
+  # marked tt.invariant (a weight: --pdl lets its TMA loads start before the wait)
   local m=$1 n=$2 k=$3 t=$4 args="%x, %w" types="tensor<$1x$3x$4>, tensor<$2x$3x$4>"
-  local sig="%x: tensor<$m x${k}x$t>, %w: tensor<${n}x${k}x$t>"
+  local sig="%x: tensor<$m x${k}x$t>, %w: tensor<${n}x${k}x$t> {tt.invariant}"
   sig=${sig// x/x}
   if [ "$5" = 1 ]; then args="$args, %b"; types="$types, tensor<${n}x$t>"; sig="$sig, %b: tensor<${n}x$t>"; fi
   local body="  %y = \"prim.linear\"($args) : ($types) -> tensor<${m}x${n}x$t>"
@@ -36,9 +37,10 @@ linear() { # M N K dtype bias(0/1) [activation]: x [M,K] @ w[N,K]^T (+ b) (then 
   printf 'func.func @main(%s) -> tensor<%sx%sx%s> {\n%s\n  return %s : tensor<%sx%sx%s>\n}\n' \
     "$sig" "$m" "$n" "$t" "$body" "$ret" "$m" "$n" "$t"
 }
-scaled_linear() { # M N K xdtype wdtype outdtype bias(0/1): torch._scaled_mm(x, w^T, sx, sw)
+scaled_linear() { # M N K xdtype wdtype outdtype bias(0/1): torch._scaled_mm(x, w^T, sx, sw), w
+  # tt.invariant as in linear
   local m=$1 n=$2 k=$3 xt=$4 wt=$5 ot=$6
-  local sig="%x: tensor<${m}x${k}x$xt>, %w: tensor<${n}x${k}x$wt>, %sx: tensor<f32>, %sw: tensor<f32>"
+  local sig="%x: tensor<${m}x${k}x$xt>, %w: tensor<${n}x${k}x$wt> {tt.invariant}, %sx: tensor<f32>, %sw: tensor<f32>"
   local args="%x, %wt, %sx, %sw" types="tensor<${m}x${k}x$xt>, tensor<${k}x${n}x$wt>, tensor<f32>, tensor<f32>"
   if [ "$7" = 1 ]; then sig="$sig, %b: tensor<${n}x$ot>"; args="$args, %b"; types="$types, tensor<${n}x$ot>"; fi
   printf 'func.func @main(%s) -> tensor<%sx%sx%s> {\n' "$sig" "$m" "$n" "$ot"

@@ -11,22 +11,22 @@
 // RUN: tt-opt %s --decompose --fuse --splitk --pipeline --pdl | not tt-translate --ptx --arch=sm_80 2>&1 | FileCheck %s --check-prefix=ERR
 
 // CHECK: //@tt-meta 5 arch sm_90a
-// CHECK: //@launch fused_0_kernel grid 8 {{[0-9]+}} 1 block 128 1 1 shared {{[0-9]+}} pdl
+// CHECK: //@launch fused_0_kernel grid 128 1 1 block 128 1 1 shared 164864 pdl
 // CHECK: .entry fused_0_kernel(
 // CHECK: griddepcontrol.launch_dependents;
 // CHECK: cp.async.bulk.tensor
 // CHECK: griddepcontrol.wait;
 // CHECK: cp.async.bulk.tensor
 // RT: tt-meta 5 arch sm_90a
-// RT: launch fused_0_kernel grid 8=8 {{[0-9]+=[0-9]+}} 1=1 block 128 1 1 shared {{[0-9]+}} pdl
+// RT: launch fused_0_kernel grid 128=128 1=1 1=1 block 128 1 1 shared 164864 pdl
 // OFF: //@tt-meta 4 arch sm_90a
 // OFF-NOT: pdl
 // OFF-NOT: griddepcontrol
-// SM80: //@tt-meta 2 arch sm_80
+// SM80: //@tt-meta 1 arch sm_80
 // SM80-NOT: pdl
 // SM80-NOT: griddepcontrol
 // ERR: error: tt-translate: 'hopper.griddep_{{wait|launch_dependents}}' (programmatic dependent launch) needs --arch=sm_90 or later; run --pdl='trigger=off' for older targets
-func.func @weights(%x: tensor<16x1024xf16>, %w: tensor<512x1024xf16> {tt.invariant}) -> tensor<16x512xf16> {
-  %y = "prim.linear"(%x, %w) : (tensor<16x1024xf16>, tensor<512x1024xf16>) -> tensor<16x512xf16>
-  return %y : tensor<16x512xf16>
+func.func @weights(%x: tensor<16x8192xf16>, %w: tensor<8192x8192xf16> {tt.invariant}) -> tensor<16x8192xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<16x8192xf16>, tensor<8192x8192xf16>) -> tensor<16x8192xf16>
+  return %y : tensor<16x8192xf16>
 }
