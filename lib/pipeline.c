@@ -79,8 +79,8 @@ static const TtPassOption pdlOptions[] = {
     {"trigger", "where each program signals that the next launch may start "
      "(griddepcontrol.launch_dependents): start, after-loop (after the K loop; at exit "
      "without one), exit (no signal: a program's exit is one), auto (start when the launch "
-     "has at most num-sms programs and one block fills an SM's shared memory, else "
-     "after-loop) or off (no programmatic dependent "
+     "has 7/8 of num-sms to num-sms programs and one block fills an SM's shared memory, "
+     "else after-loop) or off (no programmatic dependent "
      "launch: the kernel is launched the plain way)", 0, 0, 4, ttPdlTriggers},
     {"num-sms", "SMs of the target GPU, for trigger=auto (132: H100 SXM and H200)", TT_SMS, 1,
      1024, NULL},

@@ -28,15 +28,16 @@
  *     one then triggers at exit); exit leaves it out (the implicit trigger of a program's
  *     exit); auto is start when the launch has at most num-sms programs (a grid of
  *     symbolic extents, like an elementwise kernel's cdiv(numel, block), counts as more)
- *     and its shared-memory rings leave no room for a second block on an SM (more than
- *     TT_SMEM_TWO_BLOCKS), else after-loop. The next kernel's programs start where an SM
+ *     and more than 7/8 of that, and its shared-memory rings leave no room for a second
+ *     block on an SM (more than TT_SMEM_TWO_BLOCKS), else after-loop. The next kernel's programs start where an SM
  *     has room: with one block per SM only on the idle SMs and as this kernel's programs
  *     exit, so an early trigger hides the launch (H200, 16 x 8192 x 8192 fp8, 128
  *     programs of 161 KiB: 19.8 us without pdl, 16.7 with the trigger at the start, 18.0
  *     after the K loop); where a second block fits, the next kernel's programs move in
  *     beside this one's and slow them (16 x 28672 x 8192 f16, 112 programs of 103 KiB:
- *     110.9 us without pdl, 133 at the start, 110.6 after the K loop:
- *     bench/2026-11-25-h200-pdl.md). trigger=off adds nothing and marks the kernel "off":
+ *     110.9 us without pdl, 133 at the start, 110.6 after the K loop); so did a grid
+ *     that leaves many SMs idle (32 x 10240 x 8192 f16, 80 programs of 121 KiB: 45.8 us
+ *     without pdl, 58.7 at the start: bench/2026-11-24-h200-gemm-pdl.md). trigger=off adds nothing and marks the kernel "off":
  *     it is launched the plain way.
  *
  * An input of a kernel is invariant when the fused function that launches it gets it, at
@@ -168,7 +169,8 @@ static void pdlKernel(MlirModule module, MlirOperation kernel, int trigger, int6
   MlirOperation loop = ttDotLoop(kbody);
   if (trigger == TRIGGER_AUTO) { /* a symbolic grid counts as more than one wave */
     int64_t programs = mlirOperationIsNull(fusion) ? -1 : ttLaunchProgramsExact(fusion);
-    trigger = programs > 0 && programs <= numSms && ringBytes(kbody) > TT_SMEM_TWO_BLOCKS
+    trigger = programs > numSms * 7 / 8 && programs <= numSms &&
+                      ringBytes(kbody) > TT_SMEM_TWO_BLOCKS
                   ? TRIGGER_START
                   : TRIGGER_AFTER_LOOP;
   }
