@@ -26,19 +26,20 @@
  *  2. The trigger (option `trigger`): start puts launch_dependents first in the kernel;
  *     after-loop right after its K loop (ttDotLoop: before the epilogue; a kernel without
  *     one then triggers at exit); exit leaves it out (the implicit trigger of a program's
- *     exit); auto is start when the launch has at most num-sms programs (a grid of
- *     symbolic extents, like an elementwise kernel's cdiv(numel, block), counts as more)
- *     and more than 7/8 of that, and its shared-memory rings leave no room for a second
- *     block on an SM (more than TT_SMEM_TWO_BLOCKS), else after-loop. The next kernel's programs start where an SM
- *     has room: with one block per SM only on the idle SMs and as this kernel's programs
- *     exit, so an early trigger hides the launch (H200, 16 x 8192 x 8192 fp8, 128
- *     programs of 161 KiB: 19.8 us without pdl, 16.7 with the trigger at the start, 18.0
- *     after the K loop); where a second block fits, the next kernel's programs move in
- *     beside this one's and slow them (16 x 28672 x 8192 f16, 112 programs of 103 KiB:
- *     110.9 us without pdl, 133 at the start, 110.6 after the K loop); so did a grid
- *     that leaves many SMs idle (32 x 10240 x 8192 f16, 80 programs of 121 KiB: 45.8 us
- *     without pdl, 58.7 at the start: bench/2026-11-24-h200-gemm-pdl.md). trigger=off adds nothing and marks the kernel "off":
- *     it is launched the plain way.
+ *     exit); auto is start when the launch has more than 7/8 of num-sms and at most
+ *     num-sms programs (a grid of symbolic extents, like an elementwise kernel's
+ *     cdiv(numel, block), counts as more) and its shared-memory rings leave no room for
+ *     a second block on an SM (more than TT_SMEM_TWO_BLOCKS), else after-loop. The next
+ *     kernel's programs start where an SM has room: with one block per SM only on the
+ *     idle SMs and as this kernel's programs exit, so an early trigger hides the launch
+ *     (H200, 16 x 8192 x 8192 fp8, 128 programs of 161 KiB: 19.8 us without pdl, 16.7
+ *     with the trigger at the start, 18.0 after the K loop); where a second block fits,
+ *     the next kernel's programs move in beside this one's and slow them (16 x 28672 x
+ *     8192 f16, 112 programs of 103 KiB: 110.9 us without pdl, 133 at the start, 110.6
+ *     after the K loop); so did a grid that leaves many SMs idle (32 x 10240 x 8192 f16,
+ *     80 programs of 121 KiB: 45.8 us without pdl, 58.7 at the start, 43.2 after the K
+ *     loop: bench/2026-11-24-h200-gemm-pdl.md). trigger=off adds nothing and marks the
+ *     kernel "off": it is launched the plain way.
  *
  * An input of a kernel is invariant when the fused function that launches it gets it, at
  * every call, from an argument of the calling function marked `tt.invariant` (a unit
@@ -46,8 +47,7 @@
  */
 #include "tt.h"
 
-#include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 enum { TRIGGER_AUTO, TRIGGER_START, TRIGGER_AFTER_LOOP, TRIGGER_EXIT, TRIGGER_OFF };
 const char *const ttPdlTriggers[] = {"auto", "start", "after-loop", "exit", "off", NULL};
@@ -88,52 +88,48 @@ static bool argIsInvariant(MlirValue v) {
     return false;
   MlirAttribute dict = mlirArrayAttrGetElement(attrs, n);
   return mlirAttributeIsADictionary(dict) &&
-         !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(dict, ttStrRef("tt.invariant")));
+         !mlirAttributeIsNull(
+             mlirDictionaryAttrGetElementByName(dict, ttStrRef("tt.invariant")));
 }
 
 static bool scanCall(MlirOperation op, void *userData) {
   CallScan *s = userData;
-  char callee[128];
   if (!ttOpIs(op, "func.call") || mlirOperationGetNumOperands(op) <= s->index)
     return true;
   MlirAttribute a = ttOpAttr(op, "callee");
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAFlatSymbolRef(a))
-    return true;
-  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(a);
-  snprintf(callee, sizeof callee, "%.*s", (int)name.length, name.data);
-  if (strcmp(callee, s->callee) != 0)
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAFlatSymbolRef(a) ||
+      !ttStrRefEq(mlirFlatSymbolRefAttrGetValue(a), s->callee))
     return true;
   s->calls++;
   s->invariant = s->invariant && argIsInvariant(mlirOperationGetOperand(op, s->index));
   return true;
 }
 
-/* Whether kernel argument `desc` (a TMA descriptor) maps an invariant input of the fused
- * function `fusion` that launches the kernel: descriptors are the kernel's last arguments,
- * in the order of the launch's `tma` entries, each entry naming its input first. */
-static bool invariantDesc(MlirModule module, MlirOperation fusion, MlirBlock kbody,
-                          MlirValue desc) {
-  if (mlirOperationIsNull(fusion) || !mlirValueIsABlockArgument(desc))
-    return false;
-  MlirAttribute launch = ttOpAttr(fusion, "tile.launch");
+/* Marks in invariant[] (by kernel argument number, cleared by the caller) the TMA
+ * descriptors that map an invariant input of the fused function `fusion` launching the
+ * kernel: descriptors are the kernel's last arguments, in the order of the launch's `tma`
+ * entries, each entry naming its input first. */
+static void invariantDescs(MlirModule module, MlirOperation fusion, MlirBlock kbody,
+                           bool *invariant) {
+  MlirAttribute launch = mlirOperationIsNull(fusion) ? mlirAttributeGetNull()
+                                                     : ttOpAttr(fusion, "tile.launch");
   MlirAttribute tma = mlirAttributeIsNull(launch)
                           ? launch
                           : mlirDictionaryAttrGetElementByName(launch, ttStrRef("tma"));
   if (mlirAttributeIsNull(tma) || !mlirAttributeIsAArray(tma))
-    return false;
+    return;
   intptr_t ntma = mlirArrayAttrGetNumElements(tma);
-  intptr_t entry = mlirBlockArgumentGetArgNumber(desc) -
-                   (mlirBlockGetNumArguments(kbody) - ntma);
-  if (entry < 0 || entry >= ntma)
-    return false;
-  MlirAttribute e = mlirArrayAttrGetElement(tma, entry);
-  if (!mlirAttributeIsADenseI64Array(e) || mlirDenseArrayGetNumElements(e) < 1)
-    return false;
+  intptr_t first = mlirBlockGetNumArguments(kbody) - ntma; /* the first descriptor's */
   char name[128] = "";
   ttOpAttrStr(fusion, "sym_name", name, sizeof name);
-  CallScan s = {name, (intptr_t)mlirDenseI64ArrayGetElement(e, 0), 0, true};
-  ttWalk(mlirModuleGetOperation(module), scanCall, &s);
-  return s.calls > 0 && s.invariant;
+  for (intptr_t i = 0; i < ntma && first >= 0; i++) {
+    MlirAttribute e = mlirArrayAttrGetElement(tma, i);
+    if (!mlirAttributeIsADenseI64Array(e) || mlirDenseArrayGetNumElements(e) < 1)
+      continue;
+    CallScan s = {name, (intptr_t)mlirDenseI64ArrayGetElement(e, 0), 0, true};
+    ttWalk(mlirModuleGetOperation(module), scanCall, &s);
+    invariant[first + i] = s.calls > 0 && s.invariant;
+  }
 }
 
 /* Bytes of the kernel's shared-memory rings (its top-level tile.local_alloc memrefs). */
@@ -182,6 +178,8 @@ static void pdlKernel(MlirModule module, MlirOperation kernel, int trigger, int6
     return;
 
   /* Step 1. */
+  bool *invariant = ttAlloc(sizeof(bool) * (size_t)(mlirBlockGetNumArguments(kbody) + 1));
+  invariantDescs(module, fusion, kbody, invariant);
   MlirOperation held[64], op = mlirBlockGetFirstOperation(kbody);
   int nheld = 0;
   for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -189,9 +187,11 @@ static void pdlKernel(MlirModule module, MlirOperation kernel, int trigger, int6
       continue;
     if (!ttOpIs(op, "hopper.tma_load") || nheld == 64)
       break;
-    if (!invariantDesc(module, fusion, kbody, mlirOperationGetOperand(op, 0)))
+    MlirValue desc = mlirOperationGetOperand(op, 0);
+    if (!mlirValueIsABlockArgument(desc) || !invariant[mlirBlockArgumentGetArgNumber(desc)])
       held[nheld++] = op;
   }
+  free(invariant);
   MlirOperation stop = op; /* the block ends with its terminator: never null */
   MlirLocation loc = mlirOperationGetLocation(stop);
   build0(kbody, stop, "hopper.griddep_wait", loc);

@@ -84,6 +84,7 @@
 
 typedef struct Driver {
   void *handle; /* non-NULL once every symbol is resolved */
+  bool pdl;     /* `pdl` launches as such: cuLaunchKernelEx exists, TTRT_NO_PDL unset */
 #define X(field, symbol, fallback, optional, params)                           \
   CUresult(CUDAAPI *field) params;
   TTRT_DRIVER_FUNCTIONS(X)
@@ -151,6 +152,8 @@ static TtrtStatus loadDriver(TtrtError *err) {
     }
   }
   driver.handle = handle;
+  const char *noPdl = getenv("TTRT_NO_PDL"); /* for A/B runs of the same PTX */
+  driver.pdl = driver.launchKernelEx && !(noPdl && *noPdl);
   return TTRT_SUCCESS;
 }
 
@@ -370,7 +373,7 @@ TtrtStatus ttrtFunctionLaunch(TtrtContext ctx, TtrtFunction fn,
                               const TtrtLaunchDims *d, void **params,
                               TtrtError *err) {
   CUstream stream = unwrapContext(ctx)->stream;
-  if (!d->pdl || !driver.launchKernelEx || getenv("TTRT_NO_PDL"))
+  if (!d->pdl || !driver.pdl)
     return CU(err, launchKernel, (CUfunction)fn.ptr, d->grid[0], d->grid[1],
               d->grid[2], d->block[0], d->block[1], d->block[2], d->shared,
               stream, params, NULL);
