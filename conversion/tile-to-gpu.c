@@ -942,7 +942,9 @@ static Lowered *readFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base,
  *     address / 16, the 8-row group stride (1024 bytes), the 64-column block stride (B
  *     [K][N]) and swizzle mode 128B; a K step moves the start by 32 bytes in a K-major
  *     block (the hardware swizzles the address it forms) and by 16 rows (2048 bytes) in a
- *     [K][64] block. wgmma.fence before the first, commit and wait for all after the last.
+ *     [K][64] block. wgmma.fence before the first, commit and wait for all after the last
+ *     - unless a hopper.wgmma_wait follows the tile.dot (--pipeline wgmma-in-flight=1),
+ *     which then says how many groups stay in flight (not for fp8 slots: see below).
  *  c. The accumulator: per block b and 8-row chunk c of M a vector<4xf32>, the registers
  *     4c..4c+3 of wgmma's D: lane (g = lane / 4, t = lane % 4) of warp w in the group holds
  *     C[8c + 2t + {0, 1}][col] at col = 64 (MB g + b) + 16 w + g, then at col + 8. */
@@ -1076,6 +1078,13 @@ static void wgmmaToShared(Lower *l, Lowered *x, MlirValue buf, int64_t ld) {
   barrier(l);
 }
 
+/* wgmma.wait_group: at most `pending` of this warpgroup's committed groups in flight. */
+static void wgmmaWaitGroup(Lower *l, int64_t pending) {
+  MlirNamedAttribute group =
+      ttNamedAttr(l->ctx, "group", ttIntAttr(l->ctx, pending, mlirIntegerTypeGet(l->ctx, 64)));
+  build(l, "nvvm.wgmma.wait.group.sync.aligned", 0, NULL, ttNoType(), 1, &group);
+}
+
 /* Step 5w for tile.dot (wgmmaFits holds; operand checks are done). */
 static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType aElem,
                        MlirType bElem) {
@@ -1155,8 +1164,9 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
     }
   }
   build(l, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, ttNoType(), 0, NULL);
-  MlirNamedAttribute group0 = ttNamedAttr(l->ctx, "group", ttIntAttr(l->ctx, 0, i64));
-  build(l, "nvvm.wgmma.wait.group.sync.aligned", 0, NULL, ttNoType(), 1, &group0);
+  MlirOperation next = mlirOperationGetNextInBlock(op);
+  if (native || mlirOperationIsNull(next) || !ttOpIs(next, "hopper.wgmma_wait"))
+    wgmmaWaitGroup(l, 0);
   Lowered *out = define(l, mlirOperationGetResult(op, 0));
   out->mma = out->wg = true;
   out->mmaM = m;
@@ -1803,6 +1813,14 @@ static bool lowerOp(Lower *l, MlirOperation op) {
     return lowerTmaLoad(l, op);
   if (ttOpIs(op, "hopper.mbarrier_wait"))
     return lowerMbarrierWait(l, op);
+  if (ttOpIs(op, "hopper.wgmma_wait")) { /* (5w) */
+    if (!l->wgmma) {
+      ttEmitError(op, "convert-tile-to-gpu: hopper.wgmma_wait needs mma=wgmma (sm_90a)");
+      return false;
+    }
+    wgmmaWaitGroup(l, ttOpAttrInt(op, "pending", 0));
+    return true;
+  }
   if (ttOpIs(op, "hopper.griddep_wait") || ttOpIs(op, "hopper.griddep_launch_dependents")) {
     bool wait = ttOpIs(op, "hopper.griddep_wait");
     l->pdl = l->pdl || wait;

@@ -63,8 +63,8 @@ static const TtPassOption pipelineOptions[] = {
     {"num-stages", "steps of the K loop whose loads are in flight at once (0: 2 in "
      "registers; in shared memory the most of 2-4 that fit in 48 KiB; in TMA rings the "
      "most of 2-4 that fit (at most 3 on a grid filling under 7/8 of the SMs); past one "
-     "wave 3 where they fit half an SM's shared memory (two blocks per SM), else at most 3; "
-     "1: no pipelining)",
+     "wave 3 where they fit half an SM's shared memory (two blocks per SM), else at most 3, "
+     "4 with wgmma in flight; 1: no pipelining)",
      0, 0, 8, NULL},
     {"stage-in", "where the tiles in flight wait: registers (carried by the loop; the "
      "default, faster on H100 at decode shapes), shared (asynchronous copies into a ring "
@@ -73,6 +73,11 @@ static const TtPassOption pipelineOptions[] = {
      "completing on mbarriers; dynamic shared memory, the rings up to 225 KiB) or auto "
      "(tma where the loop qualifies, else registers; tt-translate's choice for sm_90a)",
      0, 0, 3, stageIns},
+    {"wgmma-in-flight", "tma form, f16/bf16 dots: 1: each step's wgmma keeps running while "
+     "the next step waits for its tiles (wgmma.wait_group 1; a slot is refilled one step "
+     "later, when the wgmma that read it is done); 0: each step waits for its own wgmma "
+     "before the next begins; -1: 1 where one block fills an SM's shared memory and the dot "
+     "tile has at least 64 rows, else 0", -1, -1, 1, NULL},
 };
 
 static const TtPassOption pdlOptions[] = {

@@ -43,6 +43,13 @@
  *     kernel gets `tile.num_stages = S` (also for S = 1, which changes nothing else), and a
  *     kernel that has it is left alone: tt-translate runs the pass with its defaults on
  *     whatever tt-opt did not pipeline.
+ *  5. wgmma-in-flight (tma form, f16/bf16 dots; -1: see inFlightDots): each tile.dot is
+ *     followed by hopper.wgmma_wait {pending = 1}, so step i's wgmma still runs while step
+ *     i + 1 waits for its boxes and issues its own; slot wr, which step i - 1's wgmma read,
+ *     is refilled only after that wait (the refill and its barrier move to the end of the
+ *     body), and a hopper.wgmma_wait {pending = 0} follows the loop. The loads run S - 2
+ *     steps ahead of the wgmma instead of S - 1; for num-stages = 0 on a grid past one
+ *     wave S grows by one where the rings still fit.
  */
 #include "tt.h"
 
@@ -313,7 +320,7 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
  * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5). False
  * when the loop does not qualify, after an error when `report`. */
 static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
-                    int64_t *stages, int64_t programs, bool report) {
+                    int64_t *stages, int64_t programs, bool report, int64_t *slotBytes) {
   int64_t slot = 0;
   for (int i = 0; i < s->nloads; i++) {
     MlirAttribute box = ttOpAttr(s->loads[i], "tile.box");
@@ -339,6 +346,7 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
       return false;
     }
   }
+  *slotBytes = slot;
   int64_t acc = accBytes(ttForBody(loop)); /* reuses the rings after the loop */
   bool waves = programs > TT_SMS, few = programs * 8 < TT_SMS * 7;
   if (waves && *stages == 0 && 3 * slot <= TT_SMEM_TWO_BLOCKS && acc <= TT_SMEM_TWO_BLOCKS)
@@ -387,9 +395,72 @@ static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, 
   return true;
 }
 
-/* Steps 1-4 for one kernel. */
+/* The last op of block b (null when empty). */
+static MlirOperation lastOp(MlirBlock b) {
+  MlirOperation last = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    last = op;
+  return last;
+}
+
+/* hopper.wgmma_wait {pending = n} at b. */
+static void wgmmaWait(TtBuilder *b, MlirLocation loc, int64_t n) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirNamedAttribute pending = ttNamedAttr(ctx, "pending", ttIntAttr(ctx, n, ttI32(ctx)));
+  ttBuild(b, "hopper.wgmma_wait", loc, 0, NULL, ttNoType(), 1, &pending);
+}
+
+/* True when the loop's dots leave their wgmma in flight (step 5): option `want` 1, or -1
+ * (auto) where a block fills its SM (rings of `ringBytes` past TT_SMEM_TWO_BLOCKS: no
+ * second block's loads run while this one's wgmma does) and its dot tiles have at least
+ * 64 rows (the wgmma of a step takes long enough to matter); and only on 2-byte operands
+ * (an fp8 dot's promotion reads its sum at once: convert-tile-to-gpu 5w). H200, f16
+ * (bench/2026-11-24-h200-wgmma-in-flight.md): 4096 x 8192 x 8192 (128x256x64, 3 stages of
+ * 48 KiB) 910 us -> 790; 128 x 10240 x 8192 61.4 -> 55.6; 128 x 8192 x 28672 149 -> 142;
+ * 128 x 8192 x 8192 45.7 -> 44.7; 64 x 8192 x 8192 35.4 -> 35.0; but 128 x 28672 x 8192
+ * (two blocks of 96 KiB per SM) 125.0 -> 128.9, and 16 x 8192 x 8192 32.3 -> 32.4. */
+static bool inFlightDots(MlirBlock body, int want, int64_t ringBytes) {
+  bool rows64 = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    int64_t a[TT_MAX_RANK];
+    if (!ttOpIs(op, "tile.dot"))
+      continue;
+    if (ttDtypeBytes(mlirValueGetType(mlirOperationGetOperand(op, 1))) != 2)
+      return false;
+    ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), a);
+    rows64 = rows64 && a[0] >= 64;
+  }
+  return want == 1 || (want < 0 && rows64 && ringBytes > TT_SMEM_TWO_BLOCKS);
+}
+
+/* Step 5: a hopper.wgmma_wait {pending = 1} after each tile.dot of the new loop's body
+ * (which then leaves out its own wait for all), and the refill - the ops after
+ * `beforeRefill` (the body's start when null) up to `refillLast` - moved to the end of
+ * the body, after the dots. */
+static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
+                              MlirOperation refillLast) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttOpIs(op, "tile.dot")) {
+      TtBuilder b = {body, mlirOperationGetNextInBlock(op)};
+      wgmmaWait(&b, mlirOperationGetLocation(op), 1);
+    }
+  MlirOperation op = mlirOperationIsNull(beforeRefill) ? mlirBlockGetFirstOperation(body)
+                                                       : mlirOperationGetNextInBlock(beforeRefill);
+  for (bool last = false; !last;) {
+    MlirOperation nextOp = mlirOperationGetNextInBlock(op);
+    last = mlirOperationEqual(op, refillLast);
+    mlirOperationRemoveFromParent(op);
+    mlirBlockAppendOwnedOperation(body, op);
+    op = nextOp;
+  }
+}
+
+/* Steps 1-5 for one kernel. */
 static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stages,
-                           int form) {
+                           int form, int wgmmaInFlight) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation loop = ttDotLoop(kbody);
   if (mlirOperationIsNull(loop) || !mlirAttributeIsNull(ttOpAttr(kernel, "tile.num_stages")))
@@ -414,6 +485,7 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
   char kname[128] = "";
   ttOpAttrStr(kernel, "sym_name", kname, sizeof kname);
   MlirOperation fusion = ttLauncherOf(module, kname);
+  int64_t asked = stages; /* the option (0: from the shape) */
   /* tma (or auto: tma where the loop qualifies, else registers) */
   bool shared = form == FORM_SHARED, tma = form == FORM_TMA || form == FORM_AUTO;
   bool report = form == FORM_TMA, fits = true;
@@ -426,9 +498,10 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     }
     tma = false;
   }
+  int64_t slotBytes = 0;
   if (tma) {
     int64_t tmaStages = stages;
-    tma = tmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion), report) &&
+    tma = tmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion), report, &slotBytes) &&
           wgmmaTile(kernel, body, loop, report);
     fits = tma || !report;
     if (tma)
@@ -441,6 +514,12 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     return false;
   }
   shared = shared || tma; /* both read slots of rings */
+  bool inFlight = tma && inFlightDots(body, wgmmaInFlight, stages * slotBytes);
+  /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
+   * fits (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779 us against 790-817 on 3) */
+  if (inFlight && asked == 0 && stages < 4 && ttLaunchPrograms(fusion) > TT_SMS &&
+      (stages + 1) * slotBytes <= TT_SMEM_DYNAMIC_LIMIT)
+    stages++;
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),
             step = mlirOperationGetOperand(loop, 2);
   intptr_t nold = mlirOperationGetNumOperands(loop) - 3;
@@ -501,14 +580,20 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     rd = binConst(&nb, loc, "arith.remui", i, stages);
     wr = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.addi", i, stages - 1), stages);
     if (tma) { /* every thread is done with slot wr (read at step i - 1) */
-      ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
+      if (!inFlight)
+        ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
       phase = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.divui", i, stages), 2);
     } else
       asyncWait(&nb, loc, stages - 2);
   }
+  /* the refill of slot wr: here, or (wgmma in flight, step 5) after the old body */
+  MlirOperation beforeRefill = lastOp(nbody);
+  if (inFlight) /* every warpgroup has waited for its step i - 1 wgmma, which read slot wr */
+    ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
   MlirValue k, ok;
   stageK(&nb, loc, niv, step, stages - 1, ub, &k, &ok);
   cloneSlice(&nb, loc, s, iv, k, ok, shared ? &rings : NULL, wr, next);
+  MlirOperation refillLast = lastOp(nbody);
   if (shared && !tma)
     ttBuild(&nb, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
   for (int i = 0; tma && i < nl; i++) /* slot rd's boxes have landed */
@@ -540,6 +625,8 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     }
     op = nextOp;
   }
+  if (inFlight) /* step 5 */
+    keepWgmmaInFlight(nbody, beforeRefill, refillLast);
   MlirValue *ys = ttAlloc(sizeof(MlirValue) * (size_t)(nold + carried + 1));
   for (intptr_t i = 0; i < nold; i++)
     ys[i] = mlirOperationGetOperand(yield, i);
@@ -554,10 +641,11 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(loop, i),
                                   mlirOperationGetResult(nloop, i));
   mlirOperationDestroy(loop);
-  if (shared) { /* (tma: every issued box was waited for; this is the barrier) */
-    TtBuilder after = {kbody, mlirOperationGetNextInBlock(nloop)};
+  TtBuilder after = {kbody, mlirOperationGetNextInBlock(nloop)};
+  if (shared) /* (tma: every issued box was waited for; this is the barrier) */
     asyncWait(&after, loc, 0);
-  }
+  if (inFlight) /* the last step's wgmma */
+    wgmmaWait(&after, loc, 0);
   for (int i = s->n - 1; i >= 0; i--) {
     if (!s->in[i] || mlirOperationEqual(s->ops[i], yield))
       continue;
@@ -584,7 +672,7 @@ bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
-        !pipelineKernel(module, op, opts->v[0], (int)opts->v[1]))
+        !pipelineKernel(module, op, opts->v[0], (int)opts->v[1], (int)opts->v[2]))
       return false;
   return true;
 }

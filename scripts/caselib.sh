@@ -5,7 +5,7 @@
 # tensor-core instructions (default: tt-translate's, wgmma for its default sm_90a).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TT_BIN:-$root/build}
-out=${1:-$root/$default_out}
+out=${1:-$root/${default_out:?caselib.sh: set default_out or pass OUTDIR}}
 mkdir -p "$out"
 rm -f "$out"/*.ptx
 compile() { # name size-tag mlir-text [tile options] -> OUTDIR/name_size-tag.ptx

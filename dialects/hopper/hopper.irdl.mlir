@@ -108,7 +108,10 @@ irdl.dialect @hopper {
   irdl.operation @wgmma_commit {
   }
 
-  /// `wgmma.wait_group`: wait until at most `pending` groups are in flight. Category: wgmma.
+  /// `wgmma.wait_group`: wait until at most `pending` of this warpgroup's committed groups
+  /// are in flight. After a `tile.dot` it replaces the dot's own wait for all (`--pipeline
+  /// wgmma-in-flight` puts `pending = 1` there and `pending = 0` after the K loop); needs
+  /// the wgmma lowering (sm_90a). Category: wgmma.
   irdl.operation @wgmma_wait {
     %i = irdl.base "#builtin.integer"
     irdl.attributes {"pending" = %i}

@@ -226,3 +226,13 @@ func.func @tma_slot_use(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.
   %n = arith.negf %t : tensor<16x64xf16>
   return
 }
+
+// -----
+
+// hopper.wgmma_wait waits for warpgroup MMA groups: a target without wgmma has none.
+func.func @wgmma_wait_sync() attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  // DIAG: {{^}}{{.*}}convert-tile-to-gpu/invalid.mlir:[[@LINE+2]]:3: error: convert-tile-to-gpu: hopper.wgmma_wait needs mma=wgmma (sm_90a){{$}}
+  // expected-error@+1 {{convert-tile-to-gpu: hopper.wgmma_wait needs mma=wgmma (sm_90a)}}
+  "hopper.wgmma_wait"() {pending = 1 : i32} : () -> ()
+  return
+}
