@@ -77,7 +77,7 @@ static const TtPassOption pipelineOptions[] = {
      "the next step waits for its tiles (wgmma.wait_group 1; a slot is refilled one step "
      "later, when the wgmma that read it is done); 0: each step waits for its own wgmma "
      "before the next begins; -1: 1 where one block fills an SM's shared memory and the dot "
-     "tile has at least 64 rows, else 0", -1, -1, 1, NULL},
+     "tile has 128 rows, or 64 on 4 or more stages, else 0", -1, -1, 1, NULL},
 };
 
 static const TtPassOption pdlOptions[] = {

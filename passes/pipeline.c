@@ -413,15 +413,17 @@ static void wgmmaWait(TtBuilder *b, MlirLocation loc, int64_t n) {
 
 /* True when the loop's dots leave their wgmma in flight (step 5): option `want` 1, or -1
  * (auto) where a block fills its SM (rings of `ringBytes` past TT_SMEM_TWO_BLOCKS: no
- * second block's loads run while this one's wgmma does) and its dot tiles have at least
- * 64 rows (the wgmma of a step takes long enough to matter); and only on 2-byte operands
- * (an fp8 dot's promotion reads its sum at once: convert-tile-to-gpu 5w). H200, f16
- * (bench/2026-11-24-h200-wgmma-in-flight.md): 4096 x 8192 x 8192 (128x256x64, 3 stages of
- * 48 KiB) 910 us -> 790; 128 x 10240 x 8192 61.4 -> 55.6; 128 x 8192 x 28672 149 -> 142;
- * 128 x 8192 x 8192 45.7 -> 44.7; 64 x 8192 x 8192 35.4 -> 35.0; but 128 x 28672 x 8192
- * (two blocks of 96 KiB per SM) 125.0 -> 128.9, and 16 x 8192 x 8192 32.3 -> 32.4. */
-static bool inFlightDots(MlirBlock body, int want, int64_t ringBytes) {
-  bool rows64 = true;
+ * second block's loads run while this one's wgmma does), its dot tiles have 128 rows (the
+ * wgmma of a step takes long enough to matter), or 64 on 4+ stages (the loads keep two
+ * steps of lead); and only on 2-byte operands (an fp8 dot's promotion reads its sum at
+ * once: convert-tile-to-gpu 5w). H200, f16 (bench/2026-11-24-h200-wgmma-in-flight.md):
+ * 4096 x 8192 x 8192 (128x256x64, 3 stages of 48 KiB) 910 us -> 790; 128 x 10240 x 8192
+ * (128 rows, 3 stages) 61.4 -> 55.6; 128 x 8192 x 28672 149 -> 142; 128 x 8192 x 8192 (64
+ * rows, 4 stages) 45.7 -> 44.7; 64 x 8192 x 8192 35.4 -> 35.0; but 64 x 10240 x 8192 (64
+ * rows, 3 stages) 44.5 -> 47.9, 128 x 28672 x 8192 (two blocks of 96 KiB per SM) 125.0 ->
+ * 128.9, and 16 x 8192 x 8192 32.3 -> 32.4. */
+static bool inFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t stages) {
+  bool rows64 = true, rows128 = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     int64_t a[TT_MAX_RANK];
@@ -431,8 +433,10 @@ static bool inFlightDots(MlirBlock body, int want, int64_t ringBytes) {
       return false;
     ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), a);
     rows64 = rows64 && a[0] >= 64;
+    rows128 = rows128 && a[0] >= 128;
   }
-  return want == 1 || (want < 0 && rows64 && ringBytes > TT_SMEM_TWO_BLOCKS);
+  return want == 1 || (want < 0 && ringBytes > TT_SMEM_TWO_BLOCKS &&
+                       (rows128 || (rows64 && stages >= 4)));
 }
 
 /* Step 5: a hopper.wgmma_wait {pending = 1} after each tile.dot of the new loop's body
@@ -514,7 +518,7 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     return false;
   }
   shared = shared || tma; /* both read slots of rings */
-  bool inFlight = tma && inFlightDots(body, wgmmaInFlight, stages * slotBytes);
+  bool inFlight = tma && inFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
   /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
    * fits (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779 us against 790-817 on 3) */
   if (inFlight && asked == 0 && stages < 4 && ttLaunchPrograms(fusion) > TT_SMS &&

@@ -78,6 +78,16 @@ gemm_tma fp8_1x8191x4096_e5m2_f16_tma_ts4 "$(scaled_linear 1 8191 4096 $e5 $e5 f
 # K loop (on sm_90a TMA where it qualifies); 128-row tiles past 48 KiB, 128x256x64 tiles
 # past four waves, and the _sync twins run them on mma.sync (staging in dynamic shared
 # memory)
+# wgmma in flight across K steps (--pipeline wgmma-in-flight=1, forced where the default
+# would not take it): odd shapes, bias, split-k atomics and two-stage, an activation,
+# 8 warps (two warpgroups), 2 stages and a K loop shorter than the stages
+fl="wgmma-in-flight=1"
+gemm_tma linear_bias_3x1000x4104_f16_fl "$(linear 3 1000 4104 f16 1)" "block-k=128" "" "$fl"
+gemm_tma linear_bias_130x1000x4104_bf16_fl_sk3 "$(linear 130 1000 4104 bf16 1)" "block-m=64 block-n=128 block-k=64" "split-k=3" "$fl"
+gemm_tma linear_silu_70x1000x4104_f16_fl_ts2 "$(linear 70 1000 4104 f16 1 silu)" "block-m=64 block-n=128 block-k=128" "split-k=2 reduce=two-stage" "$fl"
+gemm_tma linear_200x3000x1032_f16_fl_w8 "$(linear 200 3000 1032 f16 0)" "block-m=128 block-n=256 block-k=64 num-warps=8" "split-k=1" "$fl"
+gemm_tma linear_1x8191x4096_bf16_fl_p2 "$(linear 1 8191 4096 bf16 0)" "block-n=128 block-k=64" "split-k=1" "num-stages=2 $fl"
+gemm_tma linear_33x500x200_f16_fl_p4 "$(linear 33 500 200 f16 1)" "block-m=64 block-k=64" "split-k=1" "num-stages=4 $fl"
 main() { # name mlir-text
   tt_ptx "$1" "$2" --splitk
   TT_MMA=sync tt_ptx "$1_sync" "$2" --splitk

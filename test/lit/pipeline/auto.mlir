@@ -10,11 +10,11 @@
 // 8 warps on 64 columns do not fit warpgroup MMA: registers.
 // RUN: tt-opt %s --decompose --fuse --tile='num-warps=8 block-n=64' --splitk --pipeline='stage-in=auto' | FileCheck %s --check-prefix=REG
 // 64x128x128 tiles (48 KiB slots): split-k=2 makes 256 programs; two blocks would hold
-// 2 stages only: one block, 3 stages (wgmma-in-flight=0); with its wgmma in flight (the
-// default for one block of 64-row tiles) a 4th stage for the slot it holds; with one wave
-// (128 programs), 4.
-// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=2' --pipeline='stage-in=auto wgmma-in-flight=0' | FileCheck %s --check-prefix=ONE
-// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=2' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=ONEF
+// 2 stages only: one block, 3 stages; with one wave (128 programs), 4. 128x64x128 tiles
+// (48 KiB too) have their wgmma in flight (the default for one block of 128-row tiles),
+// and past one wave get a 4th stage for the slot it holds.
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=2' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=ONE
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=128 block-n=64' --splitk='split-k=2' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=ONEF
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=WAVE
 // A grid filling under 7/8 of the SMs (64 programs of 64x256x64, 40 KiB slots): 3, not 4.
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=256 block-k=64 num-warps=8' --splitk='split-k=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=FEW
@@ -42,6 +42,7 @@
 // ONE: "tile.local_alloc"() : () -> memref<3x128x128xf16, 3>
 // ONE-NOT: hopper.wgmma_wait
 // ONEF: tile.num_stages = 4
+// ONEF: "tile.local_alloc"() : () -> memref<4x128x128xf16, 3>
 // ONEF: "tile.local_alloc"() : () -> memref<4x64x128xf16, 3>
 // ONEF: "hopper.wgmma_wait"() {pending = 1 : i32}
 // FEW: tile.num_stages = 3

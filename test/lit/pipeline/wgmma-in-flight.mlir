@@ -9,9 +9,12 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // ptxas keeps the accumulator in the wgmma's registers across steps (no serialization):
 // RUN: %if ptxas %{ ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// The default (-1): in flight where one block fills an SM (here 3 stages of 48 KiB) and
-// the tiles have 64 rows; not for 16-row tiles, nor where two blocks share an SM.
-// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=AUTO
+// The default (-1): in flight where one block fills an SM (rings past 113 KiB) and the
+// tiles have 128 rows, or 64 on 4 or more stages (here 4 of 48 KiB); not on 3 stages of
+// 64-row tiles, 16-row tiles, nor where two blocks share an SM.
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128' --splitk='split-k=1' --pipeline='num-stages=4 stage-in=tma' | FileCheck %s --check-prefix=AUTO
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=128 block-n=64 block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=AUTO
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=OFF
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=16 block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=OFF
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=64 block-k=64' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=OFF
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma wgmma-in-flight=0' | FileCheck %s --check-prefix=OFF

@@ -163,6 +163,19 @@ func.func @fp8_one_wave(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<10240x8192xf8E4M
 
 // -----
 
+// fp8 on 128-row tiles (M = 128, N = 28672: 224 programs of 128x128, 8 warps): K steps of
+// 256 as well.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 8
+// CHECK: "tile.dot"({{.*}}) : (tensor<128x256xf8E4M3FN>, tensor<256x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
+func.func @fp8_128_rows(%x: tensor<128x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<128x28672xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<28672x8192xf8E4M3FN>) -> tensor<8192x28672xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<128x8192xf8E4M3FN>, tensor<8192x28672xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<128x28672xf16>
+  return %y : tensor<128x28672xf16>
+}
+
+// -----
+
 // K > N up to 32 rows (8192 x 28672): K steps of 128 f16 (not 256), fp8 256 (not 512).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: "tile.dot"({{.*}}) : (tensor<16x128xf16>, tensor<128x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
