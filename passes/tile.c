@@ -1179,17 +1179,18 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *    tiles (M > 64, not past 4 waves), one wave or more (H200, 128 x 10240 x 8192 on
      *    128x128x256 30.8 against 36.2 on 128x128x128; 128 x 28672 x 8192 70.0 against
      *    76.1 on 4 stages; bench/2026-11-24-h200-fp8-m128.md).
-     *  - K > N up to 32 rows: K steps of 128 (f16; fp8 256 after the rule above), not 256:
-     *    H200, 8192 x 28672 f16 M = 1 115.5 us against 118.8, M = 4 115.9 against 118.2,
-     *    M = 16 114.3 against 115.2; fp8 M = 1 60.9 against 61.7, M = 2 60.5 against 62.0
-     *    (bench/2026-11-24-h200-k-stagger.md, section 4). */
+     *  - K > N up to 32 rows: f16 K steps of 128, not 256: H200, 8192 x 28672 f16 M = 1
+     *    115.5 us against 118.8, M = 4 115.9 against 118.2, M = 16 114.3 against 115.2
+     *    (bench/2026-11-24-h200-k-stagger.md, section 4); fp8 keeps 512 (after the rule
+     *    above): timed back to back, M = 16 56.3 against 57.6 on 256, M = 32 56.3
+     *    against 58.0, M = 1 57.1 against 57.4 (bench/2026-11-24-h200-kheavy-tune.md). */
     int64_t waves64 = gridPrograms((m + 63) / 64, d->n, 128);
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
     int64_t gm = (m + g->bm - 1) / g->bm;
     bool wide = gridPrograms(gm, d->n, 64) > sms, huge = gridPrograms(gm, d->n, 128) > 4 * sms;
     bool big = m > 64 && g->bm >= 128 && huge;
     g->bn = o->v[3] ? o->v[3] : big ? 256 : m > 64 || wide ? 128 : 64;
-    bool deepK = g->bn == 64 && g->bm <= 32 && d->k <= d->n; /* K > N: see above */
+    bool deepK = g->bn == 64 && g->bm <= 32 && (d->k <= d->n || fp8); /* K > N: above */
     g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : deepK ? 256 : 128;
     g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;
     /* fp8 wgmma's promotion holds a second accumulator: at most 64 x 128 per warpgroup

@@ -176,7 +176,7 @@ func.func @fp8_128_rows(%x: tensor<128x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E
 
 // -----
 
-// K > N up to 32 rows (8192 x 28672): K steps of 128 f16 (not 256), fp8 256 (not 512).
+// K > N up to 32 rows (8192 x 28672): K steps of 128 f16 (not 256); fp8 keeps 512.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: "tile.dot"({{.*}}) : (tensor<16x128xf16>, tensor<128x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
 func.func @k_heavy(%x: tensor<4x28672xf16>, %w: tensor<8192x28672xf16>) -> tensor<4x8192xf16> {
@@ -187,7 +187,7 @@ func.func @k_heavy(%x: tensor<4x28672xf16>, %w: tensor<8192x28672xf16>) -> tenso
 // -----
 
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK: "tile.dot"({{.*}}) : (tensor<16x256xf8E4M3FN>, tensor<256x64xf8E4M3FN>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK: "tile.dot"({{.*}}) : (tensor<16x512xf8E4M3FN>, tensor<512x64xf8E4M3FN>, tensor<16x64xf32>) -> tensor<16x64xf32>
 func.func @fp8_k_heavy(%x: tensor<2x28672xf8E4M3FN>, %w: tensor<8192x28672xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<2x8192xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<8192x28672xf8E4M3FN>) -> tensor<28672x8192xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<2x28672xf8E4M3FN>, tensor<28672x8192xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<2x8192xf16>
