@@ -16,16 +16,17 @@ zeroing included); tt's kernels are `pdl` launches (programmatic dependent launc
 start while the one before it ends), and the "no pdl" columns time the same PTX launched
 the plain way (TTRT_NO_PDL=1). The peers' calls run back to back too, without the CPU's
 launch cost: 20 calls captured in a CUDA graph, replayed (benchlib.bench_batched), Triton's
-split-K zeroing included. --timing events times as before 2026-11-25: each launch (tt) and
+split-K zeroing included. --timing events times as the tables before bench/2026-11-24-h200-gemm-pdl.md did: each launch (tt) and
 call (peers) between its own event pair, enqueued back to back (benchlib.bench_queued). Floor: bytes of A, B and C once (f16: 2 (MK + NK + MN); fp8: MK + NK + 2 MN,
 f16 output) at the device's copy rate, a 1 GiB device-to-device copy measured in this run
 (benchlib.copy_bandwidth, as bench_rows.py does); "% floor" = floor time / time.
 
 Usage: bench_gemm.py TT_RUN CASEDIR [--out FILE.md] [--runs R] [--warmup W] [--no-triton]
-                    [--shapes NxK,...] [--no-large] [--timing batch|events]
+                    [--shapes NxK,...] [--no-large] [--timing batch|events] [--rounds R]
+(--rounds R: each final time is the median of R timings, for rows within noise of a peer.)
 Needs python3, torch and triton (without triton the Triton column is n/a).
 """
-import argparse, datetime, os, sys, time
+import argparse, datetime, os, statistics, sys, time
 import torch
 from benchlib import bench_batched, bench_queued, copy_bandwidth, scaled_mm_time, tt_median
 
@@ -246,10 +247,14 @@ def tt_time(a, name, large=False, pdl=True):
         log(f"tt n/a: no {ptx}")
         return None
     runs, warmup = (20, 3) if large else (a.runs, a.warmup)
-    t, why = tt_median(a.tt_run, ptx, runs, warmup, batch=a.timing == "batch", pdl=pdl)
-    if t is None:
-        log(f"tt n/a: {name}: {why}")
-    return t
+    ts = []
+    for _ in range(a.rounds):
+        t, why = tt_median(a.tt_run, ptx, runs, warmup, batch=a.timing == "batch", pdl=pdl)
+        if t is None:
+            log(f"tt n/a: {name}: {why}")
+            return None
+        ts.append(t)
+    return statistics.median(ts)
 
 def us(t):
     return "n/a" if t is None else f"{t:.1f}"
@@ -284,8 +289,13 @@ def main():
     ap.add_argument("--timing", choices=["batch", "events"], default="batch",
                     help="batch: calls back to back, their mean (tt-run --batch; peers in a "
                     "CUDA graph); events: an event pair around each call")
+    ap.add_argument("--rounds", type=int, default=1, help="time each kernel (tt's and the "
+                    "peers' final ones) this many times and report the median")
     a = ap.parse_args()
-    TIMER[0] = bench_batched if a.timing == "batch" else bench_queued
+    base = bench_batched if a.timing == "batch" else bench_queued
+    TIMER[0] = base if a.rounds <= 1 else (
+        lambda fn, runs, warmup: statistics.median(base(fn, runs=runs, warmup=warmup)
+                                                   for _ in range(a.rounds)))
     a.shapes = ([tuple(int(v) for v in s.split("x")) for s in a.shapes.split(",")]
                 if a.shapes else SHAPES)
     out = Out()
@@ -318,6 +328,9 @@ def run(a, out):
         "at the copy rate; % floor = floor / time. cuBLAS fp8 = torch._scaled_mm (e4m3, "
         "per-tensor scales, f16 out, best of use_fast_accum off/on); Triton fp8 = the Triton matmul "
         "on e4m3 operands with the scales applied to its f32 sum.\n")
+    if a.rounds > 1:
+        out(f"Each time (tt's, cuBLAS's, Triton's best config's) is the median of {a.rounds} "
+            "rounds of that timing.\n")
     out("## M sweep (tt defaults: --decompose --fuse --splitk)\n")
     nopdl = a.timing == "batch"
     head = ("| M | N | K | tt (us) | cuBLAS f16 (us) | Triton f16 (us) | Triton config | "

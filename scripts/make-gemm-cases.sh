@@ -105,6 +105,7 @@ main main_fp8_5x10240x4112_e4m3_f16 "$(scaled_linear 5 10240 4112 $e4 $e4 f16 1)
 # 28672, 112 programs; a last tile of 80 columns at N = 28624): 256 columns
 main main_7x28624x1040_f16 "$(linear 7 28624 1040 f16 1)"
 main main_fp8_3x28672x1024_e4m3_f16 "$(scaled_linear 3 28672 1024 $e4 $e4 f16 1)"
+main main_fp8_16x1000x4112_e4m3_f16 "$(scaled_linear 16 1000 4112 $e4 $e4 f16 1)"
 # the default geometries of M = 32..128 (narrow and wide grids)
 gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
 gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"
