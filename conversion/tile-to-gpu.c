@@ -943,8 +943,9 @@ static Lowered *readFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base,
  *     [K][N]) and swizzle mode 128B; a K step moves the start by 32 bytes in a K-major
  *     block (the hardware swizzles the address it forms) and by 16 rows (2048 bytes) in a
  *     [K][64] block. wgmma.fence before the first, commit and wait for all after the last
- *     - unless a hopper.wgmma_wait follows the tile.dot (--pipeline wgmma-in-flight=1),
- *     which then says how many groups stay in flight (not for fp8 slots: see below).
+ *     - unless a hopper.wgmma_wait follows the tile.dot (--pipeline wgmma-in-flight) and
+ *     both operands are TMA slots, when that op says how many groups stay in flight (not
+ *     for fp8 slots, whose promotion reads the sum: see below).
  *  c. The accumulator: per block b and 8-row chunk c of M a vector<4xf32>, the registers
  *     4c..4c+3 of wgmma's D: lane (g = lane / 4, t = lane % 4) of warp w in the group holds
  *     C[8c + 2t + {0, 1}][col] at col = 64 (MB g + b) + 16 w + g, then at col + 8. */
@@ -1164,8 +1165,9 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
     }
   }
   build(l, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, ttNoType(), 0, NULL);
-  MlirOperation next = mlirOperationGetNextInBlock(op);
-  if (native || mlirOperationIsNull(next) || !ttOpIs(next, "hopper.wgmma_wait"))
+  MlirOperation next = mlirOperationGetNextInBlock(op); /* (staging buf is reused: wait) */
+  if (native || aStaged + bStaged || mlirOperationIsNull(next) ||
+      !ttOpIs(next, "hopper.wgmma_wait"))
     wgmmaWaitGroup(l, 0);
   Lowered *out = define(l, mlirOperationGetResult(op, 0));
   out->mma = out->wg = true;
@@ -1494,7 +1496,9 @@ static bool ringsUsedAfter(MlirOperation op) {
 
 /* Step 6 for the ops that only act (no values). A wait for all groups at the top level
  * of the kernel after which no op touches a ring ends the rings' life: later scratch may
- * reuse their bytes (the wait's barrier orders every thread's last read before it). */
+ * reuse their bytes (the wait's barrier orders every thread's last read before it; a
+ * wgmma still reading a TMA slot is waited for before it: --pipeline puts its
+ * hopper.wgmma_wait first). */
 static bool lowerAsyncSync(Lower *l, MlirOperation op) {
   if (ttOpIs(op, "tile.async_commit")) {
     build(l, "nvvm.cp.async.commit.group", 0, NULL, ttNoType(), 0, NULL);

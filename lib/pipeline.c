@@ -142,7 +142,8 @@ static const TtPassInfo passes[] = {
      splitkOptions, NOPTIONS(splitkOptions), ttSplitKPass},
     {"pipeline", "Software-pipeline the K loop of dot kernels",
      "The loads of step i + num-stages - 1 of the K loop are issued at the top of step i, so "
-     "num-stages - 1 steps of loads are in flight while the tensor cores work. With "
+     "num-stages - 1 steps of loads are in flight while the tensor cores work (with wgmma "
+     "in flight, the refill comes at the end of the step: num-stages - 2). With "
      "stage-in=shared the loads become tile.async_copy into slot (i + num-stages - 1) % "
      "num-stages of a tile.local_alloc ring per operand, one group per step, and tile.dot "
      "reads slot i % num-stages after a tile.async_wait; with stage-in=registers the loaded "

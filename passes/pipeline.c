@@ -411,7 +411,8 @@ static void wgmmaWait(TtBuilder *b, MlirLocation loc, int64_t n) {
   ttBuild(b, "hopper.wgmma_wait", loc, 0, NULL, ttNoType(), 1, &pending);
 }
 
-/* True when the loop's dots leave their wgmma in flight (step 5): option `want` 1, or -1
+/* True when the loop's dots leave their wgmma in flight (step 5): each dot's result feeds
+ * only the loop's yield (nothing reads a sum still in flight), and option `want` 1, or -1
  * (auto) where a block fills its SM (rings of `ringBytes` past TT_SMEM_TWO_BLOCKS: no
  * second block's loads run while this one's wgmma does), its dot tiles have 128 rows (the
  * wgmma of a step takes long enough to matter), or 64 on 4+ stages (the loads keep two
@@ -429,9 +430,13 @@ static bool inFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t st
     int64_t a[TT_MAX_RANK];
     if (!ttOpIs(op, "tile.dot"))
       continue;
-    if (ttDtypeBytes(mlirValueGetType(mlirOperationGetOperand(op, 1))) != 2)
+    if (ttDtypeBytes(mlirValueGetType(mlirOperationGetOperand(op, 1))) != 2 ||
+        ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), a) != 2)
       return false;
-    ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), a);
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+      if (!ttOpIs(mlirOpOperandGetOwner(u), "scf.yield"))
+        return false;
     rows64 = rows64 && a[0] >= 64;
     rows128 = rows128 && a[0] >= 128;
   }
@@ -520,9 +525,10 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
   shared = shared || tma; /* both read slots of rings */
   bool inFlight = tma && inFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
   /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
-   * fits (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779 us against 790-817 on 3) */
+   * fits and a block already fills its SM (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779
+   * us against 790-817 on 3) */
   if (inFlight && asked == 0 && stages < 4 && ttLaunchPrograms(fusion) > TT_SMS &&
-      (stages + 1) * slotBytes <= TT_SMEM_DYNAMIC_LIMIT)
+      stages * slotBytes > TT_SMEM_TWO_BLOCKS && (stages + 1) * slotBytes <= TT_SMEM_DYNAMIC_LIMIT)
     stages++;
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),
             step = mlirOperationGetOperand(loop, 2);
@@ -583,8 +589,8 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
                            step);
     rd = binConst(&nb, loc, "arith.remui", i, stages);
     wr = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.addi", i, stages - 1), stages);
-    if (tma) { /* every thread is done with slot wr (read at step i - 1) */
-      if (!inFlight)
+    if (tma) {
+      if (!inFlight) /* every thread is done with slot wr (read at step i - 1) */
         ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
       phase = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.divui", i, stages), 2);
     } else
@@ -646,10 +652,10 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
                                   mlirOperationGetResult(nloop, i));
   mlirOperationDestroy(loop);
   TtBuilder after = {kbody, mlirOperationGetNextInBlock(nloop)};
+  if (inFlight) /* the last step's wgmma, before the barrier below ends the rings' life */
+    wgmmaWait(&after, loc, 0);
   if (shared) /* (tma: every issued box was waited for; this is the barrier) */
     asyncWait(&after, loc, 0);
-  if (inFlight) /* the last step's wgmma */
-    wgmmaWait(&after, loc, 0);
   for (int i = s->n - 1; i >= 0; i--) {
     if (!s->in[i] || mlirOperationEqual(s->ops[i], yield))
       continue;

@@ -1176,9 +1176,10 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *    twice the elements (H200, 16 x 10240 x 8192: 16x128x256 25.5 against 31.9 on
      *    16x128x128; 64 x 8192 x 28672: 64x64x256 61.7 against 79.4; past one wave no
      *    better: 16 x 28672 x 8192 on 16x128x128 62.4, x256 63.1); likewise on 128-row
-     *    tiles (M > 64, not past 4 waves), one wave or more (H200, 128 x 10240 x 8192 on
-     *    128x128x256 30.8 against 36.2 on 128x128x128; 128 x 28672 x 8192 70.0 against
-     *    76.1 on 4 stages; bench/2026-11-24-h200-fp8-m128.md).
+     *    tiles of the default columns, up to two waves, where K has two such steps (H200,
+     *    128 x 10240 x 8192, 80 programs, on 128x128x256 30.8 against 36.2 on 128x128x128;
+     *    128 x 28672 x 8192, 224 programs, 70.0 against 76.1 on 4 stages;
+     *    bench/2026-11-24-h200-fp8-m128.md; more waves were not measured).
      *  - K > N up to 32 rows: f16 K steps of 128, not 256: H200, 8192 x 28672 f16 M = 1
      *    115.5 us against 118.8, M = 4 115.9 against 118.2, M = 16 114.3 against 115.2
      *    (bench/2026-11-24-h200-k-stagger.md, section 4); fp8 keeps 512 (after the rule
@@ -1206,8 +1207,8 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
       g->bk = o->v[4] ? o->v[4] : 128 / eb;
     }
     int64_t programs = gridPrograms(gm, d->n, g->bn);
-    if (!o->v[4] && fp8 && ((g->bm <= 64 && programs <= sms) || (g->bm >= 128 && !big)) &&
-        !row256)
+    bool rows128 = g->bm == 128 && !o->v[3] && programs <= 2 * sms && d->k >= 2 * g->bk;
+    if (!o->v[4] && fp8 && ((g->bm <= 64 && programs <= sms) || rows128) && !row256)
       g->bk *= 2;
     else if (!o->v[4] && !big && programs > sms)
       while (g->bk * eb > 128 && 3 * (g->bm + g->bn) * g->bk * eb > TT_SMEM_TWO_BLOCKS)

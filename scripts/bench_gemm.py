@@ -292,6 +292,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=1, help="time each kernel (tt's and the "
                     "peers' final ones) this many times and report the median")
     a = ap.parse_args()
+    if a.rounds < 1:
+        ap.error("--rounds must be at least 1")
     base = bench_batched if a.timing == "batch" else bench_queued
     TIMER[0] = base if a.rounds <= 1 else (
         lambda fn, runs, warmup: statistics.median(base(fn, runs=runs, warmup=warmup)

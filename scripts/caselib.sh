@@ -1,5 +1,6 @@
-# Shared by the case scripts (make-gpu-cases.sh, tune-rows.sh, make-gemm-cases.sh,
-# make-gemm-bench.sh; sourced): the output folder OUTDIR (from $1, else $default_out under
+# Shared by the case scripts (make-gpu-cases.sh, tune-rows.sh, tune-gemm.sh,
+# make-gemm-cases.sh, make-gemm-bench.sh, make-gemm-ab.sh, make-gemm-kscan.sh,
+# make-gemm-variants.sh; sourced): the output folder OUTDIR (from $1, else $default_out under
 # the repository), emptied of PTX, and the helpers that compile a program into it. Needs
 # tt-opt and tt-translate (TT_BIN, default build/); TT_MMA=sync|wgmma picks tile.dot's
 # tensor-core instructions (default: tt-translate's, wgmma for its default sm_90a).

@@ -35,6 +35,7 @@
 // CHECK: "hopper.tma_load"(%{{.*}}, %[[RB]], %[[WR]]
 // CHECK-NEXT: scf.yield
 // CHECK: "hopper.wgmma_wait"() {pending = 0 : i32}
+// CHECK-NEXT: "tile.async_wait"() {pending = 0 : i32}
 // CHECK: "tile.store"
 
 // GPU-LABEL: gpu.func @fused_0_kernel(
