@@ -1159,7 +1159,11 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *  - M <= 64: block-m 16, 32 or 64; 64 columns and K steps of 256 (16, 32 rows) or
      *    128 (64 rows) on a narrow grid (16 x 8192 x 8192: 49.6 us; 64 x 8192 x 8192:
      *    52.2), 128 x 128 on a wide one (16 x 28672 x 8192: 162.8; 64 x 10240: 64.4).
-     *  - M > 64: 64 x 128 x 128 tiles while they make one wave (128 x 8192 x 8192: 54.0),
+     *  - M > 64: 64 x 128 x 128 tiles while they make one wave (128 x 8192 x 8192: 54.0);
+     *    f16 with K <= N 64 x 64 x 128 instead, two blocks per SM on 3 stages (H200: 39.5-
+     *    40.3 us against 44.5-44.9 on 64x128x128 with wgmma in flight; tt's defaults 41.5
+     *    against 44.0-44.8; fp8 kept 64x128x256, 23.6 against 24.0;
+     *    bench/2026-11-24-h200-m128-tune.md),
      *    else 128 rows (128 x 10240: 67.2 against 91.9), and 128 x 256 x 64 on 8 warps
      *    past 4 waves (4096 x 8192 x 8192: 841 against 936 for 128 x 128 x 128).
      *  - 4 warps: one warpgroup. fp8 (e4m3/e5m2, K-major) takes the same tiles, at most
@@ -1190,7 +1194,8 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
     int64_t gm = (m + g->bm - 1) / g->bm;
     bool wide = gridPrograms(gm, d->n, 64) > sms, huge = gridPrograms(gm, d->n, 128) > 4 * sms;
     bool big = m > 64 && g->bm >= 128 && huge;
-    g->bn = o->v[3] ? o->v[3] : big ? 256 : m > 64 || wide ? 128 : 64;
+    bool pairs = m > 64 && g->bm == 64 && !fp8 && d->k <= d->n; /* two blocks per SM: above */
+    g->bn = o->v[3] ? o->v[3] : big ? 256 : pairs ? 64 : m > 64 || wide ? 128 : 64;
     bool deepK = g->bn == 64 && g->bm <= 32 && (d->k <= d->n || fp8); /* K > N: above */
     g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : deepK ? 256 : 128;
     g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;

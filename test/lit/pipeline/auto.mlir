@@ -50,9 +50,9 @@
 // WAVE: tile.num_stages = 4
 // WAVE: "tile.local_alloc"() : () -> memref<4x64x128xf16, 3>
 // SM90: //@tt-meta 5 arch sm_90a
-// SM90: //@launch fused_0_kernel grid 128 1 1 block 128 1 1 shared {{[1-9][0-9]*}}
+// SM90: //@launch fused_0_kernel grid 256 1 1 block 128 1 1 shared {{[1-9][0-9]*}}
 // SM90: //@arg tma %0 128x8192 box 64x64
-// SM90: //@arg tma %1 8192x8192 box 128x64
+// SM90: //@arg tma %1 8192x8192 box 64x64
 // SM90: cp.async.bulk.tensor.2d
 // SM90: wgmma.mma_async
 // SM80: //@tt-meta 1 arch sm_80

@@ -80,10 +80,11 @@ func.func @m64_wide(%x: tensor<64x8192xf16>, %w: tensor<10240x8192xf16>) -> tens
 
 // -----
 
-// M = 128 while 64x128 tiles make one wave (128 programs): 64x128x128.
+// M = 128 while 64x128 tiles make one wave (128 programs): f16 64x64x128 (256 programs,
+// two blocks per SM).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
 func.func @m128(%x: tensor<128x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<128x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<128x8192xf16>, tensor<8192x8192xf16>) -> tensor<128x8192xf16>
   return %y : tensor<128x8192xf16>
