@@ -1818,11 +1818,13 @@ static bool lowerOp(Lower *l, MlirOperation op) {
   if (ttOpIs(op, "hopper.mbarrier_wait"))
     return lowerMbarrierWait(l, op);
   if (ttOpIs(op, "hopper.wgmma_wait")) { /* (5w) */
-    if (!l->wgmma) {
-      ttEmitError(op, "convert-tile-to-gpu: hopper.wgmma_wait needs mma=wgmma (sm_90a)");
+    int64_t pending = ttOpAttrInt(op, "pending", -1);
+    if (!l->wgmma || pending < 0) {
+      ttEmitError(op, !l->wgmma ? "convert-tile-to-gpu: hopper.wgmma_wait needs mma=wgmma (sm_90a)"
+                                : "convert-tile-to-gpu: hopper.wgmma_wait needs pending >= 0");
       return false;
     }
-    wgmmaWaitGroup(l, ttOpAttrInt(op, "pending", 0));
+    wgmmaWaitGroup(l, pending);
     return true;
   }
   if (ttOpIs(op, "hopper.griddep_wait") || ttOpIs(op, "hopper.griddep_launch_dependents")) {
