@@ -1819,13 +1819,13 @@ static bool lowerOp(Lower *l, MlirOperation op) {
     return lowerMbarrierWait(l, op);
   if (ttOpIs(op, "hopper.wgmma_wait")) { /* (5w) */
     int64_t pending = ttOpAttrInt(op, "pending", -1);
-    if (!l->wgmma || pending < 0) {
-      ttEmitError(op, !l->wgmma ? "convert-tile-to-gpu: hopper.wgmma_wait needs mma=wgmma (sm_90a)"
-                                : "convert-tile-to-gpu: hopper.wgmma_wait needs pending >= 0");
-      return false;
-    }
-    wgmmaWaitGroup(l, pending);
-    return true;
+    if (!l->wgmma)
+      ttEmitError(op, "convert-tile-to-gpu: hopper.wgmma_wait needs mma=wgmma (sm_90a)");
+    else if (pending < 0)
+      ttEmitError(op, "convert-tile-to-gpu: hopper.wgmma_wait needs pending >= 0");
+    else
+      wgmmaWaitGroup(l, pending);
+    return l->wgmma && pending >= 0;
   }
   if (ttOpIs(op, "hopper.griddep_wait") || ttOpIs(op, "hopper.griddep_launch_dependents")) {
     bool wait = ttOpIs(op, "hopper.griddep_wait");

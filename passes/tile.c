@@ -1159,13 +1159,13 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *  - M <= 64: block-m 16, 32 or 64; 64 columns and K steps of 256 (16, 32 rows) or
      *    128 (64 rows) on a narrow grid (16 x 8192 x 8192: 49.6 us; 64 x 8192 x 8192:
      *    52.2), 128 x 128 on a wide one (16 x 28672 x 8192: 162.8; 64 x 10240: 64.4).
-     *  - M > 64: 64 x 128 x 128 tiles while they make one wave (128 x 8192 x 8192: 54.0);
-     *    f16 with K <= N 64 x 64 x 128 instead, two blocks per SM on 3 stages (H200: 39.5-
-     *    40.3 us against 44.5-44.9 on 64x128x128 with wgmma in flight; tt's defaults 41.5
-     *    against 44.0-44.8; fp8 kept 64x128x256, 23.6 against 24.0;
-     *    bench/2026-11-24-h200-m128-tune.md),
+     *  - M > 64: 64 x 128 x 128 tiles while they make one wave (128 x 8192 x 8192: 54.0),
      *    else 128 rows (128 x 10240: 67.2 against 91.9), and 128 x 256 x 64 on 8 warps
      *    past 4 waves (4096 x 8192 x 8192: 841 against 936 for 128 x 128 x 128).
+     *  - of those one-wave 64-row tiles, f16 with K <= N takes 64 x 64 x 128: two blocks
+     *    per SM on 3 stages (H200, 128 x 8192 x 8192: 39.5-40.3 us against 44.5-44.9 on
+     *    64x128x128 with wgmma in flight; tt's defaults 41.5 against 44.0-44.8; fp8 kept
+     *    64x128x256, 23.6 against 24.0; bench/2026-11-24-h200-m128-tune.md).
      *  - 4 warps: one warpgroup. fp8 (e4m3/e5m2, K-major) takes the same tiles, at most
      *    128 columns unless the next rule says 256.
      *  - up to 32 rows where 128-column tiles pass one wave and 256-column ones make one

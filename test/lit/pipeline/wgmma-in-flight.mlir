@@ -18,6 +18,8 @@
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=16 block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=OFF
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=64 block-k=64' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=OFF
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma wgmma-in-flight=0' | FileCheck %s --check-prefix=OFF
+// RUN: not tt-opt %s --pipeline='wgmma-in-flight=2' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: option 'wgmma-in-flight' of pass 'pipeline' is 2, out of range [-1, 1]
 
 // CHECK-LABEL: func.func @fused_0_kernel(
 // CHECK: %[[RA:.*]] = "tile.local_alloc"() : () -> memref<3x64x128xf16, 3>
