@@ -32,12 +32,12 @@ static bool runPipeline(MlirModule module, const char *pipeline) {
   return ok;
 }
 
-/* The PTX ISA version to ask for: 8.0 covers sm_90a; sm_89's fp8 converts need 8.1; the
- * newest chips need 8.7. */
+/* The PTX ISA version to ask for: 8.1 for sm_89's fp8 converts and sm_90's vector reds
+ * (tile.atomic_add); the newest chips need 8.7. */
 static const char *ptxFeature(const char *arch) {
   if (strncmp(arch, "sm_10", 5) == 0 || strncmp(arch, "sm_12", 5) == 0)
     return "+ptx87";
-  if (strcmp(arch, "sm_89") == 0)
+  if (strcmp(arch, "sm_89") == 0 || strncmp(arch, "sm_90", 5) == 0)
     return "+ptx81";
   return "+ptx80";
 }
@@ -60,12 +60,13 @@ static const char *findLibdevice(void) {
   return NULL;
 }
 
-static bool validArch(const char *arch) {
+bool ttCheckArch(const char *arch) {
   static const char *known[] = {"sm_70",  "sm_75",   "sm_80", "sm_86", "sm_89",
                                 "sm_90",  "sm_90a",  "sm_100", "sm_100a", "sm_120"};
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (strcmp(known[i], arch) == 0)
       return true;
+  fprintf(stderr, "error: unknown --arch '%s' (sm_70 ... sm_90a, sm_100a, sm_120)\n", arch);
   return false;
 }
 
@@ -83,11 +84,8 @@ static bool moveArgAttrs(MlirOperation op, void *userData) {
 }
 
 bool ttLowerGpuToNvvm(MlirModule module, const char *arch) {
-  if (!validArch(arch)) {
-    fprintf(stderr, "error: unknown --arch '%s' (sm_70 ... sm_90a, sm_100a, sm_120)\n",
-            arch);
+  if (!ttCheckArch(arch))
     return false;
-  }
   if (mlirOperationIsNull(ttModuleLookup(module, "tt_kernels")))
     return true;
   if (!runPipeline(module,

@@ -86,6 +86,7 @@ typedef struct {
   int64_t ringTop;
   bool ringsDead;
   bool wgmma;      /* mma=wgmma: tile.dot on warpgroup MMA where the tile fits (5w) */
+  int64_t sm;      /* the target's compute capability (option sm): vector reds from 90 */
   bool smemAlign;  /* the buffer holds swizzled wgmma operands: align it to 1024 bytes */
   bool dynamic;    /* the buffer is dynamic shared memory (TMA rings: past 48 KiB) */
   bool pdl;        /* the kernel has a hopper.griddep_wait: its launch may be early */
@@ -319,13 +320,56 @@ static MlirValue loadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue ot
 }
 
 /* `*p += x` as a relaxed atomic (tile.atomic_add: f32 everywhere, f16 from sm_70, bf16
- * from sm_90; its result is unused, so it becomes a `red`). */
+ * from sm_90; its result is unused: `red`, or for f16 an `atom` into a dead register). */
 static void atomicAdd(Lower *l, MlirValue p, MlirValue x) {
   MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
   MlirNamedAttribute attrs[2] = {/* LLVM's enums: AtomicBinOp fadd, AtomicOrdering monotonic */
                                  ttNamedAttr(l->ctx, "bin_op", ttIntAttr(l->ctx, 11, i64)),
                                  ttNamedAttr(l->ctx, "ordering", ttIntAttr(l->ctx, 2, i64))};
   build(l, "llvm.atomicrmw", 2, (MlirValue[]){p, x}, mlirValueGetType(x), 2, attrs);
+}
+
+/* `p[0 .. VEC) += run` for a contiguous run of tile.atomic_add (offs: its offsets; p is
+ * aligned to the run's bytes, up to 16). From sm_90 each 16 bytes (or the whole run, when
+ * shorter and a multiple of 4) is one `red.global.add` of 32-bit words - f32, or f16/bf16
+ * pairs as f16x2/bf16x2 - with .v2 or .v4 (PTX ISA 8.1), through nvvm.inline_ptx: LLVM
+ * has no vector atomic add for NVPTX (it expands one into a compare-and-swap loop). Else,
+ * and for other types, one atomic per lane. */
+static void atomicRun(Lower *l, MlirValue p, MlirValue offs, MlirValue run, MlirType elem) {
+  int64_t eb = ttDtypeBytes(mlirValueGetType(run)), bytes = l->VEC * eb;
+  const char *kind = mlirTypeIsAF32(elem)    ? "f32"
+                     : mlirTypeIsAF16(elem)  ? "f16x2"
+                     : mlirTypeIsABF16(elem) ? "bf16x2"
+                                             : NULL;
+  int64_t chunk = bytes < 16 ? bytes : 16; /* the bytes of one red */
+  if (l->sm < 90 || !kind || chunk % 4) {
+    for (int64_t i = 0; i < l->VEC; i++)
+      atomicAdd(l, gep(l, p, lane0Plus(l, offs, i), elem), extract(l, run, i));
+    return;
+  }
+  int64_t words = chunk / 4, all = bytes / 4;
+  MlirValue packed = run; /* the run as 32-bit words */
+  if (!mlirTypeIsAF32(elem))
+    packed = build(l, "vector.bitcast", 1, &run, mlirVectorTypeGet(1, &all, ttI32(l->ctx)), 0, NULL);
+  char ptx[96], vec[8] = "";
+  if (words > 1)
+    snprintf(vec, sizeof vec, "v%d.", (int)words);
+  int at = snprintf(ptx, sizeof ptx, "red.global.add.%s%s%s [$0], %s$1",
+                    mlirTypeIsAF32(elem) ? "" : "noftz.", vec, kind, words > 1 ? "{" : "");
+  for (int64_t w = 1; w < words; w++)
+    at += snprintf(ptx + at, sizeof ptx - (size_t)at, ", $%d", (int)w + 1);
+  snprintf(ptx + at, sizeof ptx - (size_t)at, "%s;", words > 1 ? "}" : "");
+  int32_t segments[3] = {(int32_t)words + 1, 0, 0}; /* read-only, read-write, predicate */
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(l->ctx, "ptxCode", mlirStringAttrGet(l->ctx, ttStrRef(ptx))),
+      ttNamedAttr(l->ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(l->ctx, 3, segments)),
+  };
+  for (int64_t w = 0; w < all; w += words) {
+    MlirValue ops[5] = {gep(l, p, lane0Plus(l, offs, w * 4 / eb), elem)};
+    for (int64_t i = 0; i < words; i++)
+      ops[1 + i] = extract(l, packed, w + i);
+    build(l, "nvvm.inline_ptx", words + 1, ops, ttNoType(), 2, attrs);
+  }
 }
 
 /* Stores (or atomically adds) lane by lane under the mask. */
@@ -375,8 +419,7 @@ static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
     MlirValue p = gep(l, ptr->parts[0], extract(l, s.offs, 0), elem);
     MlirNamedAttribute align = alignAttr(l, bytes < 16 ? bytes : 16);
     if (atomic) {
-      for (int64_t i = 0; i < l->VEC; i++)
-        atomicAdd(l, gep(l, ptr->parts[0], lane0Plus(l, s.offs, i), elem), extract(l, d, i));
+      atomicRun(l, ptr->parts[0], s.offs, d, elem);
       yield(l, ifBlock(ifOp, 0), (MlirValue){NULL});
     } else if (isStore) {
       MlirValue ops[2] = {d, p};
@@ -1928,7 +1971,8 @@ static bool scanOp(MlirOperation op, void *userData) {
   }
   /* the data of a load (its result) or store (operand 2), not offsets or masks */
   MlirValue data = ttOpIs(op, "tile.load")         ? mlirOperationGetResult(op, 0)
-                   : ttOpIs(op, "tile.store")      ? mlirOperationGetOperand(op, 2)
+                   : ttOpIs(op, "tile.store") || ttOpIs(op, "tile.atomic_add")
+                       ? mlirOperationGetOperand(op, 2)
                    : ttOpIs(op, "tile.async_copy") ? mlirOperationGetOperand(op, 3)
                    : ttOpIs(op, "hopper.tma_load") ? mlirOperationGetOperand(op, 1)
                                                    : (MlirValue){NULL};
@@ -1984,10 +2028,11 @@ static MlirOperation gpuModule(MlirModule module) {
 }
 
 /* Steps 1-3 for one kernel. */
-static bool lowerKernel(MlirModule module, MlirOperation func, bool wgmma) {
+static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptions *opts) {
   MlirContext ctx = mlirOperationGetContext(func);
   Lower l = {0};
-  l.wgmma = wgmma;
+  l.wgmma = opts->v[0] == 1;
+  l.sm = opts->v[1];
   l.ctx = ctx;
   l.loc = mlirOperationGetLocation(func);
   int64_t warps = ttOpAttrInt(func, "tile.num_warps", 4);
@@ -2132,7 +2177,7 @@ bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts) {
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
-      if (!lowerKernel(module, op, opts->v[0] == 1))
+      if (!lowerKernel(module, op, opts))
         return false;
       mlirOperationDestroy(op); /* step 4 */
     }

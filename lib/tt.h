@@ -301,6 +301,8 @@ extern const char *const ttPdlTriggers[];
 bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts);
 /* conversion/gpu-to-ptx.c: lowers gpu.module kernels to NVVM/LLVM and PTX. `arch` like
  * "sm_90a". Appends PTX (or LLVM IR with llvmIR) to out. */
+/* True when `arch` is a GPU tt-translate knows (sm_70 ... sm_120), else an error on stderr. */
+bool ttCheckArch(const char *arch);
 bool ttLowerGpuToNvvm(MlirModule module, const char *arch);
 bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out);
 bool ttEmitLlvmIr(MlirModule module, const char *arch, TtStr *out);

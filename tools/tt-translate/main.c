@@ -128,8 +128,8 @@ static bool translate(MlirModule m, bool ptx, const char *arch, const char *mma,
   ttWalk(mlirModuleGetOperation(m), unsupportedOp, &check);
   if (check.failed)
     return false;
-  char lower[32];
-  snprintf(lower, sizeof lower, "mma=%s", wgmma ? "wgmma" : "sync");
+  char lower[48];
+  snprintf(lower, sizeof lower, "mma=%s sm=%d", wgmma ? "wgmma" : "sync", check.sm);
   if (!ttRunPass(m, "convert-tile-to-gpu", lower) || !verified(m))
     return false;
   /* The metadata (after the lowering: it reads the kernels' dynamic shared memory) also
@@ -175,6 +175,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tt-translate: error: --mma=%s: expected sync, or wgmma with --arch=sm_90a\n", mma);
     return 1;
   }
+  if (!ttCheckArch(arch)) /* (its compute capability goes to the passes) */
+    return 1;
   if (!mode) {
     fprintf(stderr, "tt-translate: error: say what to emit: --ptx or --mlir-to-llvmir\n");
     return 1;

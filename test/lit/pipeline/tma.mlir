@@ -77,7 +77,7 @@
 // PTX-NEXT: //@arg ptr %2
 // PTX-NEXT: //@arg tma %0 16x1024 box 16x64
 // PTX-NEXT: //@arg tma %1 256x1024 box 64x64
-// PTX: .version 8.0
+// PTX: .version 8.1
 // PTX: .extern .shared .align 1024 .b8 __tt_smem_fused_0_kernel[];
 // PTX: .param .align 64 .b8 fused_0_kernel_param_3[128],
 // PTX-NEXT: .param .align 64 .b8 fused_0_kernel_param_4[128]
