@@ -900,6 +900,12 @@ static MlirType vec4f32(Lower *l) {
   return mlirVectorTypeGet(1, &four, mlirF32TypeGet(l->ctx));
 }
 
+/* The vector<4xf32> parts of an M x N wgmma accumulator per thread (5w c). */
+static int64_t wgParts(const Lower *l, int64_t m, int64_t n) {
+  int64_t warps = l->T / 32;
+  return ttWgmmaDirect(m, n, warps) ? n / 8 : n / (warps / 4) / 64 * (m / 8);
+}
+
 /* Step 5c: accumulator `key` in fragments; a flat one must be a splat constant (the K
  * loop's start), made as fragments directly. Errors are reported at `at`. */
 static Lowered *toMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n,
@@ -930,7 +936,7 @@ static Lowered *toMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int6
   out->wg = wg;
   out->mmaM = m;
   out->mmaN = n;
-  out->n = (int)(wg ? n / (l->T / 128) / 64 * (m / 8) : y.mt * y.nt);
+  out->n = (int)(wg ? wgParts(l, m, n) : y.mt * y.nt);
   for (int i = 0; i < out->n; i++)
     out->parts[i] = c;
   return out;
@@ -991,7 +997,14 @@ static Lowered *readFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base,
  *     for fp8 slots, whose promotion reads the sum: see below).
  *  c. The accumulator: per block b and 8-row chunk c of M a vector<4xf32>, the registers
  *     4c..4c+3 of wgmma's D: lane (g = lane / 4, t = lane % 4) of warp w in the group holds
- *     C[8c + 2t + {0, 1}][col] at col = 64 (MB g + b) + 16 w + g, then at col + 8. */
+ *     C[8c + 2t + {0, 1}][col] at col = 64 (MB g + b) + 16 w + g, then at col + 8.
+ *  d. The direct form (ttWgmmaDirect: N not a multiple of 64 per warpgroup, M 64 per
+ *     warpgroup, B^T K-major; e.g. 64x80 tiles, which spread N = 10240 over 128 programs
+ *     where 128 columns make 80): C = A B as it stands, wgmma.m64nNk with A as wgmma's A
+ *     (warpgroup g from row 64 g: 8 row groups of 1024 bytes further) and B^T as its B, one
+ *     wgmma per K step. Its D is part c = 0 .. N/8 - 1: lane (g, t) of warp w holds
+ *     C[r][8c + 2t + {0, 1}] and C[r + 8][...] at r = 64 g' + 16 w + g (g' the group) -
+ *     mma.sync's fragment order, per 16-row warp slice. */
 
 /* The defining op of v, looking through tile.trans (a null op for block arguments). */
 static MlirOperation producer(MlirValue v) {
@@ -1014,8 +1027,9 @@ static bool tmaRing(MlirValue ring) {
 }
 
 /* True when tile.dot `dot` goes to 5w: mma=wgmma, each operand in registers (16-byte
- * runs) or a slot of a TMA ring (read in place; cp.async slots of step 6 are not), whole
- * warpgroups, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256, K of 64. */
+ * runs) or a slot of a TMA ring (read in place; cp.async slots of step 6 are not), and
+ * the shape ttWgmmaFits takes (whole warpgroups, N a multiple of 64 per warpgroup, M of 8
+ * up to 256; or 5w d's direct form), K of 64. */
 static bool wgmmaFits(Lower *l, MlirOperation dot) {
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
   if (!l->wgmma || ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 0)), as) != 2 ||
@@ -1036,7 +1050,7 @@ static bool wgmmaFits(Lower *l, MlirOperation dot) {
   if (fp8 && slots && (slots != 2 || !bTrans))
     return false;
   int64_t m = as[0], k = as[1], n = bs[1], warps = l->T / 32;
-  return ttWgmmaFits(m, n, k, warps, fp8 && slots) && n / (warps / 4) / 64 * (m / 8) <= MAX_REPS;
+  return ttWgmmaFits(m, n, k, warps, fp8 && slots, bTrans) && wgParts(l, m, n) <= MAX_REPS;
 }
 
 static MlirValue ci64(Lower *l, int64_t v) {
@@ -1105,10 +1119,25 @@ static void wgmmaToShared(Lower *l, Lowered *x, MlirValue buf, int64_t ld) {
   int64_t m = x->mmaM, mb = x->mmaN / (l->T / 128) / 64;
   MlirValue group, warp, lane;
   wgPos(l, &group, &warp, &lane);
+  MlirType f32 = mlirF32TypeGet(l->ctx);
+  if (ttWgmmaDirect(m, x->mmaN, l->T / 32)) { /* 5w d: part c = D[r, r + 8][8c + 2t, +1] */
+    MlirValue r0 = ar(l, "arith.addi", arc(l, "arith.muli", group, 64),
+                      ar(l, "arith.addi", arc(l, "arith.muli", warp, 16), arc(l, "arith.divui", lane, 4)));
+    MlirValue c0 = arc(l, "arith.muli", arc(l, "arith.remui", lane, 4), 2);
+    barrier(l);
+    for (int64_t c = 0; c < x->mmaN / 8; c++)
+      for (int j = 0; j < 4; j++) {
+        MlirValue row = arc(l, "arith.addi", r0, 8 * (j >> 1));
+        MlirValue col = arc(l, "arith.addi", c0, 8 * c + (j & 1));
+        MlirValue p = gep(l, buf, ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col), f32);
+        build(l, "llvm.store", 2, (MlirValue[]){extract(l, x->parts[c], j), p}, ttNoType(), 0, NULL);
+      }
+    barrier(l);
+    return;
+  }
   MlirValue col0 = ar(l, "arith.addi", arc(l, "arith.muli", group, mb * 64),
                       ar(l, "arith.addi", arc(l, "arith.muli", warp, 16), arc(l, "arith.divui", lane, 4)));
   MlirValue row0 = arc(l, "arith.muli", arc(l, "arith.remui", lane, 4), 2);
-  MlirType f32 = mlirF32TypeGet(l->ctx);
   barrier(l);
   for (int64_t b = 0; b < mb; b++)
     for (int64_t c = 0; c < m / 8; c++)
@@ -1136,6 +1165,11 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
   ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), as);
   ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), bs);
   int64_t m = as[0], k = as[1], n = bs[1], mb = n / (l->T / 128) / 64;
+  /* the direct form (5w d): one wgmma of n columns per K step, 64 rows per warpgroup */
+  bool direct = ttWgmmaDirect(m, n, l->T / 32);
+  int64_t regs = direct ? n / 2 : m / 2; /* f32 registers of one wgmma's D */
+  if (direct)
+    mb = 1;
   Lowered *c = toMma(l, op, mlirOperationGetOperand(op, 2), m, n, true);
   if (!c)
     return false;
@@ -1177,13 +1211,16 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
   wgPos(l, &group, &warp, &lane);
   MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
   MlirValue g64 = build(l, "arith.extui", 1, &group, i64, 0, NULL);
-  MlirValue descB = wgmmaDesc(l, aPtr, 1024, 0); /* A as wgmma's B */
-  MlirValue descA = wgmmaDesc(l, bPtr, 1024, bT ? 0 : k * 128); /* B^T as wgmma's A */
+  MlirValue descB = wgmmaDesc(l, aPtr, 1024, 0); /* A as wgmma's B (direct: its A) */
+  MlirValue descA = wgmmaDesc(l, bPtr, 1024, bT ? 0 : k * 128); /* B^T as wgmma's A (B) */
   int64_t blockBytes = bT ? 64 * 128 : k * 128;
-  descA = build(l, "arith.addi", 2, (MlirValue[]){arc64(l, "arith.muli", g64, mb * blockBytes / 16), descA},
-                i64, 0, NULL);
+  /* warpgroup g's part: its blocks of N (direct: its 64 rows of A, 8 row groups) */
+  MlirValue *own = direct ? &descB : &descA;
+  *own = build(l, "arith.addi", 2,
+               (MlirValue[]){arc64(l, "arith.muli", g64, (direct ? 8 * 1024 : mb * blockBytes) / 16), *own},
+               i64, 0, NULL);
   char st[4096] = "!llvm.struct<(";
-  for (int64_t i = 0; i < m / 2; i++)
+  for (int64_t i = 0; i < regs; i++)
     strcat(st, i ? ", f32" : "f32");
   strcat(st, ")>");
   MlirType accT = mlirTypeParseGet(l->ctx, ttStrRef(st));
@@ -1191,9 +1228,9 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
   MlirValue acc[MAX_REPS];
   for (int64_t bi = 0; bi < mb; bi++) {
     acc[bi] = build(l, "llvm.mlir.poison", 0, NULL, accT, 0, NULL);
-    for (int64_t i = 0; i < m / 2 && !native; i++) { /* (native: a fresh sum, see below) */
+    for (int64_t i = 0; i < regs && !native; i++) { /* (native: a fresh sum, see below) */
       MlirNamedAttribute pos = ttNamedAttr(l->ctx, "position", mlirDenseI64ArrayGet(l->ctx, 1, &i));
-      MlirValue e = extract(l, c->parts[bi * (m / 8) + i / 4], i % 4);
+      MlirValue e = extract(l, c->parts[bi * (regs / 4) + i / 4], i % 4);
       acc[bi] = build(l, "llvm.insertvalue", 2, (MlirValue[]){acc[bi], e}, accT, 1, &pos);
     }
   }
@@ -1204,7 +1241,8 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
       int64_t off = bT ? bBase + (ks / kb) * n * 128 + bi * blockBytes + (ks % kb) * eb
                        : bBase + bi * blockBytes + ks * 128;
       MlirValue da = arc64(l, "arith.addi", descA, off / 16);
-      acc[bi] = wgmmaOp(l, acc[bi], da, db, m, bT, ta, tb, kk, native && ks == 0);
+      acc[bi] = direct ? wgmmaOp(l, acc[bi], db, da, n, true, tb, ta, kk, native && ks == 0)
+                       : wgmmaOp(l, acc[bi], da, db, m, bT, ta, tb, kk, native && ks == 0);
     }
   }
   build(l, "nvvm.wgmma.commit.group.sync.aligned", 0, NULL, ttNoType(), 0, NULL);
@@ -1218,14 +1256,14 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
   out->mmaN = n;
   out->n = c->n;
   for (int64_t bi = 0; bi < mb; bi++)
-    for (int64_t ch = 0; ch < m / 8; ch++) {
+    for (int64_t ch = 0; ch < regs / 4; ch++) {
       MlirValue e[4];
       for (int j = 0; j < 4; j++)
         e[j] = extractValue(l, acc[bi], 4 * ch + j, f32);
       MlirValue v = build(l, "vector.from_elements", 4, e, vec4f32(l), 0, NULL);
       if (native) /* promoted: this dot's fp8 sum into the f32 accumulator */
-        v = build(l, "arith.addf", 2, (MlirValue[]){c->parts[bi * (m / 8) + ch], v}, vec4f32(l), 0, NULL);
-      out->parts[bi * (m / 8) + ch] = v;
+        v = build(l, "arith.addf", 2, (MlirValue[]){c->parts[bi * (regs / 4) + ch], v}, vec4f32(l), 0, NULL);
+      out->parts[bi * (regs / 4) + ch] = v;
     }
   return true;
 }
@@ -1289,7 +1327,8 @@ static bool lowerDot(Lower *l, MlirOperation op) {
   if (a->swz || b->swz) {
     ttEmitError(op, "convert-tile-to-gpu: a tile.dot reading TMA slots (128-byte swizzled) "
                     "runs only on wgmma: mma=wgmma (sm_90a) and a tile that fits it (whole "
-                    "warpgroups, N a multiple of 64 per warpgroup, M of 8 up to 256, K of 64)");
+                    "warpgroups, N a multiple of 64 per warpgroup and M of 8 up to 256, or M "
+                    "64 per warpgroup and N of 8 up to 256; K of 64)");
     return false;
   }
   MmaLayout y = mmaLayout(l, m, n);

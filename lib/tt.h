@@ -144,12 +144,23 @@ static inline int64_t ttSmemDotBytes(int64_t m, int64_t n, int64_t k) {
   int64_t ops = ttSmemTileBytes(m + n, k, 2), acc = ttSmemAccBytes(m, n);
   return ops > acc ? ops : acc;
 }
+/* Whether an M x N dot on `warps` warps takes warpgroup MMA in its direct form
+ * (convert-tile-to-gpu's 5w: C = A B, each warpgroup 64 rows of M and all N as wgmma's n)
+ * rather than transposed (C^T = B^T A^T, N in 64-row blocks): where N is not a multiple of
+ * 64 per warpgroup but M is 64 per warpgroup and N a multiple of 8 up to 256. */
+static inline bool ttWgmmaDirect(int64_t m, int64_t n, int64_t warps) {
+  return warps % 4 == 0 && warps >= 4 && n % (64 * (warps / 4)) != 0 && m == 16 * warps &&
+         n % 8 == 0 && n <= 256;
+}
 /* Whether an M x N x K dot on `warps` warps fits warpgroup MMA (convert-tile-to-gpu's
- * 5w): whole warpgroups, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256, K
- * of 64 (of 128 for fp8 read in place from TMA slots: one 128-byte row). */
-static inline bool ttWgmmaFits(int64_t m, int64_t n, int64_t k, int64_t warps, bool fp8Slots) {
-  return warps % 4 == 0 && warps >= 4 && n % (64 * (warps / 4)) == 0 && m % 8 == 0 &&
-         m <= 256 && k % (fp8Slots ? 128 : 64) == 0;
+ * 5w): whole warpgroups, N a multiple of 64 per warpgroup and M a multiple of 8 up to 256
+ * (or the direct form above, B read K-major: bT), K of 64 (of 128 for fp8 read in place
+ * from TMA slots: one 128-byte row). */
+static inline bool ttWgmmaFits(int64_t m, int64_t n, int64_t k, int64_t warps, bool fp8Slots,
+                               bool bT) {
+  bool swapped = warps >= 4 && n % (64 * (warps / 4)) == 0 && m % 8 == 0 && m <= 256;
+  return warps % 4 == 0 && (swapped || (bT && ttWgmmaDirect(m, n, warps))) &&
+         k % (fp8Slots ? 128 : 64) == 0;
 }
 const char *ttOpName(MlirOperation op, char *buf, size_t n); /* NUL-terminated copy */
 bool ttOpIs(MlirOperation op, const char *name);

@@ -382,12 +382,13 @@ static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, 
     MlirValue bv = mlirOperationGetOperand(op, 1);
     bool fp8 = ttDtypeBytes(mlirValueGetType(bv)) == 1;
     bool kMajor = mlirValueIsAOpResult(bv) && ttOpIs(mlirOpResultGetOwner(bv), "tile.trans");
-    if (!ttWgmmaFits(a[0], b[1], a[1], warps, fp8) || (fp8 && !kMajor)) {
+    if (!ttWgmmaFits(a[0], b[1], a[1], warps, fp8, kMajor) || (fp8 && !kMajor)) {
       if (report)
         ttEmitError(loop, "pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a "
-                        "multiple of 4, N a multiple of 64 per warpgroup, M a multiple of 8 "
-                        "up to 256 and K of 64 (fp8: of 128, and B read transposed from an "
-                        "[N, K] matrix); this dot is %lldx%lldx%lld on %lld warps",
+                        "multiple of 4, N a multiple of 64 per warpgroup and M a multiple of "
+                        "8 up to 256 (or M 64 per warpgroup, N a multiple of 8 up to 256 and "
+                        "B read transposed from an [N, K] matrix), and K of 64 (fp8: of 128, "
+                        "B transposed); this dot is %lldx%lldx%lld on %lld warps",
                   (long long)a[0], (long long)b[1], (long long)a[1], (long long)warps);
       return false;
     }

@@ -1146,6 +1146,17 @@ static int64_t gridPrograms(int64_t gm, int64_t n, int64_t bn) {
   return gm * ((n + bn - 1) / bn);
 }
 
+/* Columns that spread gm rows of 64-row tiles over at most `slots` programs: the fewest,
+ * a multiple of 16; 0 where that is a multiple of 64 (the transposed wgmma's tiles do it
+ * already) or past 256 (wgmma's widest n). Such tiles take wgmma's direct form. */
+static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots) {
+  int64_t per = slots / gm;
+  if (per < 1)
+    return 0;
+  int64_t bn = ((n + per - 1) / per + 15) / 16 * 16;
+  return bn % 64 && bn <= 256 ? bn : 0;
+}
+
 static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
                         DotGeometry *g) {
   int64_t m = d->m, sms = TT_SMS;
@@ -1188,7 +1199,15 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *    115.5 us against 118.8, M = 4 115.9 against 118.2, M = 16 114.3 against 115.2
      *    (bench/2026-11-24-h200-k-stagger.md, section 4); fp8 keeps 512 (after the rule
      *    above): timed back to back, M = 16 56.3 against 57.6 on 256, M = 32 56.3
-     *    against 58.0, M = 1 57.1 against 57.4 (bench/2026-11-24-h200-kheavy-tune.md). */
+     *    against 58.0, M = 1 57.1 against 57.4 (bench/2026-11-24-h200-kheavy-tune.md).
+     *  - where those tiles leave SMs idle (fewer programs than 7/8 of the SMs: N = 10240
+     *    on 128 columns makes 80) and 64-row tiles of 65 to 256 columns, not a multiple of
+     *    64, spread N over one wave (M <= 64) or two programs per SM (f16, M > 64): those
+     *    (fitColumns; wgmma's direct form). H200, N = 10240 on 64x80 tiles: 64 x 10240 x
+     *    8192 fp8 22.2 us against 24.4, f16 41.7 against 44.5; 128 x 10240 x 8192 f16 on
+     *    256 programs 48.2-49.3 against 55.1; not fp8 at M = 128 (33.6 against 31.1 on
+     *    128x128x256) nor 16 rows on 64-row tiles (f16 50.4 against 42.1) (bench/
+     *    2026-11-25-h200-direct-wgmma.md). */
     int64_t waves64 = gridPrograms((m + 63) / 64, d->n, 128);
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
     int64_t gm = (m + g->bm - 1) / g->bm;
@@ -1196,6 +1215,16 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
     bool big = m > 64 && g->bm >= 128 && huge;
     bool pairs = m > 64 && g->bm == 64 && !fp8 && d->k <= d->n; /* two blocks per SM: above */
     g->bn = o->v[3] ? o->v[3] : big ? 256 : pairs ? 64 : m > 64 || wide ? 128 : 64;
+    /* a grid that leaves SMs idle, in 64-row tiles of other widths (wgmma's direct form): M
+     * <= 64 one per SM, f16 M > 64 two per SM (below) */
+    int64_t gm64 = (m + 63) / 64, fit = fitColumns(gm64, d->n, m > 64 ? 2 * sms : sms);
+    bool spread = !o->v[2] && !o->v[3] && !o->v[1] && fit > 64 && (g->bm == 64 || (m > 64 && !fp8)) &&
+                  gridPrograms(gm, d->n, g->bn) * 8 < sms * 7;
+    if (spread) {
+      g->bm = 64;
+      g->bn = fit;
+      gm = gm64;
+    }
     bool deepK = g->bn == 64 && g->bm <= 32 && (d->k <= d->n || fp8); /* K > N: above */
     g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : deepK ? 256 : 128;
     g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;
@@ -1263,10 +1292,10 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
   if (o->v[8] >= 0) /* option k-stagger; -1: the shape's (above) */
     g->stagger = o->v[8];
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */
-  bool pow2 = !(g->bm & (g->bm - 1)) && !(g->bn & (g->bn - 1)) && !(g->bk & (g->bk - 1));
-  if (!pow2 || g->bm < 16 || g->bn < 16 || g->bk < 32) {
-    ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld: block-m and block-n must be powers of "
-                        "two >= 16 and block-k a power of two >= 32",
+  bool pow2 = !(g->bm & (g->bm - 1)) && !(g->bk & (g->bk - 1));
+  if (!pow2 || g->bm < 16 || g->bn < 16 || g->bn % 16 || g->bk < 32) {
+    ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld: block-m must be a power of two >= "
+                        "16, block-n a multiple of 16 and block-k a power of two >= 32",
                 (long long)g->bm, (long long)g->bn, (long long)g->bk);
     return false;
   }

@@ -120,6 +120,16 @@ for order in row-major grouped column-major; do
   gemm "fp8_300x520x1000_e5m2_bf16_$order" "$(scaled_linear 300 520 1000 $e5 $e5 bf16 1)" "$tiles" split-k=1
 done
 gemm linear_300x520x1000_f16_128x64 "$(linear 300 520 1000 f16 0)" "block-m=128 block-n=64 block-k=32 num-warps=8" split-k=2
+# wgmma's direct form (64-row tiles whose columns are not a multiple of 64): --tile's
+# spread rule (N = 10240 on 80 columns: 128 programs, or 256 for f16 M > 64 - here with a
+# bias, a K tail and a last partial tile), and explicit tiles: 48 columns with a tail of
+# 40, two warpgroups, bf16 staged through registers (no TMA), fp8 with split-k 2
+main main_fp8_64x10240x4112_e4m3_f16 "$(scaled_linear 64 10240 4112 $e4 $e4 f16 1)"
+main main_128x10000x1032_f16 "$(linear 128 10000 1032 f16 1)"
+gemm linear_61x1000x4104_f16_n48 "$(linear 61 1000 4104 f16 1)" "block-m=64 block-n=48"
+gemm linear_128x1000x1032_f16_m128n80 "$(linear 128 1000 1032 f16 0)" "block-m=128 block-n=80 block-k=128 num-warps=8"
+gemm linear_64x1000x4104_bf16_n80_tma0 "$(linear 64 1000 4104 bf16 1)" "block-m=64 block-n=80 num-warps=4 tma=0"
+gemm fp8_64x1000x4096_e4m3_f16_n80_sk2 "$(scaled_linear 64 1000 4096 $e4 $e4 f16 1)" "block-m=64 block-n=80" split-k=2
 gemm matmul_kn_64x256x512_f16 "$(matmul_kn 64 256 512 f16)"
 gemm matmul_kn_5x1000x333_bf16 "$(matmul_kn 5 1000 333 bf16)"
 ls "$out" | wc -l

@@ -44,7 +44,7 @@ func.func @big(%x: tensor<16x2048xf16>, %w: tensor<256x2048xf16>) -> tensor<16x2
 
 // wgmma, which reads the TMA slots, needs whole warpgroups: under the third RUN (2 warps)
 // this one has none.
-// WARPS: tma-invalid.mlir:[[# @LINE + 2]]:8: error: pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a multiple of 4, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256 and K of 64 (fp8: of 128, and B read transposed from an [N, K] matrix); this dot is 16x64x128 on 2 warps
+// WARPS: tma-invalid.mlir:[[# @LINE + 2]]:8: error: pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a multiple of 4, N a multiple of 64 per warpgroup and M a multiple of 8 up to 256 (or M 64 per warpgroup, N a multiple of 8 up to 256 and B read transposed from an [N, K] matrix), and K of 64 (fp8: of 128, B transposed); this dot is 16x64x128 on 2 warps
 func.func @two_warps(%x: tensor<16x1024xf16>, %w: tensor<256x1024xf16>) -> tensor<16x256xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<16x1024xf16>, tensor<256x1024xf16>) -> tensor<16x256xf16>
   return %y : tensor<16x256xf16>

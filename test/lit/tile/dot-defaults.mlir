@@ -69,10 +69,13 @@ func.func @m64(%x: tensor<64x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<64x
 
 // -----
 
-// M = 64, wide (160 programs of 64 columns): 64x128x128.
+// M = 64, wide (160 programs of 64 columns), where 128 columns leave SMs idle (80
+// programs): 80 columns, the fewest multiple of 16 that fits one wave (128 programs;
+// wgmma's direct form), 64x80x128.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x80xf16>, tensor<64x80xf32>) -> tensor<64x80xf32>
+// CHECK: grid = ["128", "1", "1"]
 func.func @m64_wide(%x: tensor<64x8192xf16>, %w: tensor<10240x8192xf16>) -> tensor<64x10240xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<10240x8192xf16>) -> tensor<64x10240xf16>
   return %y : tensor<64x10240xf16>
@@ -92,10 +95,12 @@ func.func @m128(%x: tensor<128x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<1
 
 // -----
 
-// M = 128 past one wave of 64x128 tiles (160): 128x128x128 (past 48 KiB).
+// M = 128 past one wave of 64x128 tiles (160), where 128x128 tiles leave SMs idle (80
+// programs): f16 on 64-row tiles of 80 columns, two programs per SM (256), 64x80x128.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<128x128xf16>, tensor<128x128xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x80xf16>, tensor<64x80xf32>) -> tensor<64x80xf32>
+// CHECK: grid = ["256", "1", "1"]
 func.func @m128_wide(%x: tensor<128x8192xf16>, %w: tensor<10240x8192xf16>) -> tensor<128x10240xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<128x8192xf16>, tensor<10240x8192xf16>) -> tensor<128x10240xf16>
   return %y : tensor<128x10240xf16>

@@ -45,7 +45,7 @@
 // BAD: error: option 'order' of pass 'tile' is 'diagonal'; expected one of: row-major, grouped, column-major
 // SMEM: error: tile: dot tile 256x256x256 needs {{[0-9]+}} bytes of shared memory; at most 230400 (225 KiB) are supported
 // TMA: error: option 'tma' of pass 'tile' is 2, out of range [0, 1]
-// POW2: error: tile: dot tile 24x128x128: block-m and block-n must be powers of two >= 16 and block-k a power of two >= 32
+// POW2: error: tile: dot tile 24x128x128: block-m must be a power of two >= 16, block-n a multiple of 16 and block-k a power of two >= 32
 func.func @linear(%x: tensor<300x1000xf16>, %w: tensor<520x1000xf16>, %b: tensor<520xf16>) -> tensor<300x520xf16> {
   %y = "prim.linear"(%x, %w, %b) : (tensor<300x1000xf16>, tensor<520x1000xf16>, tensor<520xf16>) -> tensor<300x520xf16>
   return %y : tensor<300x520xf16>
