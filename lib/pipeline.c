@@ -26,7 +26,7 @@ static const TtPassOption tileOptions[] = {
     {"block-m", "dot kernels: rows of the output tile (a power of two >= 16; 0: from the "
      "shape: 16 for M <= 16, 32 for M <= 32, else 64, or 128 at M > 64 on a grid of more "
      "than one wave where TMA can read the operands)", 0, 0, 256, NULL},
-    {"block-n", "dot kernels: columns of the output tile (a power of two >= 16; 0: from the "
+    {"block-n", "dot kernels: columns of the output tile (a multiple of 16; 0: from the "
      "shape)", 0, 0, 256, NULL},
     {"block-k", "dot kernels: K per step of the K loop (a power of two >= 32; 0: from the "
      "shape)", 0, 0, 512, NULL},
