@@ -25,6 +25,8 @@
  *     `x < y` with x contiguous and y constant over the group, its first lane when the mask
  *     is constant over the group, else the and of its lanes. When that guard is false (or
  *     the offsets are not contiguous) each lane is loaded or stored alone under its mask.
+ *     tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
+ *     bytes (atomicRun), else one atomic per lane.
  *  4. Erase the tile kernel.
  * Dot kernels add steps stated at their sections below: 5, tile.dot on tensor cores
  * (mma.sync; 5w, warpgroup MMA for mma=wgmma); 6, shared-memory rings and cp.async; 7,
@@ -319,8 +321,9 @@ static MlirValue loadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue ot
   return acc;
 }
 
-/* `*p += x` as a relaxed atomic (tile.atomic_add: f32 everywhere, f16 from sm_70, bf16
- * from sm_90; its result is unused: `red`, or for f16 an `atom` into a dead register). */
+/* `*p += x` as a relaxed llvm.atomicrmw (tile.atomic_add: f32 everywhere, f16 from sm_70,
+ * bf16 from sm_90; its result is unused: `red`, or for f16 an `atom` into a dead
+ * register). */
 static void atomicAdd(Lower *l, MlirValue p, MlirValue x) {
   MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
   MlirNamedAttribute attrs[2] = {/* LLVM's enums: AtomicBinOp fadd, AtomicOrdering monotonic */
@@ -390,8 +393,9 @@ static void storeLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
   }
 }
 
-/* Step 3 for tile.load (isStore false), tile.store and tile.atomic_add (one atomic per
- * lane: the fast path only drops the per-lane mask tests). */
+/* Step 3 for tile.load (isStore false), tile.store and tile.atomic_add (the fast path:
+ * atomicRun's vector reds from sm=90, else one atomic per lane without per-lane mask
+ * tests). */
 static void lowerMemory(Lower *l, MlirOperation op, bool isStore) {
   bool atomic = ttOpIs(op, "tile.atomic_add");
   Lowered *ptr = lookup(l, mlirOperationGetOperand(op, 0));
@@ -1045,8 +1049,7 @@ static bool wgmmaFits(Lower *l, MlirOperation dot) {
   }
   /* fp8 in TMA slots: native fp8 wgmma, both slots K-major (B a tile.trans), K of 128 */
   bool fp8 = ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(dot, 0))));
-  MlirValue bv = mlirOperationGetOperand(dot, 1);
-  bool bTrans = mlirValueIsAOpResult(bv) && ttOpIs(mlirOpResultGetOwner(bv), "tile.trans");
+  bool bTrans = ttTransposedView(mlirOperationGetOperand(dot, 1)); /* (= its `trans`) */
   if (fp8 && slots && (slots != 2 || !bTrans))
     return false;
   int64_t m = as[0], k = as[1], n = bs[1], warps = l->T / 32;
@@ -1174,6 +1177,11 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
   if (!c)
     return false;
   bool bT = b->trans; /* B held as [N][K]: B^T is K-major */
+  if (direct && !bT) { /* (wgmmaFits admits the direct form only so) */
+    ttEmitError(op, "convert-tile-to-gpu: wgmma's direct form needs B read transposed from "
+                    "[N, K]");
+    return false;
+  }
   /* 5a: operands in registers are staged; TMA slots (step 7) are read in place */
   MlirType i8 = mlirIntegerTypeGet(l->ctx, 8);
   int64_t aStaged = a->shared ? 0 : m * k, bStaged = b->shared ? 0 : n * k;
@@ -1328,7 +1336,8 @@ static bool lowerDot(Lower *l, MlirOperation op) {
     ttEmitError(op, "convert-tile-to-gpu: a tile.dot reading TMA slots (128-byte swizzled) "
                     "runs only on wgmma: mma=wgmma (sm_90a) and a tile that fits it (whole "
                     "warpgroups, N a multiple of 64 per warpgroup and M of 8 up to 256, or M "
-                    "64 per warpgroup and N of 8 up to 256; K of 64)");
+                    "64 per warpgroup, N of 8 up to 256 and B read transposed from [N, K]; K "
+                    "of 64)");
     return false;
   }
   MmaLayout y = mmaLayout(l, m, n);
@@ -2029,8 +2038,9 @@ static bool scanOp(MlirOperation op, void *userData) {
   return true;
 }
 
-/* The narrowest element (bytes) loaded or stored, and the smallest and largest tile
- * (elements), over the kernel and the loops in it; false on a tile of rank above 2. */
+/* The narrowest element (bytes) loaded, stored or atomically added, and the smallest and
+ * largest tile (elements), over the kernel and the loops in it; false on a tile of rank
+ * above 2. */
 static bool scanKernel(MlirOperation func, Scan *sc) {
   *sc = (Scan){16, 0, 0, 0, false, false, false};
   ttWalk(func, scanOp, sc);

@@ -210,6 +210,15 @@ void ttEraseDead(MlirBlock body) {
   }
 }
 
+bool ttTransposedView(MlirValue v) {
+  bool t = false;
+  while (mlirValueIsAOpResult(v) && ttOpIs(mlirOpResultGetOwner(v), "tile.trans")) {
+    t = !t;
+    v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
+  }
+  return t;
+}
+
 MlirOperation ttDotLoop(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {

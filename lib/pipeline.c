@@ -99,7 +99,7 @@ static const TtPassOption lowerOptions[] = {
      "--arch=sm_90a", 0, 0, 1, mmaKinds},
     {"sm", "the target's compute capability, major * 10 + minor (80: sm_80; 90: sm_90 and "
      "sm_90a): from 90 on, tile.atomic_add adds each contiguous run of up to 16 bytes with "
-     "one vector red (v4.f32, v4.f16x2, v4.bf16x2; PTX ISA 8.1), below it one red per "
+     "one vector red (v4.f32, v4.f16x2, v4.bf16x2; PTX ISA 8.1), below it one atomic per "
      "element. tt-translate passes its --arch", 80, 70, 120, NULL},
 };
 

@@ -121,6 +121,9 @@ void ttEraseDead(MlirBlock body);
 /* The K loop of a dot kernel's body: its first top-level scf.for holding a tile.dot (a null
  * op when there is none). */
 MlirOperation ttDotLoop(MlirBlock body);
+/* True when v is a transposed view: an odd number of tile.trans ops lead to it (a dot's B
+ * read K-major from an [N, K] tile). */
+bool ttTransposedView(MlirValue v);
 /* Shared memory of dot kernels, in convert-tile-to-gpu's layouts (--tile and --pipeline
  * budget with them): an R x C operand tile with each row padded by 16 bytes (ldmatrix then
  * reads 8 rows from 8 distinct bank groups), the f32 M x N accumulator with rows padded by
@@ -312,11 +315,11 @@ extern const char *const ttPdlTriggers[];
 bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts);
 /* conversion/gpu-to-ptx.c: lowers gpu.module kernels to NVVM/LLVM and PTX. `arch` like
  * "sm_90a". Appends PTX (or LLVM IR with llvmIR) to out. */
-/* True when `arch` is a GPU tt-translate knows (sm_70 ... sm_120), else an error on stderr. */
-bool ttCheckArch(const char *arch);
 bool ttLowerGpuToNvvm(MlirModule module, const char *arch);
 bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out);
 bool ttEmitLlvmIr(MlirModule module, const char *arch, TtStr *out);
+/* True when `arch` is a GPU tt-translate knows (sm_70 ... sm_120), else an error on stderr. */
+bool ttCheckArch(const char *arch);
 
 /* conversion/launch-metadata.c: the `//@` launch metadata of docs/metadata.md. */
 bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out);

@@ -366,9 +366,9 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
 }
 
 /* Step 1 for stage-in=tma: the loop's dots fit warpgroup MMA, which alone reads the
- * swizzled slots (convert-tile-to-gpu's 5w: whole warpgroups, N a multiple of 64 per
- * warpgroup, M a multiple of 8 up to 256, K of 64). False when not, after an error when
- * `report`. */
+ * swizzled slots (convert-tile-to-gpu's 5w, ttWgmmaFits: whole warpgroups, N a multiple
+ * of 64 per warpgroup and M of 8 up to 256, or the direct form's M of 64 per warpgroup
+ * and B read K-major; K of 64). False when not, after an error when `report`. */
 static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, bool report) {
   int64_t warps = ttOpAttrInt(kernel, "tile.num_warps", 4);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -381,7 +381,7 @@ static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, 
     /* fp8: fp8 wgmma, both operands K-major (B a tile.trans of an [N, K] box) */
     MlirValue bv = mlirOperationGetOperand(op, 1);
     bool fp8 = ttDtypeBytes(mlirValueGetType(bv)) == 1;
-    bool kMajor = mlirValueIsAOpResult(bv) && ttOpIs(mlirOpResultGetOwner(bv), "tile.trans");
+    bool kMajor = ttTransposedView(bv);
     if (!ttWgmmaFits(a[0], b[1], a[1], warps, fp8, kMajor) || (fp8 && !kMajor)) {
       if (report)
         ttEmitError(loop, "pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a "

@@ -1147,14 +1147,14 @@ static int64_t gridPrograms(int64_t gm, int64_t n, int64_t bn) {
 }
 
 /* Columns that spread gm rows of 64-row tiles over at most `slots` programs: the fewest,
- * a multiple of 16; 0 where that is a multiple of 64 (the transposed wgmma's tiles do it
- * already) or past 256 (wgmma's widest n). Such tiles take wgmma's direct form. */
+ * a multiple of 16, where a 64-row tile of them on 4 warps takes wgmma's direct form (not
+ * a multiple of 64: the transposed form's tiles do those already; at most 256); else 0. */
 static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots) {
   int64_t per = slots / gm;
   if (per < 1)
     return 0;
   int64_t bn = ((n + per - 1) / per + 15) / 16 * 16;
-  return bn % 64 && bn <= 256 ? bn : 0;
+  return ttWgmmaDirect(64, bn, 4) ? bn : 0;
 }
 
 static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
@@ -1215,10 +1215,10 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
     bool big = m > 64 && g->bm >= 128 && huge;
     bool pairs = m > 64 && g->bm == 64 && !fp8 && d->k <= d->n; /* two blocks per SM: above */
     g->bn = o->v[3] ? o->v[3] : big ? 256 : pairs ? 64 : m > 64 || wide ? 128 : 64;
-    /* a grid that leaves SMs idle, in 64-row tiles of other widths (wgmma's direct form): M
-     * <= 64 one per SM, f16 M > 64 two per SM (below) */
-    int64_t gm64 = (m + 63) / 64, fit = fitColumns(gm64, d->n, m > 64 ? 2 * sms : sms);
-    bool spread = !o->v[2] && !o->v[3] && !o->v[1] && fit > 64 && (g->bm == 64 || (m > 64 && !fp8)) &&
+    /* a grid that leaves SMs idle, in 64-row tiles of other widths (wgmma's direct form,
+     * which reads B K-major: a weight [N, K]): M <= 64 one per SM, f16 M > 64 two (below) */
+    int64_t gm64 = (m + 63) / 64, fit = fitColumns(gm64, d->n, m <= 64 ? sms : fp8 ? 0 : 2 * sms);
+    bool spread = !o->v[2] && !o->v[3] && !o->v[1] && d->bT && fit > 64 && (m > 64 || g->bm == 64) &&
                   gridPrograms(gm, d->n, g->bn) * 8 < sms * 7;
     if (spread) {
       g->bm = 64;

@@ -11,7 +11,7 @@
  *                                      stages in registers); sm_90 and later:
  *                                      --pdl on kernels tt-opt did not mark
  *  3. tile kernels                  -> --convert-tile-to-gpu (mma=wgmma for sm_90a, else
- *                                      mma=sync; --mma overrides)
+ *                                      mma=sync; --mma overrides; sm= the --arch's number)
  *  4. the launch metadata (docs/metadata.md) is written from the host function
  *  5. gpu.module                    -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
  * The output is the metadata as `//@` comment lines followed by the PTX. It is written only

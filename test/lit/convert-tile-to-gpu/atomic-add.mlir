@@ -26,10 +26,11 @@ func.func @add_f16(%p: !tile.ptr<f16>, %n: i32) attributes {tile.kernel, tile.nu
   return
 }
 
-// f32 and bf16 (runs of 4 f32 or 8 bf16: the kernel's narrowest element sets the run):
-// v4.f32 for each 16 bytes of f32; bf16 as bf16x2 words.
+// f32 and bf16 (runs of 8 elements: the kernel's narrowest element, bf16, sets the run):
+// v4.f32 for each 16 bytes of f32 (two a run); bf16 as bf16x2 words.
 // CHECK-LABEL: gpu.func @add_f32_bf16
 // CHECK-COUNT-2: nvvm.inline_ptx "red.global.add.v4.f32 [$0], {$1, $2, $3, $4};"
+// CHECK-NOT: red.global.add.v4.f32
 // CHECK: nvvm.inline_ptx "red.global.add.noftz.v4.bf16x2 [$0], {$1, $2, $3, $4};"
 func.func @add_f32_bf16(%p: !tile.ptr<f32>, %q: !tile.ptr<bf16>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %r = "tile.range"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
@@ -38,5 +39,20 @@ func.func @add_f32_bf16(%p: !tile.ptr<f32>, %q: !tile.ptr<bf16>) attributes {til
   "tile.atomic_add"(%p, %r, %v, %m) : (!tile.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>, tensor<1024xi1>) -> ()
   %w = arith.constant dense<1.0> : tensor<1024xbf16>
   "tile.atomic_add"(%q, %r, %w, %m) : (!tile.ptr<bf16>, tensor<1024xi32>, tensor<1024xbf16>, tensor<1024xi1>) -> ()
+  return
+}
+
+// Runs shorter than 16 bytes (256-element tiles on 128 threads: 2 elements a run): f32
+// as .v2, a pair of halves as one f16x2 word (no braces).
+// CHECK-LABEL: gpu.func @add_short
+// CHECK: nvvm.inline_ptx "red.global.add.v2.f32 [$0], {$1, $2};"
+// CHECK: nvvm.inline_ptx "red.global.add.noftz.f16x2 [$0], $1;"
+func.func @add_short(%p: !tile.ptr<f32>, %q: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %r = "tile.range"() {start = 0 : i32, end = 256 : i32} : () -> tensor<256xi32>
+  %m = arith.constant dense<true> : tensor<256xi1>
+  %v = arith.constant dense<1.0> : tensor<256xf32>
+  "tile.atomic_add"(%p, %r, %v, %m) : (!tile.ptr<f32>, tensor<256xi32>, tensor<256xf32>, tensor<256xi1>) -> ()
+  %w = arith.constant dense<1.0> : tensor<256xf16>
+  "tile.atomic_add"(%q, %r, %w, %m) : (!tile.ptr<f16>, tensor<256xi32>, tensor<256xf16>, tensor<256xi1>) -> ()
   return
 }

@@ -14,9 +14,13 @@
 // CHECK-NOT: nvvm.mma.sync
 // TWO-LABEL: gpu.func @fused_0_kernel
 // TWO-SAME: known_block_size = array<i32: 256, 1, 1>
-// warpgroup g's A starts 64 rows (8192 bytes, 512 in descriptor units) further
-// TWO: arith.muli %{{.*}}, %c512_i64
-// TWO-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 80, k = 16>
+// warpgroup g's A (wgmma's A: the first operand) starts 64 rows (8192 bytes, 512 in
+// descriptor units) further
+// TWO: %[[OFF:.*]] = arith.muli %{{.*}}, %c512_i64
+// TWO-NEXT: %[[DA:.*]] = arith.addi %[[OFF]], %{{.*}} : i64
+// TWO: %[[A0:.*]] = arith.addi %[[DA]], %c0_i64
+// TWO: nvvm.wgmma.mma_async %[[A0]], %{{.*}}, %{{.*}}, <m = 64, n = 80, k = 16>
+// TWO-COUNT-7: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 80, k = 16>
 // TWO-NOT: nvvm.mma.sync
 func.func @linear(%x: tensor<50x512xf16>, %w: tensor<400x512xf16>) -> tensor<50x400xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<50x512xf16>, tensor<400x512xf16>) -> tensor<50x400xf16>

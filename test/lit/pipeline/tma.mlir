@@ -91,7 +91,7 @@
 // RT: arg tma %0 16x1024 box 16x64
 // RT: output %2 f16 16x256: sum
 
-// SYNC: error: convert-tile-to-gpu: a tile.dot reading TMA slots (128-byte swizzled) runs only on wgmma: mma=wgmma (sm_90a) and a tile that fits it (whole warpgroups, N a multiple of 64 per warpgroup and M of 8 up to 256, or M 64 per warpgroup and N of 8 up to 256; K of 64)
+// SYNC: error: convert-tile-to-gpu: a tile.dot reading TMA slots (128-byte swizzled) runs only on wgmma: mma=wgmma (sm_90a) and a tile that fits it (whole warpgroups, N a multiple of 64 per warpgroup and M of 8 up to 256, or M 64 per warpgroup, N of 8 up to 256 and B read transposed from [N, K]; K of 64)
 func.func @linear(%x: tensor<16x1024xf16>, %w: tensor<256x1024xf16>) -> tensor<16x256xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<16x1024xf16>, tensor<256x1024xf16>) -> tensor<16x256xf16>
   return %y : tensor<16x256xf16>

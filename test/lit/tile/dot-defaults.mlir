@@ -83,6 +83,18 @@ func.func @m64_wide(%x: tensor<64x8192xf16>, %w: tensor<10240x8192xf16>) -> tens
 
 // -----
 
+// The same grid with B read [K, N] (a matmul, not a linear layer): wgmma's direct form
+// needs B K-major, so the 80-program 64x128x128 tiles stay.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
+// CHECK: grid = ["80", "1", "1"]
+func.func @m64_wide_kn(%a: tensor<64x8192xf16>, %b: tensor<8192x10240xf16>) -> tensor<64x10240xf16> {
+  %c = "prim.matmul"(%a, %b) : (tensor<64x8192xf16>, tensor<8192x10240xf16>) -> tensor<64x10240xf16>
+  return %c : tensor<64x10240xf16>
+}
+
+// -----
+
 // M = 128 while 64x128 tiles make one wave (128 programs): f16 64x64x128 (256 programs,
 // two blocks per SM).
 // CHECK-LABEL: func.func @fused_0_kernel
