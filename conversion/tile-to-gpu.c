@@ -1176,12 +1176,7 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
   Lowered *c = toMma(l, op, mlirOperationGetOperand(op, 2), m, n, true);
   if (!c)
     return false;
-  bool bT = b->trans; /* B held as [N][K]: B^T is K-major */
-  if (direct && !bT) { /* (wgmmaFits admits the direct form only so) */
-    ttEmitError(op, "convert-tile-to-gpu: wgmma's direct form needs B read transposed from "
-                    "[N, K]");
-    return false;
-  }
+  bool bT = b->trans; /* B held as [N][K]: B^T is K-major (always, direct: wgmmaFits) */
   /* 5a: operands in registers are staged; TMA slots (step 7) are read in place */
   MlirType i8 = mlirIntegerTypeGet(l->ctx, 8);
   int64_t aStaged = a->shared ? 0 : m * k, bStaged = b->shared ? 0 : n * k;
@@ -1223,10 +1218,11 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
   MlirValue descA = wgmmaDesc(l, bPtr, 1024, bT ? 0 : k * 128); /* B^T as wgmma's A (B) */
   int64_t blockBytes = bT ? 64 * 128 : k * 128;
   /* warpgroup g's part: its blocks of N (direct: its 64 rows of A, 8 row groups) */
-  MlirValue *own = direct ? &descB : &descA;
-  *own = build(l, "arith.addi", 2,
-               (MlirValue[]){arc64(l, "arith.muli", g64, (direct ? 8 * 1024 : mb * blockBytes) / 16), *own},
-               i64, 0, NULL);
+  MlirValue gOff = arc64(l, "arith.muli", g64, (direct ? 8 * 1024 : mb * blockBytes) / 16);
+  if (direct)
+    descB = build(l, "arith.addi", 2, (MlirValue[]){gOff, descB}, i64, 0, NULL);
+  else
+    descA = build(l, "arith.addi", 2, (MlirValue[]){gOff, descA}, i64, 0, NULL);
   char st[4096] = "!llvm.struct<(";
   for (int64_t i = 0; i < regs; i++)
     strcat(st, i ? ", f32" : "f32");

@@ -83,7 +83,7 @@ static bool verified(MlirModule m) {
 }
 
 typedef struct {
-  int sm; /* the target's NN of sm_NN[a] (0 when not of that form: checked later) */
+  int sm; /* the target's NN of sm_NN[a] (main checked --arch) */
   bool failed;
 } ArchCheck;
 
@@ -92,13 +92,13 @@ typedef struct {
  * sm_90. */
 static bool unsupportedOp(MlirOperation op, void *userData) {
   ArchCheck *c = userData;
-  if (c->sm && c->sm < 89 && ttOpIs(op, "tile.dot") &&
+  if (c->sm < 89 && ttOpIs(op, "tile.dot") &&
       ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0))))) {
     ttEmitError(op, "tt-translate: an fp8 tile.dot needs --arch=sm_89 or later (the hardware "
                     "fp8 converts)");
     c->failed = true;
   }
-  if (c->sm && c->sm < 90 && ttOpHasPrefix(op, "hopper.griddep_")) {
+  if (c->sm < 90 && ttOpHasPrefix(op, "hopper.griddep_")) {
     char name[64];
     ttEmitError(op, "tt-translate: '%s' (programmatic dependent launch) needs --arch=sm_90 "
                     "or later; run --pdl='trigger=off' for older targets",
@@ -122,7 +122,7 @@ static bool translate(MlirModule m, bool ptx, const char *arch, const char *mma,
   if (!ttRunPass(m, "pipeline", wgmma ? "stage-in=auto" : NULL) || !verified(m))
     return false;
   /* programmatic dependent launch where the chip has it (sm_90 and later) */
-  ArchCheck check = {strncmp(arch, "sm_", 3) == 0 ? atoi(arch + 3) : 0, false};
+  ArchCheck check = {atoi(arch + 3), false}; /* sm_NN[a] */
   if (check.sm >= 90 && (!ttRunPass(m, "pdl", NULL) || !verified(m)))
     return false;
   ttWalk(mlirModuleGetOperation(m), unsupportedOp, &check);
