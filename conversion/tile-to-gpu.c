@@ -1117,27 +1117,13 @@ static void wgPos(Lower *l, MlirValue *group, MlirValue *warp, MlirValue *lane) 
   *lane = arc(l, "arith.remui", l->tid, 32);
 }
 
-/* 5c for 5w: accumulator x stored to buf as [M][ld] f32. */
+/* 5c for 5w's swapped form: accumulator x (C^T in wgmma's D layout) stored to buf as
+ * [M][ld] f32. (The direct form's D has mma.sync's fragment layout: toFlat stores it.) */
 static void wgmmaToShared(Lower *l, Lowered *x, MlirValue buf, int64_t ld) {
   int64_t m = x->mmaM, mb = x->mmaN / (l->T / 128) / 64;
   MlirValue group, warp, lane;
   wgPos(l, &group, &warp, &lane);
   MlirType f32 = mlirF32TypeGet(l->ctx);
-  if (ttWgmmaDirect(m, x->mmaN, l->T / 32)) { /* 5w d: part c = D[r, r + 8][8c + 2t, +1] */
-    MlirValue r0 = ar(l, "arith.addi", arc(l, "arith.muli", group, 64),
-                      ar(l, "arith.addi", arc(l, "arith.muli", warp, 16), arc(l, "arith.divui", lane, 4)));
-    MlirValue c0 = arc(l, "arith.muli", arc(l, "arith.remui", lane, 4), 2);
-    barrier(l);
-    for (int64_t c = 0; c < x->mmaN / 8; c++)
-      for (int j = 0; j < 4; j++) {
-        MlirValue row = arc(l, "arith.addi", r0, 8 * (j >> 1));
-        MlirValue col = arc(l, "arith.addi", c0, 8 * c + (j & 1));
-        MlirValue p = gep(l, buf, ar(l, "arith.addi", arc(l, "arith.muli", row, ld), col), f32);
-        build(l, "llvm.store", 2, (MlirValue[]){extract(l, x->parts[c], j), p}, ttNoType(), 0, NULL);
-      }
-    barrier(l);
-    return;
-  }
   MlirValue col0 = ar(l, "arith.addi", arc(l, "arith.muli", group, mb * 64),
                       ar(l, "arith.addi", arc(l, "arith.muli", warp, 16), arc(l, "arith.divui", lane, 4)));
   MlirValue row0 = arc(l, "arith.muli", arc(l, "arith.remui", lane, 4), 2);
@@ -1275,13 +1261,17 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
 /* Step 5c: accumulator x (in fragments) in the flat layout, through shared memory. */
 static Lowered *toFlat(Lower *l, Lowered *x) {
   int64_t m = x->mmaM, n = x->mmaN, ld = n + 4;
-  MmaLayout y = mmaLayout(l, m, n);
   MlirType f32 = mlirF32TypeGet(l->ctx);
   MlirValue buf = smem(l, m * ld * 4, 16);
-  if (x->wg) {
+  int64_t warps = l->T / 32;
+  bool direct = x->wg && ttWgmmaDirect(m, n, warps);
+  if (x->wg && !direct) {
     wgmmaToShared(l, x, buf, ld);
     return readFlat(l, x->key, buf, ci(l, 0), m, n, ld, f32);
   }
+  /* mma.sync's fragments; the direct form (5w d) has the same with every warp along M:
+   * part c of warp w holds rows 16 w + lane / 4 (+ 8), columns 8 c + 2 (lane % 4) (+ 1) */
+  MmaLayout y = direct ? (MmaLayout){warps, 1, 1, n / 8} : mmaLayout(l, m, n);
   WarpPos w = warpPos(l, y);
   MlirValue g = arc(l, "arith.divui", w.lane, 4), t2 = arc(l, "arith.muli", arc(l, "arith.remui", w.lane, 4), 2);
   MlirValue row0 = ar(l, "arith.addi", arc(l, "arith.muli", w.wmI, m / y.wm), g);
