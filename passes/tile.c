@@ -1146,15 +1146,16 @@ static int64_t gridPrograms(int64_t gm, int64_t n, int64_t bn) {
   return gm * ((n + bn - 1) / bn);
 }
 
-/* Columns that spread gm rows of 64-row tiles over at most `slots` programs: the fewest,
- * a multiple of 16, where a 64-row tile of them on 4 warps takes wgmma's direct form (not
- * a multiple of 64: the transposed form's tiles do those already; at most 256); else 0. */
-static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots) {
+/* Columns that spread gm rows of bm-row tiles over at most `slots` programs: the fewest,
+ * a multiple of 16, where a bm-row tile of them on bm / 16 warps takes wgmma's direct form
+ * (not a multiple of 64 per warpgroup: the transposed form's tiles do those already; at
+ * most 256); else 0. */
+static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
   int64_t per = slots / gm;
   if (per < 1)
     return 0;
   int64_t bn = ((n + per - 1) / per + 15) / 16 * 16;
-  return ttWgmmaDirect(64, bn, 4) ? bn : 0;
+  return ttWgmmaDirect(bm, bn, bm / 16) ? bn : 0;
 }
 
 static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
@@ -1205,9 +1206,16 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *    64, spread N over one wave (M <= 64) or two programs per SM (f16, M > 64): those
      *    (fitColumns; wgmma's direct form). H200, N = 10240 on 64x80 tiles: 64 x 10240 x
      *    8192 fp8 22.2 us against 24.4, f16 41.7 against 44.5; 128 x 10240 x 8192 f16 on
-     *    256 programs 48.2-49.3 against 55.1; not fp8 at M = 128 (33.6 against 31.1 on
-     *    128x128x256) nor 16 rows on 64-row tiles (f16 50.4 against 42.1) (bench/
-     *    2026-11-25-h200-direct-wgmma.md). */
+     *    256 programs 48.2-49.3 against 55.1; not 16 rows on 64-row tiles (f16 50.4
+     *    against 42.1) (bench/2026-11-25-h200-direct-wgmma.md).
+     *  - fp8 past 64 rows: 128-row tiles on 8 warps (direct form, 64 rows a warpgroup) of
+     *    the columns that spread N over one wave, where those are 64 to 128 (the
+     *    promotion's limit above), K steps of 256: H200, 128 x 10240 x 8192 on 128x80x256
+     *    26.3 us against 30.9 on 128x128x256 (80 programs; 64x80 tiles, 256 programs:
+     *    33.6), 128 x 8192 x 28672 on 128x64x256 69.3 against 75.6 on 64x128x256, 128 x
+     *    8192 x 8192 23.5 against 23.5 (bench/2026-11-25-h200-gemm-rounds.md). Not f16:
+     *    128x64 and 128x80 on 8 warps lost to its 64-row tiles (47.2 against 39.4 at 128 x
+     *    8192 x 8192, 51.3 against 48.9 at N = 10240). */
     int64_t waves64 = gridPrograms((m + 63) / 64, d->n, 128);
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
     int64_t gm = (m + g->bm - 1) / g->bm;
@@ -1217,17 +1225,21 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
     g->bn = o->v[3] ? o->v[3] : big ? 256 : pairs ? 64 : m > 64 || wide ? 128 : 64;
     /* a grid that leaves SMs idle, in 64-row tiles of other widths (wgmma's direct form,
      * which reads B K-major: a weight [N, K]): M <= 64 one per SM, f16 M > 64 two (below) */
-    int64_t gm64 = (m + 63) / 64, fit = fitColumns(gm64, d->n, m <= 64 ? sms : fp8 ? 0 : 2 * sms);
-    bool spread = !o->v[2] && !o->v[3] && !o->v[1] && d->bT && fit > 64 && (m > 64 || g->bm == 64) &&
-                  gridPrograms(gm, d->n, g->bn) * 8 < sms * 7;
+    bool rows128 = fp8 && m > 64; /* fp8 past 64 rows: 128-row tiles on 8 warps (below) */
+    int64_t sbm = rows128 ? 128 : 64, gmS = (m + sbm - 1) / sbm;
+    int64_t fit = fitColumns(gmS, d->n, m <= 64 || fp8 ? sms : 2 * sms, sbm);
+    bool spread = !o->v[2] && !o->v[3] && !o->v[1] && d->bT &&
+                  (rows128 ? fit >= 64 && fit <= 128
+                           : fit > 64 && (m > 64 || g->bm == 64) &&
+                                 gridPrograms(gm, d->n, g->bn) * 8 < sms * 7);
     if (spread) {
-      g->bm = 64;
+      g->bm = sbm;
       g->bn = fit;
-      gm = gm64;
+      gm = gmS;
     }
     bool deepK = g->bn == 64 && g->bm <= 32 && (d->k <= d->n || fp8); /* K > N: above */
     g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : deepK ? 256 : 128;
-    g->warps = o->v[1] ? o->v[1] : big ? 8 : 4;
+    g->warps = o->v[1] ? o->v[1] : big || (spread && rows128) ? 8 : 4;
     /* fp8 wgmma's promotion holds a second accumulator: at most 64 x 128 per warpgroup
      * (128 x 128 on 4 warps spilled: 128 x 10240 x 8192 59.3 us against 41.3 before the
      * promotion) */
@@ -1241,8 +1253,8 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
       g->bk = o->v[4] ? o->v[4] : 128 / eb;
     }
     int64_t programs = gridPrograms(gm, d->n, g->bn);
-    bool rows128 = g->bm == 128 && !o->v[3] && programs <= 2 * sms && d->k >= 2 * g->bk;
-    if (!o->v[4] && fp8 && ((g->bm <= 64 && programs <= sms) || rows128) && !row256)
+    bool deep128 = g->bm == 128 && !o->v[3] && programs <= 2 * sms && d->k >= 2 * g->bk;
+    if (!o->v[4] && fp8 && ((g->bm <= 64 && programs <= sms) || deep128) && !row256)
       g->bk *= 2;
     else if (!o->v[4] && !big && programs > sms)
       while (g->bk * eb > 128 && 3 * (g->bm + g->bn) * g->bk * eb > TT_SMEM_TWO_BLOCKS)

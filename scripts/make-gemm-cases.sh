@@ -130,6 +130,11 @@ gemm linear_61x1000x4104_f16_n48 "$(linear 61 1000 4104 f16 1)" "block-m=64 bloc
 gemm linear_128x1000x1032_f16_m128n80 "$(linear 128 1000 1032 f16 0)" "block-m=128 block-n=80 block-k=128 num-warps=8"
 gemm linear_64x1000x4104_bf16_n80_tma0 "$(linear 64 1000 4104 bf16 1)" "block-m=64 block-n=80 num-warps=4 tma=0"
 gemm fp8_64x1000x4096_e4m3_f16_n80_sk2 "$(scaled_linear 64 1000 4096 $e4 $e4 f16 1)" "block-m=64 block-n=80" split-k=2
+# fp8 past 64 rows: the spread rule on 128-row tiles of 8 warps (direct form, two
+# warpgroups): 80 columns at N = 9990 (125 programs, a last tile of 70) and 64 at N = 8191
+# (a last tile of 63), K tails of 16 after K steps of 256
+main main_fp8_100x9990x4112_e4m3_f16 "$(scaled_linear 100 9990 4112 $e4 $e4 f16 1)"
+main main_fp8_128x8191x4112_e4m3_bf16 "$(scaled_linear 128 8191 4112 $e4 $e4 bf16 0)"
 gemm matmul_kn_64x256x512_f16 "$(matmul_kn 64 256 512 f16)"
 gemm matmul_kn_5x1000x333_bf16 "$(matmul_kn 5 1000 333 bf16)"
 ls "$out" | wc -l
