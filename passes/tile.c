@@ -1210,12 +1210,13 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
      *    against 42.1) (bench/2026-11-25-h200-direct-wgmma.md).
      *  - fp8 past 64 rows: 128-row tiles on 8 warps (direct form, 64 rows a warpgroup) of
      *    the columns that spread N over one wave, where those are 64 to 128 (the
-     *    promotion's limit above), K steps of 256: H200, 128 x 10240 x 8192 on 128x80x256
-     *    26.3 us against 30.9 on 128x128x256 (80 programs; 64x80 tiles, 256 programs:
-     *    33.6), 128 x 8192 x 28672 on 128x64x256 69.3 against 75.6 on 64x128x256, 128 x
-     *    8192 x 8192 23.5 against 23.5 (bench/2026-11-25-h200-gemm-rounds.md). Not f16:
-     *    128x64 and 128x80 on 8 warps lost to its 64-row tiles (47.2 against 39.4 at 128 x
-     *    8192 x 8192, 51.3 against 48.9 at N = 10240). */
+     *    promotion's limit above), K steps of 256 (where K has two of them): H200, 128 x
+     *    10240 x 8192 on 128x80x256 26.3 us against 30.9 on 128x128x256 (80 programs;
+     *    64x80 tiles, 256 programs: 33.6), 128 x 8192 x 28672 on 128x64x256 69.3 against
+     *    75.6 on 64x128x256, 128 x 8192 x 8192 23.5 against 23.5 (bench/
+     *    2026-11-25-h200-gemm-rounds.md). Not f16: 128x64 and 128x80 on 8 warps lost to
+     *    its 64-row tiles (47.2 against 39.4 at 128 x 8192 x 8192, 51.3 against 48.9 at
+     *    N = 10240). */
     int64_t waves64 = gridPrograms((m + 63) / 64, d->n, 128);
     g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
     int64_t gm = (m + g->bm - 1) / g->bm;
@@ -1224,8 +1225,10 @@ static bool dotGeometry(MlirOperation fusion, const DotOperands *d, const TtPass
     bool pairs = m > 64 && g->bm == 64 && !fp8 && d->k <= d->n; /* two blocks per SM: above */
     g->bn = o->v[3] ? o->v[3] : big ? 256 : pairs ? 64 : m > 64 || wide ? 128 : 64;
     /* a grid that leaves SMs idle, in 64-row tiles of other widths (wgmma's direct form,
-     * which reads B K-major: a weight [N, K]): M <= 64 one per SM, f16 M > 64 two (below) */
-    bool rows128 = fp8 && m > 64; /* fp8 past 64 rows: 128-row tiles on 8 warps (below) */
+     * which reads B K-major: a weight [N, K]): M <= 64 one per SM, f16 M > 64 two; fp8
+     * past 64 rows (with two K steps of 256, as measured) on 128-row tiles of 8 warps,
+     * one per SM, idle SMs or not (see above) */
+    bool rows128 = fp8 && m > 64 && d->k >= 512;
     int64_t sbm = rows128 ? 128 : 64, gmS = (m + sbm - 1) / sbm;
     int64_t fit = fitColumns(gmS, d->n, m <= 64 || fp8 ? sms : 2 * sms, sbm);
     bool spread = !o->v[2] && !o->v[3] && !o->v[1] && d->bT &&

@@ -208,6 +208,18 @@ func.func @fp8_128_rows_k_heavy(%x: tensor<128x28672xf8E4M3FN>, %w: tensor<8192x
 
 // -----
 
+// ... but not where K has fewer than two K steps of 256 (as measured): 64x128x128 stays.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<64x128xf32>) -> tensor<64x128xf32>
+func.func @fp8_128_rows_short_k(%x: tensor<128x256xf8E4M3FN>, %w: tensor<10240x256xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<128x10240xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<10240x256xf8E4M3FN>) -> tensor<256x10240xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<128x256xf8E4M3FN>, tensor<256x10240xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<128x10240xf16>
+  return %y : tensor<128x10240xf16>
+}
+
+// -----
+
 // K > N up to 32 rows (8192 x 28672): K steps of 128 f16 (not 256); fp8 keeps 512.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: "tile.dot"({{.*}}) : (tensor<16x128xf16>, tensor<128x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
