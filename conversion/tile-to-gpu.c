@@ -1153,12 +1153,12 @@ static bool lowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirT
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
   ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), as);
   ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), bs);
-  int64_t m = as[0], k = as[1], n = bs[1], mb = n / (l->T / 128) / 64;
-  /* the direct form (5w d): one wgmma of n columns per K step, 64 rows per warpgroup */
+  int64_t m = as[0], k = as[1], n = bs[1];
+  /* the direct form (5w d): one wgmma of n columns per K step, 64 rows per warpgroup;
+   * else mb blocks of 64 columns per warpgroup */
   bool direct = ttWgmmaDirect(m, n, l->T / 32);
+  int64_t mb = direct ? 1 : n / (l->T / 128) / 64;
   int64_t regs = direct ? n / 2 : m / 2; /* f32 registers of one wgmma's D */
-  if (direct)
-    mb = 1;
   Lowered *c = toMma(l, op, mlirOperationGetOperand(op, 2), m, n, true);
   if (!c)
     return false;
