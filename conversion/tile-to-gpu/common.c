@@ -1,0 +1,280 @@
+/* common.c - the shared core of --convert-tile-to-gpu: the table of lowered values, the
+ * op builders every op family uses, and the kernel's shared-memory buffers.
+ *
+ * A tile value lowers to `Lowered` parts (lower.h): REPS vectors of the flat layout,
+ * mma fragments, or a place in shared memory. tgDefine records one, tgLookup finds it
+ * (the table is searched from its newest entry: a loop body's values shadow nothing, as
+ * every value is defined once). Shared memory: step 5's scratch (tgScratchSmem) sits past
+ * the live rings of step 6 in one buffer per kernel, whose size kernel.c fixes at the end;
+ * mbarriers and the reduction scratch are globals of their own (tgSharedGlobal).
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int64_t tgGcd64(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a < 0 ? -a : a;
+}
+
+int64_t tgMaxI(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* The largest power of two dividing v (BIG_DIV for 0). */
+int64_t tgPow2Div(int64_t v) {
+  if (v == 0)
+    return BIG_DIV;
+  int64_t d = 1;
+  while (!(v & d) && d < BIG_DIV)
+    d <<= 1;
+  return d;
+}
+
+Lowered *tgLookup(Lower *l, MlirValue v) {
+  for (int i = l->nvals - 1; i >= 0; i--)
+    if (mlirValueEqual(l->vals[i]->key, v))
+      return l->vals[i];
+  return NULL;
+}
+
+bool tgIsTile(MlirValue v) { return mlirTypeIsARankedTensor(mlirValueGetType(v)); }
+
+/* Parts of value v in the flat layout: numel / (VEC * T) for a tile, 1 for a scalar. */
+static int repsOf(Lower *l, MlirValue v) {
+  return tgIsTile(v) ? (int)(ttTensorNumel(mlirValueGetType(v)) / (l->VEC * l->T)) : 1;
+}
+
+Lowered *tgDefine(Lower *l, MlirValue key) {
+  if (l->nvals == l->capvals) {
+    l->capvals = l->capvals ? 2 * l->capvals : 64;
+    l->vals = ttRealloc(l->vals, sizeof(Lowered *) * (size_t)l->capvals);
+  }
+  Lowered *x = ttAlloc(sizeof(Lowered));
+  l->vals[l->nvals++] = x;
+  x->key = key;
+  x->n = repsOf(l, key);
+  x->axis = (Axis){1, 1, 1};
+  if (mlirValueIsAOpResult(key))
+    x->def = mlirOpResultGetOwner(key);
+  return x;
+}
+
+MlirType tgVecOf(Lower *l, MlirType elem) {
+  return mlirVectorTypeGet(1, &l->VEC, elem);
+}
+
+MlirValue tgBuild(Lower *l, const char *name, intptr_t n, const MlirValue *ops,
+                       MlirType t, intptr_t na, const MlirNamedAttribute *attrs) {
+  return ttBuild(&l->b, name, l->loc, n, ops, t, na, attrs);
+}
+
+
+MlirValue tgExtract(Lower *l, MlirValue vec, int64_t lane) {
+  MlirNamedAttribute pos = ttNamedAttr(l->ctx, "static_position",
+                                       mlirDenseI64ArrayGet(l->ctx, 1, &lane));
+  MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(vec));
+  return tgBuild(l, "vector.extract", 1, &vec, elem, 1, &pos);
+}
+
+MlirValue tgInsert(Lower *l, MlirValue scalar, MlirValue vec, int64_t lane) {
+  MlirNamedAttribute pos = ttNamedAttr(l->ctx, "static_position",
+                                       mlirDenseI64ArrayGet(l->ctx, 1, &lane));
+  MlirValue ops[2] = {scalar, vec};
+  return tgBuild(l, "vector.insert", 2, ops, mlirValueGetType(vec), 1, &pos);
+}
+
+/* `gpu.<name> x` as an i32. */
+MlirValue tgGpuIndex(Lower *l, const char *name, int64_t axis) {
+  const char *dims[3] = {"#gpu<dim x>", "#gpu<dim y>", "#gpu<dim z>"};
+  MlirNamedAttribute d = ttNamedAttr(
+      l->ctx, "dimension", mlirAttributeParseGet(l->ctx, ttStrRef(dims[axis % 3])));
+  MlirValue idx = tgBuild(l, name, 0, NULL, mlirIndexTypeGet(l->ctx), 1, &d);
+  return tgBuild(l, "arith.index_cast", 1, &idx, ttI32(l->ctx), 0, NULL);
+}
+
+/* `ptr + off` elements of type elem, as an llvm.getelementptr. */
+
+/* What the llvm dialect holds a value of type t as: t, with fp8 elements (which LLVM has
+ * no type for) as i8 - the type arith-to-llvm gives them too. */
+static MlirType llvmStorage(Lower *l, MlirType t) {
+  if (!ttTypeIsFp8(t))
+    return t;
+  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8);
+  return mlirTypeIsAVector(t) ? tgVecOf(l, i8) : i8;
+}
+
+/* llvm.load of a `t` (alignment `align` bytes, 0: natural); fp8 loads its storage type
+ * and casts back. */
+MlirValue tgLoadPtr(Lower *l, MlirValue p, MlirType t, int64_t align) {
+  MlirType st = llvmStorage(l, t);
+  MlirNamedAttribute a = tgAlignAttr(l, align);
+  MlirValue v = tgBuild(l, "llvm.load", 1, &p, st, align ? 1 : 0, &a);
+  return mlirTypeEqual(st, t) ? v : tgBuild(l, "arith.bitcast", 1, &v, t, 0, NULL);
+}
+
+MlirValue tgGep(Lower *l, MlirValue ptr, MlirValue off, MlirType elem) {
+  int32_t dyn = INT32_MIN;
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(l->ctx, "elem_type", mlirTypeAttrGet(llvmStorage(l, elem))),
+      ttNamedAttr(l->ctx, "rawConstantIndices", mlirDenseI32ArrayGet(l->ctx, 1, &dyn)),
+  };
+  MlirValue ops[2] = {ptr, off};
+  return tgBuild(l, "llvm.getelementptr", 2, ops, mlirValueGetType(ptr), 2, attrs);
+}
+
+MlirNamedAttribute tgAlignAttr(Lower *l, int64_t bytes) {
+  return ttNamedAttr(l->ctx, "alignment",
+                     mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), bytes));
+}
+
+/* Builds `scf.if cond -> (type)` with empty then/else blocks; returns the op, whose
+ * blocks the caller fills (each must end in scf.yield). */
+MlirOperation tgBuildIf(Lower *l, MlirValue cond, MlirType result) {
+  MlirRegion regions[2];
+  for (int i = 0; i < 2; i++) {
+    regions[i] = mlirRegionCreate();
+    mlirRegionAppendOwnedBlock(regions[i], mlirBlockCreate(0, NULL, NULL));
+  }
+  bool has = !mlirTypeIsNull(result);
+  MlirOperation op =
+      ttOpCreate("scf.if", l->loc, 1, &cond, has ? 1 : 0, &result, 0, NULL, 2, regions);
+  return ttInsert(&l->b, op);
+}
+
+MlirBlock tgIfBlock(MlirOperation ifOp, int which) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(ifOp, which));
+}
+
+void tgYield(Lower *l, MlirBlock blk, MlirValue v) {
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(blk);
+  tgBuild(l, "scf.yield", mlirValueIsNull(v) ? 0 : 1, &v, ttNoType(), 0, NULL);
+  l->b = saved;
+}
+
+/* Makes `llvm.mlir.global internal @name : !llvm.array<bytes x i8>` in shared memory
+ * (address space 3, `align`-byte aligned) in the gpu.module, unless it exists; external
+ * with 0 bytes: the kernel's dynamic shared memory. */
+void tgSharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t align,
+                         bool external) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpuModule, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    char have[160] = "";
+    if (ttOpAttrStr(op, "sym_name", have, sizeof have) && strcmp(have, name) == 0)
+      return;
+  }
+  char type[64];
+  snprintf(type, sizeof type, "!llvm.array<%lld x i8>", (long long)bytes);
+  MlirNamedAttribute attrs[5] = {
+      ttNamedAttr(l->ctx, "sym_name", ttStrAttr(l->ctx, name)),
+      ttNamedAttr(l->ctx, "global_type", mlirTypeAttrGet(mlirTypeParseGet(l->ctx, ttStrRef(type)))),
+      ttNamedAttr(l->ctx, "linkage", mlirAttributeParseGet(l->ctx, ttStrRef(
+                                         external ? "#llvm.linkage<external>" : "#llvm.linkage<internal>"))),
+      ttNamedAttr(l->ctx, "addr_space", ttIntAttr(l->ctx, 3, ttI32(l->ctx))),
+      tgAlignAttr(l, align),
+  };
+  MlirRegion init = mlirRegionCreate();
+  MlirOperation g = ttOpCreate("llvm.mlir.global", l->loc, 0, NULL, 0, NULL, 5, attrs, 1, &init);
+  mlirBlockInsertOwnedOperation(body, 0, g);
+}
+
+/* The address of shared-memory global `name`. */
+MlirValue tgSharedAddress(Lower *l, const char *name) {
+  MlirNamedAttribute ref =
+      ttNamedAttr(l->ctx, "global_name", mlirFlatSymbolRefAttrGet(l->ctx, ttStrRef(name)));
+  return tgBuild(l, "llvm.mlir.addressof", 0, NULL,
+               mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<3>")), 1, &ref);
+}
+
+MlirValue tgConstI32(Lower *l, int64_t v) { return ttConstInt(&l->b, l->loc, ttI32(l->ctx), v); }
+
+/* i32 scalar `a name b` (b a constant). */
+MlirValue tgArithC(Lower *l, const char *name, MlirValue a, int64_t b) {
+  return tgBuild(l, name, 2, (MlirValue[]){a, tgConstI32(l, b)}, ttI32(l->ctx), 0, NULL);
+}
+
+MlirValue tgArith(Lower *l, const char *name, MlirValue a, MlirValue b) {
+  return tgBuild(l, name, 2, (MlirValue[]){a, b}, ttI32(l->ctx), 0, NULL);
+}
+
+/* The start of the kernel's shared-memory buffer (dynamic: computed at the kernel's entry). */
+MlirValue tgSmemBase(Lower *l) {
+  return l->dynamic ? l->base : tgSharedAddress(l, l->smemName);
+}
+
+/* A pointer to `bytes` of scratch in the kernel's shared-memory buffer (step 5), past the
+ * live rings of step 6, `align`-byte aligned within the buffer. */
+MlirValue tgScratchSmem(Lower *l, int64_t bytes, int64_t align) {
+  int64_t at = l->ringsDead ? 0 : (l->ringTop + align - 1) / align * align;
+  if (at + bytes > l->smemBytes)
+    l->smemBytes = at + bytes;
+  MlirValue base = tgSmemBase(l);
+  return at ? tgGep(l, base, tgConstI32(l, at), mlirIntegerTypeGet(l->ctx, 8)) : base;
+}
+
+void tgBarrier(Lower *l) { tgBuild(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL); }
+
+/* The row and column of the first element of thread run r in a flat tile of `cols`
+ * columns: e = (r * T + tid) * VEC, row = e / cols, col = e % cols. */
+void tgRunAt(Lower *l, int r, int64_t cols, MlirValue *row, MlirValue *col) {
+  MlirValue e = tgArithC(l, "arith.addi", tgArithC(l, "arith.muli", l->tid, l->VEC), r * l->T * l->VEC);
+  *row = tgArithC(l, "arith.divui", e, cols);
+  *col = tgArithC(l, "arith.remui", e, cols);
+}
+
+/* Lanes at..at+1 of vector v as a 2-lane vector of type t. */
+MlirValue tgSlice2(Lower *l, MlirValue v, int64_t at, MlirType t) {
+  MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
+  MlirAttribute offset = mlirIntegerAttrGet(i64, at), size = mlirIntegerAttrGet(i64, 2),
+                stride = mlirIntegerAttrGet(i64, 1);
+  MlirNamedAttribute attrs[3] = {
+      ttNamedAttr(l->ctx, "offsets", mlirArrayAttrGet(l->ctx, 1, &offset)),
+      ttNamedAttr(l->ctx, "sizes", mlirArrayAttrGet(l->ctx, 1, &size)),
+      ttNamedAttr(l->ctx, "strides", mlirArrayAttrGet(l->ctx, 1, &stride)),
+  };
+  return tgBuild(l, "vector.extract_strided_slice", 1, &v, t, 3, attrs);
+}
+
+MlirValue tgExtractValue(Lower *l, MlirValue agg, int64_t i, MlirType t) {
+  MlirNamedAttribute pos = ttNamedAttr(l->ctx, "position", mlirDenseI64ArrayGet(l->ctx, 1, &i));
+  return tgBuild(l, "llvm.extractvalue", 1, &agg, t, 1, &pos);
+}
+
+/* Tile `key` ([rows][cols] of elem at element `base` of buf, row pitch ld) read from
+ * shared memory into the flat layout. */
+Lowered *tgReadFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base, int64_t rows,
+                         int64_t cols, int64_t ld, MlirType elem) {
+  Lowered *out = tgDefine(l, key);
+  out->n = (int)(rows * cols / (l->VEC * l->T));
+  MlirType vt = tgVecOf(l, elem);
+  for (int r = 0; r < out->n; r++) {
+    MlirValue row, col;
+    tgRunAt(l, r, cols, &row, &col);
+    MlirValue off = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ld), col);
+    MlirValue p = tgGep(l, buf, tgArith(l, "arith.addi", base, off), elem);
+    MlirNamedAttribute align = tgAlignAttr(l, 16);
+    out->parts[r] = tgBuild(l, "llvm.load", 1, &p, vt, 1, &align);
+  }
+  return out;
+}
+
+/* An scf.if on "thread 0 and cond (may be null)"; returns its then-block (ending in its
+ * scf.yield), for the ops that only that thread runs. */
+MlirBlock tgThread0(Lower *l, MlirValue cond) {
+  MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate",
+                                      mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 0));
+  MlirValue is0 = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){l->tid, tgConstI32(l, 0)},
+                        mlirIntegerTypeGet(l->ctx, 1), 1, &eq);
+  if (!mlirValueIsNull(cond))
+    is0 = tgBuild(l, "arith.andi", 2, (MlirValue[]){is0, cond}, mlirIntegerTypeGet(l->ctx, 1), 0, NULL);
+  MlirOperation ifOp = tgBuildIf(l, is0, ttNoType());
+  tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+  tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+  return tgIfBlock(ifOp, 0); /* build before its terminator */
+}

@@ -1,0 +1,233 @@
+/* dot.c - step 5 of --convert-tile-to-gpu: tile.dot on tensor cores, the dispatcher.
+ *
+ * Like Triton's DotOpToLLVM.cpp, this file checks a tile.dot's operands and hands it to
+ * one instruction family: warpgroup MMA (dot-wgmma.c, step 5w) where the dot's form is
+ * wgmma, else mma.sync (dot-mma-sync.c, steps 5a-5c). What both share lives here:
+ *  - the accumulator's layouts: tgToMma makes the K loop's start (a splat constant) as
+ *    fragments; tgToFlat moves fragments to the flat layout through shared memory when a
+ *    use that is not a dot needs it (5c);
+ *  - operand staging: tgStageTile stores a flat operand to shared memory, padded (5a) or
+ *    128-byte swizzled (5w a), fp8 widened to f16 on the way;
+ *  - the choice of instruction family for a dot (tgWgmmaFits).
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Warps over an m x n accumulator: split M while the warp tile is taller than wide. */
+MmaLayout tgMmaLayout(Lower *l, int64_t m, int64_t n) {
+  int64_t warps = l->T / 32, wm = 1;
+  while (wm * 2 <= warps && m / (wm * 2) >= 16 && m / wm > n / (warps / wm))
+    wm *= 2;
+  MmaLayout y = {wm, warps / wm, m / wm / 16, n / (warps / wm) / 8};
+  return y;
+}
+
+/* A run of VEC fp8 elements widened to VEC f16, exactly (every E4M3 and E5M2 value is an
+ * f16): cvt.rn.f16x2.{e4m3,e5m2}x2 (sm_89+) on each pair. */
+static MlirValue widenFp8(Lower *l, MlirValue run, MlirType fp8) {
+  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8), f16 = mlirF16TypeGet(l->ctx);
+  int64_t two = 2;
+  MlirType pairI8 = mlirVectorTypeGet(1, &two, i8), pairF16 = mlirVectorTypeGet(1, &two, f16);
+  MlirValue bytes = tgBuild(l, "arith.bitcast", 1, &run, tgVecOf(l, i8), 0, NULL);
+  MlirValue out = tgBuild(l, "llvm.mlir.poison", 0, NULL, tgVecOf(l, f16), 0, NULL);
+  MlirNamedAttribute kind = ttNamedAttr(l->ctx, "srcType", mlirTypeAttrGet(fp8));
+  for (int64_t i = 0; i < l->VEC; i += 2) {
+    MlirValue pair = tgSlice2(l, bytes, i, pairI8);
+    MlirValue h = tgBuild(l, "nvvm.convert.f8x2.to.f16x2", 1, &pair, pairF16, 1, &kind);
+    out = tgInsert(l, tgExtract(l, h, 0), out, i);
+    out = tgInsert(l, tgExtract(l, h, 1), out, i + 1);
+  }
+  return out;
+}
+
+/* Step 5a: stores flat tile x ([rows][cols] of elem) to shared memory at element `base`
+ * (fp8 widened to f16: the buffer then holds f16): with row pitch `ld`, or when swizzled
+ * in 5w's 128-byte swizzled layout of 64-column blocks of `ld` rows each. */
+void tgStageTile(Lower *l, MlirValue buf, Lowered *x, int64_t cols, int64_t base,
+                      int64_t ld, bool swizzled, MlirType elem) {
+  bool fp8 = ttTypeIsFp8(elem);
+  MlirType stored = fp8 ? mlirF16TypeGet(l->ctx) : elem;
+  for (int r = 0; r < x->n; r++) {
+    MlirValue row, col;
+    tgRunAt(l, r, cols, &row, &col);
+    MlirValue off;
+    if (swizzled) { /* (col / 64) ld 64 + row 64 + ((col % 64 / 8) ^ (row % 8)) 8 */
+      MlirValue c8 = tgArithC(l, "arith.andi", tgArithC(l, "arith.shrui", col, 3), 7);
+      MlirValue chunk = tgArith(l, "arith.xori", c8, tgArithC(l, "arith.andi", row, 7));
+      off = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", tgArithC(l, "arith.shrui", col, 6), ld * 64),
+               tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, 64), tgArithC(l, "arith.muli", chunk, 8)));
+    } else
+      off = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ld), col);
+    MlirValue p = tgGep(l, buf, tgArithC(l, "arith.addi", off, base), stored);
+    MlirValue v = fp8 ? widenFp8(l, x->parts[r], elem) : x->parts[r];
+    MlirNamedAttribute align = tgAlignAttr(l, 16);
+    tgBuild(l, "llvm.store", 2, (MlirValue[]){v, p}, ttNoType(), 1, &align);
+  }
+}
+
+MlirType tgVec4f32(Lower *l) {
+  int64_t four = 4;
+  return mlirVectorTypeGet(1, &four, mlirF32TypeGet(l->ctx));
+}
+
+/* Step 5c: accumulator `key` in fragments; a flat one must be a splat constant (the K
+ * loop's start), made as fragments directly. Errors are reported at `at`. */
+Lowered *tgToMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n,
+                      bool wg) {
+  Lowered *x = tgLookup(l, key);
+  if (x && x->mma && x->wg == wg)
+    return x;
+  if (x && x->mma) {
+    ttEmitError(at, "convert-tile-to-gpu: a tile.dot accumulator comes from a dot of the "
+                    "other tensor-core layout (mma.sync and wgmma do not mix)");
+    return NULL;
+  }
+  MlirAttribute v = x && x->def.ptr && ttOpIs(x->def, "arith.constant") ? ttOpAttr(x->def, "value")
+                                                                        : mlirAttributeGetNull();
+  if (mlirAttributeIsNull(v) || !mlirAttributeIsADenseElements(v) ||
+      !mlirDenseElementsAttrIsSplat(v)) {
+    ttEmitError(at, "convert-tile-to-gpu: a tile.dot accumulator must start from a splat "
+                    "constant or another tile.dot");
+    return NULL;
+  }
+  MlirNamedAttribute va = ttNamedAttr(
+      l->ctx, "value",
+      mlirDenseElementsAttrSplatGet(tgVec4f32(l), mlirDenseElementsAttrGetSplatValue(v)));
+  MlirValue c = tgBuild(l, "arith.constant", 0, NULL, tgVec4f32(l), 1, &va);
+  MmaLayout y = tgMmaLayout(l, m, n);
+  Lowered *out = tgDefine(l, key);
+  out->mma = true;
+  out->wg = wg;
+  out->mmaM = m;
+  out->mmaN = n;
+  out->n = (int)(wg ? tgWgParts(l, m, n) : y.mt * y.nt);
+  for (int i = 0; i < out->n; i++)
+    out->parts[i] = c;
+  return out;
+}
+
+WarpPos tgWarpPos(Lower *l, MmaLayout y) {
+  MlirValue warp = tgArithC(l, "arith.divui", l->tid, 32);
+  WarpPos w = {tgArithC(l, "arith.remui", l->tid, 32), tgArithC(l, "arith.divui", warp, y.wn),
+               tgArithC(l, "arith.remui", warp, y.wn)};
+  return w;
+}
+
+/* The defining op of v, looking through tile.trans (a null op for block arguments). */
+static MlirOperation producer(MlirValue v) {
+  while (mlirValueIsAOpResult(v)) {
+    MlirOperation op = mlirOpResultGetOwner(v);
+    if (!ttOpIs(op, "tile.trans"))
+      return op;
+    v = mlirOperationGetOperand(op, 0);
+  }
+  return (MlirOperation){NULL};
+}
+
+/* True when ring (a tile.local_alloc result) is filled by hopper.tma_load (step 7). */
+static bool tmaRing(MlirValue ring) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(ring); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (ttOpIs(mlirOpOperandGetOwner(u), "hopper.tma_load"))
+      return true;
+  return false;
+}
+
+/* True when tile.dot `dot` goes to 5w: mma=wgmma, each operand in registers (16-byte
+ * runs) or a slot of a TMA ring (read in place; cp.async slots of step 6 are not), and
+ * the shape ttWgmmaFits takes (whole warpgroups, N a multiple of 64 per warpgroup, M of 8
+ * up to 256; or 5w d's direct form), K of 64. */
+bool tgWgmmaFits(Lower *l, MlirOperation dot) {
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
+  if (!l->wgmma || ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 0)), as) != 2 ||
+      ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 1)), bs) != 2)
+    return false;
+  int slots = 0;
+  for (int i = 0; i < 2; i++) { /* slots of TMA rings, or registers in 16-byte runs */
+    MlirOperation def = producer(mlirOperationGetOperand(dot, i));
+    bool slot = !mlirOperationIsNull(def) && ttOpIs(def, "tile.local_load");
+    if (slot ? !tmaRing(mlirOperationGetOperand(def, 0)) : l->VEC != 8)
+      return false;
+    slots += slot;
+  }
+  /* fp8 in TMA slots: native fp8 wgmma, both slots K-major (B a tile.trans), K of 128 */
+  bool fp8 = ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(dot, 0))));
+  bool bTrans = ttTransposedView(mlirOperationGetOperand(dot, 1)); /* (= its `trans`) */
+  if (fp8 && slots && (slots != 2 || !bTrans))
+    return false;
+  int64_t m = as[0], k = as[1], n = bs[1], warps = l->T / 32;
+  return ttWgmmaFits(m, n, k, warps, fp8 && slots, bTrans) && tgWgParts(l, m, n) <= MAX_REPS;
+}
+
+/* Step 5c: accumulator x (in fragments) in the flat layout, through shared memory. */
+Lowered *tgToFlat(Lower *l, Lowered *x) {
+  int64_t m = x->mmaM, n = x->mmaN, ld = n + 4;
+  MlirType f32 = mlirF32TypeGet(l->ctx);
+  MlirValue buf = tgScratchSmem(l, m * ld * 4, 16);
+  int64_t warps = l->T / 32;
+  bool direct = x->wg && ttWgmmaDirect(m, n, warps);
+  if (x->wg && !direct) {
+    tgWgmmaToShared(l, x, buf, ld);
+    return tgReadFlat(l, x->key, buf, tgConstI32(l, 0), m, n, ld, f32);
+  }
+  /* mma.sync's fragments; the direct form (5w d) has the same with every warp along M:
+   * part c of warp w holds rows 16 w + lane / 4 (+ 8), columns 8 c + 2 (lane % 4) (+ 1) */
+  MmaLayout y = direct ? (MmaLayout){warps, 1, 1, n / 8} : tgMmaLayout(l, m, n);
+  WarpPos w = tgWarpPos(l, y);
+  MlirValue g = tgArithC(l, "arith.divui", w.lane, 4), t2 = tgArithC(l, "arith.muli", tgArithC(l, "arith.remui", w.lane, 4), 2);
+  MlirValue row0 = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", w.wmI, m / y.wm), g);
+  MlirValue col0 = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", w.wnI, n / y.wn), t2);
+  tgBarrier(l);
+  int64_t two = 2;
+  MlirType v2 = mlirVectorTypeGet(1, &two, f32);
+  for (int64_t mt = 0; mt < y.mt; mt++)
+    for (int64_t nt = 0; nt < y.nt; nt++)
+      for (int half = 0; half < 2; half++) { /* c0 c1 at row g, c2 c3 at row g + 8 */
+        MlirValue pair = tgSlice2(l, x->parts[mt * y.nt + nt], 2 * half, v2);
+        MlirValue row = tgArithC(l, "arith.addi", row0, mt * 16 + 8 * half);
+        MlirValue col = tgArithC(l, "arith.addi", col0, nt * 8);
+        MlirValue p = tgGep(l, buf, tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ld), col), f32);
+        MlirNamedAttribute align = tgAlignAttr(l, 8);
+        tgBuild(l, "llvm.store", 2, (MlirValue[]){pair, p}, ttNoType(), 1, &align);
+      }
+  tgBarrier(l);
+  return tgReadFlat(l, x->key, buf, tgConstI32(l, 0), m, n, ld, f32);
+}
+
+/* Step 5 for tile.dot. */
+bool tgLowerDot(Lower *l, MlirOperation op) {
+  MlirValue av = mlirOperationGetOperand(op, 0), bv = mlirOperationGetOperand(op, 1);
+  Lowered *a = tgLookup(l, av), *b = tgLookup(l, bv);
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
+  MlirType aElem = ttElementType(mlirValueGetType(av)), bElem = ttElementType(mlirValueGetType(bv));
+  bool fp8 = ttTypeIsFp8(aElem) && ttTypeIsFp8(bElem); /* widened to f16 in 5a, or
+                                                          * TMA slots on fp8 wgmma */
+  bool bf16 = mlirTypeIsABF16(aElem) && mlirTypeIsABF16(bElem);
+  bool f16 = mlirTypeIsAF16(aElem) && mlirTypeIsAF16(bElem);
+  if (!a || !b || a->mma || a->trans || b->mma ||
+      (fp8 && (a->shared || b->shared) && !tgWgmmaFits(l, op)) ||
+      ttTensorShape(mlirValueGetType(av), as) != 2 || ttTensorShape(mlirValueGetType(bv), bs) != 2 ||
+      ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), cs) != 2 ||
+      !(fp8 || bf16 || f16) ||
+      as[1] != bs[0] || cs[0] != as[0] || cs[1] != bs[1] ||
+      !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0))))) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.dot needs 2-D operands MxK and KxN, both f16, "
+                    "both bf16 or both fp8 (E4M3FN or E5M2; in registers, or K-major TMA "
+                    "slots for wgmma), and an f32 MxN accumulator");
+    return false;
+  }
+  if (tgWgmmaFits(l, op))
+    return tgLowerWgmma(l, op, a, b, aElem, bElem);
+  if (a->swz || b->swz) {
+    ttEmitError(op, "convert-tile-to-gpu: a tile.dot reading TMA slots (128-byte swizzled) "
+                    "runs only on wgmma: mma=wgmma (sm_90a) and a tile that fits it (whole "
+                    "warpgroups, N a multiple of 64 per warpgroup and M of 8 up to 256, or M "
+                    "64 per warpgroup, N of 8 up to 256 and B read transposed from [N, K]; K "
+                    "of 64)");
+    return false;
+  }
+  return tgLowerMmaSync(l, op, a, b, aElem, bElem);
+}

@@ -1,0 +1,120 @@
+/* hopper.c - step 7 of --convert-tile-to-gpu: TMA and mbarriers (hopper dialect;
+ * --pipeline stage-in=tma), and programmatic dependent launch.
+ *
+ * hopper.mbarrier_alloc is a shared global of `count` 8-byte mbarriers that thread 0
+ * initializes to one arrival each, then fence.mbarrier_init and a barrier. hopper.tma_load
+ * is, in thread 0 when its predicate holds: mbarrier.arrive.expect_tx of the tile's bytes
+ * on mbarrier `slot`, then per 64 columns one cp.async.bulk.tensor.2d of an R x 64 box
+ * at (column, row) = (offsets[0] % D1 + 64 j, offsets[0] / D1) into the slot (the tensor
+ * map swizzles it by 128 bytes, the layout 5w reads). offsets[0] is lane 0 of thread 0's
+ * first run. hopper.mbarrier_wait is mbarrier.try_wait.parity in every thread. The
+ * buffer of a kernel with TMA rings is dynamic shared memory (its size goes to the launch
+ * metadata through `tt.dynamic_shared`), its start rounded up to 1024 bytes. */
+
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static MlirValue barrierAt(Lower *l, MlirValue bars, MlirValue slot) {
+  return tgGep(l, bars, slot, mlirIntegerTypeGet(l->ctx, 64));
+}
+
+bool tgLowerMbarrierAlloc(Lower *l, MlirOperation op) {
+  int64_t count = ttOpAttrInt(op, "count", 0);
+  if (count < 1 || count > 64) {
+    ttEmitError(op, "convert-tile-to-gpu: hopper.mbarrier_alloc needs a count of 1 to 64");
+    return false;
+  }
+  char name[200];
+  snprintf(name, sizeof name, "%s_mbar%d", l->smemName, l->nbars++);
+  tgSharedGlobal(l, name, count * 8, 8, false);
+  MlirValue bars = tgSharedAddress(l, name);
+  TtBuilder outer = l->b;
+  MlirBlock then = tgThread0(l, (MlirValue){NULL});
+  l->b = (TtBuilder){then, mlirBlockGetTerminator(then)};
+  for (int64_t i = 0; i < count; i++)
+    tgBuild(l, "nvvm.mbarrier.init", 2, (MlirValue[]){barrierAt(l, bars, tgConstI32(l, i)), tgConstI32(l, 1)},
+          ttNoType(), 0, NULL);
+  tgBuild(l, "nvvm.fence.mbarrier.init", 0, NULL, ttNoType(), 0, NULL);
+  l->b = outer;
+  tgBarrier(l);
+  tgDefine(l, mlirOperationGetResult(op, 0))->parts[0] = bars;
+  return true;
+}
+
+bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
+  Lowered *desc = tgLookup(l, mlirOperationGetOperand(op, 0));
+  Lowered *ring = tgLookup(l, mlirOperationGetOperand(op, 1));
+  Lowered *slot = tgLookup(l, mlirOperationGetOperand(op, 2));
+  Lowered *bars = tgLookup(l, mlirOperationGetOperand(op, 3));
+  Lowered *offs = tgLookup(l, mlirOperationGetOperand(op, 4));
+  Lowered *pred = tgLookup(l, mlirOperationGetOperand(op, 5));
+  MlirAttribute dims = ttOpAttr(op, "dims");
+  MlirType rt = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  if (!desc || !ring || !ring->swz || !slot || !bars || !offs || !pred ||
+      !mlirAttributeIsADenseI64Array(dims) || mlirDenseArrayGetNumElements(dims) != 2) {
+    ttEmitError(op, "convert-tile-to-gpu: hopper.tma_load needs a descriptor, a ring of "
+                    "tile.local_alloc, a slot, mbarriers of hopper.mbarrier_alloc, offsets, "
+                    "a predicate and dims = [D0, D1]");
+    return false;
+  }
+  int64_t rows = mlirShapedTypeGetDimSize(rt, 1), cols = mlirShapedTypeGetDimSize(rt, 2);
+  int64_t d1 = mlirDenseI64ArrayGetElement(dims, 1), eb = ttDtypeBytes(rt), bc = 128 / eb;
+  MlirValue first = tgExtract(l, offs->parts[0], 0);
+  TtBuilder outer = l->b;
+  MlirBlock then = tgThread0(l, pred->parts[0]);
+  l->b = (TtBuilder){then, mlirBlockGetTerminator(then)};
+  MlirValue bar = barrierAt(l, bars->parts[0], slot->parts[0]);
+  tgBuild(l, "nvvm.mbarrier.arrive.expect_tx", 2, (MlirValue[]){bar, tgConstI32(l, rows * cols * eb)},
+        mlirIntegerTypeGet(l->ctx, 64), 0, NULL);
+  MlirValue row = tgArithC(l, "arith.divui", first, d1), col = tgArithC(l, "arith.remui", first, d1);
+  MlirValue dst0 = tgGep(l, ring->sbuf, tgArithC(l, "arith.muli", slot->parts[0], rows * cols * eb),
+                       mlirIntegerTypeGet(l->ctx, 8));
+  MlirNamedAttribute attrs[3] = {
+      ttNamedAttr(l->ctx, "isCTAOnly", mlirBoolAttrGet(l->ctx, 0)), /* ::cluster dst: sm_90 */
+      ttNamedAttr(l->ctx, "mode", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.tma_load_mode<tile>"))),
+      ttNamedAttr(l->ctx, "operandSegmentSizes",
+                  mlirDenseI32ArrayGet(l->ctx, 8, (const int32_t[]){1, 1, 2, 1, 0, 0, 0, 0})),
+  };
+  for (int64_t j = 0; j < cols / bc; j++) { /* boxes of 128 bytes a row */
+    MlirValue dst = j ? tgGep(l, dst0, tgConstI32(l, j * rows * 128), mlirIntegerTypeGet(l->ctx, 8)) : dst0;
+    MlirValue c = j ? tgArithC(l, "arith.addi", col, bc * j) : col;
+    /* this block's shared memory as a shared::cluster address (a cluster of one) */
+    dst = tgBuild(l, "llvm.addrspacecast", 1, &dst, mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>")),
+                0, NULL);
+    tgBuild(l, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 5,
+          (MlirValue[]){dst, desc->parts[0], c, row, bar}, ttNoType(), 3, attrs);
+  }
+  l->b = outer;
+  return true;
+}
+
+bool tgLowerMbarrierWait(Lower *l, MlirOperation op) {
+  Lowered *bars = tgLookup(l, mlirOperationGetOperand(op, 0));
+  Lowered *slot = tgLookup(l, mlirOperationGetOperand(op, 1));
+  Lowered *phase = tgLookup(l, mlirOperationGetOperand(op, 2));
+  if (!bars || !slot || !phase) {
+    ttEmitError(op, "convert-tile-to-gpu: an operand of hopper.mbarrier_wait is not lowered");
+    return false;
+  }
+  tgBuild(l, "nvvm.mbarrier.try_wait.parity", 3,
+        (MlirValue[]){barrierAt(l, bars->parts[0], slot->parts[0]), phase->parts[0],
+                      tgConstI32(l, 10000000)},
+        ttNoType(), 0, NULL);
+  return true;
+}
+
+/* hopper.griddep_wait and hopper.griddep_launch_dependents: griddepcontrol; a kernel
+ * that waits is marked for a `pdl` launch. */
+bool tgLowerGriddep(Lower *l, MlirOperation op) {
+  bool wait = ttOpIs(op, "hopper.griddep_wait");
+  l->pdl = l->pdl || wait;
+  MlirNamedAttribute kind = ttNamedAttr(
+      l->ctx, "kind",
+      mlirAttributeParseGet(l->ctx, ttStrRef(wait ? "#nvvm<grid_dep_action wait>"
+                                                  : "#nvvm<grid_dep_action launch_dependents>")));
+  tgBuild(l, "nvvm.griddepcontrol", 0, NULL, ttNoType(), 1, &kind);
+  return true;
+}

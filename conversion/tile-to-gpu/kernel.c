@@ -1,0 +1,522 @@
+/* kernel.c - the --convert-tile-to-gpu lowering: tile kernels to gpu.func. This file holds
+ * the pass entry and the walk over a kernel; lower.h says which file lowers which ops.
+ *
+ * A tile kernel works on whole 1-D tiles of B elements; a gpu.func is one thread. The
+ * *layout* says which thread holds which elements: with T = 32 * num_warps threads and
+ * VEC = 16 bytes / the narrowest element loaded or stored (capped at B / T), element e
+ * belongs to thread (e / VEC) % T, in register group e / (VEC * T), lane e % VEC. So each
+ * thread holds REPS = B / (VEC * T) groups of VEC consecutive elements, and a warp's
+ * groups are adjacent in memory: a group is one 16-byte access, coalesced across the warp.
+ *
+ * Algorithm, for each func.func with `tile.kernel`:
+ *  1. Compute the layout; make `gpu.func` (kernel, known block size T) in
+ *     `gpu.module @tt_kernels`, with `!tile.ptr<T>` arguments as `!llvm.ptr<1>`.
+ *  2. Walk the kernel body in order, mapping each tile value to REPS values of type
+ *     vector<VEC x T> (scalars map to themselves), and computing for every i32 tile an
+ *     *axis fact* in the manner of Triton's AxisInfo: runs of `contig` consecutive values
+ *     whose first value and position are multiples of `contig`, runs of `constancy` equal
+ *     values, and a power of two `divisibility` of every value.
+ *       program_id/num_programs -> gpu.block_id/grid_dim;  range -> constants + tid*VEC;
+ *       splat -> vector.broadcast;  arith/math on tiles -> the same op on each vector;
+ *       load/store -> step 3;  func.return -> gpu.return;  scf.for (a looped row
+ *       kernel's walk over a row) -> the same loop, each carried tile as REPS carried
+ *       vectors, its body lowered the same way.
+ *     Each op goes to the function the table `lowerings` names for it (elementwise.c,
+ *     reduce.c, ...); arith and math ops not named there to tgLowerGeneric.
+ *  3. Loads and stores of 16-byte runs, masked at the tail (load-store.c).
+ *  4. Erase the tile kernel.
+ * Dot kernels add steps stated at the head of their files: 5, tile.dot on tensor cores
+ * (dot.c, dot-mma-sync.c; 5w, warpgroup MMA for mma=wgmma: dot-wgmma.c); 6,
+ * shared-memory rings and cp.async (async-copy.c); 7, TMA copies and mbarriers, the
+ * hopper ops of --pipeline stage-in=tma (hopper.c).
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The programs per SM a kernel asks for (see MAX_THREADS_PER_SM), within the hardware's
+ * limit of 32. */
+static int64_t ctasPerSm(const Lower *l) {
+  int64_t n = MAX_THREADS_PER_SM / (l->T * l->REPS);
+  return n < 1 ? 1 : n > 32 ? 32 : n;
+}
+
+
+static bool lowerOp(Lower *l, MlirOperation op);
+
+/* The lowered parts of values vals[0..n) in order (REPS per tile, one per scalar) into
+ * out (room for n * MAX_REPS); returns how many, or -1 when one is not lowered. */
+static intptr_t flatten(Lower *l, intptr_t n, const MlirValue *vals, MlirValue *out) {
+  intptr_t k = 0;
+  for (intptr_t i = 0; i < n; i++) {
+    Lowered *x = tgLookup(l, vals[i]);
+    if (!x)
+      return -1;
+    for (int r = 0; r < x->n; r++)
+      out[k++] = x->parts[r];
+  }
+  return k;
+}
+
+/* Binds values keys[0..n) to consecutive lowered parts, each in the layout of like[i]. */
+static void bind(Lower *l, intptr_t n, const MlirValue *keys, const MlirValue *parts,
+                 Lowered *const *like) {
+  intptr_t k = 0;
+  for (intptr_t i = 0; i < n; i++) {
+    Lowered *x = tgDefine(l, keys[i]);
+    x->n = like[i]->n;
+    x->mma = like[i]->mma;
+    x->wg = like[i]->wg;
+    x->mmaM = like[i]->mmaM;
+    x->mmaN = like[i]->mmaN;
+    for (int r = 0; r < x->n; r++)
+      x->parts[r] = parts[k++];
+  }
+}
+
+/* The tile.dot in block body whose accumulator is block argument v (or a null op). */
+static MlirOperation dotOfAccumulator(MlirBlock body, MlirValue v) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttOpIs(op, "tile.dot") && mlirValueEqual(mlirOperationGetOperand(op, 2), v))
+      return op;
+  return (MlirOperation){NULL};
+}
+
+/* Step 2 for scf.for (a loop over a row's chunks): the same loop, each tile it carries
+ * becoming REPS carried vectors, its body lowered op by op into the new body. The
+ * induction variable's divisibility is that of its start and step. */
+static bool lowerFor(Lower *l, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op) - 3, ninits = 0;
+  MlirValue *vals = ttAlloc(sizeof(MlirValue) * (size_t)(n + 3));
+  MlirValue *flat = ttAlloc(sizeof(MlirValue) * (size_t)(n * MAX_REPS + 3));
+  Lowered **like = ttAlloc(sizeof(Lowered *) * (size_t)(n + 1));
+  MlirBlock tbody = ttForBody(op);
+  bool ok = true;
+  for (intptr_t i = 0; i < n + 3; i++) {
+    vals[i] = mlirOperationGetOperand(op, i);
+    int64_t cs[TT_MAX_RANK];
+    MlirOperation dot = i >= 3 ? dotOfAccumulator(tbody, mlirBlockGetArgument(tbody, i - 2))
+                               : (MlirOperation){NULL};
+    if (!mlirOperationIsNull(dot) && ttTensorShape(mlirValueGetType(vals[i]), cs) == 2)
+      ok = ok && tgToMma(l, op, vals[i], cs[0], cs[1], tgWgmmaFits(l, dot)); /* step 5c */
+    if (i >= 3)
+      like[i - 3] = tgLookup(l, vals[i]);
+  }
+  ok = ok && flatten(l, 3, vals, flat) == 3 && (ninits = flatten(l, n, vals + 3, flat + 3)) >= 0;
+  if (!ok) {
+    ttEmitError(op, "convert-tile-to-gpu: an operand of scf.for is not lowered");
+    free(vals);
+    free(flat);
+    free(like);
+    return false;
+  }
+  MlirOperation loop = ttBuildFor(&l->b, l->loc, flat[0], flat[1], flat[2], ninits, flat + 3);
+  MlirBlock gbody = ttForBody(loop);
+  Lowered *iv = tgDefine(l, mlirBlockGetArgument(tbody, 0));
+  iv->parts[0] = mlirBlockGetArgument(gbody, 0);
+  iv->axis.div = tgGcd64(tgLookup(l, vals[0])->axis.div, tgLookup(l, vals[2])->axis.div);
+  for (intptr_t i = 0; i < n; i++)
+    vals[i] = mlirBlockGetArgument(tbody, i + 1);
+  for (intptr_t i = 0; i < ninits; i++)
+    flat[i] = mlirBlockGetArgument(gbody, i + 1);
+  bind(l, n, vals, flat, like);
+  TtBuilder outer = l->b;
+  l->b = ttBuilderAtEnd(gbody);
+  for (MlirOperation x = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(x);
+       x = mlirOperationGetNextInBlock(x)) {
+    if (!ttOpIs(x, "scf.yield")) {
+      ok = lowerOp(l, x);
+      continue;
+    }
+    for (intptr_t i = 0; i < n; i++)
+      vals[i] = mlirOperationGetOperand(x, i);
+    ok = flatten(l, n, vals, flat) == ninits;
+    if (ok)
+      ttBuild(&l->b, "scf.yield", l->loc, ninits, flat, ttNoType(), 0, NULL);
+  }
+  l->b = outer;
+  for (intptr_t i = 0; i < n; i++)
+    vals[i] = mlirOperationGetResult(op, i);
+  for (intptr_t i = 0; ok && i < ninits; i++)
+    flat[i] = mlirOperationGetResult(loop, i);
+  if (ok)
+    bind(l, n, vals, flat, like);
+  free(vals);
+  free(flat);
+  free(like);
+  return ok;
+}
+
+/* Step 2 for tensor.expand_shape/collapse_shape (the flat layout is row-major, so the
+ * parts stay) and tile.trans (a transposed view, for tile.dot). */
+static bool lowerView(Lower *l, MlirOperation op) {
+  Lowered *x = tgLookup(l, mlirOperationGetOperand(op, 0));
+  if (!x) {
+    ttEmitError(op, "convert-tile-to-gpu: the operand is not lowered");
+    return false;
+  }
+  Lowered *y = tgDefine(l, mlirOperationGetResult(op, 0));
+  MlirValue key = y->key;
+  *y = *x;
+  y->key = key;
+  y->def = op;
+  if (ttOpIs(op, "tile.trans")) {
+    if (x->mma) {
+      ttEmitError(op, "convert-tile-to-gpu: tile.trans of a tile.dot result is not supported");
+      return false;
+    }
+    y->trans = !x->trans;
+  }
+  return true;
+}
+
+/* Operands held as tile.dot fragments, transposed views or in shared memory go to the
+ * flat layout (5c, 6) before an op that is neither a dot nor a view uses them (a dot and a
+ * transposing view also take shared tiles in place). */
+static bool flatOperands(Lower *l, MlirOperation op) {
+  bool dotLike = ttOpIs(op, "tile.dot") || ttOpIs(op, "tile.trans");
+  bool view = dotLike || ttOpIs(op, "tensor.expand_shape") ||
+              ttOpIs(op, "tensor.collapse_shape") || ttOpIs(op, "scf.for");
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    Lowered *x = tgLookup(l, v);
+    if (x && x->shared && x->swz && !dotLike) {
+      ttEmitError(op, "convert-tile-to-gpu: a TMA slot (128-byte swizzled) can only feed "
+                      "tile.dot");
+      return false;
+    }
+    if (x && x->shared && !dotLike) {
+      int64_t shape[TT_MAX_RANK];
+      ttTensorShape(mlirValueGetType(v), shape);
+      tgReadFlat(l, v, x->sbuf, x->parts[0], shape[0], shape[1], x->ld,
+               ttElementType(mlirValueGetType(v)));
+      continue;
+    }
+    if (view)
+      continue;
+    if (x && x->trans) {
+      ttEmitError(op, "convert-tile-to-gpu: a tile.trans result can only feed tile.dot");
+      return false;
+    }
+    if (x && x->mma)
+      tgToFlat(l, x);
+  }
+  return true;
+}
+
+static bool lowerBarrier(Lower *l, MlirOperation op) {
+  (void)op;
+  tgBarrier(l);
+  return true;
+}
+
+static bool lowerReturn(Lower *l, MlirOperation op) {
+  (void)op;
+  tgBuild(l, "gpu.return", 0, NULL, ttNoType(), 0, NULL);
+  return true;
+}
+
+/* Which function lowers which op (step 2); arith and math ops not named here go to
+ * tgLowerGeneric. */
+typedef bool (*LowerFn)(Lower *l, MlirOperation op);
+static const struct {
+  const char *name;
+  LowerFn fn;
+} lowerings[] = {
+    /* elementwise.c */
+    {"tile.program_id", tgLowerIndex},
+    {"tile.num_programs", tgLowerIndex},
+    {"tile.range", tgLowerRange},
+    {"tile.splat", tgLowerSplat},
+    /* load-store.c */
+    {"tile.load", tgLowerMemory},
+    {"tile.store", tgLowerMemory},
+    {"tile.atomic_add", tgLowerMemory},
+    /* reduce.c */
+    {"tile.reduce", tgLowerReduce},
+    /* dot.c, dot-wgmma.c */
+    {"tile.dot", tgLowerDot},
+    {"hopper.wgmma_wait", tgLowerWgmmaWait},
+    /* async-copy.c */
+    {"tile.local_alloc", tgLowerLocalAlloc},
+    {"tile.local_load", tgLowerLocalLoad},
+    {"tile.async_copy", tgLowerAsyncCopy},
+    {"tile.async_commit", tgLowerAsyncSync},
+    {"tile.async_wait", tgLowerAsyncSync},
+    /* hopper.c */
+    {"hopper.mbarrier_alloc", tgLowerMbarrierAlloc},
+    {"hopper.tma_load", tgLowerTmaLoad},
+    {"hopper.mbarrier_wait", tgLowerMbarrierWait},
+    {"hopper.griddep_wait", tgLowerGriddep},
+    {"hopper.griddep_launch_dependents", tgLowerGriddep},
+    /* here */
+    {"tile.barrier", lowerBarrier},
+    {"tensor.expand_shape", lowerView},
+    {"tensor.collapse_shape", lowerView},
+    {"tile.trans", lowerView},
+    {"scf.for", lowerFor},
+    {"func.return", lowerReturn},
+};
+
+/* Step 2 for one op of the kernel body. */
+static bool lowerOp(Lower *l, MlirOperation op) {
+  if (!flatOperands(l, op))
+    return false;
+  for (size_t i = 0; i < sizeof lowerings / sizeof lowerings[0]; i++)
+    if (ttOpIs(op, lowerings[i].name))
+      return lowerings[i].fn(l, op);
+  if (ttOpHasPrefix(op, "arith.") || ttOpHasPrefix(op, "math."))
+    return tgLowerGeneric(l, op);
+  char name[64];
+  ttEmitError(op, "convert-tile-to-gpu: cannot lower '%s' yet", ttOpName(op, name, sizeof name));
+  return false;
+}
+
+/* What scanKernel finds. */
+typedef struct {
+  int64_t minBytes, minNumel, maxNumel;
+  int64_t dotBytes; /* the most shared memory a tile.dot's staging may need */
+  bool failed, dot, tma;
+} Scan;
+
+static bool scanOp(MlirOperation op, void *userData) {
+  Scan *sc = userData;
+  intptr_t n = mlirOperationGetNumResults(op);
+  for (intptr_t i = 0; i < n + mlirOperationGetNumOperands(op); i++) {
+    MlirValue v = i < n ? mlirOperationGetResult(op, i) : mlirOperationGetOperand(op, i - n);
+    MlirType t = mlirValueGetType(v);
+    if (!mlirTypeIsARankedTensor(t))
+      continue;
+    int64_t shape[TT_MAX_RANK];
+    int64_t r = ttTensorShape(t, shape);
+    if (r < 1 || r > 2) {
+      ttEmitError(op, "convert-tile-to-gpu: only 1-D and 2-D tiles are supported");
+      sc->failed = true;
+      return false;
+    }
+    int64_t numel = ttTensorNumel(t);
+    if (!sc->minNumel || numel < sc->minNumel)
+      sc->minNumel = numel;
+    if (numel > sc->maxNumel)
+      sc->maxNumel = numel;
+  }
+  /* the data of a load (its result) or store (operand 2), not offsets or masks */
+  MlirValue data = ttOpIs(op, "tile.load")         ? mlirOperationGetResult(op, 0)
+                   : ttOpIs(op, "tile.store") || ttOpIs(op, "tile.atomic_add")
+                       ? mlirOperationGetOperand(op, 2)
+                   : ttOpIs(op, "tile.async_copy") ? mlirOperationGetOperand(op, 3)
+                   : ttOpIs(op, "hopper.tma_load") ? mlirOperationGetOperand(op, 1)
+                                                   : (MlirValue){NULL};
+  int bytes = mlirValueIsNull(data) ? 0 : ttDtypeBytes(mlirValueGetType(data));
+  if (bytes > 0 && bytes < sc->minBytes)
+    sc->minBytes = bytes;
+  int64_t a[TT_MAX_RANK], b[TT_MAX_RANK];
+  if (ttOpIs(op, "tile.dot") && ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), a) == 2 &&
+      ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), b) == 2) {
+    int64_t need = ttSmemDotBytes(a[0], b[1], a[1]);
+    sc->dotBytes = need > sc->dotBytes ? need : sc->dotBytes;
+  }
+  sc->dot |= ttOpIs(op, "tile.dot");
+  sc->tma |= ttOpIs(op, "hopper.tma_load");
+  return true;
+}
+
+/* The narrowest element (bytes) loaded, stored or atomically added, and the smallest and
+ * largest tile (elements), over the kernel and the loops in it; false on a tile of rank
+ * above 2. */
+static bool scanKernel(MlirOperation func, Scan *sc) {
+  *sc = (Scan){16, 0, 0, 0, false, false, false};
+  ttWalk(func, scanOp, sc);
+  return !sc->failed;
+}
+
+/* A tile fits the layout when it is a multiple of VEC * T with at most MAX_REPS runs per
+ * thread. Returns the first size that does not fit, or 0. */
+static bool fitsOp(MlirOperation op, void *userData) {
+  int64_t *ctx = userData; /* [VEC * T, bad] */
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op) && !ctx[1]; i++) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
+    int64_t numel = mlirTypeIsARankedTensor(t) ? ttTensorNumel(t) : 0;
+    if (numel && (numel % ctx[0] || numel / ctx[0] > MAX_REPS))
+      ctx[1] = numel;
+  }
+  return !ctx[1];
+}
+
+static MlirOperation gpuModule(MlirModule module) {
+  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
+  if (!mlirOperationIsNull(gm))
+    return gm;
+  MlirContext ctx = mlirModuleGetContext(module);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, mlirBlockCreate(0, NULL, NULL));
+  MlirNamedAttribute name = ttNamedAttr(ctx, "sym_name", ttStrAttr(ctx, "tt_kernels"));
+  gm = ttOpCreate("gpu.module", mlirLocationUnknownGet(ctx), 0, NULL, 0, NULL, 1, &name, 1,
+                  &region);
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), gm);
+  mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
+                                  ttStrRef("gpu.container_module"), mlirUnitAttrGet(ctx));
+  return gm;
+}
+
+/* Steps 1-3 for one kernel. */
+static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptions *opts) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  Lower l = {0};
+  l.wgmma = opts->v[0] == 1;
+  l.sm = opts->v[1];
+  l.ctx = ctx;
+  l.loc = mlirOperationGetLocation(func);
+  int64_t warps = ttOpAttrInt(func, "tile.num_warps", 4);
+  MlirRegion fr = mlirOperationGetRegion(func, 0);
+  if (mlirBlockIsNull(mlirRegionGetFirstBlock(fr)) ||
+      !mlirBlockIsNull(mlirBlockGetNextInRegion(mlirRegionGetFirstBlock(fr)))) {
+    ttEmitError(func, "convert-tile-to-gpu: a tile kernel must have a body of one block");
+    return false;
+  }
+  if (warps < 1 || warps > 32) {
+    ttEmitError(func, "convert-tile-to-gpu: tile.num_warps = %lld is out of range (1 to 32)",
+                (long long)warps);
+    return false;
+  }
+  Scan sc;
+  if (!scanKernel(func, &sc))
+    return false;
+  l.T = 32 * warps;
+  int64_t minNumel = sc.minNumel ? sc.minNumel : l.T;
+  l.VEC = 16 / sc.minBytes;
+  if (sc.dot && l.VEC > 8) /* step 5 moves operands in runs of 8 (fp8 ones widen to f16) */
+    l.VEC = 8;
+  if (l.VEC * l.T > minNumel)
+    l.VEC = minNumel / l.T;
+  int64_t fit[2] = {l.VEC * l.T, 0};
+  if (l.VEC < 1)
+    fit[1] = minNumel;
+  else
+    ttWalk(func, fitsOp, fit);
+  if (fit[1]) {
+    ttEmitError(func, "convert-tile-to-gpu: tile size %lld does not fit %lld threads "
+                      "(it must be a multiple of 32 * num_warps, with at most %d runs of "
+                      "16 bytes per thread)",
+                (long long)fit[1], (long long)l.T, MAX_REPS);
+    return false;
+  }
+  l.REPS = (sc.maxNumel ? sc.maxNumel : l.T) / (l.VEC * l.T);
+  snprintf(l.smemName, sizeof l.smemName, "__tt_smem_");
+  ttOpAttrStr(func, "sym_name", l.smemName + 10, sizeof l.smemName - 10);
+
+  /* Step 1: the gpu.func. */
+  MlirBlock tbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  intptr_t nargs = mlirBlockGetNumArguments(tbody);
+  MlirType *types = ttAlloc(sizeof(MlirType) * (size_t)(nargs ? nargs : 1));
+  MlirLocation *locs = ttAlloc(sizeof(MlirLocation) * (size_t)(nargs ? nargs : 1));
+  MlirAttribute *argAttrs = ttAlloc(sizeof(MlirAttribute) * (size_t)(nargs ? nargs : 1));
+  MlirType gptr = mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr<1>"));
+  MlirType tmaDesc = mlirTypeParseGet(ctx, ttStrRef("!hopper.tma_desc"));
+  /* a tensor map: 128 bytes by value (__grid_constant__), the kernel sees its address */
+  MlirAttribute byValue = mlirAttributeParseGet(
+      ctx, ttStrRef("{llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, "
+                    "nvvm.grid_constant}"));
+  MlirAttribute plain = mlirDictionaryAttrGet(ctx, 0, NULL);
+  for (intptr_t i = 0; i < nargs; i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(tbody, i));
+    types[i] = mlirTypeIsAInteger(t) || mlirTypeIsAFloat(t) ? t : gptr;
+    argAttrs[i] = mlirTypeEqual(t, tmaDesc) ? byValue : plain;
+    if (mlirTypeEqual(t, tmaDesc))
+      types[i] = mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr"));
+    if (mlirTypeIsARankedTensor(t) || mlirTypeIsAVector(t) || mlirTypeIsAShaped(t)) {
+      ttEmitError(func, "convert-tile-to-gpu: argument %d of a tile kernel is a tile; "
+                        "kernels take !tile.ptr<T>, integers and floats",
+                  (int)i);
+      free(types);
+      free(locs);
+      free(argAttrs);
+      return false;
+    }
+    locs[i] = l.loc;
+  }
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock body = mlirBlockCreate(nargs, types, locs);
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirAttribute symName = ttOpAttr(func, "sym_name");
+  int32_t bs[3] = {(int32_t)l.T, 1, 1};
+  MlirNamedAttribute attrs[6] = {
+      ttNamedAttr(ctx, "sym_name", symName),
+      ttNamedAttr(ctx, "function_type",
+                  mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nargs, types, 0, NULL))),
+      ttNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
+      ttNamedAttr(ctx, "known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
+      ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, ctasPerSm(&l), ttI32(ctx))),
+      /* the llvm.func's (gpu-to-ptx moves them there: a gpu.func cannot carry them) */
+      ttNamedAttr(ctx, "tt.llvm_arg_attrs", mlirArrayAttrGet(ctx, nargs, argAttrs)),
+  };
+  MlirOperation gfunc = ttOpCreate("gpu.func", l.loc, 0, NULL, 0, NULL, 6, attrs, 1, &region);
+  l.gpuModule = gpuModule(module);
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l.gpuModule, 0)),
+                                gfunc);
+  for (intptr_t i = 0; i < nargs; i++) {
+    Lowered *x = tgDefine(&l, mlirBlockGetArgument(tbody, i));
+    x->parts[0] = mlirBlockGetArgument(body, i);
+  }
+  free(types);
+  free(locs);
+  free(argAttrs);
+
+  /* Step 2. */
+  l.b = ttBuilderAtEnd(body);
+  l.tid = tgGpuIndex(&l, "gpu.thread_id", 0);
+  l.dynamic = sc.tma || sc.dotBytes > TT_SMEM_LIMIT; /* past the static 48 KiB */
+  for (intptr_t i = 0; i < nargs; i++) /* thread 0 fetches the tensor maps early */
+    if (mlirTypeEqual(mlirValueGetType(mlirBlockGetArgument(tbody, i)), tmaDesc)) {
+      TtBuilder outer = l.b;
+      MlirBlock then = tgThread0(&l, (MlirValue){NULL});
+      l.b = (TtBuilder){then, mlirBlockGetTerminator(then)};
+      tgBuild(&l, "nvvm.prefetch", 1, (MlirValue[]){mlirBlockGetArgument(body, i)}, ttNoType(), 2,
+            (MlirNamedAttribute[]){ttNamedAttr(ctx, "tensormap", mlirUnitAttrGet(ctx)),
+                                    ttNamedAttr(ctx, "in_param_space", mlirUnitAttrGet(ctx))});
+      l.b = outer;
+    }
+  if (l.dynamic) { /* the dynamic buffer's start, rounded up to 1024 bytes */
+    MlirValue p = tgSharedAddress(&l, l.smemName);
+    MlirValue a = tgBuild(&l, "llvm.ptrtoint", 1, &p, ttI32(ctx), 0, NULL);
+    a = tgArithC(&l, "arith.andi", tgArithC(&l, "arith.addi", a, 1023), ~(int64_t)1023);
+    l.base = tgBuild(&l, "llvm.inttoptr", 1, &a, mlirTypeParseGet(ctx, ttStrRef("!llvm.ptr<3>")), 0, NULL);
+  }
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(tbody); ok && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    ok = lowerOp(&l, op);
+  if (ok && l.dynamic) { /* TMA rings or large dot tiles: dynamic, its size (and the
+                          * alignment slack) to the metadata */
+    tgSharedGlobal(&l, l.smemName, 0, 1024, true);
+    mlirOperationSetAttributeByName(gfunc, ttStrRef("tt.dynamic_shared"),
+                                    ttIntAttr(ctx, l.smemBytes + 1024, ttI32(ctx)));
+  } else if (ok && l.smemBytes) /* step 5's buffer, now that its size is known */
+    tgSharedGlobal(&l, l.smemName, l.smemBytes, l.smemAlign ? 1024 : 16, false);
+  if (ok && l.pdl) /* for the metadata: a `pdl` launch */
+    mlirOperationSetAttributeByName(gfunc, ttStrRef("tt.pdl"), mlirUnitAttrGet(ctx));
+  for (int i = 0; i < l.nvals; i++)
+    free(l.vals[i]);
+  free(l.vals);
+  if (!ok)
+    mlirOperationDestroy(gfunc);
+  return ok;
+}
+
+bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts) {
+  MlirBlock body = mlirModuleGetBody(module);
+  MlirOperation op = mlirBlockGetFirstOperation(body);
+  while (!mlirOperationIsNull(op)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
+      if (!lowerKernel(module, op, opts))
+        return false;
+      mlirOperationDestroy(op); /* step 4 */
+    }
+    op = next;
+  }
+  return true;
+}

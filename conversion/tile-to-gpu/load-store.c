@@ -1,0 +1,213 @@
+/* load-store.c - step 3 of --convert-tile-to-gpu: tile.load, tile.store and
+ * tile.atomic_add.
+ *
+ * Algorithm, for register group r of the access:
+ *  1. When the offsets have contig >= VEC the group is one vector access, guarded by
+ *     "all lanes on": the mask's last lane when the mask is `x < y` with x contiguous and
+ *     y constant over the group, its first lane when the mask is constant over the group,
+ *     else the and of its lanes.
+ *  2. When that guard is false (or the offsets are not contiguous) each lane is loaded or
+ *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
+ *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
+ *     bytes (atomicRun), else one atomic per lane.
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+Lanes tgLanesOf(Lower *l, Lowered *offs, Lowered *mask, int r) {
+  Lanes s = {offs->parts[r], mask->parts[r], offs->axis.contig >= l->VEC, {NULL}, {NULL}, 0};
+  if (mask->def.ptr && ttOpIs(mask->def, "arith.cmpi")) {
+    int64_t pred = ttOpAttrInt(mask->def, "predicate", -1);
+    Lowered *x = tgLookup(l, mlirOperationGetOperand(mask->def, 0));
+    Lowered *y = tgLookup(l, mlirOperationGetOperand(mask->def, 1));
+    bool less = pred == 2 || pred == 3 || pred == 6 || pred == 7; /* slt sle ult ule */
+    if (less && x && y && x->axis.contig >= l->VEC && y->axis.constancy >= l->VEC) {
+      s.x = x->parts[r];
+      s.y = y->parts[r];
+      s.pred = pred;
+    }
+  }
+  return s;
+}
+
+/* lane 0 of vector v, plus i */
+static MlirValue lane0Plus(Lower *l, MlirValue v, int64_t i) {
+  MlirValue x0 = tgExtract(l, v, 0);
+  if (i == 0)
+    return x0;
+  MlirValue ops[2] = {x0, ttConstInt(&l->b, l->loc, ttI32(l->ctx), i)};
+  return tgBuild(l, "arith.addi", 2, ops, ttI32(l->ctx), 0, NULL);
+}
+
+static MlirValue laneOffset(Lower *l, const Lanes *s, int64_t i) {
+  return s->contig ? lane0Plus(l, s->offs, i) : tgExtract(l, s->offs, i);
+}
+
+static MlirValue laneMask(Lower *l, const Lanes *s, int64_t i) {
+  if (mlirValueIsNull(s->x))
+    return tgExtract(l, s->mask, i);
+  MlirValue ops[2] = {lane0Plus(l, s->x, i), tgExtract(l, s->y, 0)};
+  MlirNamedAttribute pred =
+      ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, s->pred, mlirIntegerTypeGet(l->ctx, 64)));
+  return tgBuild(l, "arith.cmpi", 2, ops, mlirIntegerTypeGet(l->ctx, 1), 1, &pred);
+}
+
+/* Step 3's guard: an i1 that is true when every lane of the mask group is on. */
+MlirValue tgAllLanesOn(Lower *l, const Lanes *s, Lowered *mask) {
+  if (mask->axis.constancy >= l->VEC)
+    return tgExtract(l, s->mask, 0);
+  if (!mlirValueIsNull(s->x))
+    return laneMask(l, s, l->VEC - 1);
+  MlirNamedAttribute kind =
+      ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#vector.kind<and>")));
+  return tgBuild(l, "vector.reduction", 1, &s->mask, mlirIntegerTypeGet(l->ctx, 1), 1, &kind);
+}
+
+/* Loads lane by lane under the mask: the slow path of step 3. */
+MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
+                           MlirType elem) {
+  MlirValue acc = other;
+  for (int64_t i = 0; i < l->VEC; i++) {
+    MlirOperation ifOp = tgBuildIf(l, laneMask(l, s, i), elem);
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+    MlirValue p = tgGep(l, ptr, laneOffset(l, s, i), elem);
+    tgYield(l, tgIfBlock(ifOp, 0), tgLoadPtr(l, p, elem, 0));
+    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
+    MlirValue o = tgExtract(l, other, i);
+    tgYield(l, tgIfBlock(ifOp, 1), o);
+    l->b = saved;
+    acc = tgInsert(l, mlirOperationGetResult(ifOp, 0), acc, i);
+  }
+  return acc;
+}
+
+/* `*p += x` as a relaxed llvm.atomicrmw (tile.atomic_add: f32 everywhere, f16 from sm_70,
+ * bf16 from sm_90; its result is unused: `red`, or for f16 an `atom` into a dead
+ * register). */
+static void atomicAdd(Lower *l, MlirValue p, MlirValue x) {
+  MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
+  MlirNamedAttribute attrs[2] = {/* LLVM's enums: AtomicBinOp fadd, AtomicOrdering monotonic */
+                                 ttNamedAttr(l->ctx, "bin_op", ttIntAttr(l->ctx, 11, i64)),
+                                 ttNamedAttr(l->ctx, "ordering", ttIntAttr(l->ctx, 2, i64))};
+  tgBuild(l, "llvm.atomicrmw", 2, (MlirValue[]){p, x}, mlirValueGetType(x), 2, attrs);
+}
+
+/* `p[0 .. VEC) += run` for a contiguous run of tile.atomic_add (offs: its offsets; p is
+ * aligned to the run's bytes, up to 16). From sm_90 each 16 bytes (or the whole run, when
+ * shorter and a multiple of 4) is one `red.global.add` of 32-bit words - f32, or f16/bf16
+ * pairs as f16x2/bf16x2 - with .v2 or .v4 (PTX ISA 8.1), through nvvm.inline_ptx: LLVM
+ * has no vector atomic add for NVPTX (it expands one into a compare-and-swap loop). Else,
+ * and for other types, one atomic per lane. */
+static void atomicRun(Lower *l, MlirValue p, MlirValue offs, MlirValue run, MlirType elem) {
+  int64_t eb = ttDtypeBytes(mlirValueGetType(run)), bytes = l->VEC * eb;
+  const char *kind = mlirTypeIsAF32(elem)    ? "f32"
+                     : mlirTypeIsAF16(elem)  ? "f16x2"
+                     : mlirTypeIsABF16(elem) ? "bf16x2"
+                                             : NULL;
+  int64_t chunk = bytes < 16 ? bytes : 16; /* the bytes of one red */
+  if (l->sm < 90 || !kind || chunk % 4) {
+    for (int64_t i = 0; i < l->VEC; i++)
+      atomicAdd(l, tgGep(l, p, lane0Plus(l, offs, i), elem), tgExtract(l, run, i));
+    return;
+  }
+  int64_t words = chunk / 4, all = bytes / 4;
+  MlirValue packed = run; /* the run as 32-bit words */
+  if (!mlirTypeIsAF32(elem))
+    packed = tgBuild(l, "vector.bitcast", 1, &run, mlirVectorTypeGet(1, &all, ttI32(l->ctx)), 0, NULL);
+  char ptx[96], vec[8] = "";
+  if (words > 1)
+    snprintf(vec, sizeof vec, "v%d.", (int)words);
+  int at = snprintf(ptx, sizeof ptx, "red.global.add.%s%s%s [$0], %s$1",
+                    mlirTypeIsAF32(elem) ? "" : "noftz.", vec, kind, words > 1 ? "{" : "");
+  for (int64_t w = 1; w < words; w++)
+    at += snprintf(ptx + at, sizeof ptx - (size_t)at, ", $%d", (int)w + 1);
+  snprintf(ptx + at, sizeof ptx - (size_t)at, "%s;", words > 1 ? "}" : "");
+  int32_t segments[3] = {(int32_t)words + 1, 0, 0}; /* read-only, read-write, predicate */
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(l->ctx, "ptxCode", mlirStringAttrGet(l->ctx, ttStrRef(ptx))),
+      ttNamedAttr(l->ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(l->ctx, 3, segments)),
+  };
+  for (int64_t w = 0; w < all; w += words) {
+    MlirValue ops[5] = {tgGep(l, p, lane0Plus(l, offs, w * 4 / eb), elem)};
+    for (int64_t i = 0; i < words; i++)
+      ops[1 + i] = tgExtract(l, packed, w + i);
+    tgBuild(l, "nvvm.inline_ptx", words + 1, ops, ttNoType(), 2, attrs);
+  }
+}
+
+/* Stores (or atomically adds) lane by lane under the mask. */
+static void storeLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
+                       MlirType elem, bool atomic) {
+  for (int64_t i = 0; i < l->VEC; i++) {
+    MlirOperation ifOp = tgBuildIf(l, laneMask(l, s, i), ttNoType());
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+    MlirValue ops[2] = {tgExtract(l, value, i), tgGep(l, ptr, laneOffset(l, s, i), elem)};
+    if (atomic)
+      atomicAdd(l, ops[1], ops[0]);
+    else
+      tgBuild(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
+    tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+    tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+    l->b = saved;
+  }
+}
+
+/* Step 3 for tile.load (isStore false), tile.store and tile.atomic_add (the fast path:
+ * atomicRun's vector reds from sm=90, else one atomic per lane without per-lane mask
+ * tests). */
+bool tgLowerMemory(Lower *l, MlirOperation op) {
+  bool isStore = !ttOpIs(op, "tile.load");
+  bool atomic = ttOpIs(op, "tile.atomic_add");
+  Lowered *ptr = tgLookup(l, mlirOperationGetOperand(op, 0));
+  Lowered *offs = tgLookup(l, mlirOperationGetOperand(op, 1));
+  Lowered *data = tgLookup(l, mlirOperationGetOperand(op, isStore ? 2 : 3));
+  Lowered *mask = tgLookup(l, mlirOperationGetOperand(op, isStore ? 3 : 2));
+  MlirType tileType = mlirValueGetType(mlirOperationGetOperand(op, isStore ? 2 : 3));
+  MlirType elem = mlirShapedTypeGetElementType(tileType);
+  MlirType vt = tgVecOf(l, elem);
+  int64_t bytes = l->VEC * ttDtypeBytes(elem);
+  Lowered *res = isStore ? NULL : tgDefine(l, mlirOperationGetResult(op, 0));
+  for (int r = 0; r < data->n; r++) {
+    Lanes s = tgLanesOf(l, offs, mask, r);
+    MlirValue d = data->parts[r];
+    if (!s.contig) {
+      if (isStore)
+        storeLanes(l, ptr->parts[0], &s, d, elem, atomic);
+      else
+        res->parts[r] = tgLoadLanes(l, ptr->parts[0], &s, d, elem);
+      continue;
+    }
+    MlirOperation ifOp = tgBuildIf(l, tgAllLanesOn(l, &s, mask), isStore ? ttNoType() : vt);
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+    MlirValue p = tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem);
+    MlirNamedAttribute align = tgAlignAttr(l, bytes < 16 ? bytes : 16);
+    if (atomic) {
+      atomicRun(l, ptr->parts[0], s.offs, d, elem);
+      tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+    } else if (isStore) {
+      MlirValue ops[2] = {d, p};
+      tgBuild(l, "llvm.store", 2, ops, ttNoType(), 1, &align);
+      tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+    } else {
+      tgYield(l, tgIfBlock(ifOp, 0), tgLoadPtr(l, p, vt, bytes < 16 ? bytes : 16));
+    }
+    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
+    if (isStore) {
+      if (mask->axis.constancy < l->VEC)
+        storeLanes(l, ptr->parts[0], &s, d, elem, atomic);
+      tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+    } else {
+      MlirValue slow = mask->axis.constancy >= l->VEC ? d : tgLoadLanes(l, ptr->parts[0], &s, d, elem);
+      tgYield(l, tgIfBlock(ifOp, 1), slow);
+      res->parts[r] = mlirOperationGetResult(ifOp, 0);
+    }
+    l->b = saved;
+  }
+  return true;
+}

@@ -1,0 +1,99 @@
+/* reduce.c - tile.reduce in --convert-tile-to-gpu: a 1-D tile to a scalar.
+ *
+ * Algorithm (lowerReduce): combine the thread's own elements (its REPS vectors, then the
+ * lanes), then across the warp with butterfly shuffles, then (more than one warp) across
+ * warps: lane 0 of each warp writes its value to a shared-memory scratch, and after a
+ * barrier every thread combines all of them, so every thread ends with the result. A
+ * barrier before the write keeps an earlier reduction's readers safe.
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The combiner of a tile.reduce kind: the arith op and the vector.reduction kind. */
+static bool reduceKind(const char *kind, const char **arith, const char **vkind) {
+  static const char *map[][3] = {{"sum", "arith.addf", "#vector.kind<add>"},
+                                 {"max", "arith.maximumf", "#vector.kind<maximumf>"},
+                                 {"min", "arith.minimumf", "#vector.kind<minimumf>"}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (strcmp(map[i][0], kind) == 0) {
+      *arith = map[i][1];
+      *vkind = map[i][2];
+      return true;
+    }
+  return false;
+}
+
+/* A pointer to the kernels' shared-memory scratch: one f32 per warp (at most 32), a
+ * global in the gpu.module, made once. */
+#define SCRATCH_NAME "__tt_reduce_scratch"
+static MlirValue scratch(Lower *l) {
+  tgSharedGlobal(l, SCRATCH_NAME, 32 * 4, 16, false);
+  return tgSharedAddress(l, SCRATCH_NAME);
+}
+
+/* Step 2 for tile.reduce of a 1-D tile to a scalar: combine the thread's own elements
+ * (its REPS vectors, then the lanes), then across the warp with butterfly shuffles, then
+ * (more than one warp) across warps: lane 0 of each warp writes its value to shared
+ * memory, and after a barrier every thread combines all of them, so every thread ends
+ * with the result. A barrier before the write keeps an earlier reduction's readers safe. */
+bool tgLowerReduce(Lower *l, MlirOperation op) {
+  char kind[16] = "";
+  const char *arith, *vkind;
+  ttOpAttrStr(op, "kind", kind, sizeof kind);
+  MlirValue res = mlirOperationGetResult(op, 0);
+  MlirType t = mlirValueGetType(res);
+  Lowered *x = tgLookup(l, mlirOperationGetOperand(op, 0));
+  if (!reduceKind(kind, &arith, &vkind) || !mlirTypeIsAF32(t) || !x) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.reduce of kind '%s' to a scalar of this type "
+                    "is not supported (sum, max, min to f32)",
+                kind);
+    return false;
+  }
+  MlirValue acc = x->parts[0];
+  for (int r = 1; r < x->n; r++)
+    acc = tgBuild(l, arith, 2, (MlirValue[]){acc, x->parts[r]}, mlirValueGetType(acc), 0, NULL);
+  MlirNamedAttribute vk = ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef(vkind)));
+  MlirValue v = tgBuild(l, "vector.reduction", 1, &acc, t, 1, &vk);
+  MlirType i32 = ttI32(l->ctx);
+  MlirValue width = ttConstInt(&l->b, l->loc, i32, 32);
+  MlirNamedAttribute xorMode =
+      ttNamedAttr(l->ctx, "mode", mlirAttributeParseGet(l->ctx, ttStrRef("#gpu<shuffle_mode xor>")));
+  for (int off = 16; off >= 1; off /= 2) {
+    MlirValue ops[3] = {v, ttConstInt(&l->b, l->loc, i32, off), width};
+    MlirType rts[2] = {t, mlirIntegerTypeGet(l->ctx, 1)};
+    MlirOperation sh = ttInsert(&l->b, ttOpCreate("gpu.shuffle", l->loc, 3, ops, 2, rts, 1,
+                                                  &xorMode, 0, NULL));
+    v = tgBuild(l, arith, 2, (MlirValue[]){v, mlirOperationGetResult(sh, 0)}, t, 0, NULL);
+  }
+  int64_t warps = l->T / 32;
+  if (warps > 1) {
+    MlirValue base = scratch(l);
+    MlirValue warp = tgBuild(l, "arith.divui", 2, (MlirValue[]){l->tid, width}, i32, 0, NULL);
+    MlirValue lane = tgBuild(l, "arith.remui", 2, (MlirValue[]){l->tid, width}, i32, 0, NULL);
+    MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate",
+                                        ttIntAttr(l->ctx, 0, mlirIntegerTypeGet(l->ctx, 64)));
+    MlirValue first = tgBuild(l, "arith.cmpi", 2,
+                            (MlirValue[]){lane, ttConstInt(&l->b, l->loc, i32, 0)},
+                            mlirIntegerTypeGet(l->ctx, 1), 1, &eq);
+    tgBuild(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL);
+    MlirOperation ifOp = tgBuildIf(l, first, ttNoType());
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+    tgBuild(l, "llvm.store", 2, (MlirValue[]){v, tgGep(l, base, warp, t)}, ttNoType(), 0, NULL);
+    tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+    tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+    l->b = saved;
+    tgBuild(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL);
+    for (int64_t w = 0; w < warps; w++) {
+      MlirValue p = tgGep(l, base, ttConstInt(&l->b, l->loc, i32, w), t);
+      MlirValue y = tgBuild(l, "llvm.load", 1, &p, t, 0, NULL);
+      v = w == 0 ? y : tgBuild(l, arith, 2, (MlirValue[]){v, y}, t, 0, NULL);
+    }
+  }
+  Lowered *out = tgDefine(l, res);
+  out->parts[0] = v;
+  return true;
+}
