@@ -1,0 +1,339 @@
+/* dot.c - --tile's dot kernels.
+ *
+ * A dot group (`prim.fusion = "dot"`) computes C = A @ B (+ an elementwise epilogue) with
+ * A an [M, K] input and B a [K, N] input or the transpose of an [N, K] one (a linear
+ * layer's weight, read in place: K contiguous). Program p computes one BM x BN tile of C
+ * (BM, BN, BK and the warps from geometry.c):
+ *  1. (pid_m, pid_n) from p in the `order` option (ttEmitPidOrder);
+ *  2. index tiles of the A and B tiles as flat row-major ranges (row = i / BK, column =
+ *     i % BK) with masks for the rows and columns past M and N;
+ *  3. `scf.for k0 = 0 to K step BK` carrying the f32 accumulator: load the A and B tiles
+ *     at k0 (masked when BK does not divide K), `tensor.expand_shape` them to 2-D, a
+ *     `tile.trans` for a [N, K] operand, and `tile.dot`;
+ *  4. the epilogue: the accumulator (collapsed to the flat C tile) stands for the matmul's
+ *     value at the C tile's offsets, and the group's result is emitted from it like an
+ *     elementwise group's (bias add, activation, convert), then stored under the C mask.
+ * The launch has cdiv(M, BM) * cdiv(N, BN) programs (times B along grid axis 2 for a
+ * batched [B, M, K] x [B, K, N] matmul). --splitk splits the K loop further.
+ */
+#include "tile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The input index of block argument v of the fused function, or -1. */
+static int inputIndex(MlirBlock fbody, MlirValue v) {
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody); i++)
+    if (mlirValueEqual(mlirBlockGetArgument(fbody, i), v))
+      return (int)i;
+  return -1;
+}
+
+static bool findMatmul(MlirOperation op, void *userData) {
+  if (ttPrimKind(op) != TT_PRIM_MATMUL)
+    return true;
+  *(MlirOperation *)userData = op;
+  return false;
+}
+
+/* Step 1 for a dot group: find and check its matmul's operands. */
+static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
+  d->matmul = (MlirOperation){NULL};
+  ttWalk(fusion, findMatmul, &d->matmul);
+  if (mlirOperationIsNull(d->matmul)) {
+    ttEmitError(fusion, "tile: a dot group must hold a prim.matmul");
+    return false;
+  }
+  MlirValue a = mlirOperationGetOperand(d->matmul, 0), b = mlirOperationGetOperand(d->matmul, 1);
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
+  int64_t r = ttTensorShape(mlirValueGetType(a), as);
+  if ((r != 2 && r != 3) || ttTensorShape(mlirValueGetType(b), bs) != r ||
+      ttTensorShape(mlirValueGetType(mlirOperationGetResult(d->matmul, 0)), cs) != r ||
+      (r == 3 && (bs[0] != as[0] || cs[0] != as[0]))) {
+    ttEmitError(d->matmul, "tile: dot kernels take 2-D ([M, K] x [K, N]) or batched 3-D "
+                           "([B, M, K] x [B, K, N]) matmuls");
+    return false;
+  }
+  d->batch = r == 3 ? as[0] : 1;
+  d->bT = mlirValueIsAOpResult(b) && ttPrimKind(mlirOpResultGetOwner(b)) == TT_PRIM_TRANSPOSE;
+  if (d->bT) { /* read in place: only a swap of the last two dimensions */
+    MlirOperation t = mlirOpResultGetOwner(b);
+    MlirAttribute perm = ttOpAttr(t, "permutation");
+    bool swap = !mlirAttributeIsNull(perm) && mlirDenseArrayGetNumElements(perm) == r;
+    for (int64_t i = 0; swap && i < r; i++)
+      swap = mlirDenseI64ArrayGetElement(perm, i) == (i < r - 2 ? i : 2 * r - 3 - i);
+    if (!swap) {
+      ttEmitError(t, "tile: a transposed matmul operand must swap its last two dimensions "
+                     "(permutation [1, 0], or [0, 2, 1] batched)");
+      return false;
+    }
+    b = mlirOperationGetOperand(t, 0);
+  }
+  if (r == 3) { /* the matrices of one batch */
+    memmove(as, as + 1, 2 * sizeof *as);
+    memmove(bs, bs + 1, 2 * sizeof *bs);
+  }
+  d->a = inputIndex(fbody, a);
+  d->b = inputIndex(fbody, b);
+  if (d->a < 0 || d->b < 0) {
+    ttEmitError(d->matmul, "tile: the operands of a matmul must be inputs of its group (or "
+                           "the transpose of one)");
+    return false;
+  }
+  d->m = as[0];
+  d->k = as[1];
+  d->n = bs[1];
+  d->elem = ttElementType(mlirValueGetType(a));
+  MlirType belem = d->belem = ttElementType(mlirValueGetType(b));
+  bool fp8 = ttTypeIsFp8(d->elem) && ttTypeIsFp8(belem);
+  if (!fp8 && (!ttTypeIsHalf(d->elem) || !mlirTypeEqual(d->elem, belem))) {
+    ttEmitError(d->matmul, "tile: matmul operands must both be f16, both bf16 or both fp8 "
+                           "(f8E4M3FN or f8E5M2) (got %s and %s)",
+                ttDtypeName(d->elem), ttDtypeName(belem));
+    return false;
+  }
+  return true;
+}
+
+/* A tile type of the given shape. */
+static MlirType tileShaped(int rank, const int64_t *shape, MlirType elem) {
+  return mlirRankedTensorTypeGet(rank, shape, elem, mlirAttributeGetNull());
+}
+
+/* i32 tile `v op c` for a constant c (a splat of the tile's type). */
+static MlirValue withConst(Emit *e, const char *name, MlirValue v, int64_t c) {
+  MlirType t = mlirValueGetType(v);
+  return tileOp2(e, name, v, ttConstInt(&e->b, e->loc, t, c), t);
+}
+
+static MlirValue splatOf(Emit *e, MlirValue scalar, MlirType t) {
+  return tileOp1(e, "tile.splat", scalar, t);
+}
+
+/* `row < bound` for an i32 tile (bound a constant), or null when bound >= the limit the
+ * tile can reach (no mask needed). */
+static MlirValue lessThan(Emit *e, MlirValue v, int64_t bound, bool needed) {
+  if (!needed)
+    return (MlirValue){NULL};
+  return tileCmp(e, CMPI_SLT, v, ttConstInt(&e->b, e->loc, mlirValueGetType(v), bound));
+}
+
+/* The and of two masks either of which may be null; an all-true mask when both are. */
+static MlirValue andMask(Emit *e, MlirValue x, MlirValue y, int64_t n) {
+  if (mlirValueIsNull(x) && mlirValueIsNull(y)) {
+    MlirType t = tileShaped(1, &n, mlirIntegerTypeGet(e->ctx, 1));
+    return ttConstInt(&e->b, e->loc, t, 1);
+  }
+  if (mlirValueIsNull(x) || mlirValueIsNull(y))
+    return mlirValueIsNull(x) ? y : x;
+  return tileOp2(e, "arith.andi", x, y, mlirValueGetType(x));
+}
+
+/* One operand tile's index space: a `rows` x `cols` tile, K along its columns (A, and a
+ * transposed B) or along its rows (B); the other coordinate is `base` plus the row (or
+ * column) index, below `limit`. Element (x, k) is at x * xStride + k * kStride. */
+typedef struct {
+  MlirValue offs; /* at k0 = 0 */
+  MlirValue mask; /* x < limit, or null when every x is */
+  MlirValue kIdx; /* the K index of each element (within the step) */
+  int64_t kStride;
+} OperandSpace;
+
+static OperandSpace operandSpace(Emit *e, int64_t rows, int64_t cols, bool kAlongCols,
+                                 MlirValue base, int64_t limit, int64_t xStride,
+                                 int64_t kStride) {
+  MlirType i32 = ttI32(e->ctx);
+  int64_t n = rows * cols;
+  MlirType it = tileShaped(1, &n, i32);
+  MlirNamedAttribute range[2] = {ttNamedAttr(e->ctx, "start", ttIntAttr(e->ctx, 0, i32)),
+                                 ttNamedAttr(e->ctx, "end", ttIntAttr(e->ctx, n, i32))};
+  MlirValue i = ttBuild(&e->b, "tile.range", e->loc, 0, NULL, it, 2, range);
+  MlirValue r = withConst(e, "arith.divui", i, cols), c = withConst(e, "arith.remui", i, cols);
+  MlirValue x = tileOp2(e, "arith.addi", splatOf(e, base, it), kAlongCols ? r : c, it);
+  OperandSpace s;
+  s.kIdx = kAlongCols ? c : r;
+  s.kStride = kStride;
+  s.mask = lessThan(e, x, limit, limit % (kAlongCols ? rows : cols) != 0);
+  s.offs = tileOp2(e, "arith.addi", withConst(e, "arith.muli", x, xStride),
+                   kStride == 1 ? s.kIdx : withConst(e, "arith.muli", s.kIdx, kStride), it);
+  return s;
+}
+
+/* Step 3 for one operand: its tile at k0, loaded, as a 2-D tile of `shape`. */
+static MlirValue loadOperand(Emit *e, OperandSpace *s, int arg, MlirValue k0, int64_t kLimit,
+                             bool kMask, const int64_t shape[2], MlirType elem) {
+  MlirType i32 = ttI32(e->ctx);
+  MlirType it = mlirValueGetType(s->offs);
+  int64_t n = shape[0] * shape[1];
+  MlirValue shift = k0;
+  if (s->kStride != 1)
+    shift = tileOp2(e, "arith.muli", k0, ttConstInt(&e->b, e->loc, i32, s->kStride), i32);
+  MlirValue offs = tileOp2(e, "arith.addi", s->offs, splatOf(e, shift, it), it);
+  MlirValue km = {NULL};
+  if (kMask)
+    km = lessThan(e, tileOp2(e, "arith.addi", s->kIdx, splatOf(e, k0, it), it), kLimit, true);
+  MlirValue mask = andMask(e, s->mask, km, n);
+  MlirType flat = tileShaped(1, &n, elem);
+  MlirValue ops[4] = {mlirBlockGetArgument(e->kernel, arg), offs, mask,
+                      ttConstSplat(&e->b, e->loc, flat, 0.0)};
+  MlirValue x = ttBuild(&e->b, "tile.load", e->loc, 4, ops, flat, 0, NULL);
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(e->ctx, "reassociation", mlirAttributeParseGet(e->ctx, ttStrRef("[[0, 1]]"))),
+      ttNamedAttr(e->ctx, "static_output_shape", mlirDenseI64ArrayGet(e->ctx, 2, shape)),
+  };
+  return ttBuild(&e->b, "tensor.expand_shape", e->loc, 1, &x, tileShaped(2, shape, elem), 2,
+                 attrs);
+}
+
+/* Marks the tile.load under operand tile x (a tensor.expand_shape of it) as a box of a
+ * row-major dims[0] x dims[1] matrix: `tile.box = array<i64: D0, D1>` (its offsets[0] is
+ * the box's first element). Codegen ignores it; --pipeline stage-in=tma reads it. */
+static void boxOf(Emit *e, MlirValue x, const int64_t dims[2]) {
+  MlirOperation load = mlirOpResultGetOwner(mlirOperationGetOperand(mlirOpResultGetOwner(x), 0));
+  mlirOperationSetAttributeByName(load, ttStrRef("tile.box"),
+                                  mlirDenseI64ArrayGet(e->ctx, 2, dims));
+}
+
+/* offs + splat(pidB * stride): an index space moved to batch pidB. */
+static MlirValue batchOffset(Emit *e, MlirValue offs, MlirValue pidB, int64_t stride) {
+  MlirType i32 = ttI32(e->ctx), t = mlirValueGetType(offs);
+  MlirValue base = tileOp2(e, "arith.muli", pidB, ttConstInt(&e->b, e->loc, i32, stride), i32);
+  return tileOp2(e, "arith.addi", offs, splatOf(e, base, t), t);
+}
+
+/* The K offset that step k of `loop` (from lb to ub by bk) reads under k-stagger S: tile
+ * column n takes step i = (k - lb) / bk of its loop as step (i + n * S) mod steps, steps =
+ * cdiv(ub - lb, bk). The bounds are read from the loop's operands, which --splitk moves
+ * to each slice (ttReplaceUsesWithin), so each slice wraps around within itself. */
+static MlirValue staggerK(Emit *e, MlirOperation loop, MlirValue k, MlirValue pidN, int64_t s,
+                          int64_t bk) {
+  MlirType i32 = ttI32(e->ctx);
+  MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1);
+  MlirValue steps = withConst(e, "arith.ceildivsi", tileOp2(e, "arith.subi", ub, lb, i32), bk);
+  steps = withConst(e, "arith.maxsi", steps, 1); /* an empty split-K slice (never runs) */
+  MlirValue i = withConst(e, "arith.divsi", tileOp2(e, "arith.subi", k, lb, i32), bk);
+  MlirValue rot = tileOp2(e, "arith.remsi", withConst(e, "arith.muli", pidN, s), steps, i32);
+  MlirValue j = tileOp2(e, "arith.remsi", tileOp2(e, "arith.addi", i, rot, i32), steps, i32);
+  return tileOp2(e, "arith.addi", lb, withConst(e, "arith.muli", j, bk), i32);
+}
+
+/* Steps 2-4 for a dot group (step 1, the operands, is done). */
+static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
+                    const DotGeometry *g) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirLocation loc = mlirOperationGetLocation(fusion);
+  intptr_t nin = mlirBlockGetNumArguments(fbody);
+  MlirOperation ret = mlirBlockGetTerminator(fbody);
+  MlirType outType = mlirValueGetType(mlirOperationGetOperand(ret, 0));
+  MlirType i32 = ttI32(ctx), f32 = mlirF32TypeGet(ctx);
+  char name[128];
+  Emit e;
+  MlirOperation kfunc =
+      tileStartKernel(fusion, fbody, outType, false, g->warps, g->bm * g->bn, &e, name,
+                      sizeof name);
+  MlirBlock kbody = e.kernel;
+
+  /* Step 1: the output tile of this program. */
+  int64_t gm = (d->m + g->bm - 1) / g->bm, gn = (d->n + g->bn - 1) / g->bn;
+  MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
+  MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
+  MlirValue pidM, pidN;
+  ttEmitPidOrder(&e.b, loc, pid, gm, gn, (TtPidOrder)g->order, g->group, &pidM, &pidN);
+  MlirValue m0 = tileOp2(&e, "arith.muli", pidM, ttConstInt(&e.b, loc, i32, g->bm), i32);
+  MlirValue n0 = tileOp2(&e, "arith.muli", pidN, ttConstInt(&e.b, loc, i32, g->bn), i32);
+
+  /* Step 2: the operand tiles' index spaces (batched: batch pid_b = program id 2 starts
+   * at pid_b * M * K in A, pid_b * K * N in B and pid_b * M * N in C). */
+  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, m0, d->m, d->k, 1);
+  OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, d->k, 1)
+                          : operandSpace(&e, g->bk, g->bn, false, n0, d->n, 1, d->n);
+  MlirValue pidB = {NULL};
+  if (d->batch > 1) {
+    MlirNamedAttribute z = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 2, i32));
+    pidB = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &z);
+    sa.offs = batchOffset(&e, sa.offs, pidB, d->m * d->k);
+    sb.offs = batchOffset(&e, sb.offs, pidB, d->k * d->n);
+  }
+
+  /* Step 3: the K loop. */
+  int64_t cshape[2] = {g->bm, g->bn};
+  MlirValue acc0 = ttConstSplat(&e.b, loc, tileShaped(2, cshape, f32), 0.0);
+  MlirOperation loop = ttBuildFor(&e.b, loc, ttConstInt(&e.b, loc, i32, 0),
+                                  ttConstInt(&e.b, loc, i32, d->k),
+                                  ttConstInt(&e.b, loc, i32, g->bk), 1, &acc0);
+  TtBuilder outer = e.b;
+  MlirBlock lb = ttForBody(loop);
+  e.b = ttBuilderAtEnd(lb);
+  MlirValue k0 = mlirBlockGetArgument(lb, 0);
+  if (g->stagger)
+    k0 = staggerK(&e, loop, k0, pidN, g->stagger, g->bk);
+  bool kMask = d->k % g->bk != 0;
+  int64_t ashape[2] = {g->bm, g->bk}, bshape[2] = {g->bn, g->bk}, kshape[2] = {g->bk, g->bn};
+  MlirValue a = loadOperand(&e, &sa, d->a, k0, d->k, kMask, ashape, d->elem);
+  MlirValue b = loadOperand(&e, &sb, d->b, k0, d->k, kMask, d->bT ? bshape : kshape, d->belem);
+  if (d->batch == 1) { /* the matrices the tiles are boxes of (for --pipeline stage-in=tma) */
+    int64_t adims[2] = {d->m, d->k}, bdims[2] = {d->bT ? d->n : d->k, d->bT ? d->k : d->n};
+    boxOf(&e, a, adims);
+    boxOf(&e, b, bdims);
+  }
+  if (d->bT)
+    b = tileOp1(&e, "tile.trans", b, tileShaped(2, kshape, d->belem));
+  MlirValue dops[3] = {a, b, mlirBlockGetArgument(lb, 1)};
+  MlirValue acc = ttBuild(&e.b, "tile.dot", loc, 3, dops, tileShaped(2, cshape, f32), 0, NULL);
+  ttBuild(&e.b, "scf.yield", loc, 1, &acc, ttNoType(), 0, NULL);
+  e.b = outer;
+
+  /* Step 4: the epilogue over the flat C tile. */
+  int64_t nc = g->bm * g->bn;
+  MlirNamedAttribute re =
+      ttNamedAttr(ctx, "reassociation", mlirAttributeParseGet(ctx, ttStrRef("[[0, 1]]")));
+  MlirValue accFlat = ttBuild(&e.b, "tensor.collapse_shape", loc, 1,
+                              (MlirValue[]){mlirOperationGetResult(loop, 0)},
+                              tileShaped(1, &nc, f32), 1, &re);
+  MlirType it = tileOf(&e, i32);
+  MlirNamedAttribute range[2] = {ttNamedAttr(ctx, "start", ttIntAttr(ctx, 0, i32)),
+                                 ttNamedAttr(ctx, "end", ttIntAttr(ctx, nc, i32))};
+  MlirValue ic = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
+  MlirValue cm = tileOp2(&e, "arith.addi", splatOf(&e, m0, it),
+                         withConst(&e, "arith.divui", ic, g->bn), it);
+  MlirValue cn = tileOp2(&e, "arith.addi", splatOf(&e, n0, it),
+                         withConst(&e, "arith.remui", ic, g->bn), it);
+  e.offs = tileOp2(&e, "arith.addi", withConst(&e, "arith.muli", cm, d->n), cn, it);
+  if (d->batch > 1)
+    e.offs = batchOffset(&e, e.offs, pidB, d->m * d->n);
+  e.mask = andMask(&e, lessThan(&e, cm, d->m, d->m % g->bm != 0),
+                   lessThan(&e, cn, d->n, d->n % g->bn != 0), nc);
+  tileMemoPut(&e, mlirOperationGetResult(d->matmul, 0), e.offs, accFlat);
+  MlirValue v = tileEmitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
+  bool ok = !e.failed;
+  if (ok) {
+    MlirType oelem = ttElementType(outType);
+    if (ttTypeIsHalf(oelem))
+      v = tileOp1(&e, "arith.truncf", v, tileOf(&e, oelem));
+    MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
+    ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+    ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
+  }
+  free(e.memo);
+  free(e.inputs);
+  if (!ok) {
+    mlirOperationDestroy(kfunc);
+    return false;
+  }
+  char grid[32], gridZ[32];
+  snprintf(grid, sizeof grid, "%lld", (long long)(gm * gn));
+  snprintf(gridZ, sizeof gridZ, "%lld", (long long)d->batch);
+  tileSetLaunch(fusion, name, grid, gridZ, 0, NULL);
+  return true;
+}
+
+bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts) {
+  MlirBlock fbody;
+  MlirType outType;
+  DotOperands d;
+  DotGeometry g;
+  return tileFusionBody(fusion, &fbody, &outType) &&
+         tileCheckDtype(fusion, outType, "the result") && dotOperands(fusion, fbody, &d) &&
+         tileDotGeometry(fusion, &d, opts, &g) && tileDot(fusion, fbody, &d, &g);
+}

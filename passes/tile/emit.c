@@ -1,0 +1,420 @@
+/* emit.c - --tile's elementwise emission: the value of a group at a tile of offsets.
+ *
+ * Every kernel kind computes its result (an elementwise group's value, a row group's
+ * output, a dot group's epilogue) by one recursion over the fused function's prim ops,
+ * given the offsets `offs` and the mask of the elements a program computes (Emit, in
+ * tile.h). This is step 4 of kernel.c's algorithm, and step 5's load scheduling:
+ *  4. Emit the returned value at the offsets `offs` by recursion over its producers,
+ *     memoized on (value, offsets):
+ *     - a function argument is a `tile.load` of its pointer at the offsets (masked);
+ *     - elementwise ops become arith/math ops on tiles, computing f16/bf16 in f32 (the
+ *       dtype policy of PyTorch's own kernels); a `convert` to f16/bf16 rounds there.
+ *       Float ops carry `fastmath<contract>` (a*b+c may become one fma, as nvcc and
+ *       Triton allow); when the kernel's result is stored as f16/bf16 (or the op's own
+ *       result is f16/bf16) they also carry `afn`: the value needs only 16-bit accuracy, so
+ *       exp, division and tanh may use the GPU's approximate instructions (relative error
+ *       ~1e-6, 1e-4 for tanh) instead of libdevice's f32-exact functions;
+ *     - an elementwise op whose operands are all uniform (tile.splat of a per-row value,
+ *       or a constant) is computed once on scalars and splat; with `afn`, x / uniform s
+ *       becomes x * (1 / s): one division per row instead of one per element;
+ *     - broadcast_in_dim maps the offsets to the operand's (divide and remainder by the
+ *       result's strides, multiply by the operand's), then recurses;
+ *     - reshape keeps the offsets (row-major order is unchanged);
+ *     - constants become splat arith.constant tiles;
+ *     - in a row kernel that holds its whole row, a reduction is computed where first
+ *       used (tile.reduce of the masked row) and memoized for the row.
+ *  5b. Move every tile.load (and the index math it needs) ahead of the math
+ *     (tileLoadsFirst), so all loads are in flight at once.
+ */
+#include "tile.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The compute type of a dtype: f16 and bf16 compute in f32. */
+MlirType tileComputeType(MlirContext ctx, MlirType elem) {
+  return ttTypeIsHalf(elem) ? mlirF32TypeGet(ctx) : elem;
+}
+
+MlirType tileOf(Emit *e, MlirType elem) {
+  return mlirRankedTensorTypeGet(1, &e->block, elem, mlirAttributeGetNull());
+}
+
+MlirValue tileOp1(Emit *e, const char *name, MlirValue a, MlirType t) {
+  return ttBuild(&e->b, name, e->loc, 1, &a, t, 0, NULL);
+}
+
+MlirValue tileOp2(Emit *e, const char *name, MlirValue a, MlirValue c, MlirType t) {
+  MlirValue ops[2] = {a, c};
+  return ttBuild(&e->b, name, e->loc, 2, ops, t, 0, NULL);
+}
+
+MlirValue tileSplatI32(Emit *e, int64_t v) {
+  return ttConstInt(&e->b, e->loc, tileOf(e, ttI32(e->ctx)), v);
+}
+
+/* arith.cmpi `pred` of two i32 tiles (an i1 tile of their shape). */
+MlirValue tileCmp(Emit *e, int pred, MlirValue a, MlirValue b) {
+  MlirValue ops[2] = {a, b};
+  MlirNamedAttribute p = ttNamedAttr(
+      e->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), pred));
+  MlirType t = mlirValueGetType(a);
+  int64_t shape[TT_MAX_RANK];
+  intptr_t rank = ttTensorShape(t, shape);
+  MlirType i1 = mlirRankedTensorTypeGet(rank, shape, mlirIntegerTypeGet(e->ctx, 1),
+                                        mlirAttributeGetNull());
+  return ttBuild(&e->b, "arith.cmpi", e->loc, 2, ops, i1, 1, &p);
+}
+
+/* Loads input `idx` (kernel argument idx) at offs, in its compute type. */
+static MlirValue emitLoad(Emit *e, int idx, MlirValue offs) {
+  MlirValue ptr = mlirBlockGetArgument(e->kernel, idx);
+  MlirType elem = ttElementType(mlirValueGetType(e->inputs[idx]));
+  MlirType t = tileOf(e, elem);
+  MlirValue other = ttConstSplat(&e->b, e->loc, t, 0.0);
+  MlirValue ops[4] = {ptr, offs, e->mask, other};
+  MlirValue x = ttBuild(&e->b, "tile.load", e->loc, 4, ops, t, 0, NULL);
+  if (ttTypeIsHalf(elem))
+    x = tileOp1(e, "arith.extf", x, tileOf(e, mlirF32TypeGet(e->ctx)));
+  return x;
+}
+
+/* The arith/math op computing a unary or binary prim op on floats. */
+static const char *floatOpName(const char *prim) {
+  static const char *map[][2] = {
+      {"neg", "arith.negf"},   {"abs", "math.absf"},    {"exp", "math.exp"},
+      {"exp2", "math.exp2"},   {"log", "math.log"},     {"sqrt", "math.sqrt"},
+      {"rsqrt", "math.rsqrt"}, {"tanh", "math.tanh"},   {"erf", "math.erf"},
+      {"sin", "math.sin"},     {"cos", "math.cos"},     {"add", "arith.addf"},
+      {"sub", "arith.subf"},   {"mul", "arith.mulf"},   {"div", "arith.divf"},
+      {"max", "arith.maximumf"}, {"min", "arith.minimumf"}, {"pow", "math.powf"},
+  };
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (strcmp(map[i][0], prim) == 0)
+      return map[i][1];
+  return NULL;
+}
+
+/* arith.cmpf predicate for a prim.compare direction; -1 when unknown. */
+static int cmpfPredicate(const char *dir) {
+  static const struct {
+    const char *dir;
+    int pred;
+  } map[] = {{"eq", 1}, {"gt", 2}, {"ge", 3}, {"lt", 4}, {"le", 5}, {"ne", 13}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (strcmp(map[i].dir, dir) == 0)
+      return map[i].pred;
+  return -1;
+}
+
+/* Offsets into broadcast_in_dim's operand for offsets `offs` into its result. */
+static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
+  int64_t rs[TT_MAX_RANK], xs[TT_MAX_RANK];
+  int64_t rr = ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), rs);
+  int64_t xr = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs);
+  MlirAttribute dims = ttOpAttr(op, "broadcast_dimensions");
+  int64_t rstride[TT_MAX_RANK], xstride[TT_MAX_RANK];
+  rstride[rr - 1 >= 0 ? rr - 1 : 0] = 1;
+  for (int64_t d = rr - 2; d >= 0; d--)
+    rstride[d] = rstride[d + 1] * rs[d + 1];
+  if (xr > 0)
+    xstride[xr - 1] = 1;
+  for (int64_t d = xr - 2; d >= 0; d--)
+    xstride[d] = xstride[d + 1] * xs[d + 1];
+  MlirType it = tileOf(e, ttI32(e->ctx));
+  MlirValue sum = {NULL}; /* no term: a broadcast scalar, offset 0 */
+  for (int64_t i = 0; i < xr; i++) {
+    if (xs[i] == 1)
+      continue;
+    int64_t d = mlirDenseI64ArrayGetElement(dims, i);
+    MlirValue c = offs;
+    if (e->rowMode && d == rr - 1 && rs[d] == e->rowLen && mlirValueEqual(offs, e->offs)) {
+      c = e->cols; /* along the row: the column itself (a weight, a bias) */
+      if (xstride[i] != 1)
+        c = tileOp2(e, "arith.muli", c, tileSplatI32(e, xstride[i]), it);
+      sum = mlirValueIsNull(sum) ? c : tileOp2(e, "arith.addi", sum, c, it);
+      continue;
+    }
+    if (rstride[d] != 1)
+      c = tileOp2(e, "arith.divui", c, tileSplatI32(e, rstride[d]), it);
+    if (d != 0)
+      c = tileOp2(e, "arith.remui", c, tileSplatI32(e, rs[d]), it);
+    if (xstride[i] != 1)
+      c = tileOp2(e, "arith.muli", c, tileSplatI32(e, xstride[i]), it);
+    sum = mlirValueIsNull(sum) ? c : tileOp2(e, "arith.addi", sum, c, it);
+  }
+  return mlirValueIsNull(sum) ? tileSplatI32(e, 0) : sum;
+}
+
+Combiner tileCombinerOf(MlirOperation op) {
+  char name[16];
+  ttPrimShortName(op, name, sizeof name);
+  if (strcmp(name, "amax") == 0)
+    return (Combiner){"max", "arith.maximumf", -INFINITY};
+  if (strcmp(name, "amin") == 0)
+    return (Combiner){"min", "arith.minimumf", INFINITY};
+  return (Combiner){"sum", "arith.addf", 0.0};
+}
+
+/* x (a tile of type ct) with the lanes outside the mask replaced by c's identity. */
+MlirValue tileMaskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct) {
+  MlirValue sel[3] = {e->mask, x, ttConstSplat(&e->b, e->loc, ct, c.identity)};
+  return ttBuild(&e->b, "arith.select", e->loc, 3, sel, ct, 0, NULL);
+}
+
+/* tile.reduce of x to one scalar, splat back to a tile of type ct for its users. */
+MlirValue tileReduceToSplat(Emit *e, MlirValue x, Combiner c, MlirType ct) {
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
+      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, c.kind)),
+  };
+  MlirValue r = ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, mlirShapedTypeGetElementType(ct),
+                        2, attrs);
+  return tileOp1(e, "tile.splat", r, ct);
+}
+
+/* A row reduction in a row kernel that holds its whole row: the reduced value does not
+ * depend on where it is used. Its operand is emitted at the row's offsets, the masked-off
+ * lanes replaced by the identity of the combiner, and reduced. (A looped row kernel
+ * computes its reductions before the output, level by level: see emitLevels.) */
+static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
+  MlirValue none = {NULL};
+  char name[16];
+  ttPrimShortName(op, name, sizeof name);
+  if (!e->rowMode || e->looped || !mlirTypeIsAFloat(mlirShapedTypeGetElementType(ct))) {
+    ttEmitError(op, "tile: 'prim.%s' is only supported over the last dimension of f32, "
+                    "f16 or bf16 rows in a row kernel",
+                name);
+    e->failed = true;
+    return none;
+  }
+  MlirValue x = tileEmitValue(e, mlirOperationGetOperand(op, 0), e->offs);
+  if (e->failed)
+    return none;
+  Combiner c = tileCombinerOf(op);
+  return tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, ct), c, ct);
+}
+
+/* True when tile v holds one value in every element: a tile.splat or a splat constant. */
+static bool isUniform(MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  MlirAttribute a = ttOpAttr(def, "value");
+  return ttOpIs(def, "tile.splat") ||
+         (ttOpIs(def, "arith.constant") && mlirAttributeIsADenseElements(a) &&
+          mlirDenseElementsAttrIsSplat(a));
+}
+
+/* The scalar a uniform tile v holds (a splat constant is made here as a scalar one). */
+static MlirValue scalarOf(Emit *e, MlirValue v) {
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (ttOpIs(def, "tile.splat"))
+    return mlirOperationGetOperand(def, 0);
+  MlirAttribute x = mlirDenseElementsAttrGetSplatValue(ttOpAttr(def, "value"));
+  MlirNamedAttribute va = ttNamedAttr(e->ctx, "value", x);
+  return ttBuild(&e->b, "arith.constant", e->loc, 0, NULL, mlirAttributeGetType(x), 1, &va);
+}
+
+/* True when v is computed from reductions and constants only: in a row kernel, one value
+ * per row, the same wherever it is used. */
+static bool isPerRow(MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  TtPrimKind k = ttPrimKind(def);
+  if (k == TT_PRIM_REDUCTION || k == TT_PRIM_CONSTANT)
+    return true;
+  if (k != TT_PRIM_UNARY && k != TT_PRIM_BINARY && k != TT_PRIM_CONVERT)
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); i++)
+    if (!isPerRow(mlirOperationGetOperand(def, i)))
+      return false;
+  return true;
+}
+
+/* Emits prim op `op` (one result) at offsets offs. */
+static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
+  char name[64];
+  ttPrimShortName(op, name, sizeof name);
+  MlirType rtype = mlirValueGetType(mlirOperationGetResult(op, 0));
+  MlirType relem = ttElementType(rtype);
+  MlirType ct = tileOf(e, tileComputeType(e->ctx, relem));
+  TtPrimKind kind = ttPrimKind(op);
+  bool isFloat = mlirTypeIsAFloat(relem);
+  MlirValue none = {NULL};
+
+  switch (kind) {
+  case TT_PRIM_UNARY:
+  case TT_PRIM_BINARY: {
+    if (!isFloat)
+      break;
+    MlirValue ops[2] = {tileEmitValue(e, mlirOperationGetOperand(op, 0), offs), none};
+    const char *arith = floatOpName(name);
+    intptr_t n = kind == TT_PRIM_UNARY ? 1 : 2;
+    if (strcmp(name, "reciprocal") == 0) {
+      ops[1] = ops[0];
+      ops[0] = ttConstSplat(&e->b, e->loc, ct, 1.0);
+      arith = "arith.divf";
+      n = 2;
+    } else if (n == 2) {
+      ops[1] = tileEmitValue(e, mlirOperationGetOperand(op, 1), offs);
+    }
+    if (e->failed)
+      return none;
+    bool approx = e->halfOutput || ttTypeIsHalf(relem);
+    MlirNamedAttribute fm = ttFastmath(e->ctx, approx ? "contract,afn" : "contract");
+    /* Uniform operands (one value per row, constants): compute once on scalars. */
+    MlirType st = mlirShapedTypeGetElementType(ct);
+    if (isUniform(ops[0]) && (n == 1 || isUniform(ops[1]))) {
+      MlirValue sc[2] = {scalarOf(e, ops[0]), n == 2 ? scalarOf(e, ops[1]) : none};
+      return tileOp1(e, "tile.splat", ttBuild(&e->b, arith, e->loc, n, sc, st, 1, &fm), ct);
+    }
+    /* x / uniform s, approximate: one reciprocal per row, a multiply per element */
+    if (approx && strcmp(arith, "arith.divf") == 0 && isUniform(ops[1])) {
+      MlirValue rc[2] = {ttConstSplat(&e->b, e->loc, st, 1.0), scalarOf(e, ops[1])};
+      MlirValue recip = ttBuild(&e->b, "arith.divf", e->loc, 2, rc, st, 1, &fm);
+      ops[1] = tileOp1(e, "tile.splat", recip, ct);
+      arith = "arith.mulf";
+    }
+    return ttBuild(&e->b, arith, e->loc, n, ops, ct, 1, &fm);
+  }
+  case TT_PRIM_COMPARE: {
+    char dir[16] = "";
+    ttOpAttrStr(op, "direction", dir, sizeof dir);
+    int pred = cmpfPredicate(dir);
+    MlirType lt = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+    if (pred < 0) {
+      ttEmitError(op, "tile: unknown comparison direction '%s' (eq ne lt le gt ge)", dir);
+      e->failed = true;
+      return none;
+    }
+    if (!mlirTypeIsAFloat(lt))
+      break;
+    MlirValue ops[2] = {tileEmitValue(e, mlirOperationGetOperand(op, 0), offs),
+                        tileEmitValue(e, mlirOperationGetOperand(op, 1), offs)};
+    if (e->failed)
+      return none;
+    MlirNamedAttribute attr = ttNamedAttr(
+        e->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), pred));
+    return ttBuild(&e->b, "arith.cmpf", e->loc, 2, ops, ct, 1, &attr);
+  }
+  case TT_PRIM_WHERE: {
+    MlirValue ops[3];
+    for (int i = 0; i < 3; i++)
+      ops[i] = tileEmitValue(e, mlirOperationGetOperand(op, i), offs);
+    if (e->failed)
+      return none;
+    return ttBuild(&e->b, "arith.select", e->loc, 3, ops, ct, 0, NULL);
+  }
+  case TT_PRIM_CONVERT: {
+    MlirType selem = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+    if (!isFloat || !mlirTypeIsAFloat(selem))
+      break;
+    MlirValue x = tileEmitValue(e, mlirOperationGetOperand(op, 0), offs);
+    if (e->failed)
+      return none;
+    MlirType sct = tileComputeType(e->ctx, selem), dct = tileComputeType(e->ctx, relem);
+    int sw = (int)mlirFloatTypeGetWidth(sct), dw = (int)mlirFloatTypeGetWidth(dct);
+    if (sw > dw)
+      x = tileOp1(e, "arith.truncf", x, ct);
+    else if (sw < dw)
+      x = tileOp1(e, "arith.extf", x, ct);
+    if (ttTypeIsHalf(relem)) /* round to the narrow type, keep computing in f32 */
+      x = tileOp1(e, "arith.extf", tileOp1(e, "arith.truncf", x, tileOf(e, relem)), ct);
+    return x;
+  }
+  case TT_PRIM_REDUCTION:
+    return emitRowReduction(e, op, ct);
+  case TT_PRIM_BROADCAST: {
+    MlirValue x = mlirOperationGetOperand(op, 0);
+    if (e->rowMode && isPerRow(x))
+      return tileEmitValue(e, x, none); /* one value per row: no offsets needed */
+    return tileEmitValue(e, x, broadcastOffsets(e, op, offs));
+  }
+  case TT_PRIM_RESHAPE:
+    return tileEmitValue(e, mlirOperationGetOperand(op, 0), offs);
+  case TT_PRIM_CONSTANT: {
+    double v;
+    if (!ttPrimSplatValue(op, &v)) {
+      ttEmitError(op, "tile: only splat constants can be tiled yet");
+      e->failed = true;
+      return none;
+    }
+    return ttConstSplat(&e->b, e->loc, ct, v);
+  }
+  default: {
+    char full[64];
+    ttEmitError(op, "tile: '%s' cannot be part of an elementwise kernel",
+                ttOpName(op, full, sizeof full));
+    e->failed = true;
+    return none;
+  }
+  }
+  ttEmitError(op, "tile: 'prim.%s' on %s elements is not supported by the elementwise "
+                  "lowering yet",
+              name, ttDtypeName(relem));
+  e->failed = true;
+  return none;
+}
+
+void tileMemoPut(Emit *e, MlirValue v, MlirValue offs, MlirValue r) {
+  if (e->nmemo == e->capmemo) {
+    e->capmemo = e->capmemo ? 2 * e->capmemo : 32;
+    e->memo = ttRealloc(e->memo, sizeof(Memo) * (size_t)e->capmemo);
+  }
+  e->memo[e->nmemo++] = (Memo){v, offs, r};
+}
+
+MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs) {
+  MlirValue none = {NULL};
+  if (e->failed)
+    return none;
+  if (mlirValueIsAOpResult(v) && ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_REDUCTION)
+    offs = none; /* one value per row, wherever it is used */
+  for (int i = 0; i < e->nmemo; i++)
+    if (mlirValueEqual(e->memo[i].key, v) && mlirValueEqual(e->memo[i].offs, offs))
+      return e->memo[i].result;
+  int input = -1;
+  for (int i = 0; i < e->nin; i++)
+    if (mlirValueEqual(e->inputs[i], v))
+      input = i;
+  MlirValue r = input >= 0 ? emitLoad(e, input, offs) : emitOp(e, mlirOpResultGetOwner(v), offs);
+  if (e->failed)
+    return none;
+  tileMemoPut(e, v, offs, r);
+  return r;
+}
+
+/* Step 5b: moves every tile.load, with the ops its operands need (its backward slice in
+ * the block), to the front of the body, keeping program order within each part. All loads
+ * then issue before any math, and the math lowers into one basic block. */
+void tileLoadsFirst(MlirBlock body) {
+  int n = 0, cap = 64;
+  MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)cap);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (n == cap)
+      ops = ttRealloc(ops, sizeof(MlirOperation) * (size_t)(cap *= 2));
+    ops[n++] = op;
+  }
+  bool *inSlice = ttAlloc(sizeof(bool) * (size_t)n);
+  for (int i = n - 1; i >= 0; i--) {
+    inSlice[i] = ttOpIs(ops[i], "tile.load");
+    for (int j = i + 1; j < n && !inSlice[i]; j++) /* used by an op of the slice? */
+      for (intptr_t k = 0; inSlice[j] && k < mlirOperationGetNumOperands(ops[j]); k++) {
+        MlirValue x = mlirOperationGetOperand(ops[j], k);
+        inSlice[i] |= mlirValueIsAOpResult(x) &&
+                      mlirOperationEqual(mlirOpResultGetOwner(x), ops[i]);
+      }
+  }
+  int anchor = 0;
+  while (anchor < n && inSlice[anchor])
+    anchor++;
+  for (int i = anchor + 1; i < n; i++)
+    if (inSlice[i])
+      mlirOperationMoveBefore(ops[i], ops[anchor]);
+  free(inSlice);
+  free(ops);
+}

@@ -1,0 +1,211 @@
+/* kernel.c - the --tile pass: give each fused function a tile kernel (the pass's driver).
+ *
+ * An elementwise group computes one value per element of its output; the kernel treats
+ * the output as a flat array of n elements and gives each program `block-size` of them.
+ * A row group gives each program whole rows; a dot group gives each program one tile of
+ * C = A @ B. The pass is split over passes/tile/ (tile.h lists the files); this file holds
+ * the walk over the module and the steps every kind shares.
+ *
+ * Algorithm, for each function with `prim.fusion = "elementwise"` (made by --fuse):
+ *  1. Check the group: one output, static shapes, dtypes the lowering knows (f32, f16,
+ *     bf16 values; i1 for comparisons).
+ *  2. Create `func.func @<name>_kernel` with attribute `tile.kernel`: one `!tile.ptr<T>`
+ *     per argument of the fused function,
+ *     one per output, then `%n: i32`, the number of output elements.
+ *  3. Emit the index space: `offs = pid * block + range(0, block)`, `mask = offs < n`
+ *     (rows.c).
+ *  4. Emit the returned value at the offsets `offs` by recursion over its producers,
+ *     memoized on (value, offsets) (emit.c).
+ *  5. Store the result (rounded to the output dtype) with the mask; then move every load
+ *     (and the index math it needs) ahead of the math, so all loads are in flight at once
+ *     (rows.c, emit.c).
+ *  6. Mark the fused function with `tile.launch = {kernel = @<name>_kernel, grid = [...],
+ *     args = [...]}`: a call of it runs the kernel over cdiv(numel(%r0), block) programs
+ *     with the pointers of the call's operands and result and then numel(%r0). The fused
+ *     function stays: its prim ops say what the kernel computes (tt-translate hands them to
+ *     the reference interpreter).
+ * Row groups (`prim.fusion = "row"`) take the same steps over a row space (rows.c); dot
+ * groups (`prim.fusion = "dot"`) their own steps 1-4 (dot.c) on a tile of the geometry
+ * geometry.c chooses. This file: steps 1, 2 and 6 for every kind, and the pass entry.
+ */
+#include "tile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Step 1 for any value: a static ranked tensor the i32 index math can address. */
+static bool checkShape(MlirOperation at, MlirType t, const char *what) {
+  int64_t shape[TT_MAX_RANK];
+  int64_t r = ttTensorShape(t, shape);
+  if (r < 0) {
+    ttEmitError(at, "tile: %s must be a ranked tensor", what);
+    return false;
+  }
+  if (r > TT_MAX_RANK) {
+    ttEmitError(at, "tile: %s has rank %lld; at most %d is supported", what, (long long)r,
+                TT_MAX_RANK);
+    return false;
+  }
+  for (int64_t i = 0; i < r; i++)
+    if (shape[i] < 0) {
+      ttEmitError(at, "tile: dynamic dimensions are not supported yet (%s)", what);
+      return false;
+    }
+  if (ttTensorNumel(t) >= ((int64_t)1 << 31)) {
+    ttEmitError(at, "tile: %s has 2^31 or more elements (kernels index in i32)", what);
+    return false;
+  }
+  return true;
+}
+
+/* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape. */
+bool tileCheckDtype(MlirOperation at, MlirType t, const char *what) {
+  const char *d = ttDtypeName(t);
+  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16")) {
+    ttEmitError(at, "tile: %s of dtype %s is not supported by the elementwise lowering "
+                    "(f32, f16, bf16)",
+                what, d);
+    return false;
+  }
+  return checkShape(at, t, what);
+}
+
+/* Step 1 for the values inside: shapes the index math can handle. */
+bool tileCheckBody(MlirBlock body) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+      if (!checkShape(op, mlirValueGetType(mlirOperationGetResult(op, i)), "a value"))
+        return false;
+  return true;
+}
+
+static MlirType ptrType(MlirContext ctx, MlirType elem) {
+  TtStr s = {0};
+  ttStrAppend(&s, "!tile.ptr<", 10);
+  mlirTypePrint(elem, ttStrCallback, &s);
+  ttStrAppend(&s, ">", 1);
+  MlirType t = mlirTypeParseGet(ctx, ttStrRef(s.data));
+  ttStrDestroy(&s);
+  return t;
+}
+
+/* Step 2: creates `func.func @<fusion>_kernel` (a tile.kernel of `warps` warps) before the
+ * fusion, with one `!tile.ptr<T>` argument per input, one for the output and, when
+ * withSize, `%n: i32`. Its name goes to name[0..n). */
+static MlirOperation kernelFunc(MlirOperation fusion, const MlirValue *inputs, intptr_t nin,
+                                MlirType outType, bool withSize, int64_t warps, char *name,
+                                size_t n) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirLocation loc = mlirOperationGetLocation(fusion);
+  intptr_t nargs = nin + (withSize ? 2 : 1);
+  MlirType *argTypes = ttAlloc(sizeof(MlirType) * (size_t)nargs);
+  MlirLocation *argLocs = ttAlloc(sizeof(MlirLocation) * (size_t)nargs);
+  for (intptr_t i = 0; i < nin; i++)
+    argTypes[i] = ptrType(ctx, ttElementType(mlirValueGetType(inputs[i])));
+  argTypes[nin] = ptrType(ctx, ttElementType(outType));
+  if (withSize)
+    argTypes[nin + 1] = ttI32(ctx);
+  for (intptr_t i = 0; i < nargs; i++)
+    argLocs[i] = loc;
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, mlirBlockCreate(nargs, argTypes, argLocs));
+  snprintf(name, n, "fused");
+  ttOpAttrStr(fusion, "sym_name", name, n);
+  strncat(name, "_kernel", n - strlen(name) - 1);
+  MlirType fty = mlirFunctionTypeGet(ctx, nargs, argTypes, 0, NULL);
+  MlirNamedAttribute fattrs[4] = {
+      ttNamedAttr(ctx, "sym_name", ttStrAttr(ctx, name)),
+      ttNamedAttr(ctx, "function_type", mlirTypeAttrGet(fty)),
+      ttNamedAttr(ctx, "tile.kernel", mlirUnitAttrGet(ctx)),
+      ttNamedAttr(ctx, "tile.num_warps", ttIntAttr(ctx, warps, ttI32(ctx))),
+  };
+  MlirOperation kfunc = ttOpCreate("func.func", loc, 0, NULL, 0, NULL, 4, fattrs, 1, &region);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(fusion), fusion, kfunc);
+  free(argTypes);
+  free(argLocs);
+  return kfunc;
+}
+
+/* Step 6: `tile.launch = {kernel = @name, grid = [gridX, "1", "1"], args = [...]}`. */
+void tileSetLaunch(MlirOperation fusion, const char *name, const char *gridX,
+                   const char *gridZ, int nargs, const char *const *args) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirAttribute gridAttrs[3] = {ttStrAttr(ctx, gridX), ttStrAttr(ctx, "1"), ttStrAttr(ctx, gridZ)};
+  MlirAttribute argAttrs[4];
+  for (int i = 0; i < nargs && i < 4; i++)
+    argAttrs[i] = ttStrAttr(ctx, args[i]);
+  MlirNamedAttribute lattrs[3] = {
+      ttNamedAttr(ctx, "kernel", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name))),
+      ttNamedAttr(ctx, "grid", mlirArrayAttrGet(ctx, 3, gridAttrs)),
+      ttNamedAttr(ctx, "args", mlirArrayAttrGet(ctx, nargs < 4 ? nargs : 4, argAttrs)),
+  };
+  mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"),
+                                  mlirDictionaryAttrGet(ctx, 3, lattrs));
+}
+
+/* Step 1 for every kind: the fused function's body, one block returning one tensor. */
+bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
+  *fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
+  if (mlirBlockIsNull(*fbody) || !mlirBlockIsNull(mlirBlockGetNextInRegion(*fbody))) {
+    ttEmitError(fusion, "tile: a fused function must have a body of one block");
+    return false;
+  }
+  MlirOperation ret = mlirBlockGetTerminator(*fbody);
+  if (mlirOperationGetNumOperands(ret) != 1) {
+    ttEmitError(fusion, "tile: a fused function must return one tensor");
+    return false;
+  }
+  *outType = mlirValueGetType(mlirOperationGetOperand(ret, 0));
+  return true;
+}
+
+/* Step 2 for every kind: the kernel function (kernelFunc) and an emitter e at its start,
+ * over tiles of `block` elements; e->inputs is malloc'd (the caller frees it). */
+MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, MlirType outType,
+                              bool withSize, int64_t warps, int64_t block, Emit *e,
+                              char *name, size_t n) {
+  intptr_t nin = mlirBlockGetNumArguments(fbody);
+  *e = (Emit){0};
+  e->ctx = mlirOperationGetContext(fusion);
+  e->loc = mlirOperationGetLocation(fusion);
+  e->inputs = ttAlloc(sizeof(MlirValue) * (size_t)(nin + 1));
+  for (intptr_t i = 0; i < nin; i++)
+    e->inputs[i] = mlirBlockGetArgument(fbody, i);
+  e->nin = (int)nin;
+  MlirOperation kfunc = kernelFunc(fusion, e->inputs, nin, outType, withSize, warps, name, n);
+  e->kernel = mlirRegionGetFirstBlock(mlirOperationGetRegion(kfunc, 0));
+  e->b = ttBuilderAtEnd(e->kernel);
+  e->block = block;
+  e->halfOutput = ttTypeIsHalf(ttElementType(outType));
+  return kfunc;
+}
+
+bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
+  int64_t block = opts->v[0], warps = opts->v[1]; /* 0: chosen from the shape */
+  if (block & (block - 1)) {
+    fprintf(stderr, "error: tile: block-size=%lld must be a power of two\n", (long long)block);
+    return false;
+  }
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    char kind[32] = "";
+    if (!ttOpIs(op, "func.func") || !ttOpAttrStr(op, "prim.fusion", kind, sizeof kind) ||
+        !mlirAttributeIsNull(ttOpAttr(op, "tile.launch")))
+      continue;
+    if (strcmp(kind, "dot") == 0) {
+      if (!ttTileDotFusion(op, opts))
+        return false;
+      continue;
+    }
+    if (strcmp(kind, "elementwise") != 0 && strcmp(kind, "row") != 0) {
+      ttEmitError(op, "tile: fusion kind '%s' is not supported yet", kind);
+      return false;
+    }
+    if (!tileFusion(op, tileGroupGeometry(strcmp(kind, "row") == 0, block, warps)))
+      return false;
+  }
+  return true;
+}

@@ -1,0 +1,247 @@
+/* rows.c - --tile's elementwise and row kernels: steps 3-5 of kernel.c's algorithm.
+ *
+ * An elementwise kernel gives program p the flat elements p*B .. p*B+B-1 of its output.
+ * Row groups (`prim.fusion = "row"`) use the same recursion (emit.c) over a row space:
+ * program p computes rows p*R .. p*R+R-1, offsets row*N + column. For each row of the
+ * program (elementwise: once):
+ *  3. The offsets and mask: elementwise, offs = pid * B + range(0, B), offs < numel; row
+ *     i, row = pid * R + i, offs = row * N + column, column < N and, when R does not
+ *     divide M, row < M.
+ *  4. The value at offs (tileEmitValue). When the block covers the row, reductions are
+ *     computed where first used (tile.reduce of the masked row); when the row is longer
+ *     than the block (the looped form), emitLevels first computes every reduction in
+ *     scf.for loops over the row's chunks, one loop per level of dependent reductions
+ *     (siblings share a loop), then one more loop computes and stores the output.
+ *  5. The store, rounded to the output dtype, under the mask (a per-row result: lane 0
+ *     stores it at the row's index); then loads first (tileLoadsFirst).
+ * The geometry (block, warps, rows per program) comes from geometry.c.
+ */
+#include "tile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Offsets and mask of columns `cols` (an i32 tile) of the row starting at element
+ * rowStart; rowOk (null when every row is valid) masks rows past the end. */
+static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowOk,
+                     const Geometry *g) {
+  MlirType it = tileOf(e, ttI32(e->ctx));
+  e->cols = cols;
+  e->offs = tileOp2(e, "arith.addi", tileOp1(e, "tile.splat", rowStart, it), cols, it);
+  e->mask = tileCmp(e, CMPI_SLT, cols, tileSplatI32(e, g->rowLen));
+  if (!mlirValueIsNull(rowOk))
+    e->mask = tileOp2(e, "arith.andi", e->mask, rowOk, mlirValueGetType(rowOk));
+}
+
+/* A loop over the chunks of a row (k = 0, B, 2B, ... < N) carrying inits; the builder
+ * moves into its body, where offs/mask cover columns k + range. Returns the loop. */
+static MlirOperation beginChunkLoop(Emit *e, MlirValue rowStart, MlirValue range,
+                                    const Geometry *g, int n, const MlirValue *inits) {
+  MlirType i32 = ttI32(e->ctx);
+  MlirValue lb = ttConstInt(&e->b, e->loc, i32, 0), ub = ttConstInt(&e->b, e->loc, i32, g->rowLen),
+            step = ttConstInt(&e->b, e->loc, i32, g->block);
+  MlirOperation loop = ttBuildFor(&e->b, e->loc, lb, ub, step, n, inits);
+  MlirBlock body = ttForBody(loop);
+  e->b = ttBuilderAtEnd(body);
+  e->loopMemo = e->nmemo;
+  MlirType it = tileOf(e, i32);
+  MlirValue k = tileOp1(e, "tile.splat", mlirBlockGetArgument(body, 0), it);
+  MlirValue cols = tileOp2(e, "arith.addi", k, range, it);
+  rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
+  return loop;
+}
+
+/* Ends a chunk loop's body with scf.yield of results, puts its loads first, and moves the
+ * builder back to `outer`, forgetting the values made inside the loop. */
+static void endChunkLoop(Emit *e, MlirOperation loop, TtBuilder outer, int n,
+                         const MlirValue *results) {
+  ttBuild(&e->b, "scf.yield", e->loc, n, results, ttNoType(), 0, NULL);
+  e->nmemo = e->loopMemo;
+  tileLoadsFirst(ttForBody(loop));
+  e->b = outer;
+}
+
+/* Looped row kernels, step 4a: every reduction before the output, level by level. A
+ * reduction's level is one more than the highest level among the reductions its operand
+ * uses (1 when none). The reductions of one level are siblings: one loop over the row
+ * computes them all, each in an accumulator tile combined with each chunk's masked
+ * values; after the loop, tile.reduce of each accumulator is its per-row value. So a
+ * row is read once per level, plus once for the output. */
+static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,
+                       const Geometry *g) {
+  int n = 0, cap = 16;
+  MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)cap);
+  int *depth = ttAlloc(sizeof(int) * (size_t)cap);
+  int maxLevel = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(fbody); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    int d = 0;
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
+      MlirValue x = mlirOperationGetOperand(op, k);
+      for (int j = 0; mlirValueIsAOpResult(x) && j < n; j++)
+        if (mlirOperationEqual(ops[j], mlirOpResultGetOwner(x)) && depth[j] > d)
+          d = depth[j];
+    }
+    if (ttPrimIsRowReduction(op))
+      d++;
+    if (d > maxLevel)
+      maxLevel = d;
+    if (n == cap) {
+      cap *= 2;
+      ops = ttRealloc(ops, sizeof(MlirOperation) * (size_t)cap);
+      depth = ttRealloc(depth, sizeof(int) * (size_t)cap);
+    }
+    ops[n] = op;
+    depth[n++] = d;
+  }
+  MlirOperation *reds = ttAlloc(sizeof(MlirOperation) * (size_t)n);
+  MlirValue *acc = ttAlloc(sizeof(MlirValue) * (size_t)n);
+  for (int level = 1; level <= maxLevel && !e->failed; level++) {
+    int nr = 0;
+    for (int j = 0; j < n; j++)
+      if (depth[j] == level && ttPrimIsRowReduction(ops[j]))
+        reds[nr++] = ops[j];
+    for (int j = 0; j < nr; j++) {
+      MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(reds[j], 0)));
+      acc[j] = ttConstSplat(&e->b, e->loc, tileOf(e, tileComputeType(e->ctx, relem)),
+                            tileCombinerOf(reds[j]).identity);
+    }
+    TtBuilder outer = e->b;
+    MlirOperation loop = beginChunkLoop(e, rowStart, range, g, nr, acc);
+    MlirBlock body = ttForBody(loop);
+    for (int j = 0; j < nr && !e->failed; j++) {
+      MlirValue x = tileEmitValue(e, mlirOperationGetOperand(reds[j], 0), e->offs);
+      if (e->failed)
+        break;
+      Combiner c = tileCombinerOf(reds[j]);
+      MlirType ct = mlirValueGetType(acc[j]);
+      MlirValue ops2[2] = {mlirBlockGetArgument(body, j + 1), tileMaskedToIdentity(e, x, c, ct)};
+      acc[j] = ttBuild(&e->b, c.combine, e->loc, 2, ops2, ct, 0, NULL);
+    }
+    if (e->failed)
+      break;
+    endChunkLoop(e, loop, outer, nr, acc);
+    for (int j = 0; j < nr; j++) {
+      MlirValue total = mlirOperationGetResult(loop, j);
+      tileMemoPut(e, mlirOperationGetResult(reds[j], 0), (MlirValue){NULL},
+                  tileReduceToSplat(e, total, tileCombinerOf(reds[j]), mlirValueGetType(total)));
+    }
+  }
+  free(reds);
+  free(acc);
+  free(ops);
+  free(depth);
+}
+
+/* Steps 2-6 for one fusion. */
+bool tileFusion(MlirOperation fusion, Geometry geo) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirLocation loc = mlirOperationGetLocation(fusion);
+  MlirBlock fbody;
+  MlirType outType;
+  if (!tileFusionBody(fusion, &fbody, &outType))
+    return false;
+  intptr_t nin = mlirBlockGetNumArguments(fbody);
+  MlirOperation ret = mlirBlockGetTerminator(fbody);
+  bool ok = tileCheckDtype(fusion, outType, "the result");
+  for (intptr_t i = 0; i < nin && ok; i++)
+    ok = tileCheckDtype(fusion, mlirValueGetType(mlirBlockGetArgument(fbody, i)), "an input");
+  ok = ok && tileCheckBody(fbody) && (!geo.row || tileRowGeometry(fusion, fbody, &geo));
+  if (ok && geo.block < 32 * geo.warps) {
+    ttEmitError(fusion, "tile: a block of %lld elements is smaller than 32 * num-warps (%lld "
+                        "threads); give a larger block-size or fewer num-warps",
+                (long long)geo.block, (long long)(32 * geo.warps));
+    ok = false;
+  }
+  if (!ok)
+    return false;
+
+  /* Step 2: the kernel function (row kernels take no size: their shape is constant). */
+  int64_t block = geo.block;
+  char name[128];
+  Emit e;
+  MlirOperation kfunc =
+      tileStartKernel(fusion, fbody, outType, !geo.row, geo.warps, block, &e, name, sizeof name);
+  MlirBlock kbody = e.kernel;
+
+  /* Step 3: the index space. */
+  MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
+  MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
+  MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
+  MlirNamedAttribute range[2] = {ttNamedAttr(ctx, "start", ttIntAttr(ctx, 0, i32)),
+                                 ttNamedAttr(ctx, "end", ttIntAttr(ctx, block, i32))};
+  MlirValue r = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
+  MlirType oelem = ttElementType(outType);
+  e.rowMode = geo.row;
+  e.rowLen = geo.rowLen;
+  bool perRow = geo.row && ttTensorNumel(outType) != geo.rows * geo.rowLen;
+
+  /* Steps 3-5 per row of the program (elementwise: once): offsets and mask (elementwise:
+   * offs < numel; row i: row = pid * R + i, offs = row * N + column, column < N and, when
+   * R does not divide M, row < M), the value, and its store. A looped row kernel first
+   * computes its reductions (emitLevels), then loops over the row's chunks for the output. */
+  int64_t nrows = geo.row ? geo.rowsPerProgram : 1;
+  e.looped = geo.looped;
+  for (int64_t i = 0; i < nrows && !e.failed; i++) {
+    e.nmemo = 0; /* reductions are memoized per row */
+    MlirValue row = pid;
+    if (nrows > 1) {
+      row = tileOp2(&e, "arith.muli", pid, ttConstInt(&e.b, loc, i32, nrows), i32);
+      row = tileOp2(&e, "arith.addi", row, ttConstInt(&e.b, loc, i32, i), i32);
+    }
+    MlirValue start = tileOp2(&e, "arith.muli", row,
+                              ttConstInt(&e.b, loc, i32, geo.row ? geo.rowLen : block), i32);
+    if (geo.looped)
+      emitLevels(&e, fbody, start, r, &geo);
+    if (e.failed)
+      break;
+    TtBuilder outer = e.b;
+    MlirOperation loop = {NULL};
+    if (geo.looped && !perRow) {
+      loop = beginChunkLoop(&e, start, r, &geo, 0, NULL);
+    } else if (geo.row) {
+      MlirValue rowOk = {NULL};
+      if (geo.rows % nrows != 0)
+        rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
+                        tileSplatI32(&e, geo.rows));
+      rowSpace(&e, start, r, rowOk, &geo);
+    } else {
+      e.offs = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", start, it), r, it);
+      e.mask = tileCmp(&e, CMPI_SLT, e.offs,
+                       tileOp1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it));
+    }
+    MlirValue v = tileEmitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
+    if (e.failed)
+      break;
+    if (ttTypeIsHalf(oelem))
+      v = tileOp1(&e, "arith.truncf", v, tileOf(&e, oelem));
+    MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
+    if (perRow) { /* one value per row: lane 0 stores it at the row's index */
+      st[1] = tileOp1(&e, "tile.splat", row, it);
+      st[3] = tileOp2(&e, "arith.andi", e.mask, tileCmp(&e, CMPI_EQ, r, tileSplatI32(&e, 0)),
+                      mlirValueGetType(e.mask));
+    }
+    ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+    if (!mlirOperationIsNull(loop))
+      endChunkLoop(&e, loop, outer, 0, NULL);
+  }
+  free(e.memo);
+  free(e.inputs);
+  if (e.failed) {
+    mlirOperationDestroy(kfunc);
+    return false;
+  }
+  ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
+  tileLoadsFirst(kbody);
+
+  /* Step 6: the launch. */
+  char grid[64];
+  if (geo.row)
+    snprintf(grid, sizeof grid, "%lld",
+             (long long)((geo.rows + geo.rowsPerProgram - 1) / geo.rowsPerProgram));
+  else
+    snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)block);
+  const char *args[1] = {"numel(%r0)"};
+  tileSetLaunch(fusion, name, grid, "1", geo.row ? 0 : 1, args);
+  return true;
+}

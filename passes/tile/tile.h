@@ -1,0 +1,146 @@
+/* tile.h - the private header of --tile (passes/tile/).
+ *
+ * The pass gives each fused function a tile kernel; kernel.c's head states the algorithm
+ * and its steps:
+ *   kernel.c    steps 1, 2 and 6 for every kind (checks, the kernel function, the launch)
+ *               and the pass entry, ttTilePass
+ *   emit.c      step 4: a group's value at a tile of offsets (Emit, the memo, the ops),
+ *               and step 5b, loads first
+ *   rows.c      steps 3-5 of elementwise and row kernels: row spaces, the looped form
+ *               (emitLevels)
+ *   dot.c       dot kernels: operands, operand tiles and loads, the K loop, the epilogue;
+ *               ttTileDotFusion
+ *   geometry.c  block sizes and warps: rows (tileRowGeometry) and dots (tileDotGeometry)
+ * Functions shared between these files carry the prefix `tile`; each file's own helpers
+ * stay static. Prototypes are grouped under a banner per file, as in tt.h.
+ */
+#ifndef TT_PASSES_TILE_H
+#define TT_PASSES_TILE_H
+
+#include "tt.h"
+
+/* arith.cmpi predicates. */
+enum { CMPI_EQ = 0, CMPI_SLT = 2 };
+
+/* One memoized value: `key` emitted at offsets `offs` (null: the same everywhere). */
+typedef struct {
+  MlirValue key, offs, result;
+} Memo;
+
+/* The state of one kernel's emission (emit.c): where ops go, the offsets and mask of the
+ * elements being computed, and the memo. */
+typedef struct {
+  MlirContext ctx;
+  MlirLocation loc;
+  TtBuilder b;
+  int64_t block;
+  MlirValue offs, mask;
+  MlirValue cols;    /* row kernels: the column of each element of offs (offs % N) */
+  int64_t rowLen;    /* row kernels: N */
+  bool rowMode;      /* a row kernel: offs/mask cover one row of the program's rows */
+  bool looped;       /* a looped row kernel: offs/mask cover one chunk of the row */
+  int loopMemo;      /* memo entries made before the current chunk loop */
+  bool halfOutput;   /* the result is stored as f16/bf16: math may be `afn` */
+  MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
+  MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
+  int nin;
+  Memo *memo;
+  int nmemo, capmemo;
+  bool failed;
+} Emit;
+
+/* How a prim reduction combines: the tile.reduce kind, the arith op joining two partial
+ * results, and the identity (the value of masked-off lanes). */
+typedef struct {
+  const char *kind, *combine;
+  double identity;
+} Combiner;
+
+/* How an elementwise or row group is split into programs. */
+typedef struct {
+  bool row;            /* a row kernel: one row per program */
+  bool looped;         /* a row kernel whose row is longer than its block: loops over it */
+  int64_t block;       /* tile size (elements) */
+  int64_t warps;       /* warps per program */
+  int64_t rowLen, rows; /* row kernels: N and M of the [M, N] row space */
+  int64_t rowsPerProgram; /* row kernels: R, rows one program computes one after another */
+} Geometry;
+
+/* The operands of a dot group: its matmul, the kernel arguments holding A and B, and
+ * whether B is read transposed (an [N, K] input). */
+typedef struct {
+  MlirOperation matmul;
+  int a, b;
+  bool bT;
+  int64_t batch, m, n, k; /* batch: 1 for a 2-D matmul */
+  MlirType elem, belem; /* of A and B: both f16, both bf16, or fp8 of either format */
+} DotOperands;
+
+/* Dot geometry: the tile, the K step and the warps; 0 options come from the shape. */
+typedef struct {
+  int64_t bm, bn, bk, warps, order, group, stagger;
+} DotGeometry;
+
+/* emit.c: a group's value at a tile of offsets ----------------------------------------- */
+
+/* The compute type of a dtype: f16 and bf16 compute in f32. */
+MlirType tileComputeType(MlirContext ctx, MlirType elem);
+/* A 1-D tile of e->block elements of type elem. */
+MlirType tileOf(Emit *e, MlirType elem);
+/* Op `name` of one or two operands and result type t, built at e->b. */
+MlirValue tileOp1(Emit *e, const char *name, MlirValue a, MlirType t);
+MlirValue tileOp2(Emit *e, const char *name, MlirValue a, MlirValue c, MlirType t);
+/* A splat i32 tile of e->block elements. */
+MlirValue tileSplatI32(Emit *e, int64_t v);
+/* arith.cmpi `pred` of two i32 tiles (an i1 tile of their shape). */
+MlirValue tileCmp(Emit *e, int pred, MlirValue a, MlirValue b);
+/* How reduction op combines (sum, amax, amin). */
+Combiner tileCombinerOf(MlirOperation op);
+/* x (a tile of type ct) with the lanes outside the mask replaced by c's identity. */
+MlirValue tileMaskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct);
+/* tile.reduce of x to one scalar, splat back to a tile of type ct for its users. */
+MlirValue tileReduceToSplat(Emit *e, MlirValue x, Combiner c, MlirType ct);
+/* Records that v at offsets offs (null: everywhere) is r. */
+void tileMemoPut(Emit *e, MlirValue v, MlirValue offs, MlirValue r);
+/* Emits value v of the fused function at offsets offs (step 4); sets e->failed (after a
+ * diagnostic) when it cannot. */
+MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs);
+/* Step 5b: moves every tile.load of body, with the ops it needs, ahead of the math. */
+void tileLoadsFirst(MlirBlock body);
+
+/* rows.c: elementwise and row kernels -------------------------------------------------- */
+
+/* Steps 2-6 for an elementwise or row group, on geometry geo (rows: filled here). */
+bool tileFusion(MlirOperation fusion, Geometry geo);
+
+/* geometry.c: block sizes and warps ---------------------------------------------------- */
+
+/* The geometry of an elementwise (row false) or row group from the `block-size` and
+ * `num-warps` options (0: from the shape; a row group's is completed by tileRowGeometry). */
+Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps);
+/* Step 1 for a row fusion: the row shape and the block and warps. */
+bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g);
+/* A dot's tile, K step, warps, program order and K stagger, from --tile's options o and
+ * the shape; false (after a diagnostic at fusion) when the tile cannot be lowered. */
+bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
+                     DotGeometry *g);
+
+/* kernel.c: the steps every kind shares ----------------------------------------------- */
+
+/* Step 1: the fused function's body, one block returning one tensor (of *outType). */
+bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
+/* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape. */
+bool tileCheckDtype(MlirOperation at, MlirType t, const char *what);
+/* Step 1 for the values inside: shapes the index math can handle. */
+bool tileCheckBody(MlirBlock body);
+/* Step 2: the kernel function (`warps` warps; withSize: a last `%n: i32` argument) and an
+ * emitter e at its start, over tiles of `block` elements; its name goes to name[0..n);
+ * e->inputs is malloc'd (the caller frees it). */
+MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, MlirType outType,
+                              bool withSize, int64_t warps, int64_t block, Emit *e,
+                              char *name, size_t n);
+/* Step 6: `tile.launch = {kernel = @name, grid = [gridX, "1", gridZ], args = [...]}`. */
+void tileSetLaunch(MlirOperation fusion, const char *name, const char *gridX,
+                   const char *gridZ, int nargs, const char *const *args);
+
+#endif
