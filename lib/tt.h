@@ -155,16 +155,6 @@ static inline bool ttWgmmaDirect(int64_t m, int64_t n, int64_t warps) {
   return warps % 4 == 0 && warps >= 4 && n % (64 * (warps / 4)) != 0 && m == 16 * warps &&
          n % 8 == 0 && n <= 256;
 }
-/* Whether an M x N x K dot on `warps` warps fits warpgroup MMA (convert-tile-to-gpu's
- * 5w): whole warpgroups, N a multiple of 64 per warpgroup and M a multiple of 8 up to 256
- * (or the direct form above, B read K-major: bT), K of 64 (of 128 for fp8 read in place
- * from TMA slots: one 128-byte row). */
-static inline bool ttWgmmaFits(int64_t m, int64_t n, int64_t k, int64_t warps, bool fp8Slots,
-                               bool bT) {
-  bool swapped = warps >= 4 && n % (64 * (warps / 4)) == 0 && m % 8 == 0 && m <= 256;
-  return warps % 4 == 0 && (swapped || (bT && ttWgmmaDirect(m, n, warps))) &&
-         k % (fp8Slots ? 128 : 64) == 0;
-}
 const char *ttOpName(MlirOperation op, char *buf, size_t n); /* NUL-terminated copy */
 bool ttOpIs(MlirOperation op, const char *name);
 /* True when the op's name starts with `prefix` (e.g. "prim."). */
@@ -211,6 +201,30 @@ void ttReplaceUsesWithin(MlirValue of, MlirValue with, MlirOperation scope);
 /* Calls fn on every op nested under root (pre-order); stop by returning false. */
 typedef bool (*TtWalkFn)(MlirOperation op, void *userData);
 void ttWalk(MlirOperation root, TtWalkFn fn, void *userData);
+
+/* mma-form.c: which tensor-core form a tile.dot takes (its `mma` attribute) ------------ */
+
+/* The forms, indices into ttMmaFormNames (the attribute's values: "sync", "wgmma",
+ * "wgmma-direct"; NULL-terminated). */
+typedef enum { TT_MMA_SYNC, TT_MMA_WGMMA, TT_MMA_WGMMA_DIRECT } TtMmaForm;
+extern const char *const ttMmaFormNames[];
+/* The most vector<4xf32> accumulator parts per thread a wgmma form may have (the lowering's
+ * limit of parts per value). */
+#define TT_MMA_MAX_PARTS 64
+/* The form of an M x N x K dot on `warps` warps on a wgmma target, its operands in
+ * registers (fp8Slots false) or, for fp8, both in TMA slots; bT: B read K-major (a
+ * tile.trans of an [N, K] tile). */
+TtMmaForm ttMmaFormChoose(int64_t m, int64_t n, int64_t k, int64_t warps, bool fp8Slots,
+                          bool bT);
+/* The form of tile.dot `dot` in a kernel of `warps` warps, from its shape and where its
+ * operands come from (the decision); ttDotRecordMmaForm records it as the dot's `mma`. */
+TtMmaForm ttDotMmaFormFor(MlirOperation dot, int64_t warps);
+void ttDotRecordMmaForm(MlirOperation dot, int64_t warps);
+/* The form recorded on tile.dot `dot`. */
+TtMmaForm ttDotMmaForm(MlirOperation dot);
+/* True when operand i of tile.dot `dot` is a slot of a ring (tile.local_load, through
+ * tile.trans views). */
+bool ttDotOperandInSlot(MlirOperation dot, int i);
 
 /* pid-order.c: which output tile a program computes --------------------------------- */
 

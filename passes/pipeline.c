@@ -39,8 +39,9 @@
  *     yielded, and each old load's result is replaced by its oldest carried tile (the
  *     carried tiles shift by one each step).
  *  4. The old loop's results are replaced by the new loop's; the old loop is erased; in
- *     the shared form a wait with pending 0 follows the loop (no copy outlives it). The
- *     kernel gets `tile.num_stages = S` (also for S = 1, which changes nothing else), and a
+ *     the shared form a wait with pending 0 follows the loop (no copy outlives it). Dots
+ *     that now read slots get their `mma` form again (ttDotRecordMmaForm: a cp.async slot
+ *     means mma.sync; fp8 TMA slots run fp8 wgmma). The kernel gets `tile.num_stages = S` (also for S = 1, which changes nothing else), and a
  *     kernel that has it is left alone: tt-translate runs the pass with its defaults on
  *     whatever tt-opt did not pipeline.
  *  5. wgmma-in-flight (tma form, f16/bf16 dots; -1: see inFlightDots): each tile.dot is
@@ -365,10 +366,10 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
   return true;
 }
 
-/* Step 1 for stage-in=tma: the loop's dots fit warpgroup MMA, which alone reads the
- * swizzled slots (convert-tile-to-gpu's 5w, ttWgmmaFits: whole warpgroups, N a multiple
- * of 64 per warpgroup and M of 8 up to 256, or the direct form's M of 64 per warpgroup
- * and B read K-major; K of 64). False when not, after an error when `report`. */
+/* Step 1 for stage-in=tma: the loop's dots take a wgmma form from TMA slots, which only
+ * warpgroup MMA reads (ttMmaFormChoose: whole warpgroups, N a multiple of 64 per warpgroup
+ * and M of 8 up to 256, or the direct form's M of 64 per warpgroup and B read K-major; K of
+ * 64). False when not, after an error when `report`. */
 static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, bool report) {
   int64_t warps = ttOpAttrInt(kernel, "tile.num_warps", 4);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -382,7 +383,8 @@ static bool wgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, 
     MlirValue bv = mlirOperationGetOperand(op, 1);
     bool fp8 = ttDtypeBytes(mlirValueGetType(bv)) == 1;
     bool kMajor = ttTransposedView(bv);
-    if (!ttWgmmaFits(a[0], b[1], a[1], warps, fp8, kMajor) || (fp8 && !kMajor)) {
+    if (ttMmaFormChoose(a[0], b[1], a[1], warps, fp8, kMajor) == TT_MMA_SYNC ||
+        (fp8 && !kMajor)) {
       if (report)
         ttEmitError(loop, "pipeline: stage-in=tma feeds warpgroup MMA, which needs num-warps a "
                         "multiple of 4, N a multiple of 64 per warpgroup and M a multiple of "
@@ -670,6 +672,10 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
     ttEraseDead(kbody);
     ttEraseDead(nbody);
   }
+  for (MlirOperation op = mlirBlockGetFirstOperation(nbody); shared && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) /* the dots' operands moved: their form again */
+    if (ttOpIs(op, "tile.dot"))
+      ttDotRecordMmaForm(op, ttOpAttrInt(kernel, "tile.num_warps", 4));
   mlirOperationSetAttributeByName(kernel, ttStrRef("tile.num_stages"),
                                   ttIntAttr(ctx, stages, ttI32(ctx)));
   free(inits);

@@ -91,7 +91,7 @@ bool tgLowerMmaSync(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType
                 (long long)m, (long long)n, (long long)k, (long long)(l->T / 32), MAX_REPS);
     return false;
   }
-  Lowered *c = tgToMma(l, op, mlirOperationGetOperand(op, 2), m, n, false);
+  Lowered *c = tgToMma(l, op, mlirOperationGetOperand(op, 2), m, n, TT_MMA_SYNC);
   if (!c)
     return false;
   bool bT = b->trans; /* B held as [N][K] */

@@ -26,7 +26,7 @@
  *  c. The accumulator: per block b and 8-row chunk c of M a vector<4xf32>, the registers
  *     4c..4c+3 of wgmma's D: lane (g = lane / 4, t = lane % 4) of warp w in the group holds
  *     C[8c + 2t + {0, 1}][col] at col = 64 (MB g + b) + 16 w + g, then at col + 8.
- *  d. The direct form (ttWgmmaDirect: N not a multiple of 64 per warpgroup, M 64 per
+ *  d. The direct form (mma = "wgmma-direct", ttWgmmaDirect: N not a multiple of 64 per warpgroup, M 64 per
  *     warpgroup, B^T K-major; e.g. 64x80 tiles, which spread N = 10240 over 128 programs
  *     where 128 columns make 80): C = A B as it stands, wgmma.m64nNk with A as wgmma's A
  *     (warpgroup g from row 64 g: 8 row groups of 1024 bytes further) and B^T as its B, one
@@ -41,9 +41,9 @@
 #include <string.h>
 
 /* The vector<4xf32> parts of an M x N wgmma accumulator per thread (5w c). */
-int64_t tgWgParts(const Lower *l, int64_t m, int64_t n) {
+int64_t tgWgParts(const Lower *l, TtMmaForm form, int64_t m, int64_t n) {
   int64_t warps = l->T / 32;
-  return ttWgmmaDirect(m, n, warps) ? n / 8 : n / (warps / 4) / 64 * (m / 8);
+  return form == TT_MMA_WGMMA_DIRECT ? n / 8 : n / (warps / 4) / 64 * (m / 8);
 }
 
 
@@ -138,22 +138,22 @@ void tgWgmmaWaitGroup(Lower *l, int64_t pending) {
   tgBuild(l, "nvvm.wgmma.wait.group.sync.aligned", 0, NULL, ttNoType(), 1, &group);
 }
 
-/* Step 5w for tile.dot (wgmmaFits holds; operand checks are done). */
+/* Step 5w for tile.dot in wgmma form `form` (tgLowerDot has checked the operands). */
 bool tgLowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType aElem,
-                       MlirType bElem) {
+                  MlirType bElem, TtMmaForm form) {
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
   ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), as);
   ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 1)), bs);
   int64_t m = as[0], k = as[1], n = bs[1];
   /* the direct form (5w d): one wgmma of n columns per K step, 64 rows per warpgroup;
    * else mb blocks of 64 columns per warpgroup */
-  bool direct = ttWgmmaDirect(m, n, l->T / 32);
+  bool direct = form == TT_MMA_WGMMA_DIRECT;
   int64_t mb = direct ? 1 : n / (l->T / 128) / 64;
   int64_t regs = direct ? n / 2 : m / 2; /* f32 registers of one wgmma's D */
-  Lowered *c = tgToMma(l, op, mlirOperationGetOperand(op, 2), m, n, true);
+  Lowered *c = tgToMma(l, op, mlirOperationGetOperand(op, 2), m, n, form);
   if (!c)
     return false;
-  bool bT = b->trans; /* B held as [N][K]: B^T is K-major (always, direct: wgmmaFits) */
+  bool bT = b->trans; /* B held as [N][K]: B^T is K-major (always in the direct form: lib/mma-form.c) */
   /* 5a: operands in registers are staged; TMA slots (step 7) are read in place */
   MlirType i8 = mlirIntegerTypeGet(l->ctx, 8);
   int64_t aStaged = a->shared ? 0 : m * k, bStaged = b->shared ? 0 : n * k;
@@ -173,7 +173,7 @@ bool tgLowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType a
     tgBuild(l, "nvvm.fence.proxy", 0, NULL, ttNoType(), 2, fence);
     tgBarrier(l);
   }
-  /* fp8 slots (both K-major: wgmmaFits) run fp8 wgmma: eb-byte elements, kb of them to a
+  /* fp8 slots (both K-major: lib/mma-form.c) run fp8 wgmma: eb-byte elements, kb of them to a
    * 128-byte row, K steps of 32 bytes. Its accumulation inside the tensor cores keeps
    * fewer than f32's bits, so each tile.dot starts a fresh sum (scale-d 0) that is added
    * to the f32 accumulator in registers afterwards ("promotion", as DeepGEMM and cuBLAS
@@ -232,7 +232,8 @@ bool tgLowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType a
       !ttOpIs(next, "hopper.wgmma_wait"))
     tgWgmmaWaitGroup(l, 0);
   Lowered *out = tgDefine(l, mlirOperationGetResult(op, 0));
-  out->mma = out->wg = true;
+  out->mma = true;
+  out->form = form;
   out->mmaM = m;
   out->mmaN = n;
   out->n = c->n;

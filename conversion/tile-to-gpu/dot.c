@@ -8,7 +8,8 @@
  *    use that is not a dot needs it (5c);
  *  - operand staging: tgStageTile stores a flat operand to shared memory, padded (5a) or
  *    128-byte swizzled (5w a), fp8 widened to f16 on the way;
- *  - the choice of instruction family for a dot (tgWgmmaFits).
+ *  - which form a dot runs on (tgDotForm): the `mma` form recorded on it (decided once,
+ *    by lib/mma-form.c for --tile and --pipeline), mma.sync on targets without wgmma.
  */
 #include "lower.h"
 
@@ -76,13 +77,13 @@ MlirType tgVec4f32(Lower *l) {
 /* Step 5c: accumulator `key` in fragments; a flat one must be a splat constant (the K
  * loop's start), made as fragments directly. Errors are reported at `at`. */
 Lowered *tgToMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n,
-                      bool wg) {
+                 TtMmaForm form) {
   Lowered *x = tgLookup(l, key);
-  if (x && x->mma && x->wg == wg)
+  if (x && x->mma && x->form == form)
     return x;
   if (x && x->mma) {
-    ttEmitError(at, "convert-tile-to-gpu: a tile.dot accumulator comes from a dot of the "
-                    "other tensor-core layout (mma.sync and wgmma do not mix)");
+    ttEmitError(at, "convert-tile-to-gpu: a tile.dot accumulator comes from a dot of "
+                    "another tensor-core form (mma.sync, wgmma and wgmma-direct do not mix)");
     return NULL;
   }
   MlirAttribute v = x && x->def.ptr && ttOpIs(x->def, "arith.constant") ? ttOpAttr(x->def, "value")
@@ -100,10 +101,10 @@ Lowered *tgToMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n
   MmaLayout y = tgMmaLayout(l, m, n);
   Lowered *out = tgDefine(l, key);
   out->mma = true;
-  out->wg = wg;
+  out->form = form;
   out->mmaM = m;
   out->mmaN = n;
-  out->n = (int)(wg ? tgWgParts(l, m, n) : y.mt * y.nt);
+  out->n = (int)(form != TT_MMA_SYNC ? tgWgParts(l, form, m, n) : y.mt * y.nt);
   for (int i = 0; i < out->n; i++)
     out->parts[i] = c;
   return out;
@@ -116,50 +117,16 @@ WarpPos tgWarpPos(Lower *l, MmaLayout y) {
   return w;
 }
 
-/* The defining op of v, looking through tile.trans (a null op for block arguments). */
-static MlirOperation producer(MlirValue v) {
-  while (mlirValueIsAOpResult(v)) {
-    MlirOperation op = mlirOpResultGetOwner(v);
-    if (!ttOpIs(op, "tile.trans"))
-      return op;
-    v = mlirOperationGetOperand(op, 0);
-  }
-  return (MlirOperation){NULL};
-}
-
-/* True when ring (a tile.local_alloc result) is filled by hopper.tma_load (step 7). */
-static bool tmaRing(MlirValue ring) {
-  for (MlirOpOperand u = mlirValueGetFirstUse(ring); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    if (ttOpIs(mlirOpOperandGetOwner(u), "hopper.tma_load"))
-      return true;
-  return false;
-}
-
-/* True when tile.dot `dot` goes to 5w: mma=wgmma, each operand in registers (16-byte
- * runs) or a slot of a TMA ring (read in place; cp.async slots of step 6 are not), and
- * the shape ttWgmmaFits takes (whole warpgroups, N a multiple of 64 per warpgroup, M of 8
- * up to 256; or 5w d's direct form), K of 64. */
-bool tgWgmmaFits(Lower *l, MlirOperation dot) {
-  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
-  if (!l->wgmma || ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 0)), as) != 2 ||
-      ttTensorShape(mlirValueGetType(mlirOperationGetOperand(dot, 1)), bs) != 2)
-    return false;
-  int slots = 0;
-  for (int i = 0; i < 2; i++) { /* slots of TMA rings, or registers in 16-byte runs */
-    MlirOperation def = producer(mlirOperationGetOperand(dot, i));
-    bool slot = !mlirOperationIsNull(def) && ttOpIs(def, "tile.local_load");
-    if (slot ? !tmaRing(mlirOperationGetOperand(def, 0)) : l->VEC != 8)
-      return false;
-    slots += slot;
-  }
-  /* fp8 in TMA slots: native fp8 wgmma, both slots K-major (B a tile.trans), K of 128 */
-  bool fp8 = ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(dot, 0))));
-  bool bTrans = ttTransposedView(mlirOperationGetOperand(dot, 1)); /* (= its `trans`) */
-  if (fp8 && slots && (slots != 2 || !bTrans))
-    return false;
-  int64_t m = as[0], k = as[1], n = bs[1], warps = l->T / 32;
-  return ttWgmmaFits(m, n, k, warps, fp8 && slots, bTrans) && tgWgParts(l, m, n) <= MAX_REPS;
+/* The form tile.dot `dot` runs on here: its recorded `mma` form (lib/mma-form.c) for
+ * mma=wgmma, except that wgmma stages operands held in registers only in runs of 8 (VEC);
+ * mma.sync for mma=sync. */
+TtMmaForm tgDotForm(Lower *l, MlirOperation dot) {
+  if (!l->wgmma)
+    return TT_MMA_SYNC;
+  for (int i = 0; i < 2; i++)
+    if (!ttDotOperandInSlot(dot, i) && l->VEC != 8)
+      return TT_MMA_SYNC;
+  return ttDotMmaForm(dot);
 }
 
 /* Step 5c: accumulator x (in fragments) in the flat layout, through shared memory. */
@@ -168,8 +135,8 @@ Lowered *tgToFlat(Lower *l, Lowered *x) {
   MlirType f32 = mlirF32TypeGet(l->ctx);
   MlirValue buf = tgScratchSmem(l, m * ld * 4, 16);
   int64_t warps = l->T / 32;
-  bool direct = x->wg && ttWgmmaDirect(m, n, warps);
-  if (x->wg && !direct) {
+  bool direct = x->form == TT_MMA_WGMMA_DIRECT;
+  if (x->form == TT_MMA_WGMMA) {
     tgWgmmaToShared(l, x, buf, ld);
     return tgReadFlat(l, x->key, buf, tgConstI32(l, 0), m, n, ld, f32);
   }
@@ -207,8 +174,9 @@ bool tgLowerDot(Lower *l, MlirOperation op) {
                                                           * TMA slots on fp8 wgmma */
   bool bf16 = mlirTypeIsABF16(aElem) && mlirTypeIsABF16(bElem);
   bool f16 = mlirTypeIsAF16(aElem) && mlirTypeIsAF16(bElem);
+  TtMmaForm form = tgDotForm(l, op);
   if (!a || !b || a->mma || a->trans || b->mma ||
-      (fp8 && (a->shared || b->shared) && !tgWgmmaFits(l, op)) ||
+      (fp8 && (a->shared || b->shared) && form == TT_MMA_SYNC) ||
       ttTensorShape(mlirValueGetType(av), as) != 2 || ttTensorShape(mlirValueGetType(bv), bs) != 2 ||
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), cs) != 2 ||
       !(fp8 || bf16 || f16) ||
@@ -219,8 +187,17 @@ bool tgLowerDot(Lower *l, MlirOperation op) {
                     "slots for wgmma), and an f32 MxN accumulator");
     return false;
   }
-  if (tgWgmmaFits(l, op))
-    return tgLowerWgmma(l, op, a, b, aElem, bElem);
+  TtMmaForm recorded = ttDotMmaForm(op);
+  if (recorded != TT_MMA_SYNC && recorded != ttDotMmaFormFor(op, l->T / 32)) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.dot's mma = \"%s\" does not fit this "
+                    "%lldx%lldx%lld dot on %lld warps with its operands where they are (--tile "
+                    "and --pipeline record the form that fits)",
+                ttMmaFormNames[recorded], (long long)as[0], (long long)bs[1], (long long)as[1],
+                (long long)(l->T / 32));
+    return false;
+  }
+  if (form != TT_MMA_SYNC)
+    return tgLowerWgmma(l, op, a, b, aElem, bElem, form);
   if (a->swz || b->swz) {
     ttEmitError(op, "convert-tile-to-gpu: a tile.dot reading TMA slots (128-byte swizzled) "
                     "runs only on wgmma: mma=wgmma (sm_90a) and a tile that fits it (whole "

@@ -68,7 +68,7 @@ static void bind(Lower *l, intptr_t n, const MlirValue *keys, const MlirValue *p
     Lowered *x = tgDefine(l, keys[i]);
     x->n = like[i]->n;
     x->mma = like[i]->mma;
-    x->wg = like[i]->wg;
+    x->form = like[i]->form;
     x->mmaM = like[i]->mmaM;
     x->mmaN = like[i]->mmaN;
     for (int r = 0; r < x->n; r++)
@@ -101,7 +101,7 @@ static bool lowerFor(Lower *l, MlirOperation op) {
     MlirOperation dot = i >= 3 ? dotOfAccumulator(tbody, mlirBlockGetArgument(tbody, i - 2))
                                : (MlirOperation){NULL};
     if (!mlirOperationIsNull(dot) && ttTensorShape(mlirValueGetType(vals[i]), cs) == 2)
-      ok = ok && tgToMma(l, op, vals[i], cs[0], cs[1], tgWgmmaFits(l, dot)); /* step 5c */
+      ok = ok && tgToMma(l, op, vals[i], cs[0], cs[1], tgDotForm(l, dot)); /* step 5c */
     if (i >= 3)
       like[i - 3] = tgLookup(l, vals[i]);
   }

@@ -24,6 +24,7 @@
 #include "tt.h"
 
 #define MAX_REPS 64
+_Static_assert(MAX_REPS >= TT_MMA_MAX_PARTS, "a wgmma accumulator must fit a Lowered");
 /* Threads an SM holds at once (sm_80 and sm_90). A memory-bound kernel needs many loads
  * in flight: each kernel asks ptxas (`nvvm.minctasm`) for registers that let an SM hold
  * this many register groups (threads x REPS), so more REPS need fewer threads. */
@@ -46,7 +47,7 @@ typedef struct {
    * vector<4xf32>, one per 16x8 fragment, see MmaLayout) of an mmaM x mmaN tile; or a
    * transposed view (tile.trans) of a tile held in the flat layout of its operand. */
   bool mma, trans;
-  bool wg; /* mma in wgmma's layout (step 5w) */
+  TtMmaForm form; /* with mma: the fragments' form (mma.sync, or wgmma's two: 5w) */
   int64_t mmaM, mmaN;
   /* Shared memory (step 6): a tile.local_alloc ring (sbuf, its row pitch ld and slot size
    * in elements), or a tile held there (tile.local_load; parts[0] is the i32 element
@@ -163,8 +164,8 @@ void tgStageTile(Lower *l, MlirValue buf, Lowered *x, int64_t cols, int64_t base
                  int64_t ld, bool swizzled, MlirType elem);
 MlirType tgVec4f32(Lower *l);
 Lowered *tgToMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n,
-                 bool wg);
-bool tgWgmmaFits(Lower *l, MlirOperation dot);
+                 TtMmaForm form);
+TtMmaForm tgDotForm(Lower *l, MlirOperation dot);
 Lowered *tgToFlat(Lower *l, Lowered *x);
 bool tgLowerDot(Lower *l, MlirOperation op);
 
@@ -175,12 +176,12 @@ void tgLdmatrix(Lower *l, MlirValue buf, MlirValue off, int num, bool trans, Mli
 void tgMma(Lower *l, bool bf16, const MlirValue *a, const MlirValue *b, MlirValue *c);
 
 /* dot-wgmma.c */
-int64_t tgWgParts(const Lower *l, int64_t m, int64_t n);
+int64_t tgWgParts(const Lower *l, TtMmaForm form, int64_t m, int64_t n);
 void tgWgmmaToShared(Lower *l, Lowered *x, MlirValue buf, int64_t ld);
 void tgWgmmaWaitGroup(Lower *l, int64_t pending);
 bool tgLowerWgmmaWait(Lower *l, MlirOperation op);
 bool tgLowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType aElem,
-                  MlirType bElem);
+                  MlirType bElem, TtMmaForm form);
 
 /* async-copy.c */
 bool tgLowerLocalAlloc(Lower *l, MlirOperation op);

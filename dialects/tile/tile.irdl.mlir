@@ -125,13 +125,24 @@ irdl.dialect @tile {
   /// bf16 operands and an f32 accumulator; it runs on tensor cores. Tiles are laid out
   /// row-major over the threads, so a loaded flat tile becomes a 2-D operand through
   /// `tensor.expand_shape`, and an accumulator goes back through `tensor.collapse_shape`.
-  /// Category: dot.
+  /// `mma` is the tensor-core form the dot takes on a target with warpgroup MMA (sm_90a):
+  /// `"wgmma"` (computed transposed, `C^T = B^T A^T`: N in blocks of 64 rows per
+  /// warpgroup), `"wgmma-direct"` (`C = A B`: 64 rows of M per warpgroup, B read K-major) or
+  /// `"sync"` (mma.sync: the tile fits neither, or an operand is a cp.async slot). `--tile`
+  /// decides it from the tile's shape and `--pipeline` again where it moves the operands
+  /// into shared-memory rings (lib/mma-form.c); the lowering reads it, and runs every dot
+  /// on mma.sync for targets without wgmma. Category: dot.
   irdl.operation @dot {
     %a = irdl.base "!builtin.tensor"
     %b = irdl.base "!builtin.tensor"
     %c = irdl.base "!builtin.tensor"
+    %sync = irdl.is "sync"
+    %wgmma = irdl.is "wgmma"
+    %direct = irdl.is "wgmma-direct"
+    %form = irdl.any_of(%sync, %wgmma, %direct)
     irdl.operands(a: %a, b: %b, acc: %c)
     irdl.results(result: %c)
+    irdl.attributes {"mma" = %form}
   }
 
   /// A shared-memory buffer of the program: `memref<S x R x C x T, 3>` holds S *slots*,

@@ -9,7 +9,8 @@
  *     i % BK) with masks for the rows and columns past M and N;
  *  3. `scf.for k0 = 0 to K step BK` carrying the f32 accumulator: load the A and B tiles
  *     at k0 (masked when BK does not divide K), `tensor.expand_shape` them to 2-D, a
- *     `tile.trans` for a [N, K] operand, and `tile.dot`;
+ *     `tile.trans` for a [N, K] operand, and `tile.dot` with its `mma` form decided
+ *     (ttDotRecordMmaForm: wgmma, its direct form or mma.sync, for the tile's shape);
  *  4. the epilogue: the accumulator (collapsed to the flat C tile) stands for the matmul's
  *     value at the C tile's offsets, and the group's result is emitted from it like an
  *     elementwise group's (bias add, activation, convert), then stored under the C mask.
@@ -281,6 +282,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     b = tileOp1(&e, "tile.trans", b, tileShaped(2, kshape, d->belem));
   MlirValue dops[3] = {a, b, mlirBlockGetArgument(lb, 1)};
   MlirValue acc = ttBuild(&e.b, "tile.dot", loc, 3, dops, tileShaped(2, cshape, f32), 0, NULL);
+  ttDotRecordMmaForm(mlirOpResultGetOwner(acc), g->warps); /* its tensor-core form */
   ttBuild(&e.b, "scf.yield", loc, 1, &acc, ttNoType(), 0, NULL);
   e.b = outer;
 

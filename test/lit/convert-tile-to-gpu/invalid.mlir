@@ -49,7 +49,7 @@ func.func @dot_acc(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps =
   %c0 = arith.extf %h : tensor<1024xf16> to tensor<1024xf32>
   %c = tensor.expand_shape %c0 [[0, 1]] output_shape [16, 64] : tensor<1024xf32> into tensor<16x64xf32>
   // expected-error@+1 {{convert-tile-to-gpu: a tile.dot accumulator must start from a splat constant or another tile.dot}}
-  %d = "tile.dot"(%a, %b, %c) : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  %d = "tile.dot"(%a, %b, %c) {mma = "wgmma"} : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return
 }
 
@@ -60,7 +60,7 @@ func.func @dot_types() attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %b = arith.constant dense<1.0> : tensor<64x64xf32>
   %c = arith.constant dense<0.0> : tensor<16x64xf32>
   // expected-error@+1 {{convert-tile-to-gpu: tile.dot needs 2-D operands MxK and KxN, both f16, both bf16 or both fp8 (E4M3FN or E5M2; in registers, or K-major TMA slots for wgmma), and an f32 MxN accumulator}}
-  %d = "tile.dot"(%a, %b, %c) : (tensor<16x64xf32>, tensor<64x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  %d = "tile.dot"(%a, %b, %c) {mma = "wgmma"} : (tensor<16x64xf32>, tensor<64x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return
 }
 // -----
@@ -136,7 +136,24 @@ func.func @dot_too_tall(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_wa
   %b = arith.constant dense<1.0> : tensor<16x16xf16>
   %c = arith.constant dense<0.0> : tensor<512x16xf32>
   // expected-error@+1 {{convert-tile-to-gpu: a 512x16x16 tile.dot does not fit 1 warps of 16x8 mma fragments (at most 16 rows and 64 fragments per warp, operands in 16-byte runs)}}
-  %d = "tile.dot"(%a, %b, %c) : (tensor<512x16xf16>, tensor<16x16xf16>, tensor<512x16xf32>) -> tensor<512x16xf32>
+  %d = "tile.dot"(%a, %b, %c) {mma = "sync"} : (tensor<512x16xf16>, tensor<16x16xf16>, tensor<512x16xf32>) -> tensor<512x16xf32>
+  return
+}
+
+// -----
+
+// The recorded form must fit the dot: 16x64x64 on 4 warps takes the swapped form, not the
+// direct one (whose M is 64 per warpgroup).
+func.func @dot_form(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %o = "tile.range"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %m = arith.constant dense<true> : tensor<1024xi1>
+  %z = arith.constant dense<0.0> : tensor<1024xf16>
+  %l = "tile.load"(%p, %o, %m, %z) : (!tile.ptr<f16>, tensor<1024xi32>, tensor<1024xi1>, tensor<1024xf16>) -> tensor<1024xf16>
+  %a = arith.constant dense<1.0> : tensor<16x64xf16>
+  %b = arith.constant dense<1.0> : tensor<64x64xf16>
+  %c = arith.constant dense<0.0> : tensor<16x64xf32>
+  // expected-error@+1 {{convert-tile-to-gpu: tile.dot's mma = "wgmma-direct" does not fit this 16x64x64 dot on 4 warps with its operands where they are (--tile and --pipeline record the form that fits)}}
+  %d = "tile.dot"(%a, %b, %c) {mma = "wgmma-direct"} : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return
 }
 

@@ -21,3 +21,12 @@ func.func @pid() -> i64 {
   %p = "tile.program_id"() {axis = 0 : i32} : () -> i64
   return %p : i64
 }
+
+// -----
+
+// tile.dot's `mma` names one of the three tensor-core forms.
+func.func @dot_form(%a: tensor<16x64xf16>, %b: tensor<64x64xf16>, %c: tensor<16x64xf32>) {
+  // expected-error@+1 {{'"tensor"' does not satisfy the constraint}}
+  %d = "tile.dot"(%a, %b, %c) {mma = "tensor"} : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  return
+}

@@ -10,7 +10,7 @@ func.func @kernel() attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %z = arith.constant dense<0.0> : tensor<16x64xf32>
   %c0 = arith.constant 0 : i32
   %k = scf.for %i = %c0 to %c0 step %c0 iter_args(%acc = %z) -> (tensor<16x64xf32>) : i32 {
-    %d = "tile.dot"(%a, %b, %acc) : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+    %d = "tile.dot"(%a, %b, %acc) {mma = "wgmma"} : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
     scf.yield %d : tensor<16x64xf32>
   }
   return

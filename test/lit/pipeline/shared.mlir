@@ -39,7 +39,7 @@
 // CHECK: %[[A:.*]] = "tile.local_load"(%[[RA]], %[[RD]]) : (memref<3x16x64xf16, 3>, i32) -> tensor<16x64xf16>
 // CHECK: %[[B:.*]] = "tile.local_load"(%[[RB]], %[[RD]]) : (memref<3x64x64xf16, 3>, i32) -> tensor<64x64xf16>
 // CHECK: %[[BT:.*]] = "tile.trans"(%[[B]])
-// CHECK: "tile.dot"(%[[A]], %[[BT]], %[[ACC]])
+// CHECK: "tile.dot"(%[[A]], %[[BT]], %[[ACC]]) {mma = "sync"} :
 // CHECK: "tile.async_wait"() {pending = 0 : i32}
 // CHECK-NOT: "tile.load"
 // AUTO: tile.num_stages = 4

@@ -19,7 +19,7 @@ func.func @kernel(%pa: !tile.ptr<f16>, %pb: !tile.ptr<f16>) attributes {tile.ker
     %a = tensor.expand_shape %la [[0, 1]] output_shape [16, 64] : tensor<1024xf16> into tensor<16x64xf16>
     %lb = "tile.load"(%pb, %o2, %m2, %f2) {tile.box = array<i64: 256, 64>} : (!tile.ptr<f16>, tensor<4096xi32>, tensor<4096xi1>, tensor<4096xf16>) -> tensor<4096xf16>
     %b = tensor.expand_shape %lb [[0, 1]] output_shape [64, 64] : tensor<4096xf16> into tensor<64x64xf16>
-    %d = "tile.dot"(%a, %b, %acc) : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+    %d = "tile.dot"(%a, %b, %acc) {mma = "wgmma"} : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
     scf.yield %d : tensor<16x64xf32>
   }
   return

@@ -39,7 +39,7 @@
 // CHECK: %[[SA:.*]] = "tile.local_load"(%[[RA]], %[[RD]])
 // CHECK: %[[SB:.*]] = "tile.local_load"(%[[RB]], %[[RD]])
 // CHECK: "tile.trans"(%[[SB]])
-// CHECK: "tile.dot"(%[[SA]]
+// CHECK: "tile.dot"(%[[SA]], {{.*}}) {mma = "wgmma"}
 // CHECK-NOT: "tile.load"
 // CHECK: "tile.async_wait"() {pending = 0 : i32}
 // CHECK: tile.launch = {args = [], grid = ["4", "1", "1"], kernel = @fused_0_kernel, tma = [array<i64: 1, 16, 1024, 16, 64>, array<i64: 0, 256, 1024, 64, 64>]}

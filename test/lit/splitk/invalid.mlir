@@ -23,7 +23,7 @@ func.func @kernel(%lo: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   // DIAG: {{^}}{{.*}}splitk/invalid.mlir:[[@LINE+2]]:8: error: splitk: the K loop of @kernel must run from 0 to a constant K with a constant step, and its kernel must be launched by a fused function{{$}}
   // expected-error@+1 {{splitk: the K loop of @kernel must run from 0 to a constant K with a constant step, and its kernel must be launched by a fused function}}
   %k = scf.for %i = %lo to %c64 step %c64 iter_args(%acc = %z) -> (tensor<16x64xf32>) : i32 {
-    %d = "tile.dot"(%a, %b, %acc) : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+    %d = "tile.dot"(%a, %b, %acc) {mma = "wgmma"} : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
     scf.yield %d : tensor<16x64xf32>
   }
   return

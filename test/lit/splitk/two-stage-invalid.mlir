@@ -13,7 +13,7 @@ func.func @nostore() attributes {tile.kernel, tile.num_warps = 4 : i32} {
   // DIAG2: {{^}}{{.*}}splitk/two-stage-invalid.mlir:[[@LINE+2]]:8: error: splitk: reduce=two-stage needs the accumulator flattened (tensor.collapse_shape) and stored by one tile.store after the K loop{{$}}
   // expected-error@+1 {{splitk: reduce=two-stage needs the accumulator flattened (tensor.collapse_shape) and stored by one tile.store after the K loop}}
   %k = scf.for %i = %c0 to %c256 step %c64 iter_args(%acc = %z) -> (tensor<16x64xf32>) : i32 {
-    %d = "tile.dot"(%a, %b, %acc) : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+    %d = "tile.dot"(%a, %b, %acc) {mma = "wgmma"} : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
     scf.yield %d : tensor<16x64xf32>
   }
   return

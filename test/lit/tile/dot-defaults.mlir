@@ -12,7 +12,7 @@
 // M <= 16: 16x64x256 tiles, 4 warps.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<16x256xf16>, tensor<256x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<16x256xf16>, tensor<256x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
 func.func @m16(%x: tensor<16x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<16x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<16x8192xf16>, tensor<8192x8192xf16>) -> tensor<16x8192xf16>
   return %y : tensor<16x8192xf16>
@@ -23,7 +23,7 @@ func.func @m16(%x: tensor<16x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<16x
 // M = 32 on a narrow grid (128 programs of 64 columns): 32x64x256.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<32x256xf16>, tensor<256x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<32x256xf16>, tensor<256x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
 func.func @m32_narrow(%x: tensor<32x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<32x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<32x8192xf16>, tensor<8192x8192xf16>) -> tensor<32x8192xf16>
   return %y : tensor<32x8192xf16>
@@ -35,7 +35,7 @@ func.func @m32_narrow(%x: tensor<32x8192xf16>, %w: tensor<8192x8192xf16>) -> ten
 // one wave): 256 columns with K steps of one 128-byte row, 32x256x64.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<32x64xf16>, tensor<64x256xf16>, tensor<32x256xf32>) -> tensor<32x256xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<32x64xf16>, tensor<64x256xf16>, tensor<32x256xf32>) -> tensor<32x256xf32>
 func.func @m32_wide(%x: tensor<32x8192xf16>, %w: tensor<28672x8192xf16>) -> tensor<32x28672xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<32x8192xf16>, tensor<28672x8192xf16>) -> tensor<32x28672xf16>
   return %y : tensor<32x28672xf16>
@@ -48,7 +48,7 @@ func.func @m32_wide(%x: tensor<32x8192xf16>, %w: tensor<28672x8192xf16>) -> tens
 // 64x128x64.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x64xf16>, tensor<64x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<64x64xf16>, tensor<64x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
 func.func @m64_waves(%x: tensor<64x8192xf16>, %w: tensor<28672x8192xf16>) -> tensor<64x28672xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<28672x8192xf16>) -> tensor<64x28672xf16>
   return %y : tensor<64x28672xf16>
@@ -60,8 +60,8 @@ func.func @m64_waves(%x: tensor<64x8192xf16>, %w: tensor<28672x8192xf16>) -> ten
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
 // REG: func.func @fused_0_kernel({{.*}}tile.num_warps = 8
-// REG: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+// REG: "tile.dot"({{.*}}) {mma = "sync"} : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
 func.func @m64(%x: tensor<64x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<64x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<8192x8192xf16>) -> tensor<64x8192xf16>
   return %y : tensor<64x8192xf16>
@@ -74,7 +74,7 @@ func.func @m64(%x: tensor<64x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<64x
 // wgmma's direct form), 64x80x128.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x80xf16>, tensor<64x80xf32>) -> tensor<64x80xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma-direct"} : (tensor<64x128xf16>, tensor<128x80xf16>, tensor<64x80xf32>) -> tensor<64x80xf32>
 // CHECK: grid = ["128", "1", "1"]
 func.func @m64_wide(%x: tensor<64x8192xf16>, %w: tensor<10240x8192xf16>) -> tensor<64x10240xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<10240x8192xf16>) -> tensor<64x10240xf16>
@@ -86,7 +86,7 @@ func.func @m64_wide(%x: tensor<64x8192xf16>, %w: tensor<10240x8192xf16>) -> tens
 // The same grid with B read [K, N] (a matmul, not a linear layer): wgmma's direct form
 // needs B K-major, so the 80-program 64x128x128 tiles stay.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<64x128xf16>, tensor<128x128xf16>, tensor<64x128xf32>) -> tensor<64x128xf32>
 // CHECK: grid = ["80", "1", "1"]
 func.func @m64_wide_kn(%a: tensor<64x8192xf16>, %b: tensor<8192x10240xf16>) -> tensor<64x10240xf16> {
   %c = "prim.matmul"(%a, %b) : (tensor<64x8192xf16>, tensor<8192x10240xf16>) -> tensor<64x10240xf16>
@@ -99,7 +99,7 @@ func.func @m64_wide_kn(%a: tensor<64x8192xf16>, %b: tensor<8192x10240xf16>) -> t
 // two blocks per SM).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
 func.func @m128(%x: tensor<128x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<128x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<128x8192xf16>, tensor<8192x8192xf16>) -> tensor<128x8192xf16>
   return %y : tensor<128x8192xf16>
@@ -111,7 +111,7 @@ func.func @m128(%x: tensor<128x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<1
 // programs): f16 on 64-row tiles of 80 columns, two programs per SM (256), 64x80x128.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x80xf16>, tensor<64x80xf32>) -> tensor<64x80xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma-direct"} : (tensor<64x128xf16>, tensor<128x80xf16>, tensor<64x80xf32>) -> tensor<64x80xf32>
 // CHECK: grid = ["256", "1", "1"]
 func.func @m128_wide(%x: tensor<128x8192xf16>, %w: tensor<10240x8192xf16>) -> tensor<128x10240xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<128x8192xf16>, tensor<10240x8192xf16>) -> tensor<128x10240xf16>
@@ -123,7 +123,7 @@ func.func @m128_wide(%x: tensor<128x8192xf16>, %w: tensor<10240x8192xf16>) -> te
 // Past 4 waves of 128x128 tiles (2048 programs): 128x256x64 on 8 warps.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 8
-// CHECK: "tile.dot"({{.*}}) : (tensor<128x64xf16>, tensor<64x256xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<128x64xf16>, tensor<64x256xf16>, tensor<128x256xf32>) -> tensor<128x256xf32>
 func.func @m4096(%x: tensor<4096x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<4096x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<4096x8192xf16>, tensor<8192x8192xf16>) -> tensor<4096x8192xf16>
   return %y : tensor<4096x8192xf16>
@@ -135,7 +135,7 @@ func.func @m4096(%x: tensor<4096x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor
 // sweeps: M = 32 narrow: 32x32x256 tiles, 4 warps.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<32x256xf16>, tensor<256x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "sync"} : (tensor<32x256xf16>, tensor<256x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32>
 func.func @m32_odd(%x: tensor<32x4100xf16>, %w: tensor<8192x4100xf16>) -> tensor<32x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<32x4100xf16>, tensor<8192x4100xf16>) -> tensor<32x8192xf16>
   return %y : tensor<32x8192xf16>
@@ -146,7 +146,7 @@ func.func @m32_odd(%x: tensor<32x4100xf16>, %w: tensor<8192x4100xf16>) -> tensor
 // M = 64, narrow: 64x64x128 on 8 warps.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 8
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "sync"} : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
 func.func @m64_odd(%x: tensor<64x4100xf16>, %w: tensor<8192x4100xf16>) -> tensor<64x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x4100xf16>, tensor<8192x4100xf16>) -> tensor<64x8192xf16>
   return %y : tensor<64x8192xf16>
@@ -159,7 +159,7 @@ func.func @m64_odd(%x: tensor<64x4100xf16>, %w: tensor<8192x4100xf16>) -> tensor
 // one 128-byte row, 16x256x128, on 4 warps).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<16x128xf8E4M3FN>, tensor<128x256xf8E4M3FN>, tensor<16x256xf32>) -> tensor<16x256xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<16x128xf8E4M3FN>, tensor<128x256xf8E4M3FN>, tensor<16x256xf32>) -> tensor<16x256xf32>
 func.func @fp8_tma(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<1x28672xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<28672x8192xf8E4M3FN>) -> tensor<8192x28672xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<1x8192xf8E4M3FN>, tensor<8192x28672xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<1x28672xf16>
@@ -172,7 +172,7 @@ func.func @fp8_tma(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E4M3FN>,
 // K steps of the f16 tiles' bytes, twice the elements (16x128x256).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<16x256xf8E4M3FN>, tensor<256x128xf8E4M3FN>, tensor<16x128xf32>) -> tensor<16x128xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<16x256xf8E4M3FN>, tensor<256x128xf8E4M3FN>, tensor<16x128xf32>) -> tensor<16x128xf32>
 func.func @fp8_one_wave(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<10240x8192xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<1x10240xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<10240x8192xf8E4M3FN>) -> tensor<8192x10240xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<1x8192xf8E4M3FN>, tensor<8192x10240xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<1x10240xf16>
@@ -186,7 +186,7 @@ func.func @fp8_one_wave(%x: tensor<1x8192xf8E4M3FN>, %w: tensor<10240x8192xf8E4M
 // promoted accumulator holds: see tile/spread-fp8-128.mlir.)
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 8
-// CHECK: "tile.dot"({{.*}}) : (tensor<128x256xf8E4M3FN>, tensor<256x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<128x256xf8E4M3FN>, tensor<256x128xf8E4M3FN>, tensor<128x128xf32>) -> tensor<128x128xf32>
 func.func @fp8_128_rows(%x: tensor<128x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<128x28672xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<28672x8192xf8E4M3FN>) -> tensor<8192x28672xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<128x8192xf8E4M3FN>, tensor<8192x28672xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<128x28672xf16>
@@ -199,7 +199,7 @@ func.func @fp8_128_rows(%x: tensor<128x8192xf8E4M3FN>, %w: tensor<28672x8192xf8E
 // 128x64x256 on 8 warps, wgmma's direct form (H200: 69.3 us against 75.6 on 64x128x256).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 8
-// CHECK: "tile.dot"({{.*}}) : (tensor<128x256xf8E4M3FN>, tensor<256x64xf8E4M3FN>, tensor<128x64xf32>) -> tensor<128x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma-direct"} : (tensor<128x256xf8E4M3FN>, tensor<256x64xf8E4M3FN>, tensor<128x64xf32>) -> tensor<128x64xf32>
 func.func @fp8_128_rows_k_heavy(%x: tensor<128x28672xf8E4M3FN>, %w: tensor<8192x28672xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<128x8192xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<8192x28672xf8E4M3FN>) -> tensor<28672x8192xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<128x28672xf8E4M3FN>, tensor<28672x8192xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<128x8192xf16>
@@ -211,7 +211,7 @@ func.func @fp8_128_rows_k_heavy(%x: tensor<128x28672xf8E4M3FN>, %w: tensor<8192x
 // ... but not where K has fewer than two K steps of 256 (as measured): 64x128x128 stays.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<64x128xf32>) -> tensor<64x128xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<64x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<64x128xf32>) -> tensor<64x128xf32>
 func.func @fp8_128_rows_short_k(%x: tensor<128x256xf8E4M3FN>, %w: tensor<10240x256xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<128x10240xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<10240x256xf8E4M3FN>) -> tensor<256x10240xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<128x256xf8E4M3FN>, tensor<256x10240xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<128x10240xf16>
@@ -222,7 +222,7 @@ func.func @fp8_128_rows_short_k(%x: tensor<128x256xf8E4M3FN>, %w: tensor<10240x2
 
 // K > N up to 32 rows (8192 x 28672): K steps of 128 f16 (not 256); fp8 keeps 512.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK: "tile.dot"({{.*}}) : (tensor<16x128xf16>, tensor<128x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<16x128xf16>, tensor<128x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
 func.func @k_heavy(%x: tensor<4x28672xf16>, %w: tensor<8192x28672xf16>) -> tensor<4x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<4x28672xf16>, tensor<8192x28672xf16>) -> tensor<4x8192xf16>
   return %y : tensor<4x8192xf16>
@@ -231,7 +231,7 @@ func.func @k_heavy(%x: tensor<4x28672xf16>, %w: tensor<8192x28672xf16>) -> tenso
 // -----
 
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK: "tile.dot"({{.*}}) : (tensor<16x512xf8E4M3FN>, tensor<512x64xf8E4M3FN>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<16x512xf8E4M3FN>, tensor<512x64xf8E4M3FN>, tensor<16x64xf32>) -> tensor<16x64xf32>
 func.func @fp8_k_heavy(%x: tensor<2x28672xf8E4M3FN>, %w: tensor<8192x28672xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<2x8192xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<8192x28672xf8E4M3FN>) -> tensor<28672x8192xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<2x28672xf8E4M3FN>, tensor<28672x8192xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<2x8192xf16>
@@ -248,7 +248,7 @@ func.func @fp8_k_heavy(%x: tensor<2x28672xf8E4M3FN>, %w: tensor<8192x28672xf8E4M
 // CHECK-SAME: tile.num_warps = 2
 // CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 1, 8200>} : (!tile.ptr<f8E4M3FN>, tensor<4096xi32>, tensor<4096xi1>, tensor<4096xf8E4M3FN>) -> tensor<4096xf8E4M3FN>
 // CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 28672, 8200>} : (!tile.ptr<f8E5M2>, tensor<16384xi32>, tensor<16384xi1>, tensor<16384xf8E5M2>) -> tensor<16384xf8E5M2>
-// CHECK: "tile.dot"({{.*}}) : (tensor<16x256xf8E4M3FN>, tensor<256x64xf8E5M2>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "sync"} : (tensor<16x256xf8E4M3FN>, tensor<256x64xf8E5M2>, tensor<16x64xf32>) -> tensor<16x64xf32>
 // CHECK: arith.mulf
 // CHECK: arith.mulf
 // CHECK: arith.truncf {{.*}} to tensor<1024xf16>

@@ -10,7 +10,7 @@
 // RUN: tt-opt %s --decompose --fuse --tile='num-warps=4' --splitk | FileCheck %s --check-prefix=ASKED
 
 // CHECK: func.func @fused_0_kernel({{.*}}tile.num_warps = 8
-// CHECK: "tile.dot"({{.*}}) : (tensor<128x256xf8E4M3FN>, tensor<256x80xf8E4M3FN>, tensor<128x80xf32>) -> tensor<128x80xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma-direct"} : (tensor<128x256xf8E4M3FN>, tensor<256x80xf8E4M3FN>, tensor<128x80xf32>) -> tensor<128x80xf32>
 // CHECK: grid = ["128", "1", "1"]
 // PTX: //@launch fused_0_kernel grid 128 1 1 block 256 1 1
 // PTX: //@arg tma %0 128x8192 box 128x128
@@ -18,7 +18,7 @@
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n80k32.f32.e4m3.e4m3
 // PTX-NOT: wgmma.mma_async
 // ASKED: func.func @fused_0_kernel({{.*}}tile.num_warps = 4
-// ASKED: "tile.dot"({{.*}}) -> tensor<128x128xf32>
+// ASKED: "tile.dot"({{.*}}) {mma = "wgmma"} : {{.*}} -> tensor<128x128xf32>
 // ASKED: grid = ["80", "1", "1"]
 func.func @scaled128(%x: tensor<128x8192xf8E4M3FN>, %w: tensor<10240x8192xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<128x10240xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<10240x8192xf8E4M3FN>) -> tensor<8192x10240xf8E4M3FN>

@@ -9,12 +9,12 @@
 // Not where the options name the tile's columns or rows.
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64' --splitk | FileCheck %s --check-prefix=ASKED
 
-// CHECK: "tile.dot"({{.*}}) : (tensor<64x256xf8E4M3FN>, tensor<256x80xf8E4M3FN>, tensor<64x80xf32>) -> tensor<64x80xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma-direct"} : (tensor<64x256xf8E4M3FN>, tensor<256x80xf8E4M3FN>, tensor<64x80xf32>) -> tensor<64x80xf32>
 // CHECK: grid = ["128", "1", "1"]
 // PTX: //@launch fused_0_kernel grid 128 1 1 block 128 1 1
 // PTX: //@arg tma %1 10240x8192 box 80x128
 // PTX: wgmma.mma_async.sync.aligned.m64n80k32.f32.e4m3.e4m3
-// ASKED: "tile.dot"({{.*}}) -> tensor<64x128xf32>
+// ASKED: "tile.dot"({{.*}}) {mma = "wgmma"} : {{.*}} -> tensor<64x128xf32>
 // ASKED: grid = ["80", "1", "1"]
 func.func @scaled(%x: tensor<64x8192xf8E4M3FN>, %w: tensor<10240x8192xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<64x10240xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<10240x8192xf8E4M3FN>) -> tensor<8192x10240xf8E4M3FN>
