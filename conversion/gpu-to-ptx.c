@@ -32,16 +32,6 @@ static bool runPipeline(MlirModule module, const char *pipeline) {
   return ok;
 }
 
-/* The PTX ISA version to ask for: 8.1 for sm_89's fp8 converts and sm_90's vector reds
- * (tile.atomic_add); the newest chips need 8.7. */
-static const char *ptxFeature(const char *arch) {
-  if (strncmp(arch, "sm_10", 5) == 0 || strncmp(arch, "sm_12", 5) == 0)
-    return "+ptx87";
-  if (strcmp(arch, "sm_89") == 0 || strncmp(arch, "sm_90", 5) == 0)
-    return "+ptx81";
-  return "+ptx80";
-}
-
 /* The path of CUDA's libdevice (math functions as LLVM bitcode), or NULL. */
 static const char *findLibdevice(void) {
   static char path[512];
@@ -61,12 +51,9 @@ static const char *findLibdevice(void) {
 }
 
 bool ttCheckArch(const char *arch) {
-  static const char *known[] = {"sm_70",  "sm_75",   "sm_80", "sm_86", "sm_89",
-                                "sm_90",  "sm_90a",  "sm_100", "sm_100a", "sm_120"};
-  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-    if (strcmp(known[i], arch) == 0)
-      return true;
-  fprintf(stderr, "error: unknown --arch '%s' (sm_70 ... sm_90a, sm_100a, sm_120)\n", arch);
+  if (ttTargetLookup(arch))
+    return true;
+  fprintf(stderr, "error: unknown --arch '%s' (%s)\n", arch, ttTargetNames());
   return false;
 }
 
@@ -117,7 +104,7 @@ bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {
   snprintf(pipeline, sizeof pipeline,
            "builtin.module(nvvm-attach-target{chip=%s features=%s O=3 l=%s},"
            "gpu-module-to-binary{format=isa})",
-           arch, ptxFeature(arch), libdevice);
+           arch, ttTargetLookup(arch)->ptx, libdevice);
   if (!runPipeline(module, pipeline))
     return false;
   MlirOperation bin = ttModuleLookup(module, "tt_kernels");

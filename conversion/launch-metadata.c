@@ -177,11 +177,10 @@ static int64_t dynamicShared(MlirModule module, const char *name) {
   return mlirOperationIsNull(g) ? 0 : ttOpAttrInt(g, "tt.dynamic_shared", 0);
 }
 
-/* The most shared memory a block may opt in to on `arch` (sm_NN[a]): 227 KiB on sm_90
- * and later, 163 KiB on sm_80/sm_87, 99 KiB on sm_86/sm_89, else 48 KiB. */
+/* The most shared memory a block may opt in to on `arch` (target.c's table). */
 static int64_t archSharedLimit(const char *arch) {
-  int sm = strncmp(arch, "sm_", 3) == 0 ? atoi(arch + 3) : 0;
-  return sm >= 90 ? 232448 : sm == 80 || sm == 87 ? 166912 : sm >= 86 ? 101376 : 49152;
+  const TtTarget *t = ttTargetLookup(arch);
+  return t ? (int64_t)t->smemBlockKiB * 1024 : TT_SMEM_LIMIT;
 }
 
 /* Whether the `tile.launch` dictionary `launch` of fused function fn asks for the result

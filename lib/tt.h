@@ -18,6 +18,8 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
 
+#include "target.h"
+
 /* util.c: growable strings, files, small helpers --------------------------------------- */
 
 /* A growable, NUL-terminated byte string. Zero-initialize, then append; free with
@@ -128,7 +130,6 @@ bool ttTransposedView(MlirValue v);
  * budget with them): an R x C operand tile with each row padded by 16 bytes (ldmatrix then
  * reads 8 rows from 8 distinct bank groups), the f32 M x N accumulator with rows padded by
  * 4 (for its move to the flat layout), and the static limit of a kernel. */
-#define TT_SMEM_LIMIT (48 * 1024)
 /* Shared memory for TMA rings: a block may have 227 KiB on sm_90; 1 KiB goes to aligning
  * the dynamic buffer and 1 KiB is left for the static mbarriers and scratch. */
 #define TT_SMEM_DYNAMIC_LIMIT (225 * 1024)

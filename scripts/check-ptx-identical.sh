@@ -2,7 +2,7 @@
 # Checks that a refactoring changed no generated PTX: compiles every case of
 # make-gpu-cases.sh, make-gemm-cases.sh and make-gemm-bench.sh, and every example through
 # the main job (tt-opt --decompose --fuse --splitk | tt-translate --ptx, also with
-# --mma=sync), once with the tools of a base commit and once with the working tree's
+# --mma=sync and for --arch sm_80, sm_89, sm_90, sm_100a and sm_120), once with the tools of a base commit and once with the working tree's
 # build, and reports whether every PTX file is byte-identical.
 #
 # Usage: scripts/check-ptx-identical.sh [BASE]   (default: c095bdf, where issue 20 began)
@@ -41,6 +41,11 @@ compile_all() { # bin outdir
     for mma in wgmma sync; do
       "$bin/tt-opt" --decompose --fuse --splitk "$ex" |
         "$bin/tt-translate" --ptx --mma=$mma -o "$dir/examples/${name}_$mma.ptx"
+    done
+    for arch in sm_80 sm_89 sm_90 sm_100a sm_120; do # other targets: tt-translate's choices
+      [ "$arch" != sm_80 ] || ! grep -q f8E4M3 "$ex" || continue # (fp8 needs sm_89+)
+      "$bin/tt-opt" --decompose --fuse --splitk "$ex" |
+        "$bin/tt-translate" --ptx --arch=$arch -o "$dir/examples/${name}_$arch.ptx"
     done
   done
 }

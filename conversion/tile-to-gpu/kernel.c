@@ -367,7 +367,7 @@ static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptio
   MlirContext ctx = mlirOperationGetContext(func);
   Lower l = {0};
   l.wgmma = opts->v[0] == 1;
-  l.sm = opts->v[1];
+  l.target = ttTargetForSm((int)opts->v[1]);
   l.ctx = ctx;
   l.loc = mlirOperationGetLocation(func);
   int64_t warps = ttOpAttrInt(func, "tile.num_warps", 4);

@@ -109,7 +109,7 @@ static void atomicRun(Lower *l, MlirValue p, MlirValue offs, MlirValue run, Mlir
                      : mlirTypeIsABF16(elem) ? "bf16x2"
                                              : NULL;
   int64_t chunk = bytes < 16 ? bytes : 16; /* the bytes of one red */
-  if (l->sm < 90 || !kind || chunk % 4) {
+  if (!l->target->vectorRed || !kind || chunk % 4) {
     for (int64_t i = 0; i < l->VEC; i++)
       atomicAdd(l, tgGep(l, p, lane0Plus(l, offs, i), elem), tgExtract(l, run, i));
     return;

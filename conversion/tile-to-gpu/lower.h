@@ -74,7 +74,7 @@ typedef struct {
   int64_t ringTop;
   bool ringsDead;
   bool wgmma;      /* mma=wgmma: tile.dot on warpgroup MMA where the tile fits (5w) */
-  int64_t sm;      /* the target's compute capability (option sm): vector reds from 90 */
+  const TtTarget *target; /* the target of option sm (its vector reds, for step 3) */
   bool smemAlign;  /* the buffer holds swizzled wgmma operands: align it to 1024 bytes */
   bool dynamic;    /* the buffer is dynamic shared memory (TMA rings: past 48 KiB) */
   bool pdl;        /* the kernel has a hopper.griddep_wait: its launch may be early */

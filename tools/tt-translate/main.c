@@ -83,22 +83,22 @@ static bool verified(MlirModule m) {
 }
 
 typedef struct {
-  int sm; /* the target's NN of sm_NN[a] (main checked --arch) */
+  const TtTarget *target;
   bool failed;
 } ArchCheck;
 
-/* Reports ops the target cannot run: a tile.dot of fp8 operands before sm_89 (no hardware
- * fp8 converts), grid-dependency control (hopper.griddep_*, from tt-opt --pdl) before
- * sm_90. */
+/* Reports ops the target cannot run: a tile.dot of fp8 operands without the hardware fp8
+ * converts (before sm_89), grid-dependency control (hopper.griddep_*, from tt-opt --pdl)
+ * without programmatic dependent launch (before sm_90). */
 static bool unsupportedOp(MlirOperation op, void *userData) {
   ArchCheck *c = userData;
-  if (c->sm < 89 && ttOpIs(op, "tile.dot") &&
+  if (!c->target->fp8Convert && ttOpIs(op, "tile.dot") &&
       ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0))))) {
     ttEmitError(op, "tt-translate: an fp8 tile.dot needs --arch=sm_89 or later (the hardware "
                     "fp8 converts)");
     c->failed = true;
   }
-  if (c->sm < 90 && ttOpHasPrefix(op, "hopper.griddep_")) {
+  if (!c->target->pdl && ttOpHasPrefix(op, "hopper.griddep_")) {
     char name[64];
     ttEmitError(op, "tt-translate: '%s' (programmatic dependent launch) needs --arch=sm_90 "
                     "or later; run --pdl='trigger=off' for older targets",
@@ -106,6 +106,17 @@ static bool unsupportedOp(MlirOperation op, void *userData) {
     c->failed = true;
   }
   return true;
+}
+
+/* Step 3: --convert-tile-to-gpu with mma and sm from the target. */
+static bool lowerTiles(MlirModule m, bool wgmma, const TtTarget *target) {
+  const TtPassInfo *info = ttPassLookup("convert-tile-to-gpu");
+  TtPassOptions opts;
+  if (!ttPassParseOptions(info, NULL, &opts))
+    return false;
+  opts.v[0] = wgmma; /* mma: sync (0) or wgmma (1) */
+  opts.v[1] = target->sm;
+  return info->run(m, &opts);
 }
 
 /* Steps 1-5. */
@@ -116,21 +127,20 @@ static bool translate(MlirModule m, bool ptx, const char *arch, const char *mma,
   if (untiled(m) && (!ttRunPass(m, "splitk", NULL) || !verified(m) ||
                      !ttRunPass(m, "tile", NULL) || !verified(m)))
     return false;
+  const TtTarget *target = ttTargetLookup(arch); /* (main checked --arch) */
   /* tile.dot on warpgroup MMA where the chip has it (sm_90a), else mma.sync; the K loops
    * tt-opt did not pipeline: on TMA rings where wgmma reads them, else in registers */
-  bool wgmma = mma ? strcmp(mma, "wgmma") == 0 : strcmp(arch, "sm_90a") == 0;
+  bool wgmma = mma ? strcmp(mma, "wgmma") == 0 : target->wgmma;
   if (!ttRunPass(m, "pipeline", wgmma ? "stage-in=auto" : NULL) || !verified(m))
     return false;
   /* programmatic dependent launch where the chip has it (sm_90 and later) */
-  ArchCheck check = {atoi(arch + 3), false}; /* sm_NN[a] */
-  if (check.sm >= 90 && (!ttRunPass(m, "pdl", NULL) || !verified(m)))
+  ArchCheck check = {target, false};
+  if (target->pdl && (!ttRunPass(m, "pdl", NULL) || !verified(m)))
     return false;
   ttWalk(mlirModuleGetOperation(m), unsupportedOp, &check);
   if (check.failed)
     return false;
-  char lower[48];
-  snprintf(lower, sizeof lower, "mma=%s sm=%d", wgmma ? "wgmma" : "sync", check.sm);
-  if (!ttRunPass(m, "convert-tile-to-gpu", lower) || !verified(m))
+  if (!lowerTiles(m, wgmma, target) || !verified(m))
     return false;
   /* The metadata (after the lowering: it reads the kernels' dynamic shared memory) also
    * reports prim ops that --fuse left in the host (not yet supported). */
@@ -171,12 +181,12 @@ int main(int argc, char **argv) {
     } else
       input = a;
   }
-  if (mma && strcmp(mma, "sync") != 0 && !(strcmp(mma, "wgmma") == 0 && strcmp(arch, "sm_90a") == 0)) {
+  if (!ttCheckArch(arch)) /* (its description goes to the passes) */
+    return 1;
+  if (mma && strcmp(mma, "sync") != 0 && !(strcmp(mma, "wgmma") == 0 && ttTargetLookup(arch)->wgmma)) {
     fprintf(stderr, "tt-translate: error: --mma=%s: expected sync, or wgmma with --arch=sm_90a\n", mma);
     return 1;
   }
-  if (!ttCheckArch(arch)) /* (its compute capability goes to the passes) */
-    return 1;
   if (!mode) {
     fprintf(stderr, "tt-translate: error: say what to emit: --ptx or --mlir-to-llvmir\n");
     return 1;

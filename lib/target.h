@@ -1,0 +1,52 @@
+/* target.h - the GPUs tt compiles for: one description per --arch, read by every pass and
+ * tool (included by tt.h).
+ *
+ * A pass asks the target what it may use (warpgroup MMA, TMA, programmatic dependent
+ * launch, vector reds, fp8 converts) and how much it has (SMs, shared memory), instead of
+ * testing an sm number. tt-opt's passes do not know the target: their shape-driven
+ * defaults are those of ttTargetDefault() (sm_90a: H100 SXM and H200); tt-translate looks
+ * its --arch up and hands the passes what they need as options.
+ */
+#ifndef TT_TARGET_H
+#define TT_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+  const char *arch; /* the --arch name, e.g. "sm_90a" */
+  int sm;           /* compute capability, major * 10 + minor: 90 */
+  int numSms;       /* SMs of `part`, the GPU whose shape-driven defaults this row gives */
+  const char *part;
+  int smemBlockKiB; /* shared memory one block may opt in to */
+  int smemSmKiB;    /* shared memory of one SM (the blocks it holds share it) */
+  const char *ptx;  /* the PTX ISA version LLVM is asked for, as a target feature */
+  bool wgmma;       /* warpgroup MMA (wgmma.mma_async): sm_90a only */
+  bool tma;         /* TMA copies (cp.async.bulk.tensor) completing on mbarriers */
+  bool pdl;         /* programmatic dependent launch (griddepcontrol) */
+  bool vectorRed;   /* red.global.add of 16 bytes (.v4.f32, .v4.f16x2; PTX ISA 8.1) */
+  bool fp8Convert;  /* cvt.rn.f16x2.e4m3x2 / e5m2x2: fp8 tile.dot widened in registers */
+} TtTarget;
+
+/* SMs of the default target's part (H100 SXM, H200): the passes' num-sms defaults. */
+#define TT_DEFAULT_NUM_SMS 132
+/* Static shared memory of a block on every target; past it a kernel's buffer is dynamic. */
+#define TT_SMEM_LIMIT (48 * 1024)
+
+/* The description of `arch` (sm_70 ... sm_120), or NULL when tt does not know it. */
+const TtTarget *ttTargetLookup(const char *arch);
+/* The newest description whose compute capability is at most sm (the `sm` options). */
+const TtTarget *ttTargetForSm(int sm);
+/* What tt-opt's passes assume: sm_90a. */
+const TtTarget *ttTargetDefault(void);
+/* The known --arch names, comma-separated, for diagnostics. */
+const char *ttTargetNames(void);
+/* Shared memory a TMA-ring kernel may fill (dynamic, in bytes): a block's opt-in less
+ * 1 KiB for aligning the buffer to 1024 bytes and 1 KiB for static mbarriers and
+ * scratch. */
+int64_t ttTargetSmemDynamic(const TtTarget *t);
+/* Shared memory each of two blocks on one SM may have (bytes): half the SM's, less the
+ * 1 KiB the hardware reserves per block. */
+int64_t ttTargetSmemTwoBlocks(const TtTarget *t);
+
+#endif
