@@ -8,7 +8,7 @@
 # gemm-tune/) as MxNxK_nBNkBKwW_sS_pP.ptx, skipping (with a note) geometries the passes
 # refuse. On the device, time them (no reference check) with
 #   for f in gemm-tune/*.ptx; do echo "$f $(tt-run --no-check --runs 50 "$f" | grep '^time')"; done
-# The dot defaults of --tile and --splitk (passes/tile.c dotGeometry, passes/splitk.c) come
+# The dot defaults of --tile and --splitk (passes/tile/geometry.c, passes/splitk.c) come
 # from such sweeps.
 set -euo pipefail
 default_out=gemm-tune

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The TMA geometry sweep behind --tile's f16/bf16 dot defaults (passes/tile.c dotGeometry):
+# The TMA geometry sweep behind --tile's f16/bf16 dot defaults (passes/tile/geometry.c):
 # f16 linear layers at the decode shapes, M = 16, 32, 64 and 128 (128 on 64- and
 # 128-row tiles), over block-n/block-k/num-warps, split-k (0: --splitk's choice, 1) and
 # 3 or 4 TMA stages, compiled by scripts/tune-gemm.sh into OUTDIR/bmBM_M/ (default
