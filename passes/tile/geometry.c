@@ -2,24 +2,25 @@
  *
  * Elementwise groups: blocks of `block-size` elements (1024 by default) on up to 4 warps.
  * Row groups: the block covers the row where it fits on chip, else half its power of two
- * in a loop (tileRowGeometry). Dot groups: the output tile, the K step and the warps
- * (tileDotGeometry), then checks that the lowering can run the tile. Options the user
- * gives always win; 0 means "from the shape".
+ * in a loop (tileRowGeometry). Dot groups: the output tile, the K step, the warps and the
+ * K stagger by first-match rule tables (tileDotGeometry; the steps are stated above the
+ * tables), then checks that the lowering can run the tile. Options the user gives always
+ * win; 0 means "from the shape". The measurements behind every default are in
+ * bench/geometry-rules.md.
  */
 #include "tile.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
-/* Default row geometry, from sweeps on H100 (scripts/tune-rows.sh, bf16, us):
+/* Default row geometry, from sweeps on H100 (the times: bench/geometry-rules.md, "Row
+ * groups"):
  * - a row on chip up to MAX_ROW elements, about 16 elements per thread below 8192, 32 from
- *   8192 and 64 at 32768 (fewer warps to combine: softmax 8192x8192 93.6 with 8 warps;
- *   4096x32768 191.7 on chip with 16 warps vs 218.6 looped);
+ *   8192 and 64 at 32768 (fewer warps to combine);
  * - unless the registers would not hold it: elements per thread x row-length inputs above
- *   MAX_LIVE (layer_norm at 4096x32768 spills on chip: 355 us; looped 206);
+ *   MAX_LIVE;
  * - a loop steps over half the row's power of two, at most LOOP_BLOCK, with LOOP_WARPS:
- *   big programs keep few rows in flight, so each row stays in L2 between its passes
- *   (layer_norm 2048x65536: 205 us with 1024 threads over 32768 columns, 380 with 256
- *   threads over 4096). */
+ *   big programs keep few rows in flight, so each row stays in L2 between its passes. */
 #define MAX_ROW 32768
 #define MAX_LIVE 128
 #define LOOP_BLOCK 32768
@@ -101,150 +102,291 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
   return ttWgmmaDirect(bm, bn, bm / 16) ? bn : 0;
 }
 
+/* Dot geometry --------------------------------------------------------------------------
+ * The defaults are rules: one first-match table per decision, each row a named predicate
+ * on the dot (Facts), the pick it makes and the bench/ table that justified it. The
+ * measurements behind each table are in bench/geometry-rules.md, one section per table
+ * (named as the table). The decisions run in this order, each reading what the earlier
+ * ones picked:
+ *  operands TMA can read (option tma, tmaOperands; the wgmma-on-TMA-rings sweeps):
+ *   1. block-m (tmaBlockM), and the grid's tile rows;
+ *   2. block-n (tmaBlockN);
+ *   3. the spread (tmaSpread): where the tiles so far leave SMs idle (or, fp8 past 64
+ *      rows, always where it fits), 64- or 128-row tiles of the fewest columns that spread
+ *      N over the SMs, in wgmma's direct form (B read K-major);
+ *   4. block-k (tmaBlockK);
+ *   5. at most tmaMaxColumns columns (fp8: the promotion's second accumulator);
+ *   6. 256-column rows (tmaRow256: up to 32 rows, one wave of 256 columns) with K steps of
+ *      tmaRow256K;
+ *   7. the K step's depth (tmaKDepth: keep, double, or halve until two blocks share an SM);
+ *   8. warps (tmaWarps) and the K stagger (tmaStagger);
+ *  otherwise (fp8 B not K-major, batched, rows TMA cannot stride; tma=0), operands staged
+ *  through registers: block-m, block-n, block-k and warps (regBlockM ... regWarps).
+ * An option the user gives replaces its decision's pick; steps 3, 5, 6 and 7 leave alone
+ * what the user gave (block-m, block-n or num-warps turn the spread off; block-n turns off
+ * 5 and 6; block-k 6's K step and 7). */
+
+/* What the rules read: the dot, the user's options and the picks made so far. */
+typedef struct {
+  int64_t m, n, k, batch;
+  bool fp8, bT;
+  int64_t userBm, userBn, userBk, userWarps; /* 0: not given */
+  int64_t bm, bn, bk; /* the picks so far */
+  int64_t gm;         /* the grid's tile rows: cdiv(m, bm) */
+  bool big;           /* 128-row tiles (block-m's pick) of 128 columns past 4 waves */
+  int64_t spread;     /* rows of the spread tile (step 3), 0 when none */
+  bool row256;        /* step 6 made 256-column rows */
+} Facts;
+
+/* One row of a rule table: where `when` holds (the first such row wins), `pick`. */
+typedef struct {
+  bool (*when)(const Facts *f);
+  int64_t pick;
+  const char *bench; /* the bench/ table that justified the row */
+} Rule;
+
+static int64_t pickRule(const Rule *rules, size_t n, const Facts *f) {
+  for (size_t i = 0; i < n; i++)
+    if (rules[i].when(f))
+      return rules[i].pick;
+  abort(); /* every table ends with `always` */
+}
+#define PICK(table, f) pickRule(table, sizeof table / sizeof table[0], f)
+
+/* The grid's programs on tiles of bn columns. */
+static int64_t programsOf(const Facts *f, int64_t bn) {
+  return f->batch * gridPrograms(f->gm, f->n, bn);
+}
+
+/* The predicates, in the order the tables use them. */
+static bool always(const Facts *f) {
+  (void)f;
+  return true;
+}
+static bool mUpTo16(const Facts *f) { return f->m <= 16; }
+static bool mUpTo32(const Facts *f) { return f->m <= 32; }
+static bool mUpTo64(const Facts *f) { return f->m <= 64; }
+static bool mPast64(const Facts *f) { return f->m > 64; }
+/* 64-row tiles of 128 columns make at most one wave. */
+static bool rows64OneWave(const Facts *f) {
+  return gridPrograms((f->m + 63) / 64, f->n, 128) <= TT_SMS;
+}
+static bool bigGrid(const Facts *f) { return f->big; }
+/* Past 64 rows on 64-row tiles, f16/bf16 with K <= N: two blocks per SM. */
+static bool f16PairsPerSm(const Facts *f) {
+  return f->m > 64 && f->bm == 64 && !f->fp8 && f->k <= f->n;
+}
+/* More programs of 64 columns than SMs. */
+static bool wideGrid(const Facts *f) { return programsOf(f, 64) > TT_SMS; }
+
+/* Step 3's columns for spread tiles of `rows` rows (fitColumns: 0 when none fit), over
+ * one wave up to 64 rows and for fp8, two programs per SM for f16 past 64 rows. */
+static int64_t spreadColumns(const Facts *f, int64_t rows) {
+  int64_t slots = f->m <= 64 || f->fp8 ? TT_SMS : 2 * TT_SMS;
+  return fitColumns((f->m + rows - 1) / rows, f->n, slots, rows);
+}
+/* fp8 past 64 rows where K has two K steps of 256. */
+static bool fp8Rows128(const Facts *f) { return f->fp8 && f->m > 64 && f->k >= 512; }
+static bool fp8Rows128Spreads(const Facts *f) {
+  int64_t c = spreadColumns(f, 128);
+  return fp8Rows128(f) && c >= 64 && c <= 128;
+}
+/* 64-row tiles of 65 to 256 columns spread N where the tiles so far fill under 7/8 of the
+ * SMs; not for tiles of 16 or 32 rows. */
+static bool idleSmsSpread64(const Facts *f) {
+  return spreadColumns(f, 64) > 64 && (f->m > 64 || f->bm == 64) &&
+         programsOf(f, f->bn) * 8 < TT_SMS * 7;
+}
+
+static bool bigGridF16(const Facts *f) { return f->big && !f->fp8; }
+/* Up to 32 rows on 64 columns. */
+static bool narrow64Columns(const Facts *f) { return f->bn == 64 && f->bm <= 32; }
+static bool f16KPastNNarrow(const Facts *f) {
+  return narrow64Columns(f) && !f->fp8 && f->k > f->n;
+}
+static bool fp8Operands(const Facts *f) { return f->fp8; }
+/* Up to 32 rows where 128-column tiles pass one wave and 256-column ones make one. */
+static bool rows256OneWave(const Facts *f) {
+  return f->bm <= 32 && programsOf(f, 128) > TT_SMS && programsOf(f, 256) <= TT_SMS;
+}
+static bool row256Picked(const Facts *f) { return f->row256; }
+/* fp8 up to 64 rows on at most one program per SM. */
+static bool fp8OneWave(const Facts *f) {
+  return f->fp8 && f->bm <= 64 && programsOf(f, f->bn) <= TT_SMS;
+}
+/* fp8 on 128-row tiles of the default columns (block-n not given), up to two waves,
+ * where K has two steps of twice the K step. */
+static bool fp8Rows128TwoWaves(const Facts *f) {
+  return f->fp8 && f->bm == 128 && !f->userBn && programsOf(f, f->bn) <= 2 * TT_SMS &&
+         f->k >= 2 * f->bk;
+}
+static bool pastOneWave(const Facts *f) { return programsOf(f, f->bn) > TT_SMS; }
+/* fp8 tiles past 64 x 128 (wgmma's promotion: 64 x 128 per warpgroup at most). */
+static bool fp8Past64x128(const Facts *f) { return f->fp8 && f->bm * f->bn > 64 * 128; }
+static bool spread128(const Facts *f) { return f->spread == 128; }
+static bool manyTileRows(const Facts *f) { return f->gm != 1; }
+static bool kPastN(const Facts *f) { return f->n < f->k; }
+static bool columns256(const Facts *f) { return f->bn == 256; }
+static bool rows128Up(const Facts *f) { return f->bm >= 128; }
+static bool rows64(const Facts *f) { return f->bm == 64; }
+static bool rows64Narrow(const Facts *f) { return f->bm == 64 && !wideGrid(f); }
+static bool rows16(const Facts *f) { return f->bm <= 16; }
+static bool rows32Narrow(const Facts *f) { return f->bm == 32 && !wideGrid(f); }
+static bool rows32Columns32(const Facts *f) { return f->bm == 32 && f->bn == 32; }
+/* More than 256 programs of 64 columns, on 32-row tiles or fp8. */
+static bool veryWide32RowsOrFp8(const Facts *f) {
+  return programsOf(f, 64) > 256 && (f->bm == 32 || f->fp8);
+}
+
+/* The tables: TMA operands. */
+#define TMA_TUNE "2026-11-23-h100-tma-tune.md"
+static const Rule tmaBlockM[] = {
+    {mUpTo16, 16, TMA_TUNE},
+    {mUpTo32, 32, TMA_TUNE},
+    {mUpTo64, 64, TMA_TUNE},
+    {rows64OneWave, 64, TMA_TUNE},
+    {always, 128, TMA_TUNE},
+};
+static const Rule tmaBlockN[] = {
+    {bigGrid, 256, TMA_TUNE},
+    {f16PairsPerSm, 64, "2026-11-24-h200-m128-tune.md"},
+    {mPast64, 128, TMA_TUNE},
+    {wideGrid, 128, TMA_TUNE},
+    {always, 64, TMA_TUNE},
+};
+/* Picks the rows of the spread tile; its columns are spreadColumns'. */
+static const Rule tmaSpread[] = {
+    {fp8Rows128Spreads, 128, "2026-11-25-h200-gemm-rounds.md"},
+    {fp8Rows128, 0, "2026-11-25-h200-gemm-rounds.md"},
+    {idleSmsSpread64, 64, "2026-11-25-h200-direct-wgmma.md"},
+    {always, 0, "2026-11-25-h200-direct-wgmma.md"},
+};
+static const Rule tmaBlockK[] = {
+    {bigGridF16, 64, TMA_TUNE},
+    {f16KPastNNarrow, 128, "2026-11-24-h200-k-stagger.md"},
+    {narrow64Columns, 256, TMA_TUNE " 2026-11-24-h200-kheavy-tune.md"},
+    {always, 128, TMA_TUNE},
+};
+static const Rule tmaMaxColumns[] = {
+    {fp8Operands, 128, "2026-11-23-h100-gemm-tma.md"},
+    {always, 256, "2026-11-23-h100-gemm-tma.md"},
+};
+static const Rule tmaRow256[] = {
+    {rows256OneWave, 1, "2026-11-24-h200-tune.md"},
+    {always, 0, "2026-11-24-h200-tune.md"},
+};
+static const Rule tmaRow256K[] = {
+    {fp8Operands, 128, "2026-11-24-h200-tune.md"},
+    {always, 64, "2026-11-24-h200-tune.md"},
+};
+/* What step 7 does to the K step. */
+enum { KEEP, DOUBLE, TWO_BLOCKS };
+static const Rule tmaKDepth[] = {
+    {row256Picked, KEEP, "2026-11-24-h200-tune.md"},
+    {fp8OneWave, DOUBLE, "2026-11-24-h200-tune.md"},
+    {fp8Rows128TwoWaves, DOUBLE, "2026-11-24-h200-fp8-m128.md"},
+    {bigGrid, KEEP, TMA_TUNE},
+    {pastOneWave, TWO_BLOCKS, "2026-11-24-h200-tune.md"},
+    {always, KEEP, TMA_TUNE},
+};
+static const Rule tmaWarps[] = {
+    {fp8Past64x128, 8, "2026-11-23-h100-gemm-tma.md"},
+    {bigGrid, 8, TMA_TUNE},
+    {spread128, 8, "2026-11-25-h200-gemm-rounds.md"},
+    {always, 4, TMA_TUNE},
+};
+static const Rule tmaStagger[] = {
+    {manyTileRows, 0, "2026-11-24-h200-k-stagger.md"},
+    {kPastN, 0, "2026-11-24-h200-k-stagger.md"},
+    {columns256, 1, "2026-11-24-h200-k-stagger.md"},
+    {always, 37, "2026-11-24-h200-k-stagger.md"},
+};
+
+/* The tables: operands in registers. */
+#define GEOMETRY "2026-11-23-h100-geometry.md"
+static const Rule regBlockM[] = {
+    {mUpTo16, 16, GEOMETRY},
+    {mUpTo32, 32, GEOMETRY},
+    {always, 64, GEOMETRY},
+};
+static const Rule regBlockN[] = {
+    {rows32Narrow, 32, GEOMETRY " 2026-11-23-h100-gemm.md"},
+    {always, 64, GEOMETRY},
+};
+static const Rule regBlockK[] = {
+    {rows16, 256, "2026-11-23-h100-pipeline.md"},
+    {rows32Columns32, 256, GEOMETRY},
+    {always, 128, "2026-11-23-h100-pipeline.md"},
+};
+static const Rule regWarps[] = {
+    {rows128Up, 8, GEOMETRY},
+    {rows64Narrow, 8, GEOMETRY},
+    {rows64, 4, GEOMETRY},
+    {veryWide32RowsOrFp8, 2, GEOMETRY " 2026-11-23-h100-fp8-tune.md"},
+    {always, 4, GEOMETRY},
+};
+
+/* The user's value, else the table's pick. */
+static int64_t decide(int64_t user, const Rule *rules, size_t n, const Facts *f) {
+  return user ? user : pickRule(rules, n, f);
+}
+#define DECIDE(user, table, f) decide(user, table, sizeof table / sizeof table[0], f)
+
+/* Steps 1-8 for operands TMA can read. */
+static void tmaGeometry(Facts *f, DotGeometry *g) {
+  f->bm = DECIDE(f->userBm, tmaBlockM, f);
+  f->gm = (f->m + f->bm - 1) / f->bm;
+  f->big = f->m > 64 && f->bm >= 128 && programsOf(f, 128) > 4 * TT_SMS;
+  f->bn = DECIDE(f->userBn, tmaBlockN, f);
+  if (!f->userBm && !f->userBn && !f->userWarps && f->bT) /* 3 */
+    f->spread = PICK(tmaSpread, f);
+  if (f->spread) {
+    f->bn = spreadColumns(f, f->spread);
+    f->bm = f->spread;
+    f->gm = (f->m + f->bm - 1) / f->bm;
+  }
+  f->bk = DECIDE(f->userBk, tmaBlockK, f);
+  if (!f->userBn) { /* 5, 6 */
+    int64_t most = PICK(tmaMaxColumns, f);
+    f->bn = f->bn < most ? f->bn : most;
+    f->row256 = PICK(tmaRow256, f);
+  }
+  if (f->row256) {
+    f->bn = 256;
+    f->bk = DECIDE(f->userBk, tmaRow256K, f);
+  }
+  int64_t depth = f->userBk ? KEEP : PICK(tmaKDepth, f), eb = f->fp8 ? 1 : 2;
+  if (depth == DOUBLE)
+    f->bk *= 2;
+  else if (depth == TWO_BLOCKS) /* the deepest whose 3 stages fit two blocks, >= 128 bytes */
+    while (f->bk * eb > 128 && 3 * (f->bm + f->bn) * f->bk * eb > TT_SMEM_TWO_BLOCKS)
+      f->bk /= 2;
+  g->warps = DECIDE(f->userWarps, tmaWarps, f);
+  g->stagger = PICK(tmaStagger, f);
+}
+
+/* Operands staged through registers. */
+static void registerGeometry(Facts *f, DotGeometry *g) {
+  f->bm = DECIDE(f->userBm, regBlockM, f);
+  f->gm = (f->m + f->bm - 1) / f->bm;
+  f->bn = DECIDE(f->userBn, regBlockN, f);
+  f->bk = DECIDE(f->userBk, regBlockK, f);
+  g->warps = DECIDE(f->userWarps, regWarps, f);
+  g->stagger = 0;
+}
+
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
                      DotGeometry *g) {
-  int64_t m = d->m, sms = TT_SMS;
-  bool fp8 = ttTypeIsFp8(d->elem);
-  g->stagger = 0;
-  if (o->v[7] && tmaOperands(d)) { /* option tma (1 by default) */
-    /* matrices TMA can read: the defaults come from the f16 TMA sweep on an H100
-     * (scripts/tune-tma.sh; bench/2026-11-23-h100-tma-tune.md; wgmma on 3-4 TMA stages)
-     * and the f16/fp8 sweeps on an H200 (bench/2026-11-24-h200-tune.md), with "wide" =
-     * more programs of 64 columns than SMs:
-     *  - M <= 64: block-m 16, 32 or 64; 64 columns and K steps of 256 (16, 32 rows) or
-     *    128 (64 rows) on a narrow grid (16 x 8192 x 8192: 49.6 us; 64 x 8192 x 8192:
-     *    52.2), 128 x 128 on a wide one (16 x 28672 x 8192: 162.8; 64 x 10240: 64.4).
-     *  - M > 64: 64 x 128 x 128 tiles while they make one wave (128 x 8192 x 8192: 54.0),
-     *    else 128 rows (128 x 10240: 67.2 against 91.9), and 128 x 256 x 64 on 8 warps
-     *    past 4 waves (4096 x 8192 x 8192: 841 against 936 for 128 x 128 x 128).
-     *  - of those one-wave 64-row tiles, f16 with K <= N takes 64 x 64 x 128: two blocks
-     *    per SM on 3 stages (H200, 128 x 8192 x 8192: 39.5-40.3 us against 44.5-44.9 on
-     *    64x128x128 with wgmma in flight; tt's defaults 41.5 against 44.0-44.8; fp8 kept
-     *    64x128x256, 23.6 against 24.0; bench/2026-11-24-h200-m128-tune.md).
-     *  - 4 warps: one warpgroup. fp8 (e4m3/e5m2, K-major) takes the same tiles, at most
-     *    128 columns unless the next rule says 256.
-     *  - up to 32 rows where 128-column tiles pass one wave and 256-column ones make one
-     *    (N = 28672: 224 against 112 programs): 256 columns, K steps of one 128-byte row
-     *    (H200: 4 x 28672 x 8192 on 16x256x64 114.0 against 118.4 on 16x128x128, 1 and 16
-     *    rows 113.5 and 113.9 against 121.5 and 120.2; fp8 16x256x128 60.8 against 62.1).
-     *  - K steps past one wave (not past 4): the deepest whose 3 stages let two blocks
-     *    share an SM (TT_SMEM_TWO_BLOCKS), at least one 128-byte row; else the second
-     *    wave runs alone (H200, 64 x 28672 x 8192: 64x128x64 120.8 against 125.6 on
-     *    64x128x128; on an H100 164.9 and 164.6).
-     *  - fp8 K steps up to 64 rows on at most one program per SM: the f16 tiles' bytes,
-     *    twice the elements (H200, 16 x 10240 x 8192: 16x128x256 25.5 against 31.9 on
-     *    16x128x128; 64 x 8192 x 28672: 64x64x256 61.7 against 79.4; past one wave no
-     *    better: 16 x 28672 x 8192 on 16x128x128 62.4, x256 63.1); likewise on 128-row
-     *    tiles of the default columns, up to two waves, where K has two such steps (H200,
-     *    128 x 10240 x 8192, 80 programs, on 128x128x256 30.8 against 36.2 on 128x128x128;
-     *    128 x 28672 x 8192, 224 programs, 70.0 against 76.1 on 4 stages;
-     *    bench/2026-11-24-h200-fp8-m128.md; more waves were not measured).
-     *  - K > N up to 32 rows: f16 K steps of 128, not 256: H200, 8192 x 28672 f16 M = 1
-     *    115.5 us against 118.8, M = 4 115.9 against 118.2, M = 16 114.3 against 115.2
-     *    (bench/2026-11-24-h200-k-stagger.md, section 4); fp8 keeps 512 (after the rule
-     *    above): timed back to back, M = 16 56.3 against 57.6 on 256, M = 32 56.3
-     *    against 58.0, M = 1 57.1 against 57.4 (bench/2026-11-24-h200-kheavy-tune.md).
-     *  - where those tiles leave SMs idle (fewer programs than 7/8 of the SMs: N = 10240
-     *    on 128 columns makes 80) and 64-row tiles of 65 to 256 columns, not a multiple of
-     *    64, spread N over one wave (M <= 64) or two programs per SM (f16, M > 64): those
-     *    (fitColumns; wgmma's direct form). H200, N = 10240 on 64x80 tiles: 64 x 10240 x
-     *    8192 fp8 22.2 us against 24.4, f16 41.7 against 44.5; 128 x 10240 x 8192 f16 on
-     *    256 programs 48.2-49.3 against 55.1; not 16 rows on 64-row tiles (f16 50.4
-     *    against 42.1) (bench/2026-11-25-h200-direct-wgmma.md).
-     *  - fp8 past 64 rows: 128-row tiles on 8 warps (direct form, 64 rows a warpgroup) of
-     *    the columns that spread N over one wave, where those are 64 to 128 (the
-     *    promotion's limit above), K steps of 256 (where K has two of them): H200, 128 x
-     *    10240 x 8192 on 128x80x256 26.3 us against 30.9 on 128x128x256 (80 programs;
-     *    64x80 tiles, 256 programs: 33.6), 128 x 8192 x 28672 on 128x64x256 69.3 against
-     *    75.6 on 64x128x256, 128 x 8192 x 8192 23.5 against 23.5 (bench/
-     *    2026-11-25-h200-gemm-rounds.md). Not f16: 128x64 and 128x80 on 8 warps lost to
-     *    its 64-row tiles (47.2 against 39.4 at 128 x 8192 x 8192, 51.3 against 48.9 at
-     *    N = 10240). */
-    int64_t waves64 = gridPrograms((m + 63) / 64, d->n, 128);
-    g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 || waves64 <= sms ? 64 : 128;
-    int64_t gm = (m + g->bm - 1) / g->bm;
-    bool wide = gridPrograms(gm, d->n, 64) > sms, huge = gridPrograms(gm, d->n, 128) > 4 * sms;
-    bool big = m > 64 && g->bm >= 128 && huge;
-    bool pairs = m > 64 && g->bm == 64 && !fp8 && d->k <= d->n; /* two blocks per SM: above */
-    g->bn = o->v[3] ? o->v[3] : big ? 256 : pairs ? 64 : m > 64 || wide ? 128 : 64;
-    /* a grid that leaves SMs idle, in 64-row tiles of other widths (wgmma's direct form,
-     * which reads B K-major: a weight [N, K]): M <= 64 one per SM, f16 M > 64 two; fp8
-     * past 64 rows (with two K steps of 256, as measured) on 128-row tiles of 8 warps,
-     * one per SM, idle SMs or not (see above) */
-    bool rows128 = fp8 && m > 64 && d->k >= 512;
-    int64_t sbm = rows128 ? 128 : 64, gmS = (m + sbm - 1) / sbm;
-    int64_t fit = fitColumns(gmS, d->n, m <= 64 || fp8 ? sms : 2 * sms, sbm);
-    bool spread = !o->v[2] && !o->v[3] && !o->v[1] && d->bT &&
-                  (rows128 ? fit >= 64 && fit <= 128
-                           : fit > 64 && (m > 64 || g->bm == 64) &&
-                                 gridPrograms(gm, d->n, g->bn) * 8 < sms * 7);
-    if (spread) {
-      g->bm = sbm;
-      g->bn = fit;
-      gm = gmS;
-    }
-    bool deepK = g->bn == 64 && g->bm <= 32 && (d->k <= d->n || fp8); /* K > N: above */
-    g->bk = o->v[4] ? o->v[4] : big && !fp8 ? 64 : deepK ? 256 : 128;
-    g->warps = o->v[1] ? o->v[1] : big || (spread && rows128) ? 8 : 4;
-    /* fp8 wgmma's promotion holds a second accumulator: at most 64 x 128 per warpgroup
-     * (128 x 128 on 4 warps spilled: 128 x 10240 x 8192 59.3 us against 41.3 before the
-     * promotion) */
-    if (fp8)
-      g->bn = o->v[3] || g->bn <= 128 ? g->bn : 128;
-    int64_t eb = fp8 ? 1 : 2; /* 256 columns, then the K steps: see above */
-    bool row256 = !o->v[3] && g->bm <= 32 && gridPrograms(gm, d->n, 128) > sms &&
-                  gridPrograms(gm, d->n, 256) <= sms;
-    if (row256) {
-      g->bn = 256;
-      g->bk = o->v[4] ? o->v[4] : 128 / eb;
-    }
-    int64_t programs = gridPrograms(gm, d->n, g->bn);
-    bool deep128 = g->bm == 128 && !o->v[3] && programs <= 2 * sms && d->k >= 2 * g->bk;
-    if (!o->v[4] && fp8 && ((g->bm <= 64 && programs <= sms) || deep128) && !row256)
-      g->bk *= 2;
-    else if (!o->v[4] && !big && programs > sms)
-      while (g->bk * eb > 128 && 3 * (g->bm + g->bn) * g->bk * eb > TT_SMEM_TWO_BLOCKS)
-        g->bk /= 2;
-    if (fp8)
-      g->warps = o->v[1] ? o->v[1] : g->bm * g->bn > 64 * 128 ? 8 : g->warps;
-    /* K stagger: on one row of tiles each program streams weight rows no other reads, so
-     * starting them at different K steps costs no L2 reuse and spreads their reads over
-     * the DRAM channels (H200, stride 37: 16 x 8192 x 8192 f16 36.0 us against 37.0, fp8
-     * 21.2 against 21.6; 64 x 28672 x 8192 f16 118.4 against 120.5; on 256-column tiles
-     * stride 1: 16 x 28672 x 8192 f16 111.9 against 114.0, where 37 took 115.0); where K
-     * > N it lost at M = 1 (fp8 1 x 8192 x 28672: 63.0 against 61.5), so none there
-     * (bench/2026-11-24-h200-k-stagger.md) */
-    g->stagger = gm != 1 || d->n < d->k ? 0 : g->bn == 256 ? 1 : 37;
-  } else {
-    /* fp8 and batched dots (and rows TMA cannot stride): from the H100 sweeps with
-     * operands staged through registers (scripts/tune-gemm.sh; bench/2026-11-23-h100-
-     * geometry.md, -pipeline.md, -fp8-tune.md), each a time in us for f16 unless fp8:
-     *  - block-m: 16, 32, else 64 (M = 128 on 64-row tiles 93.4 at 128 x 8192 x 8192,
-     *    against 155.5 for 128x64x32 on 8 warps).
-     *  - "wide" = the grid of 64-column tiles has more programs than the GPU has SMs (132,
-     *    H100/H200), e.g. N = 10240 (160): there 32x64x128 tiles on 4 warps ran M = 32 in
-     *    76.1, 32x32x256 in 96.6 (bench/2026-11-22 and -23-h100-gemm.md).
-     *  - block-n 64; 32 for 32-row tiles on a narrow grid (32 x 8192 x 8192: 32x32x256 54.5,
-     *    32x64x128 64.1).
-     *  - block-k: the deepest that 48 KiB of shared memory holds: 256 for 16 rows (16 x
-     *    8192 x 8192: 53.5 against 62.3 for 128) and 32x32 tiles, else 128 (64 x 8192 x
-     *    8192: 70.4, against 92.5 for 64).
-     *  - warps: 8 for 64-row tiles on a narrow grid (66.0 against 70.7), 2 for 32-row and
-     *    fp8 16-row tiles on a very wide one, above 256 programs (32 x 28672 x 8192: 168.4
-     *    against 199.9; fp8 1 x 28672 x 8192: 94.8 against 111.5; at N = 10240, 160
-     *    programs, 2 warps lost: M = 32 88.5 against 76.1, fp8 M = 16 59.4 against 46.8),
-     *    else 4. */
-    g->bm = o->v[2] ? o->v[2] : m <= 16 ? 16 : m <= 32 ? 32 : 64;
-    int64_t programs = d->batch * gridPrograms((m + g->bm - 1) / g->bm, d->n, 64);
-    bool wide = programs > sms, veryWide = programs > 256;
-    g->bn = o->v[3] ? o->v[3] : g->bm == 32 && !wide ? 32 : 64;
-    g->bk = o->v[4] ? o->v[4] : g->bm <= 16 || (g->bm == 32 && g->bn == 32) ? 256 : 128;
-    g->warps = o->v[1]         ? o->v[1]
-               : g->bm >= 128  ? 8
-               : g->bm == 64   ? (wide ? 4 : 8)
-               : veryWide && (g->bm == 32 || fp8) ? 2
-                                                  : 4;
-  }
+  Facts f = {.m = d->m, .n = d->n, .k = d->k, .batch = d->batch,
+             .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
+             .userBm = o->v[2], .userBn = o->v[3], .userBk = o->v[4], .userWarps = o->v[1]};
+  if (o->v[7] && tmaOperands(d)) /* option tma (1 by default) */
+    tmaGeometry(&f, g);
+  else
+    registerGeometry(&f, g);
+  g->bm = f.bm;
+  g->bn = f.bn;
+  g->bk = f.bk;
   g->order = o->v[5];
   g->group = o->v[6];
   if (o->v[8] >= 0) /* option k-stagger; -1: the shape's (above) */

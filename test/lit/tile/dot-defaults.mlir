@@ -1,9 +1,10 @@
-// --tile's default dot geometry (passes/tile.c dotGeometry: from H100 and H200 sweeps): for 2-D
-// f16/bf16 operands TMA can read, the TMA sweep's tiles (bench/2026-11-23-h100-tma-tune.md);
-// otherwise (fp8, batched, rows not a multiple of 8) the register-staging sweeps (bench/
-// 2026-11-23-h100-geometry.md): block-m from M, block-n/block-k/warps from the grid's
-// width (more than 132 programs of 64 columns, one per SM, is "wide"; more than 256 "very
-// wide"), fp8 like f16 but 2 warps when very wide; and batched 3-D matmuls.
+// --tile's default dot geometry (the rule tables of passes/tile/geometry.c, from H100 and
+// H200 sweeps: bench/geometry-rules.md): for 2-D f16/bf16 operands TMA can read, the TMA
+// sweep's tiles (bench/2026-11-23-h100-tma-tune.md); otherwise (fp8, batched, rows not a
+// multiple of 8) the register-staging sweeps (bench/2026-11-23-h100-geometry.md): block-m
+// from M, block-n/block-k/warps from the grid's width (more than 132 programs of 64
+// columns, one per SM, is "wide"; more than 256 "very wide"), fp8 like f16 but 2 warps when
+// very wide; and batched 3-D matmuls.
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile | FileCheck %s
 // tma=0 (mma.sync targets): the register-staging table for every dot (M = 64 narrow: 8 warps).
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile='tma=0' | FileCheck %s --check-prefix=REG
