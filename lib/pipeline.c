@@ -15,104 +15,152 @@
 
 static const char *const pidOrders[] = {"row-major", "grouped", "column-major", NULL};
 static const TtPassOption tileOptions[] = {
-    {"block-size",
-     "elements per program and step (a power of two, >= 32 * num-warps; 0: from the shape: "
-     "1024 elementwise; rows: the row's next power of two up to 32768 when it fits in "
-     "registers, else half of it, at most 32768, in a loop)",
-     0, 0, 65536, NULL},
-    {"num-warps", "warps per program (0: from the block: 4 elementwise; rows: 16-64 elements per "
-     "thread on chip, 32 warps in a loop)", 0,
-     0, 32, NULL},
-    {"block-m", "dot kernels: rows of the output tile (a power of two >= 16; 0: from the "
-     "shape: 16 for M <= 16, 32 for M <= 32, else 64, or 128 at M > 64 on a grid of more "
-     "than one wave where TMA can read the operands)", 0, 0, 256, NULL},
-    {"block-n", "dot kernels: columns of the output tile (a multiple of 16; 0: from the "
-     "shape)", 0, 0, 256, NULL},
-    {"block-k", "dot kernels: K per step of the K loop (a power of two >= 32; 0: from the "
-     "shape)", 0, 0, 512, NULL},
-    {"order", "dot kernels: how program ids map to output tiles: row-major (pid_n fastest), "
-     "grouped (row-major within groups of group-m tile rows, for L2 reuse) or column-major "
-     "(pid_m fastest)", 1, 0, 2, pidOrders},
-    {"group-m", "dot kernels: tile rows per group for order=grouped", 8, 1, 256, NULL},
-    {"tma", "dot kernels: 1: where TMA can read the operands, the defaults of the TMA sweep "
-     "(for sm_90a, whose K loops tt-translate runs on TMA rings); 0: the register-staging "
-     "defaults, for mma.sync targets (sm_80, sm_89: smaller tiles, no spills)", 1, 0, 1,
-     NULL},
-    {"k-stagger", "dot kernels: tile column n starts its K loop at step (n * S) mod steps and "
-     "wraps around, so that the programs stream different K columns at once (0: all start "
-     "at the first step; -1: from the shape: on TMA operands with one row of tiles and "
-     "N >= K, 1 for 256-column tiles and 37 for others; else 0)", -1, -1, 1024, NULL},
+    [TT_TILE_BLOCK_SIZE] =
+        {"block-size",
+         "elements per program and step (a power of two, >= 32 * num-warps; 0: from the shape: "
+         "1024 elementwise; rows: the row's next power of two up to 32768 when it fits in "
+         "registers, else half of it, at most 32768, in a loop)",
+         0, 0, 65536, NULL},
+    [TT_TILE_NUM_WARPS] =
+        {"num-warps",
+         "warps per program (0: from the block: 4 elementwise; rows: 16-64 elements per thread on "
+         "chip, 32 warps in a loop)",
+         0, 0, 32, NULL},
+    [TT_TILE_BLOCK_M] =
+        {"block-m",
+         "dot kernels: rows of the output tile (a power of two >= 16; 0: from the shape: 16 for M "
+         "<= 16, 32 for M <= 32, else 64, or 128 at M > 64 on a grid of more than one wave where "
+         "TMA can read the operands)",
+         0, 0, 256, NULL},
+    [TT_TILE_BLOCK_N] =
+        {"block-n",
+         "dot kernels: columns of the output tile (a multiple of 16; 0: from the shape)",
+         0, 0, 256, NULL},
+    [TT_TILE_BLOCK_K] =
+        {"block-k",
+         "dot kernels: K per step of the K loop (a power of two >= 32; 0: from the shape)",
+         0, 0, 512, NULL},
+    [TT_TILE_ORDER] =
+        {"order",
+         "dot kernels: how program ids map to output tiles: row-major (pid_n fastest), grouped "
+         "(row-major within groups of group-m tile rows, for L2 reuse) or column-major (pid_m "
+         "fastest)",
+         1, 0, 2, pidOrders},
+    [TT_TILE_GROUP_M] =
+        {"group-m",
+         "dot kernels: tile rows per group for order=grouped",
+         8, 1, 256, NULL},
+    [TT_TILE_TMA] =
+        {"tma",
+         "dot kernels: 1: where TMA can read the operands, the defaults of the TMA sweep (for "
+         "sm_90a, whose K loops tt-translate runs on TMA rings); 0: the register-staging defaults, "
+         "for mma.sync targets (sm_80, sm_89: smaller tiles, no spills)",
+         1, 0, 1, NULL},
+    [TT_TILE_K_STAGGER] =
+        {"k-stagger",
+         "dot kernels: tile column n starts its K loop at step (n * S) mod steps and wraps around, "
+         "so that the programs stream different K columns at once (0: all start at the first step; "
+         "-1: from the shape: on TMA operands with one row of tiles and N >= K, 1 for 256-column "
+         "tiles and 37 for others; else 0)",
+         -1, -1, 1024, NULL},
 };
 static const TtPassOption fuseOptions[] = {
-    {"report", "1: print a remark for each group made and each fusion refused", 0, 0, 1, NULL},
+    [TT_FUSE_REPORT] =
+        {"report",
+         "1: print a remark for each group made and each fusion refused",
+         0, 0, 1, NULL},
 };
 static const char *const reduceKinds[] = {"atomic", "two-stage", NULL};
 static const TtPassOption splitkOptions[] = {
-    {"split-k", "K slices per output tile (0: from the shape: up to one program per SM; "
-     "1: no split)", 0, 0, 1024, NULL},
-    {"num-sms", "SMs of the target GPU, for split-k=0 (132: H100 SXM and H200)", 132, 1, 1024,
-     NULL},
-    {"reduce", "how the K slices' partial tiles are summed: atomic (atomic adds into the "
-     "zeroed result; the epilogue must be linear) or two-stage (deterministic: partial "
-     "tiles to an f32 workspace, then a second kernel adds them in order and runs any "
-     "epilogue)", 0, 0, 1, reduceKinds},
+    [TT_SPLITK_SPLIT_K] =
+        {"split-k",
+         "K slices per output tile (0: from the shape: up to one program per SM; 1: no split)",
+         0, 0, 1024, NULL},
+    [TT_SPLITK_NUM_SMS] =
+        {"num-sms",
+         "SMs of the target GPU, for split-k=0 (132: H100 SXM and H200)",
+         132, 1, 1024, NULL},
+    [TT_SPLITK_REDUCE] =
+        {"reduce",
+         "how the K slices' partial tiles are summed: atomic (atomic adds into the zeroed result; "
+         "the epilogue must be linear) or two-stage (deterministic: partial tiles to an f32 "
+         "workspace, then a second kernel adds them in order and runs any epilogue)",
+         0, 0, 1, reduceKinds},
 };
 
 static const char *const stageIns[] = {"registers", "shared", "tma", "auto", NULL};
 static const TtPassOption pipelineOptions[] = {
-    {"num-stages", "steps of the K loop whose loads are in flight at once (0: 2 in "
-     "registers; in shared memory the most of 2-4 that fit in 48 KiB; in TMA rings the "
-     "most of 2-4 that fit (at most 3 on a grid filling under 7/8 of the SMs); past one "
-     "wave 3 where they fit half an SM's shared memory (two blocks per SM), else at most 3, "
-     "4 with wgmma in flight; 1: no pipelining)",
-     0, 0, 8, NULL},
-    {"stage-in", "where the tiles in flight wait: registers (carried by the loop; the "
-     "default, faster on H100 at decode shapes), shared (asynchronous copies into a ring "
-     "of shared-memory slots, cp.async on sm_80+) or tma (sm_90a: hopper.tma_load of each "
-     "operand box into a ring of 128-byte-swizzled slots that wgmma reads in place, "
-     "completing on mbarriers; dynamic shared memory, the rings up to 225 KiB) or auto "
-     "(tma where the loop qualifies, else registers; tt-translate's choice for sm_90a)",
-     0, 0, 3, stageIns},
-    {"wgmma-in-flight", "tma form, f16/bf16 dots: 1: each step's wgmma keeps running while "
-     "the next step waits for its tiles (wgmma.wait_group 1; a slot is refilled one step "
-     "later, when the wgmma that read it is done); 0: each step waits for its own wgmma "
-     "before the next begins; -1: 1 where one block fills an SM's shared memory and the dot "
-     "tile has 128 rows, or 64 on 4 or more stages, else 0", -1, -1, 1, NULL},
+    [TT_PIPELINE_NUM_STAGES] =
+        {"num-stages",
+         "steps of the K loop whose loads are in flight at once (0: 2 in registers; in shared "
+         "memory the most of 2-4 that fit in 48 KiB; in TMA rings the most of 2-4 that fit (at "
+         "most 3 on a grid filling under 7/8 of the SMs); past one wave 3 where they fit half an "
+         "SM's shared memory (two blocks per SM), else at most 3, 4 with wgmma in flight; 1: no "
+         "pipelining)",
+         0, 0, 8, NULL},
+    [TT_PIPELINE_STAGE_IN] =
+        {"stage-in",
+         "where the tiles in flight wait: registers (carried by the loop; the default, faster on "
+         "H100 at decode shapes), shared (asynchronous copies into a ring of shared-memory slots, "
+         "cp.async on sm_80+) or tma (sm_90a: hopper.tma_load of each operand box into a ring of "
+         "128-byte-swizzled slots that wgmma reads in place, completing on mbarriers; dynamic "
+         "shared memory, the rings up to 225 KiB) or auto (tma where the loop qualifies, else "
+         "registers; tt-translate's choice for sm_90a)",
+         0, 0, 3, stageIns},
+    [TT_PIPELINE_WGMMA_IN_FLIGHT] =
+        {"wgmma-in-flight",
+         "tma form, f16/bf16 dots: 1: each step's wgmma keeps running while the next step waits "
+         "for its tiles (wgmma.wait_group 1; a slot is refilled one step later, when the wgmma "
+         "that read it is done); 0: each step waits for its own wgmma before the next begins; -1: "
+         "1 where one block fills an SM's shared memory and the dot tile has 128 rows, or 64 on 4 "
+         "or more stages, else 0",
+         -1, -1, 1, NULL},
 };
 
 static const TtPassOption pdlOptions[] = {
-    {"trigger", "where each program signals that the next launch may start "
-     "(griddepcontrol.launch_dependents): start, after-loop (after the K loop; at exit "
-     "without one), exit (no signal: a program's exit is one), auto (start when the launch "
-     "has 7/8 of num-sms to num-sms programs and one block fills an SM's shared memory, "
-     "else after-loop) or off (no programmatic dependent "
-     "launch: the kernel is launched the plain way)", 0, 0, 4, ttPdlTriggers},
-    {"num-sms", "SMs of the target GPU, for trigger=auto (132: H100 SXM and H200)", TT_SMS, 1,
-     1024, NULL},
+    [TT_PDL_TRIGGER] =
+        {"trigger",
+         "where each program signals that the next launch may start "
+         "(griddepcontrol.launch_dependents): start, after-loop (after the K loop; at exit without "
+         "one), exit (no signal: a program's exit is one), auto (start when the launch has 7/8 of "
+         "num-sms to num-sms programs and one block fills an SM's shared memory, else after-loop) "
+         "or off (no programmatic dependent launch: the kernel is launched the plain way)",
+         0, 0, 4, ttPdlTriggers},
+    [TT_PDL_NUM_SMS] =
+        {"num-sms",
+         "SMs of the target GPU, for trigger=auto (132: H100 SXM and H200)",
+         TT_SMS, 1, 1024, NULL},
 };
 
 static const char *const mmaKinds[] = {"sync", "wgmma", NULL};
 static const TtPassOption lowerOptions[] = {
-    {"mma", "tensor-core instructions for tile.dot: sync (mma.sync.m16n8k16, sm_80 and "
-     "later) or wgmma (warpgroup MMA from swizzled shared memory, sm_90a, for each dot "
-     "whose tile fits it; the others use mma.sync). tt-translate picks wgmma for "
-     "--arch=sm_90a", 0, 0, 1, mmaKinds},
-    {"sm", "the target's compute capability, major * 10 + minor (80: sm_80; 90: sm_90 and "
-     "sm_90a): from 90 on, tile.atomic_add adds each contiguous run of up to 16 bytes with "
-     "one vector red (v4.f32, v4.f16x2, v4.bf16x2; PTX ISA 8.1), below it one atomic per "
-     "element. tt-translate passes its --arch", 80, 70, 120, NULL},
+    [TT_LOWER_MMA] =
+        {"mma",
+         "tensor-core instructions for tile.dot: sync (mma.sync.m16n8k16, sm_80 and later) or "
+         "wgmma (warpgroup MMA from swizzled shared memory, sm_90a, for each dot whose tile fits "
+         "it; the others use mma.sync). tt-translate picks wgmma for --arch=sm_90a",
+         0, 0, 1, mmaKinds},
+    [TT_LOWER_SM] =
+        {"sm",
+         "the target's compute capability, major * 10 + minor (80: sm_80; 90: sm_90 and sm_90a): "
+         "from 90 on, tile.atomic_add adds each contiguous run of up to 16 bytes with one vector "
+         "red (v4.f32, v4.f16x2, v4.bf16x2; PTX ISA 8.1), below it one atomic per element. "
+         "tt-translate passes its --arch",
+         80, 70, 120, NULL},
 };
 
-/* An option table's length, which must fit TtPassOptions (checked at compile time). */
+/* An option table's length, which must be its pass's option count (the enum in tt.h)
+ * and fit TtPassOptions (checked at compile time). */
 #define NOPTIONS(table) ((int)(sizeof table / sizeof table[0]))
-#define FITS(table)                                                                        \
+#define FITS(table, count)                                                                 \
+  _Static_assert(NOPTIONS(table) == (count), #table ": one row per option index");       \
   _Static_assert(NOPTIONS(table) <= TT_MAX_PASS_OPTIONS, "raise TT_MAX_PASS_OPTIONS")
-FITS(fuseOptions);
-FITS(tileOptions);
-FITS(splitkOptions);
-FITS(pipelineOptions);
-FITS(pdlOptions);
-FITS(lowerOptions);
+FITS(fuseOptions, TT_FUSE_NOPTIONS);
+FITS(tileOptions, TT_TILE_NOPTIONS);
+FITS(splitkOptions, TT_SPLITK_NOPTIONS);
+FITS(pipelineOptions, TT_PIPELINE_NOPTIONS);
+FITS(pdlOptions, TT_PDL_NOPTIONS);
+FITS(lowerOptions, TT_LOWER_NOPTIONS);
 
 static const TtPassInfo passes[] = {
     {"decompose", "Rewrite composite prim ops into primitive prim ops",

@@ -292,6 +292,31 @@ typedef struct {
 typedef struct {
   int64_t v[TT_MAX_PASS_OPTIONS];
 } TtPassOptions;
+/* The option indices of each pass (`opts->v[TT_TILE_TMA]` is --tile's tma): its option
+ * table in pipeline.c is written by them, and its length is checked against the count. */
+enum { TT_FUSE_REPORT, TT_FUSE_NOPTIONS };
+enum {
+  TT_TILE_BLOCK_SIZE,
+  TT_TILE_NUM_WARPS,
+  TT_TILE_BLOCK_M,
+  TT_TILE_BLOCK_N,
+  TT_TILE_BLOCK_K,
+  TT_TILE_ORDER,
+  TT_TILE_GROUP_M,
+  TT_TILE_TMA,
+  TT_TILE_K_STAGGER,
+  TT_TILE_NOPTIONS
+};
+enum { TT_SPLITK_SPLIT_K, TT_SPLITK_NUM_SMS, TT_SPLITK_REDUCE, TT_SPLITK_NOPTIONS };
+enum {
+  TT_PIPELINE_NUM_STAGES,
+  TT_PIPELINE_STAGE_IN,
+  TT_PIPELINE_WGMMA_IN_FLIGHT,
+  TT_PIPELINE_NOPTIONS
+};
+enum { TT_PDL_TRIGGER, TT_PDL_NUM_SMS, TT_PDL_NOPTIONS };
+/* convert-tile-to-gpu's options. */
+enum { TT_LOWER_MMA, TT_LOWER_SM, TT_LOWER_NOPTIONS };
 /* A tt pass: runs on the module (builtin.module). `run` returns false after emitting an
  * error diagnostic. */
 typedef struct {

@@ -424,7 +424,7 @@ bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
     MlirRegion r = mlirOperationGetRegion(op, 0);
     for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
          b = mlirBlockGetNextInRegion(b))
-      fuseBlock(b, op, &serial, opts->v[0] != 0);
+      fuseBlock(b, op, &serial, opts->v[TT_FUSE_REPORT] != 0);
   }
   return true;
 }

@@ -213,6 +213,6 @@ bool ttPdlPass(MlirModule module, const TtPassOptions *opts) {
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
         mlirAttributeIsNull(ttOpAttr(op, "tile.pdl")))
-      pdlKernel(module, op, (int)opts->v[0], opts->v[1]);
+      pdlKernel(module, op, (int)opts->v[TT_PDL_TRIGGER], opts->v[TT_PDL_NUM_SMS]);
   return true;
 }

@@ -689,7 +689,9 @@ bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
-        !pipelineKernel(module, op, opts->v[0], (int)opts->v[1], (int)opts->v[2]))
+        !pipelineKernel(module, op, opts->v[TT_PIPELINE_NUM_STAGES],
+                        (int)opts->v[TT_PIPELINE_STAGE_IN],
+                        (int)opts->v[TT_PIPELINE_WGMMA_IN_FLIGHT]))
       return false;
   return true;
 }

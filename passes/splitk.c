@@ -356,7 +356,8 @@ bool ttSplitKPass(MlirModule module, const TtPassOptions *opts) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
-        !splitKernel(module, op, opts->v[0], opts->v[1], opts->v[2] == 1))
+        !splitKernel(module, op, opts->v[TT_SPLITK_SPLIT_K], opts->v[TT_SPLITK_NUM_SMS],
+                     opts->v[TT_SPLITK_REDUCE] == 1))
       return false;
   return true;
 }

@@ -379,18 +379,19 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
                      DotGeometry *g) {
   Facts f = {.m = d->m, .n = d->n, .k = d->k, .batch = d->batch,
              .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
-             .userBm = o->v[2], .userBn = o->v[3], .userBk = o->v[4], .userWarps = o->v[1]};
-  if (o->v[7] && tmaOperands(d)) /* option tma (1 by default) */
+             .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
+             .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
+  if (o->v[TT_TILE_TMA] && tmaOperands(d)) /* option tma (1 by default) */
     tmaGeometry(&f, g);
   else
     registerGeometry(&f, g);
   g->bm = f.bm;
   g->bn = f.bn;
   g->bk = f.bk;
-  g->order = o->v[5];
-  g->group = o->v[6];
-  if (o->v[8] >= 0) /* option k-stagger; -1: the shape's (above) */
-    g->stagger = o->v[8];
+  g->order = o->v[TT_TILE_ORDER];
+  g->group = o->v[TT_TILE_GROUP_M];
+  if (o->v[TT_TILE_K_STAGGER] >= 0) /* -1: the shape's (above) */
+    g->stagger = o->v[TT_TILE_K_STAGGER];
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */
   bool pow2 = !(g->bm & (g->bm - 1)) && !(g->bk & (g->bk - 1));
   if (!pow2 || g->bm < 16 || g->bn < 16 || g->bn % 16 || g->bk < 32) {

@@ -183,7 +183,8 @@ MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, MlirType ou
 }
 
 bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
-  int64_t block = opts->v[0], warps = opts->v[1]; /* 0: chosen from the shape */
+  /* 0: chosen from the shape */
+  int64_t block = opts->v[TT_TILE_BLOCK_SIZE], warps = opts->v[TT_TILE_NUM_WARPS];
   if (block & (block - 1)) {
     fprintf(stderr, "error: tile: block-size=%lld must be a power of two\n", (long long)block);
     return false;
