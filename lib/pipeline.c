@@ -79,7 +79,7 @@ static const TtPassOption splitkOptions[] = {
     [TT_SPLITK_NUM_SMS] =
         {"num-sms",
          "SMs of the target GPU, for split-k=0 (132: H100 SXM and H200)",
-         132, 1, 1024, NULL},
+         TT_DEFAULT_NUM_SMS, 1, 1024, NULL},
     [TT_SPLITK_REDUCE] =
         {"reduce",
          "how the K slices' partial tiles are summed: atomic (atomic adds into the zeroed result; "
@@ -129,7 +129,7 @@ static const TtPassOption pdlOptions[] = {
     [TT_PDL_NUM_SMS] =
         {"num-sms",
          "SMs of the target GPU, for trigger=auto (132: H100 SXM and H200)",
-         TT_SMS, 1, 1024, NULL},
+         TT_DEFAULT_NUM_SMS, 1, 1024, NULL},
 };
 
 static const char *const mmaKinds[] = {"sync", "wgmma", NULL};

@@ -129,14 +129,7 @@ bool ttTransposedView(MlirValue v);
 /* Shared memory of dot kernels, in convert-tile-to-gpu's layouts (--tile and --pipeline
  * budget with them): an R x C operand tile with each row padded by 16 bytes (ldmatrix then
  * reads 8 rows from 8 distinct bank groups), the f32 M x N accumulator with rows padded by
- * 4 (for its move to the flat layout), and the static limit of a kernel. */
-/* Shared memory for TMA rings: a block may have 227 KiB on sm_90; 1 KiB goes to aligning
- * the dynamic buffer and 1 KiB is left for the static mbarriers and scratch. */
-#define TT_SMEM_DYNAMIC_LIMIT (225 * 1024)
-/* SMs of the GPU the shape-driven defaults assume (H100 SXM and H200), and the shared
- * memory two blocks of one SM may each have there (228 KiB, 1 KiB per block reserved). */
-#define TT_SMS 132
-#define TT_SMEM_TWO_BLOCKS (113 * 1024)
+ * 4 (for its move to the flat layout); the limits are the target's (target.h). */
 static inline int64_t ttSmemTileBytes(int64_t rows, int64_t cols, int64_t elemBytes) {
   return rows * (cols * elemBytes + 16);
 }

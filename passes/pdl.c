@@ -29,8 +29,8 @@
  *     exit); auto is start when the launch has more than 7/8 of num-sms and at most
  *     num-sms programs (a grid of symbolic extents, like an elementwise kernel's
  *     cdiv(numel, block), counts as more) and its shared-memory rings leave no room for
- *     a second block on an SM (more than TT_SMEM_TWO_BLOCKS), else after-loop. The next
- *     kernel's programs start where an SM has room: with one block per SM only on the
+ *     a second block on an SM (more than ttTargetSmemTwoBlocks of the default target), else
+ *     after-loop. The next kernel's programs start where an SM has room: with one block per SM only on the
  *     idle SMs and as this kernel's programs exit, so an early trigger hides the launch
  *     (H200, 16 x 8192 x 8192 fp8, 128 programs of 161 KiB: 19.8 us without pdl, 16.7
  *     with the trigger at the start, 18.0 after the K loop); where a second block fits,
@@ -166,7 +166,7 @@ static void pdlKernel(MlirModule module, MlirOperation kernel, int trigger, int6
   if (trigger == TRIGGER_AUTO) { /* a symbolic grid counts as more than one wave */
     int64_t programs = mlirOperationIsNull(fusion) ? -1 : ttLaunchProgramsExact(fusion);
     trigger = programs > numSms * 7 / 8 && programs <= numSms &&
-                      ringBytes(kbody) > TT_SMEM_TWO_BLOCKS
+                      ringBytes(kbody) > ttTargetSmemTwoBlocks(ttTargetDefault())
                   ? TRIGGER_START
                   : TRIGGER_AFTER_LOOP;
   }

@@ -56,6 +56,12 @@
 
 #include <stdlib.h>
 
+/* What the stage counts are budgeted with: the SMs and shared memory of the GPU tt-opt's
+ * defaults are for (ttTargetDefault: H100 SXM, H200). */
+static int64_t numSms(void) { return ttTargetDefault()->numSms; }
+static int64_t smemDynamic(void) { return ttTargetSmemDynamic(ttTargetDefault()); }
+static int64_t smemTwoBlocks(void) { return ttTargetSmemTwoBlocks(ttTargetDefault()); }
+
 #define MAX_SLICE 256
 enum { FORM_REGISTERS, FORM_SHARED, FORM_TMA, FORM_AUTO }; /* the stage-in option's values */
 #define MAX_LOADS 8
@@ -349,18 +355,18 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
   }
   *slotBytes = slot;
   int64_t acc = accBytes(ttForBody(loop)); /* reuses the rings after the loop */
-  bool waves = programs > TT_SMS, few = programs * 8 < TT_SMS * 7;
-  if (waves && *stages == 0 && 3 * slot <= TT_SMEM_TWO_BLOCKS && acc <= TT_SMEM_TWO_BLOCKS)
+  bool waves = programs > numSms(), few = programs * 8 < numSms() * 7;
+  if (waves && *stages == 0 && 3 * slot <= smemTwoBlocks() && acc <= smemTwoBlocks())
     *stages = 3; /* two blocks per SM */
   for (int64_t n = waves || few ? 3 : 4; n >= 2 && *stages == 0; n--) /* one */
-    if (n * slot <= TT_SMEM_DYNAMIC_LIMIT && acc <= TT_SMEM_DYNAMIC_LIMIT)
+    if (n * slot <= smemDynamic() && acc <= smemDynamic())
       *stages = n;
   int64_t n = *stages ? *stages : 2, bytes = n * slot > acc ? n * slot : acc;
-  if (bytes > TT_SMEM_DYNAMIC_LIMIT) {
+  if (bytes > smemDynamic()) {
     if (report)
       ttEmitError(loop, "pipeline: %lld TMA stages need %lld bytes of shared memory; at "
-                        "most %d are supported",
-                  (long long)n, (long long)bytes, TT_SMEM_DYNAMIC_LIMIT);
+                        "most %lld are supported",
+                  (long long)n, (long long)bytes, (long long)smemDynamic());
     return false;
   }
   return true;
@@ -416,7 +422,7 @@ static void wgmmaWait(TtBuilder *b, MlirLocation loc, int64_t n) {
 
 /* True when the loop's dots leave their wgmma in flight (step 5): each dot's result feeds
  * only the loop's yield (nothing reads a sum still in flight), and option `want` 1, or -1
- * (auto) where a block fills its SM (rings of `ringBytes` past TT_SMEM_TWO_BLOCKS: no
+ * (auto) where a block fills its SM (rings of `ringBytes` past smemTwoBlocks(): no
  * second block's loads run while this one's wgmma does), its dot tiles have 128 rows (the
  * wgmma of a step takes long enough to matter), or 64 on 4+ stages (the loads keep two
  * steps of lead); and only on 2-byte operands (an fp8 dot's promotion reads its sum at
@@ -443,7 +449,7 @@ static bool inFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t st
     rows64 = rows64 && a[0] >= 64;
     rows128 = rows128 && a[0] >= 128;
   }
-  return want == 1 || (want < 0 && ringBytes > TT_SMEM_TWO_BLOCKS &&
+  return want == 1 || (want < 0 && ringBytes > smemTwoBlocks() &&
                        (rows128 || (rows64 && stages >= 4)));
 }
 
@@ -530,8 +536,8 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
   /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
    * fits and a block already fills its SM (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779
    * us against 790-817 on 3) */
-  if (inFlight && asked == 0 && stages < 4 && ttLaunchPrograms(fusion) > TT_SMS &&
-      stages * slotBytes > TT_SMEM_TWO_BLOCKS && (stages + 1) * slotBytes <= TT_SMEM_DYNAMIC_LIMIT)
+  if (inFlight && asked == 0 && stages < 4 && ttLaunchPrograms(fusion) > numSms() &&
+      stages * slotBytes > smemTwoBlocks() && (stages + 1) * slotBytes <= smemDynamic())
     stages++;
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),
             step = mlirOperationGetOperand(loop, 2);

@@ -68,11 +68,9 @@ static void cpAsync(Lower *l, MlirValue dst, MlirValue src, int64_t bytes, MlirV
 }
 
 bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
-  Lowered *ptr = tgLookup(l, mlirOperationGetOperand(op, 0));
-  Lowered *offs = tgLookup(l, mlirOperationGetOperand(op, 1));
-  Lowered *mask = tgLookup(l, mlirOperationGetOperand(op, 2));
-  Lowered *ring = tgLookup(l, mlirOperationGetOperand(op, 3));
-  Lowered *slot = tgLookup(l, mlirOperationGetOperand(op, 4));
+  Lowered *x[5]; /* ptr, offsets, mask, ring, slot */
+  tgOperands(l, op, 5, x);
+  Lowered *ptr = x[0], *offs = x[1], *mask = x[2], *ring = x[3], *slot = x[4];
   MlirType rt = mlirValueGetType(mlirOperationGetOperand(op, 3));
   MlirType elem = ttElementType(rt);
   int64_t bytes = l->VEC * ttDtypeBytes(elem);

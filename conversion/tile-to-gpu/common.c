@@ -42,6 +42,12 @@ Lowered *tgLookup(Lower *l, MlirValue v) {
   return NULL;
 }
 
+void tgOperands(Lower *l, MlirOperation op, int n, Lowered **out) {
+  for (int i = 0; i < n; i++)
+    out[i] = i < mlirOperationGetNumOperands(op) ? tgLookup(l, mlirOperationGetOperand(op, i))
+                                                 : NULL;
+}
+
 bool tgIsTile(MlirValue v) { return mlirTypeIsARankedTensor(mlirValueGetType(v)); }
 
 /* Parts of value v in the flat layout: numel / (VEC * T) for a tile, 1 for a scalar. */

@@ -45,12 +45,9 @@ bool tgLowerMbarrierAlloc(Lower *l, MlirOperation op) {
 }
 
 bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
-  Lowered *desc = tgLookup(l, mlirOperationGetOperand(op, 0));
-  Lowered *ring = tgLookup(l, mlirOperationGetOperand(op, 1));
-  Lowered *slot = tgLookup(l, mlirOperationGetOperand(op, 2));
-  Lowered *bars = tgLookup(l, mlirOperationGetOperand(op, 3));
-  Lowered *offs = tgLookup(l, mlirOperationGetOperand(op, 4));
-  Lowered *pred = tgLookup(l, mlirOperationGetOperand(op, 5));
+  Lowered *x[6]; /* descriptor, ring, slot, mbarriers, offsets, predicate */
+  tgOperands(l, op, 6, x);
+  Lowered *desc = x[0], *ring = x[1], *slot = x[2], *bars = x[3], *offs = x[4], *pred = x[5];
   MlirAttribute dims = ttOpAttr(op, "dims");
   MlirType rt = mlirValueGetType(mlirOperationGetOperand(op, 1));
   if (!desc || !ring || !ring->swz || !slot || !bars || !offs || !pred ||

@@ -366,8 +366,8 @@ static MlirOperation gpuModule(MlirModule module) {
 static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptions *opts) {
   MlirContext ctx = mlirOperationGetContext(func);
   Lower l = {0};
-  l.wgmma = opts->v[0] == 1;
-  l.target = ttTargetForSm((int)opts->v[1]);
+  l.wgmma = opts->v[TT_LOWER_MMA] == 1;
+  l.target = ttTargetForSm((int)opts->v[TT_LOWER_SM]);
   l.ctx = ctx;
   l.loc = mlirOperationGetLocation(func);
   int64_t warps = ttOpAttrInt(func, "tile.num_warps", 4);

@@ -111,6 +111,8 @@ int64_t tgGcd64(int64_t a, int64_t b);
 int64_t tgMaxI(int64_t a, int64_t b);
 int64_t tgPow2Div(int64_t v);
 Lowered *tgLookup(Lower *l, MlirValue v);
+/* The lowered values of op's first n operands into out (NULL where one is not lowered). */
+void tgOperands(Lower *l, MlirOperation op, int n, Lowered **out);
 bool tgIsTile(MlirValue v);
 Lowered *tgDefine(Lower *l, MlirValue key);
 MlirType tgVecOf(Lower *l, MlirType elem);

@@ -128,6 +128,7 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
 
 /* What the rules read: the dot, the user's options and the picks made so far. */
 typedef struct {
+  int64_t sms, smemTwoBlocks; /* of the GPU the picks are for (ttTargetDefault) */
   int64_t m, n, k, batch;
   bool fp8, bT;
   int64_t userBm, userBn, userBk, userWarps; /* 0: not given */
@@ -169,7 +170,7 @@ static bool mUpTo64(const Facts *f) { return f->m <= 64; }
 static bool mPast64(const Facts *f) { return f->m > 64; }
 /* 64-row tiles of 128 columns make at most one wave. */
 static bool rows64OneWave(const Facts *f) {
-  return gridPrograms((f->m + 63) / 64, f->n, 128) <= TT_SMS;
+  return gridPrograms((f->m + 63) / 64, f->n, 128) <= f->sms;
 }
 static bool bigGrid(const Facts *f) { return f->big; }
 /* Past 64 rows on 64-row tiles, f16/bf16 with K <= N: two blocks per SM. */
@@ -177,12 +178,12 @@ static bool f16PairsPerSm(const Facts *f) {
   return f->m > 64 && f->bm == 64 && !f->fp8 && f->k <= f->n;
 }
 /* More programs of 64 columns than SMs. */
-static bool wideGrid(const Facts *f) { return programsOf(f, 64) > TT_SMS; }
+static bool wideGrid(const Facts *f) { return programsOf(f, 64) > f->sms; }
 
 /* Step 3's columns for spread tiles of `rows` rows (fitColumns: 0 when none fit), over
  * one wave up to 64 rows and for fp8, two programs per SM for f16 past 64 rows. */
 static int64_t spreadColumns(const Facts *f, int64_t rows) {
-  int64_t slots = f->m <= 64 || f->fp8 ? TT_SMS : 2 * TT_SMS;
+  int64_t slots = f->m <= 64 || f->fp8 ? f->sms : 2 * f->sms;
   return fitColumns((f->m + rows - 1) / rows, f->n, slots, rows);
 }
 /* fp8 past 64 rows where K has two K steps of 256. */
@@ -195,7 +196,7 @@ static bool fp8Rows128Spreads(const Facts *f) {
  * SMs; not for tiles of 16 or 32 rows. */
 static bool idleSmsSpread64(const Facts *f) {
   return spreadColumns(f, 64) > 64 && (f->m > 64 || f->bm == 64) &&
-         programsOf(f, f->bn) * 8 < TT_SMS * 7;
+         programsOf(f, f->bn) * 8 < f->sms * 7;
 }
 
 static bool bigGridF16(const Facts *f) { return f->big && !f->fp8; }
@@ -207,20 +208,20 @@ static bool f16KPastNNarrow(const Facts *f) {
 static bool fp8Operands(const Facts *f) { return f->fp8; }
 /* Up to 32 rows where 128-column tiles pass one wave and 256-column ones make one. */
 static bool rows256OneWave(const Facts *f) {
-  return f->bm <= 32 && programsOf(f, 128) > TT_SMS && programsOf(f, 256) <= TT_SMS;
+  return f->bm <= 32 && programsOf(f, 128) > f->sms && programsOf(f, 256) <= f->sms;
 }
 static bool row256Picked(const Facts *f) { return f->row256; }
 /* fp8 up to 64 rows on at most one program per SM. */
 static bool fp8OneWave(const Facts *f) {
-  return f->fp8 && f->bm <= 64 && programsOf(f, f->bn) <= TT_SMS;
+  return f->fp8 && f->bm <= 64 && programsOf(f, f->bn) <= f->sms;
 }
 /* fp8 on 128-row tiles of the default columns (block-n not given), up to two waves,
  * where K has two steps of twice the K step. */
 static bool fp8Rows128TwoWaves(const Facts *f) {
-  return f->fp8 && f->bm == 128 && !f->userBn && programsOf(f, f->bn) <= 2 * TT_SMS &&
+  return f->fp8 && f->bm == 128 && !f->userBn && programsOf(f, f->bn) <= 2 * f->sms &&
          f->k >= 2 * f->bk;
 }
-static bool pastOneWave(const Facts *f) { return programsOf(f, f->bn) > TT_SMS; }
+static bool pastOneWave(const Facts *f) { return programsOf(f, f->bn) > f->sms; }
 /* fp8 tiles past 64 x 128 (wgmma's promotion: 64 x 128 per warpgroup at most). */
 static bool fp8Past64x128(const Facts *f) { return f->fp8 && f->bm * f->bn > 64 * 128; }
 static bool spread128(const Facts *f) { return f->spread == 128; }
@@ -336,7 +337,7 @@ static int64_t decide(int64_t user, const Rule *rules, size_t n, const Facts *f)
 static void tmaGeometry(Facts *f, DotGeometry *g) {
   f->bm = DECIDE(f->userBm, tmaBlockM, f);
   f->gm = (f->m + f->bm - 1) / f->bm;
-  f->big = f->m > 64 && f->bm >= 128 && programsOf(f, 128) > 4 * TT_SMS;
+  f->big = f->m > 64 && f->bm >= 128 && programsOf(f, 128) > 4 * f->sms;
   f->bn = DECIDE(f->userBn, tmaBlockN, f);
   if (!f->userBm && !f->userBn && !f->userWarps && f->bT) /* 3 */
     f->spread = PICK(tmaSpread, f);
@@ -359,7 +360,7 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
   if (depth == DOUBLE)
     f->bk *= 2;
   else if (depth == TWO_BLOCKS) /* the deepest whose 3 stages fit two blocks, >= 128 bytes */
-    while (f->bk * eb > 128 && 3 * (f->bm + f->bn) * f->bk * eb > TT_SMEM_TWO_BLOCKS)
+    while (f->bk * eb > 128 && 3 * (f->bm + f->bn) * f->bk * eb > f->smemTwoBlocks)
       f->bk /= 2;
   g->warps = DECIDE(f->userWarps, tmaWarps, f);
   g->stagger = PICK(tmaStagger, f);
@@ -377,7 +378,9 @@ static void registerGeometry(Facts *f, DotGeometry *g) {
 
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
                      DotGeometry *g) {
-  Facts f = {.m = d->m, .n = d->n, .k = d->k, .batch = d->batch,
+  const TtTarget *target = ttTargetDefault();
+  Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
+             .m = d->m, .n = d->n, .k = d->k, .batch = d->batch,
              .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
              .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
              .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
@@ -403,11 +406,11 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   /* shared memory (convert-tile-to-gpu): the operands with rows padded by 8 elements, and
    * later the f32 accumulator with rows padded by 4 */
   int64_t smem = ttSmemDotBytes(g->bm, g->bn, g->bk);
-  if (smem > TT_SMEM_DYNAMIC_LIMIT) { /* (past 48 KiB: dynamic shared memory) */
+  if (smem > ttTargetSmemDynamic(target)) { /* (past 48 KiB: dynamic shared memory) */
     ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld needs %lld bytes of shared memory; "
-                        "at most %d (225 KiB) are supported",
+                        "at most %lld (%lld KiB) are supported",
                 (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)smem,
-                TT_SMEM_DYNAMIC_LIMIT);
+                (long long)ttTargetSmemDynamic(target), (long long)ttTargetSmemDynamic(target) / 1024);
     return false;
   }
   int64_t t = 32 * g->warps;

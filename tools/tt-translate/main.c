@@ -114,8 +114,8 @@ static bool lowerTiles(MlirModule m, bool wgmma, const TtTarget *target) {
   TtPassOptions opts;
   if (!ttPassParseOptions(info, NULL, &opts))
     return false;
-  opts.v[0] = wgmma; /* mma: sync (0) or wgmma (1) */
-  opts.v[1] = target->sm;
+  opts.v[TT_LOWER_MMA] = wgmma; /* sync (0) or wgmma (1) */
+  opts.v[TT_LOWER_SM] = target->sm;
   return info->run(m, &opts);
 }
 
