@@ -13,7 +13,7 @@
  *                   size  = min(gm - first, group)
  *                   pid_m = first + (pid % width) % size;  pid_n = (pid % width) / size
  * The arithmetic is emitted as scalar arith ops on i32, so it stays visible in the IR.
- * Dot kernels use it (passes/tile.c); any kernel over a 2-D grid of tiles can.
+ * Dot kernels use it (passes/tile/dot.c); any kernel over a 2-D grid of tiles can.
  */
 #include "tt.h"
 
