@@ -6,8 +6,10 @@
  * `convert` (docs/metadata.md). The dtype helpers turn float64 values into
  * the bit patterns of each dtype and back (round to nearest even, with
  * subnormals, overflow and NaN as documented in docs/metadata.md), so that
- * tt-run can make inputs and read outputs. ttrtRefCompare measures how far a
- * kernel's output is from the reference. Pure C11.
+ * tt-run can make inputs and read outputs; dtype.c implements them from the
+ * dtype table that also gives meta.h's dtype names and sizes.
+ * ttrtRefCompare measures how far a kernel's output is from the reference.
+ * Pure C11.
  */
 #ifndef TT_RUNTIME_REF_H
 #define TT_RUNTIME_REF_H
@@ -19,7 +21,7 @@ extern "C" {
 #endif
 
 /*===------------------------------------------------------------------===*
- * Dtype encoding
+ * Dtype encoding (dtype.c)
  *===------------------------------------------------------------------===*/
 
 /* The bit pattern (in the low bits) of `x` rounded to `dtype`. Floats round
