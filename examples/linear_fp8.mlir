@@ -2,8 +2,8 @@
 // y = (x @ w^T) * sx * sw in f16, x [16, 8192] and w [8192, 8192] in E4M3 with per-tensor
 // f32 scales. --decompose turns prim.scaled_mm into an f32 matmul and two scale products;
 // --fuse makes them one dot group; on sm_90a TMA copies the fp8 tiles into swizzled
-// shared-memory rings and fp8 wgmma reads them in place (H200: about 22 us, 1.6x-2.4x
-// cuBLAS fp8; bench/2026-11-24-h200-gemm.md); other targets widen them to f16 in registers
+// shared-memory rings and fp8 wgmma reads them in place (its time against cuBLAS fp8:
+// bench/README.md's current GEMM table); other targets widen them to f16 in registers
 // for mma.sync. Walked through in docs/worked-example-gemm.md.
 // Run: tt-opt --decompose --fuse --splitk examples/linear_fp8.mlir | tt-translate --ptx -o linear_fp8.ptx
 func.func @linear_fp8(%x: tensor<16x8192xf8E4M3FN>, %w: tensor<8192x8192xf8E4M3FN>,
