@@ -6,7 +6,8 @@
  *  - SMs: the vendor's specification of the part named in the row (the GPU whose shape
  *    the defaults are sized for; other parts of one architecture differ, e.g. the H100
  *    PCIe's 114 SMs: pass num-sms to the passes that take it);
- *  - features: the PTX ISA ("Target ISA notes" of wgmma.mma_async (sm_90a),
+ *  - features: the PTX ISA ("Target ISA notes" of mma.sync.m16n8k16 with f16/bf16 (sm_80),
+ *    wgmma.mma_async (sm_90a),
  *    cp.async.bulk.tensor and griddepcontrol (sm_90), red.global.v4 (sm_90, PTX ISA 8.1),
  *    cvt.e4m3x2 (sm_89)); the PTX version is the oldest that has every feature used.
  */
@@ -15,19 +16,19 @@
 #include <string.h>
 
 static const TtTarget targets[] = {
-    /* arch      sm   SMs part          KiB/blk KiB/SM ptx  wgmma  tma    pdl    vred   fp8 */
-    {"sm_70", 70, 80, "V100 SXM2", 96, 96, "+ptx80", false, false, false, false, false},
-    {"sm_75", 75, 40, "T4", 64, 64, "+ptx80", false, false, false, false, false},
-    {"sm_80", 80, 108, "A100 SXM", 163, 164, "+ptx80", false, false, false, false, false},
-    {"sm_86", 86, 84, "A40", 99, 100, "+ptx80", false, false, false, false, false},
-    {"sm_89", 89, 142, "L40S", 99, 100, "+ptx81", false, false, false, false, true},
-    {"sm_90", 90, TT_DEFAULT_NUM_SMS, "H100 SXM, H200", 227, 228, "+ptx81", false, true, true,
+    /* arch      sm   SMs part          KiB/blk KiB/SM ptx  mma.sync wgmma tma pdl vred fp8 */
+    {"sm_70", 70, 80, "V100 SXM2", 96, 96, "+ptx80", false, false, false, false, false, false},
+    {"sm_75", 75, 40, "T4", 64, 64, "+ptx80", false, false, false, false, false, false},
+    {"sm_80", 80, 108, "A100 SXM", 163, 164, "+ptx80", true, false, false, false, false, false},
+    {"sm_86", 86, 84, "A40", 99, 100, "+ptx80", true, false, false, false, false, false},
+    {"sm_89", 89, 142, "L40S", 99, 100, "+ptx81", true, false, false, false, false, true},
+    {"sm_90", 90, TT_DEFAULT_NUM_SMS, "H100 SXM, H200", 227, 228, "+ptx81", true, false, true, true,
      true, true},
-    {"sm_90a", 90, TT_DEFAULT_NUM_SMS, "H100 SXM, H200", 227, 228, "+ptx81", true, true, true,
+    {"sm_90a", 90, TT_DEFAULT_NUM_SMS, "H100 SXM, H200", 227, 228, "+ptx81", true, true, true, true,
      true, true},
-    {"sm_100", 100, 148, "B200", 227, 228, "+ptx87", false, true, true, true, true},
-    {"sm_100a", 100, 148, "B200", 227, 228, "+ptx87", false, true, true, true, true},
-    {"sm_120", 120, 170, "RTX 5090", 99, 128, "+ptx87", false, true, true, true, true},
+    {"sm_100", 100, 148, "B200", 227, 228, "+ptx87", true, false, true, true, true, true},
+    {"sm_100a", 100, 148, "B200", 227, 228, "+ptx87", true, false, true, true, true, true},
+    {"sm_120", 120, 170, "RTX 5090", 99, 128, "+ptx87", true, false, true, true, true, true},
 };
 #define NTARGETS ((int)(sizeof targets / sizeof targets[0]))
 

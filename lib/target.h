@@ -21,6 +21,7 @@ typedef struct {
   int smemBlockKiB; /* shared memory one block may opt in to */
   int smemSmKiB;    /* shared memory of one SM (the blocks it holds share it) */
   const char *ptx;  /* the PTX ISA version LLVM is asked for, as a target feature */
+  bool mmaSync;     /* mma.sync.m16n8k16 f16/bf16 (and ldmatrix): tile.dot, from sm_80 */
   bool wgmma;       /* warpgroup MMA (wgmma.mma_async): sm_90a only */
   bool tma;         /* TMA copies (cp.async.bulk.tensor) completing on mbarriers */
   bool pdl;         /* programmatic dependent launch (griddepcontrol) */

@@ -87,12 +87,18 @@ typedef struct {
   bool failed;
 } ArchCheck;
 
-/* Reports ops the target cannot run: a tile.dot of fp8 operands without the hardware fp8
- * converts (before sm_89), grid-dependency control (hopper.griddep_*, from tt-opt --pdl)
- * without programmatic dependent launch (before sm_90). */
+/* Reports ops the target cannot run: a tile.dot without mma.sync.m16n8k16 (before sm_80), or
+ * of fp8 operands without the hardware fp8 converts (before sm_89), grid-dependency control
+ * (hopper.griddep_*, from tt-opt --pdl) without programmatic dependent launch (before
+ * sm_90). */
 static bool unsupportedOp(MlirOperation op, void *userData) {
   ArchCheck *c = userData;
-  if (!c->target->fp8Convert && ttOpIs(op, "tile.dot") &&
+  if (!c->target->mmaSync && ttOpIs(op, "tile.dot")) {
+    ttEmitError(op, "tt-translate: a tile.dot (matmul) needs --arch=sm_80 or later "
+                    "(mma.sync.m16n8k16); %s has no such tensor-core instruction",
+                c->target->arch);
+    c->failed = true;
+  } else if (!c->target->fp8Convert && ttOpIs(op, "tile.dot") &&
       ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0))))) {
     ttEmitError(op, "tt-translate: an fp8 tile.dot needs --arch=sm_89 or later (the hardware "
                     "fp8 converts)");
