@@ -1,7 +1,10 @@
 /* prim.c - the classification of prim ops that --fuse, --tile and tt-translate share.
  *
  * One table says which category each prim op is in; passes switch on the category instead
- * of on op names, so a new elementwise op needs one line here and its lowering.
+ * of on op names, so a new elementwise op needs one line here and its lowering. A
+ * reduction is classified by its dims: over the last dim only (a row reduction), over one
+ * contiguous run of dims ending before the last (a column reduction: the operand viewed
+ * as [outer, R, inner]), or neither (--decompose splits it into runs).
  */
 #include "tt.h"
 
@@ -72,6 +75,56 @@ bool ttPrimIsRowReduction(MlirOperation op) {
     return false;
   int64_t d = mlirDenseI64ArrayGetElement(dims, 0);
   return d == r - 1 || d == -1;
+}
+
+bool ttPrimReductionRun(MlirOperation op, int64_t *outer, int64_t *red, int64_t *inner,
+                        int64_t *first, int64_t *last) {
+  if (ttPrimKind(op) != TT_PRIM_REDUCTION || mlirOperationGetNumOperands(op) != 1)
+    return false;
+  MlirAttribute dims = ttOpAttr(op, "dims");
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)),
+                                                shape);
+  if (r < 1 || r > TT_MAX_RANK || mlirAttributeIsNull(dims) ||
+      !mlirAttributeIsADenseI64Array(dims))
+    return false;
+  intptr_t n = mlirDenseArrayGetNumElements(dims);
+  bool in[TT_MAX_RANK] = {false};
+  for (intptr_t i = 0; i < n; i++) {
+    int64_t d = mlirDenseI64ArrayGetElement(dims, i);
+    d = d < 0 ? d + r : d;
+    if (d < 0 || d >= r || in[d])
+      return false;
+    in[d] = true;
+  }
+  int64_t lo = 0;
+  while (lo < r && !in[lo])
+    lo++;
+  int64_t hi = lo;
+  while (hi + 1 < r && in[hi + 1])
+    hi++;
+  if (n == 0 || hi - lo + 1 != n)
+    return false;
+  int64_t o = 1, m = 1, k = 1;
+  for (int64_t d = 0; d < r; d++)
+    *(d < lo ? &o : d <= hi ? &m : &k) *= shape[d];
+  if (outer)
+    *outer = o;
+  if (red)
+    *red = m;
+  if (inner)
+    *inner = k;
+  if (first)
+    *first = lo;
+  if (last)
+    *last = hi;
+  return true;
+}
+
+bool ttPrimIsColumnReduction(MlirOperation op) {
+  int64_t shape[TT_MAX_RANK], last;
+  if (!ttPrimReductionRun(op, NULL, NULL, NULL, NULL, &last))
+    return false;
+  return last < ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), shape) - 1;
 }
 
 bool ttPrimSplatValue(MlirOperation op, double *value) {

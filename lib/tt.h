@@ -252,6 +252,15 @@ bool ttPrimIsElementwise(TtPrimKind k);
 /* True for a sum/amax/amin over exactly the last dimension (dims = [rank-1] or [-1]):
  * the reductions a row kernel computes. */
 bool ttPrimIsRowReduction(MlirOperation op);
+/* For a sum/amax/amin whose dims (distinct; negative ones count from the end) are one
+ * contiguous run first..last of its operand's dims: the operand viewed as
+ * [outer, red, inner] (red the product of the reduced dims; any pointer may be NULL).
+ * False for any other reduction (several runs, no dims, a repeated dim). */
+bool ttPrimReductionRun(MlirOperation op, int64_t *outer, int64_t *red, int64_t *inner,
+                        int64_t *first, int64_t *last);
+/* True for a reduction over one contiguous run of dims that ends before the last dim
+ * (inner > 1 or trailing dims of size 1): the reductions a column kernel computes. */
+bool ttPrimIsColumnReduction(MlirOperation op);
 /* The op's name without "prim." (for diagnostics and the metadata's prim lines). */
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n);
 /* For prim.full and splat prim.constant: the value; returns false otherwise. */

@@ -30,7 +30,14 @@
  * feeding one of its operands joins it too (the kernel reads the transposed operand in
  * place). Nothing else that computes an operand joins: a dot kernel loads its operands
  * from memory tile by tile, so a group holds at most one matmul and no row reduction.
- * Ops that do not fuse (other reductions, composites) stay where they are.
+ * A reduction over one contiguous run of dims that ends before the last (a *column*
+ * reduction: the operand viewed as [outer, R, inner], inner > 1 or trailing 1s) makes a
+ * column group (`prim.fusion = "column"`): at most one per group, with no row reduction or
+ * matmul, and only when the group's result has as many elements as the reduction's (the
+ * reduced value and elementwise ops of it: an epilogue); its producers join as above (the
+ * prologue, computed at each loaded element).
+ * Ops that do not fuse (other reductions, which --decompose splits into runs; composites)
+ * stay where they are.
  */
 #include "tt.h"
 
@@ -66,13 +73,14 @@ typedef struct {
   int *group;        /* group id per op in `block`, -1 when none */
   MlirType *rowType; /* per group: the operand type of its row reductions, or null */
   bool *dot;         /* per group: it holds a matmul */
+  bool *col;         /* per group: it holds a column reduction */
   int *root;         /* per group: index of its root in `block` */
 } FuseState;
 
 /* The ops a group may hold (a transpose only as a matmul's operand, see growGroup). */
 static bool fusible(MlirOperation op) {
   return ttPrimIsElementwise(ttPrimKind(op)) || ttPrimIsRowReduction(op) ||
-         ttPrimKind(op) == TT_PRIM_MATMUL;
+         ttPrimIsColumnReduction(op) || ttPrimKind(op) == TT_PRIM_MATMUL;
 }
 
 /* True when a result of op is an operand of a matmul. */
@@ -116,19 +124,27 @@ static bool canJoin(FuseState *st, int g, MlirOperation op) {
   if (!fusible(op) || feedsMatmul(op))
     return false;
   if (ttPrimKind(op) == TT_PRIM_MATMUL) {
-    if (st->dot[g] || !mlirTypeIsNull(st->rowType[g]))
+    if (st->dot[g] || st->col[g] || !mlirTypeIsNull(st->rowType[g]))
       return false;
     st->dot[g] = true;
     return true;
   }
+  MlirOperation root = st->block.ops[st->root[g]];
+  if (ttPrimIsColumnReduction(op)) { /* one per group; the result is its [outer, inner] */
+    if (st->dot[g] || st->col[g] || !mlirTypeIsNull(st->rowType[g]) ||
+        ttTensorNumel(mlirValueGetType(mlirOperationGetResult(root, 0))) !=
+            ttTensorNumel(mlirValueGetType(mlirOperationGetResult(op, 0))))
+      return false;
+    st->col[g] = true;
+    return true;
+  }
   if (!ttPrimIsRowReduction(op))
     return true;
-  if (st->dot[g])
+  if (st->dot[g] || st->col[g])
     return false;
   MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
   if (!mlirTypeIsNull(st->rowType[g]))
     return sameShape(t, st->rowType[g]);
-  MlirOperation root = st->block.ops[st->root[g]];
   if (!sameOrReducedShape(mlirValueGetType(mlirOperationGetResult(root, 0)), t))
     return false;
   st->rowType[g] = t;
@@ -222,8 +238,12 @@ static void growGroup(FuseState *st, MlirBlock block, int g) {
         if (!fusible(p))
           continue;
         if (!canJoin(st, g, p)) {
-          remark(st, p, "not fused into the group of its user: it reduces rows of another "
-                        "shape, which the group would have to read as well");
+          remark(st, p, "%s",
+                 ttPrimIsColumnReduction(p) || st->col[g]
+                     ? "not fused into the group of its user: a column kernel computes one "
+                       "column reduction, with only elementwise ops before and after it"
+                     : "not fused into the group of its user: it reduces rows of another "
+                       "shape, which the group would have to read as well");
           continue;
         }
         st->group[j] = g;
@@ -290,7 +310,8 @@ static void outlineGroup(FuseState *st, MlirBlock block, MlirOperation func, int
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nin, types, 1, &outType))),
       ttNamedAttr(ctx, "sym_visibility", ttStrAttr(ctx, "private")),
       ttNamedAttr(ctx, "prim.fusion",
-                  ttStrAttr(ctx, st->dot[g] ? "dot"
+                  ttStrAttr(ctx, st->dot[g]   ? "dot"
+                                 : st->col[g] ? "column"
                                  : mlirTypeIsNull(st->rowType[g]) ? "elementwise"
                                                                    : "row")),
   };
@@ -347,6 +368,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   st.root = ttAlloc(sizeof(int) * cap);
   st.rowType = ttAlloc(sizeof(MlirType) * cap);
   st.dot = ttAlloc(sizeof(bool) * cap);
+  st.col = ttAlloc(sizeof(bool) * cap);
   for (int i = st.block.n - 1; i >= 0; i--) {
     MlirOperation op = st.block.ops[i];
     if (st.group[i] >= 0 || !fusible(op))
@@ -358,13 +380,15 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
     if (ttPrimIsRowReduction(op))
       st.rowType[ngroups] = mlirValueGetType(mlirOperationGetOperand(op, 0));
     st.dot[ngroups] = ttPrimKind(op) == TT_PRIM_MATMUL;
+    st.col[ngroups] = ttPrimIsColumnReduction(op);
     growGroup(&st, block, ngroups);
     ngroups++;
   }
   for (int i = 0; i < st.block.n && st.report; i++) {
     MlirOperation op = st.block.ops[i];
-    if (ttPrimKind(op) == TT_PRIM_REDUCTION && !ttPrimIsRowReduction(op))
-      remark(&st, op, "does not fuse: only reductions over the last dimension do");
+    if (ttPrimKind(op) == TT_PRIM_REDUCTION && !fusible(op))
+      remark(&st, op, "does not fuse: its dims are not one contiguous run (run --decompose, "
+                      "which splits it into reductions of runs)");
     else if (st.group[i] >= 0 && st.root[st.group[i]] == i) {
       int n = 0;
       for (int k = 0; k < st.block.n; k++)
@@ -379,6 +403,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
       }
       remark(&st, op, "ends a%s group of %d ops, outlined as @fused_%d%s",
              st.dot[st.group[i]]                          ? " dot"
+             : st.col[st.group[i]]                        ? " column"
              : mlirTypeIsNull(st.rowType[st.group[i]]) ? "n elementwise"
                                                           : " row",
              n,
@@ -401,6 +426,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   free(st.root);
   free(st.rowType);
   free(st.dot);
+  free(st.col);
   free(st.group);
   free(st.block.ops);
 }

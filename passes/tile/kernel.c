@@ -24,7 +24,8 @@
  *     with the pointers of the call's operands and result and then numel(%r0). The fused
  *     function stays: its prim ops say what the kernel computes (tt-translate hands them to
  *     the reference interpreter).
- * Row groups (`prim.fusion = "row"`) take the same steps over a row space (rows.c); dot
+ * Row groups (`prim.fusion = "row"`) take the same steps over a row space (rows.c); column
+ * groups (`prim.fusion = "column"`) over [outer, R, inner] with a loop over R (columns.c); dot
  * groups (`prim.fusion = "dot"`) their own steps 1-4 (dot.c) on a tile of the geometry
  * geometry.c chooses. This file: steps 1, 2 and 6 for every kind, and the pass entry.
  */
@@ -198,6 +199,11 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
       continue;
     if (strcmp(kind, "dot") == 0) {
       if (!ttTileDotFusion(op, opts))
+        return false;
+      continue;
+    }
+    if (strcmp(kind, "column") == 0) {
+      if (!tileColumnFusion(op, block, warps))
         return false;
       continue;
     }

@@ -8,6 +8,8 @@
  *               and step 5b, loads first
  *   rows.c      steps 3-5 of elementwise and row kernels: row spaces, the looped form
  *               (emitLevels)
+ *   columns.c   column kernels: a reduction over a run of dims before the last, a loop
+ *               over its rows carrying a tile of columns (tileColumnFusion)
  *   dot.c       dot kernels: operands, operand tiles and loads, the K loop, the epilogue;
  *               ttTileDotFusion
  *   geometry.c  block sizes and warps: rows (tileRowGeometry) and dots (tileDotGeometry)
@@ -112,6 +114,11 @@ void tileLoadsFirst(MlirBlock body);
 
 /* Steps 2-6 for an elementwise or row group, on geometry geo (rows: filled here). */
 bool tileFusion(MlirOperation fusion, Geometry geo);
+
+/* columns.c: column kernels ----------------------------------------------------------- */
+
+/* A column group's kernel and launch (block-size/num-warps options: 0 from the shape). */
+bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt);
 
 /* geometry.c: block sizes and warps ---------------------------------------------------- */
 

@@ -1,0 +1,229 @@
+/* columns.c - --tile's column kernels (`prim.fusion = "column"`): a reduction over one
+ * contiguous run of dims that ends before the last one, with its elementwise prologue and
+ * epilogue.
+ *
+ * The reduction's operand is viewed as [outer, R, inner] (R: the product of the reduced
+ * dims, inner: of the dims after them, > 1 or trailing 1s); its result is [outer, inner].
+ * Program p computes a block of B columns of one outer index:
+ *  1. Geometry (columnGeometry): B, warps and U, the rows each loop step reads.
+ *  2. o = p / nblk, c0 = (p % nblk) * B (nblk = cdiv(inner, B)); cols = c0 + range(0, B),
+ *     mask = cols < inner: the same for every row, so every load is B adjacent elements
+ *     (16-byte runs per thread, coalesced across the warp) and no lane depends on R.
+ *  3. A loop over the R rows, U rows a step, carrying one accumulator tile of B f32 (the
+ *     compute type: f16/bf16 accumulate in f32, as the row kernels do): row r's value is
+ *     the prologue emitted at offsets o*R*inner + r*inner + cols (emit.c: inputs are
+ *     loads there, broadcasts map the offsets), masked lanes replaced by the combiner's
+ *     identity, combined into the accumulator. The U rows of a step are U independent
+ *     loads in flight per thread; R % U leftover rows take a second loop of one row a step
+ *     (so no row mask is needed and the mask stays `cols < inner`, whose fast path is one
+ *     lane's compare).
+ *  4. The accumulator stands for the reduced value (memoized at no offsets); the group's
+ *     result (the epilogue) is emitted at o*inner + cols and stored under the mask,
+ *     rounded once to the output dtype. Loads go first in each loop body and in the kernel.
+ * The launch: outer * nblk programs, no size argument (shapes are static).
+ */
+#include "tile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Rows one loop step reads (independent loads in flight per thread and input). */
+#define COLUMN_UNROLL 4
+/* Warps of a full-width program: 128 threads of 16-byte runs (512 f32, 1024 bf16
+ * columns) per row. */
+#define COLUMN_WARPS 4
+
+typedef struct {
+  MlirOperation red;
+  int64_t outer, rows, inner; /* the operand as [outer, R, inner] */
+  int64_t block, warps, unroll, nblk;
+} ColumnGeometry;
+
+/* Step 1. Each thread reads one 16-byte run of a row (VEC = 16 / the narrowest element
+ * the kernel loads or stores), so a program of w warps covers 32 * w * VEC columns: 4
+ * warps by default, fewer (halving the block with them) while the grid, outer *
+ * cdiv(inner, B) programs, is under two per SM (ttTargetDefault()'s SMs), and a block no
+ * wider than inner's next power of two (at least 32: one warp). A narrow grid that is
+ * still small (few columns, one outer index: an 8192-column sum makes 32 programs of one
+ * warp) reads at a fraction of the bandwidth; splitting R over more programs would need a
+ * second pass (or --decompose's split of R, see decompose.c) and is not needed for
+ * correctness. The block-size and num-warps options override B and the warps. */
+static bool columnGeometry(MlirOperation fusion, MlirBlock body, MlirType outType,
+                           int64_t blockOpt, int64_t warpsOpt, ColumnGeometry *g) {
+  *g = (ColumnGeometry){0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (ttPrimKind(op) == TT_PRIM_REDUCTION && !mlirOperationIsNull(g->red)) {
+      ttEmitError(op, "tile: a column fusion holds one reduction");
+      return false;
+    }
+    if (ttPrimIsColumnReduction(op))
+      g->red = op;
+  }
+  if (mlirOperationIsNull(g->red) ||
+      !ttPrimReductionRun(g->red, &g->outer, &g->rows, &g->inner, NULL, NULL)) {
+    ttEmitError(fusion, "tile: a column fusion must contain a reduction over a run of dims "
+                        "before the last");
+    return false;
+  }
+  if (ttTensorNumel(outType) != g->outer * g->inner) {
+    ttEmitError(fusion, "tile: a column fusion's result must have one element per reduced "
+                        "column (%lld), not %lld",
+                (long long)(g->outer * g->inner), (long long)ttTensorNumel(outType));
+    return false;
+  }
+  int minBytes = ttDtypeBytes(ttElementType(outType));
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
+    int b = ttDtypeBytes(ttElementType(mlirValueGetType(mlirBlockGetArgument(body, i))));
+    minBytes = b > 0 && b < minBytes ? b : minBytes;
+  }
+  int64_t vec = 16 / (minBytes > 0 ? minBytes : 4), fit = 32;
+  while (fit < g->inner)
+    fit *= 2;
+  g->warps = warpsOpt ? warpsOpt : COLUMN_WARPS;
+  g->block = blockOpt ? blockOpt : 32 * g->warps * vec;
+  if (!blockOpt) {
+    while (g->block > fit && g->block > 32) {
+      g->block /= 2;
+      if (!warpsOpt && g->block < 32 * g->warps * vec && g->warps > 1)
+        g->warps /= 2;
+    }
+    int64_t sms = ttTargetDefault()->numSms;
+    while (g->outer * ((g->inner + g->block - 1) / g->block) < 2 * sms &&
+           g->block / 2 >= 32 * vec && (warpsOpt ? g->block / 2 >= 32 * g->warps : g->warps > 1)) {
+      g->block /= 2;
+      if (!warpsOpt)
+        g->warps /= 2;
+    }
+  }
+  if (g->block < 32 * g->warps) {
+    ttEmitError(fusion, "tile: a block of %lld elements is smaller than 32 * num-warps (%lld "
+                        "threads); give a larger block-size or fewer num-warps",
+                (long long)g->block, (long long)(32 * g->warps));
+    return false;
+  }
+  g->unroll = g->rows < COLUMN_UNROLL ? g->rows : COLUMN_UNROLL;
+  g->nblk = (g->inner + g->block - 1) / g->block;
+  return true;
+}
+
+/* Step 3: one loop over rows [lb, ub) by `unroll` rows a step, carrying acc (the builder
+ * stays before the loop); returns the loop's result. */
+static MlirValue rowLoop(Emit *e, const ColumnGeometry *g, MlirValue obase, MlirValue cols,
+                         int64_t lb, int64_t ub, int64_t unroll, MlirValue acc) {
+  MlirType i32 = ttI32(e->ctx), it = tileOf(e, i32);
+  MlirValue b[3] = {ttConstInt(&e->b, e->loc, i32, lb), ttConstInt(&e->b, e->loc, i32, ub),
+                    ttConstInt(&e->b, e->loc, i32, unroll)};
+  MlirOperation loop = ttBuildFor(&e->b, e->loc, b[0], b[1], b[2], 1, &acc);
+  MlirBlock body = ttForBody(loop);
+  TtBuilder outer = e->b;
+  e->b = ttBuilderAtEnd(body);
+  int saved = e->nmemo;
+  MlirValue a = mlirBlockGetArgument(body, 1), r = mlirBlockGetArgument(body, 0);
+  Combiner c = tileCombinerOf(g->red);
+  MlirType ct = mlirValueGetType(acc);
+  for (int64_t u = 0; u < unroll && !e->failed; u++) {
+    MlirValue row = u ? tileOp2(e, "arith.addi", r, ttConstInt(&e->b, e->loc, i32, u), i32) : r;
+    MlirValue start = tileOp2(e, "arith.addi", obase,
+                              tileOp2(e, "arith.muli", row,
+                                      ttConstInt(&e->b, e->loc, i32, g->inner), i32),
+                              i32);
+    e->offs = tileOp2(e, "arith.addi", tileOp1(e, "tile.splat", start, it), cols, it);
+    MlirValue x = tileEmitValue(e, mlirOperationGetOperand(g->red, 0), e->offs);
+    if (e->failed)
+      break;
+    MlirValue ops[2] = {a, tileMaskedToIdentity(e, x, c, ct)};
+    a = ttBuild(&e->b, c.combine, e->loc, 2, ops, ct, 0, NULL);
+  }
+  ttBuild(&e->b, "scf.yield", e->loc, 1, &a, ttNoType(), 0, NULL);
+  e->nmemo = saved;
+  tileLoadsFirst(body);
+  e->b = outer;
+  return mlirOperationGetResult(loop, 0);
+}
+
+bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirLocation loc = mlirOperationGetLocation(fusion);
+  MlirBlock fbody;
+  MlirType outType;
+  if (!tileFusionBody(fusion, &fbody, &outType))
+    return false;
+  intptr_t nin = mlirBlockGetNumArguments(fbody);
+  MlirOperation ret = mlirBlockGetTerminator(fbody);
+  bool ok = tileCheckDtype(fusion, outType, "the result");
+  for (intptr_t i = 0; i < nin && ok; i++)
+    ok = tileCheckDtype(fusion, mlirValueGetType(mlirBlockGetArgument(fbody, i)), "an input");
+  ColumnGeometry g;
+  if (!ok || !tileCheckBody(fbody) ||
+      !columnGeometry(fusion, fbody, outType, blockOpt, warpsOpt, &g))
+    return false;
+  MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(g.red, 0)));
+  if (!mlirTypeIsAFloat(relem)) {
+    ttEmitError(g.red, "tile: column reductions compute f32, f16 or bf16 values, not %s",
+                ttDtypeName(relem));
+    return false;
+  }
+
+  /* Step 2: the kernel, the program's outer index and columns. */
+  char name[128];
+  Emit e;
+  MlirOperation kfunc =
+      tileStartKernel(fusion, fbody, outType, false, g.warps, g.block, &e, name, sizeof name);
+  MlirBlock kbody = e.kernel;
+  MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
+  MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
+  MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
+  MlirNamedAttribute range[2] = {ttNamedAttr(ctx, "start", ttIntAttr(ctx, 0, i32)),
+                                 ttNamedAttr(ctx, "end", ttIntAttr(ctx, g.block, i32))};
+  MlirValue rg = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
+  MlirValue o = pid, cb = ttConstInt(&e.b, loc, i32, 0);
+  if (g.nblk > 1) {
+    MlirValue n = ttConstInt(&e.b, loc, i32, g.nblk);
+    o = g.outer > 1 ? tileOp2(&e, "arith.divui", pid, n, i32) : cb;
+    cb = g.outer > 1 ? tileOp2(&e, "arith.remui", pid, n, i32) : pid;
+  }
+  MlirValue c0 = tileOp2(&e, "arith.muli", cb, ttConstInt(&e.b, loc, i32, g.block), i32);
+  MlirValue cols = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", c0, it), rg, it);
+  MlirValue mask = tileCmp(&e, CMPI_SLT, cols, tileSplatI32(&e, g.inner));
+  e.mask = mask;
+  MlirValue obase = tileOp2(&e, "arith.muli", o, ttConstInt(&e.b, loc, i32, g.rows * g.inner), i32);
+
+  /* Step 3: the loops over the rows. */
+  Combiner c = tileCombinerOf(g.red);
+  MlirValue acc = ttConstSplat(&e.b, loc, tileOf(&e, tileComputeType(ctx, relem)), c.identity);
+  int64_t main = g.rows - g.rows % g.unroll;
+  if (main > 0)
+    acc = rowLoop(&e, &g, obase, cols, 0, main, g.unroll, acc);
+  if (main < g.rows && !e.failed)
+    acc = rowLoop(&e, &g, obase, cols, main, g.rows, 1, acc);
+
+  /* Step 4: the epilogue and the store. */
+  if (!e.failed) {
+    tileMemoPut(&e, mlirOperationGetResult(g.red, 0), (MlirValue){NULL}, acc);
+    MlirValue ostart = tileOp2(&e, "arith.muli", o, ttConstInt(&e.b, loc, i32, g.inner), i32);
+    e.offs = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", ostart, it), cols, it);
+    e.mask = mask;
+    MlirValue v = tileEmitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
+    if (!e.failed) {
+      MlirType oelem = ttElementType(outType);
+      if (ttTypeIsHalf(oelem))
+        v = tileOp1(&e, "arith.truncf", v, tileOf(&e, oelem));
+      MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, mask};
+      ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+    }
+  }
+  free(e.memo);
+  free(e.inputs);
+  if (e.failed) {
+    mlirOperationDestroy(kfunc);
+    return false;
+  }
+  ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
+  tileLoadsFirst(kbody);
+
+  char grid[32];
+  snprintf(grid, sizeof grid, "%lld", (long long)(g.outer * g.nblk));
+  tileSetLaunch(fusion, name, grid, "1", 0, NULL);
+  return true;
+}
