@@ -536,6 +536,142 @@ static MlirValue ruleScaledMm(Rw *w) {
   return convertTo(w, y, out);
 }
 
+/* --- reductions over any dims ------------------------------------------------------ *
+ * --fuse and --tile compute a reduction over the last dim (a row kernel) or over one run
+ * of dims before it (a column kernel: the operand as [outer, R, inner], a loop over R).
+ * Any other reduction is rewritten into those, each reading its operand once, coalesced:
+ *  - the dims are split into maximal runs, reduced from the last run to the first (the
+ *    earlier runs keep their indices), all with the op's keepdim;
+ *  - a run of several dims that ends at the last dim is a column reduction of all but its
+ *    last dim, then a row reduction of the last: a full sum of [M, N] is a column sum to
+ *    [N], then a sum of that row (a 1-D full reduction is one row: one program, in the
+ *    looped form past 32768 elements);
+ *  - a column reduction with few columns (outer * inner) and many rows is split in two
+ *    levels so that its first kernel has enough programs: R = S * (R / S) with S a power of
+ *    two, the operand reshaped to [outer, S, R / S, inner], reduced over R / S, then over S
+ *    (the second kernel reads S * outer * inner partial results): S is the least with
+ *    outer * inner * S >= SPLIT_TARGET (4 programs of 1024 columns per SM of the default
+ *    target), at most R / SPLIT_MIN_ROWS, and must divide R (else no split);
+ *  - f16/bf16 sums are computed in f32 (one convert of the operand, which fuses into the
+ *    first kernel's loads, and one of the result), as the row and column kernels
+ *    accumulate; amax and amin are exact in their dtype. */
+#define SPLIT_TARGET (4 * TT_DEFAULT_NUM_SMS * 1024)
+#define SPLIT_MIN_ROWS 64
+
+/* The two-level split S of a column reduction [outer, R, inner] (1: none). */
+static int64_t columnSplit(int64_t outer, int64_t rows, int64_t inner) {
+  int64_t s = 1;
+  while (outer * inner * s < SPLIT_TARGET && rows / (2 * s) >= SPLIT_MIN_ROWS)
+    s *= 2;
+  while (s > 1 && rows % s != 0)
+    s /= 2;
+  return s;
+}
+
+/* True when reduction op is not one a row or column kernel computes as it is. */
+static bool reductionNeedsRewrite(MlirOperation op) {
+  MlirAttribute dims = ttOpAttr(op, "dims");
+  if (ttPrimKind(op) != TT_PRIM_REDUCTION || ttPrimIsRowReduction(op) ||
+      mlirAttributeIsNull(dims) || !mlirAttributeIsADenseI64Array(dims) ||
+      mlirOperationGetNumOperands(op) != 1)
+    return false;
+  int64_t outer, rows, inner;
+  if (!ttPrimIsColumnReduction(op))
+    return ttPrimReductionRun(op, NULL, NULL, NULL, NULL, NULL) ||
+           mlirDenseArrayGetNumElements(dims) > 0;
+  ttPrimReductionRun(op, &outer, &rows, &inner, NULL, NULL);
+  return columnSplit(outer, rows, inner) > 1;
+}
+
+/* prim.<kind>(x) over dims lo..hi (one run), keeping them as 1s when keep. */
+static MlirValue reduceRun(Rw *w, const char *kind, MlirValue x, int64_t lo, int64_t hi,
+                           bool keep) {
+  MlirType t = mlirValueGetType(x);
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape), out[TT_MAX_RANK], n = 0;
+  int64_t dims[TT_MAX_RANK];
+  for (int64_t i = 0; i < r; i++)
+    if (i < lo || i > hi)
+      out[n++] = shape[i];
+    else if (keep)
+      out[n++] = 1;
+  for (int64_t i = lo; i <= hi; i++)
+    dims[i - lo] = i;
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(w->ctx, "dims", mlirDenseI64ArrayGet(w->ctx, hi - lo + 1, dims)),
+      ttNamedAttr(w->ctx, "keepdim", mlirBoolAttrGet(w->ctx, keep)),
+  };
+  return prim(w, kind, 1, &x, tensorOf(n, out, ttElementType(t)), 2, attrs);
+}
+
+/* A column reduction over run lo..hi of x, split in two levels when columnSplit says so
+ * (then keepdim comes from a reshape of the result). */
+static MlirValue reduceColumns(Rw *w, const char *kind, MlirValue x, int64_t lo, int64_t hi,
+                               bool keep) {
+  MlirType t = mlirValueGetType(x);
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape), outer = 1, rows = 1, inner = 1;
+  for (int64_t i = 0; i < r; i++)
+    *(i < lo ? &outer : i <= hi ? &rows : &inner) *= shape[i];
+  int64_t split = columnSplit(outer, rows, inner);
+  if (split == 1 || r + 2 > TT_MAX_RANK)
+    return reduceRun(w, kind, x, lo, hi, keep);
+  int64_t v[TT_MAX_RANK], n = 0;
+  for (int64_t i = 0; i < lo; i++)
+    v[n++] = shape[i];
+  v[n++] = split;
+  v[n++] = rows / split;
+  for (int64_t i = hi + 1; i < r; i++)
+    v[n++] = shape[i];
+  MlirValue y = prim(w, "reshape", 1, &x, tensorOf(n, v, ttElementType(t)), 0, NULL);
+  y = reduceRun(w, kind, reduceRun(w, kind, y, lo + 1, lo + 1, false), lo, lo, false);
+  if (!keep)
+    return y;
+  for (int64_t i = lo; i <= hi; i++)
+    shape[i] = 1;
+  return prim(w, "reshape", 1, &y, tensorOf(r, shape, ttElementType(t)), 0, NULL);
+}
+
+static MlirValue ruleReduce(Rw *w) {
+  MlirValue x = mlirOperationGetOperand(w->op, 0);
+  Shape xs;
+  if (!checkTensor(w, x, "the operand", &xs))
+    return nullValue();
+  MlirAttribute dims = ttOpAttr(w->op, "dims"), keepAttr = ttOpAttr(w->op, "keepdim");
+  bool in[TT_MAX_RANK] = {false};
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(dims); i++) {
+    int64_t d = mlirDenseI64ArrayGetElement(dims, i);
+    d = d < 0 ? d + xs.rank : d;
+    if (d < 0 || d >= xs.rank || in[d]) {
+      ttEmitError(w->op, "decompose: 'prim.%s' has dim %lld, out of range or repeated for "
+                         "rank %lld",
+                  w->name, (long long)mlirDenseI64ArrayGetElement(dims, i), (long long)xs.rank);
+      return nullValue();
+    }
+    in[d] = true;
+  }
+  bool keep = !mlirAttributeIsNull(keepAttr) && mlirAttributeIsABool(keepAttr) &&
+              mlirBoolAttrGetValue(keepAttr);
+  MlirType elem = ttElementType(xs.type);
+  bool widen = strcmp(w->name, "sum") == 0 && ttTypeIsHalf(elem);
+  MlirValue y = widen ? convertTo(w, x, mlirF32TypeGet(w->ctx)) : x;
+  for (int64_t hi = xs.rank - 1; hi >= 0; hi--) { /* the runs, last first */
+    if (!in[hi])
+      continue;
+    int64_t lo = hi;
+    while (lo > 0 && in[lo - 1])
+      lo--;
+    if (hi == xs.rank - 1 && lo < hi) { /* columns of all but the last dim, then the row */
+      y = reduceColumns(w, w->name, y, lo, hi - 1, keep);
+      y = reduceRun(w, w->name, y, keep ? hi : lo, keep ? hi : lo, keep);
+    } else if (hi == xs.rank - 1) {
+      y = reduceRun(w, w->name, y, lo, hi, keep);
+    } else {
+      y = reduceColumns(w, w->name, y, lo, hi, keep);
+    }
+    hi = lo;
+  }
+  return widen ? convertTo(w, y, elem) : y;
+}
+
 static const struct {
   const char *name; /* without "prim." */
   RuleFn rule;
@@ -550,12 +686,16 @@ static const struct {
     {"swiglu", ruleSwiglu},
     {"linear", ruleLinear},
     {"scaled_mm", ruleScaledMm},
+    {"sum", ruleReduce},
+    {"amax", ruleReduce},
+    {"amin", ruleReduce},
 };
 #define NRULES ((int)(sizeof rules / sizeof rules[0]))
 
 /* The index in `rules` of op's rule, -1 when op is not a composite this pass rewrites. */
 static int ruleOf(MlirOperation op) {
-  if (!ttOpHasPrefix(op, "prim."))
+  if (!ttOpHasPrefix(op, "prim.") ||
+      (ttPrimKind(op) == TT_PRIM_REDUCTION && !reductionNeedsRewrite(op)))
     return -1;
   char name[64];
   ttPrimShortName(op, name, sizeof name);
