@@ -425,6 +425,11 @@ MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name) 
   ttStrDestroy(&text);
   if (mlirOperationIsNull(op))
     return (MlirModule){NULL};
+  /* no pass ever sees a program that breaks the dialects' or the prim ops' rules */
+  if (!mlirOperationVerify(op) || !ttPrimVerify(op)) {
+    mlirOperationDestroy(op);
+    return (MlirModule){NULL};
+  }
   return mlirModuleFromOperation(op);
 }
 

@@ -184,8 +184,9 @@ bool ttOpHasFastmath(MlirOperation op, const char *flag);
 MlirValue ttConstSplat(TtBuilder *b, MlirLocation loc, MlirType t, double value);
 MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value);
 /* Parses source (a buffer named `name`, for locations) into a module: a file holding one
- * op that is not a builtin.module is wrapped in one, as mlir-opt does. Null on failure
- * (the parser has emitted the diagnostic). */
+ * op that is not a builtin.module is wrapped in one, as mlir-opt does. Then verifies it:
+ * the dialects' verifiers (IRDL) and ttPrimVerify. Null on failure (the parser or the
+ * verifier has emitted the diagnostics). */
 MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name);
 /* The first func.func/gpu.func-like op named `name` under module. Null when none. */
 MlirOperation ttModuleLookup(MlirModule m, const char *name);
@@ -265,6 +266,10 @@ bool ttPrimIsColumnReduction(MlirOperation op);
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n);
 /* For prim.full and splat prim.constant: the value; returns false otherwise. */
 bool ttPrimSplatValue(MlirOperation op, double *value);
+/* prim-verify.c: the shape and dtype rules of every prim op under root, the reference
+ * interpreter's own (runtime/rules.h); a located error for each op that breaks one.
+ * ttParseModule runs it on every program. */
+bool ttPrimVerify(MlirOperation root);
 
 /* dialects.c: the prim, tile and hopper dialects -------------------------------------- */
 

@@ -3,8 +3,8 @@
  *   meta.c    the file: its line kinds in their order, the tt-meta, tensor,
  *             launch, arg and zero lines, the tensor id map, the whole-file
  *             checks, ttrtMetaDestroy and ttrtMetaPrint
- *   prim.c    prim lines: the op table, operands and attributes, and the
- *             shape checks of each op
+ *   prim.c    prim lines: operands and attributes, checked by the op
+ *             table and rules of rules.h (shared with the compiler)
  *   expr.c    the expression language of grid sizes and integer arguments
  *             (`cdiv(numel(%1),128)`): parser, evaluator, formatter
  *   common.c  errors and shapes (meta.h), and the lexical and text helpers

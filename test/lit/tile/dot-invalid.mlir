@@ -20,9 +20,9 @@ func.func private @fused_0(%a: tensor<16x64xf16>, %b: tensor<64x32xf8E4M3FN>) ->
 
 // -----
 
-// Batches must agree (a 4-D or mismatched matmul has no dot kernel).
+// Batches must agree: the prim verifier stops a mismatched (or 4-D) matmul before --tile.
 func.func private @fused_0(%a: tensor<2x16x64xf16>, %b: tensor<3x64x32xf16>) -> tensor<2x16x32xf16> attributes {prim.fusion = "dot"} {
-  // expected-error@+1 {{tile: dot kernels take 2-D ([M, K] x [K, N]) or batched 3-D ([B, M, K] x [B, K, N]) matmuls}}
+  // expected-error@+1 {{matmul of #0 (shape 2x16x64) and #1 (shape 3x64x32): the batch sizes 2 and 3 differ}}
   %c = "prim.matmul"(%a, %b) : (tensor<2x16x64xf16>, tensor<3x64x32xf16>) -> tensor<2x16x32xf16>
   return %c : tensor<2x16x32xf16>
 }

@@ -1,0 +1,175 @@
+/* prim-verify.c - the prim verifier: the shape and dtype rules of every prim op, checked
+ * right after parsing (ttParseModule), before any pass.
+ *
+ * The rules are the reference interpreter's own (runtime/rules.h, one table for both):
+ * each prim op that has a prim line (the elementwise ops, compare, where, convert,
+ * broadcast_in_dim, reshape, transpose, full/constant, sum/amax/amin, matmul) is read into
+ * the plain form the table checks (a TtrtPrim with its dims, keepdim and direction, one
+ * TtrtPrimTensor per operand and for the result: dtype and shape, `?` as a negative size)
+ * and ttrtPrimCheck runs on it with the strict dtype rules (the compiler computes in the
+ * tensors' dtypes). Before that, what only the compiler reads is checked here: element
+ * types the metadata can describe, ranks up to TT_MAX_RANK, dimension lists as
+ * array<i64>, compare's direction, keepdim a bool where given, and a dense constant
+ * of the result's type. The composites (linear, softmax, ...) are checked by --decompose,
+ * which rewrites them. Every failing op gets a located error; the walk goes on, so one
+ * run reports every bad op. Messages are the table's, with operands named #0, #1, #2.
+ */
+#include "rules.h"
+#include "tt.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  bool ok;
+} Verify;
+
+/* The attribute holding an op's dimension list, or NULL for ops without one. */
+static const char *dimsAttrName(TtrtOp op) {
+  if (op == TTRT_OP_BROADCAST_IN_DIM)
+    return "broadcast_dimensions";
+  if (op == TTRT_OP_TRANSPOSE)
+    return "permutation";
+  return ttrtOpIsReduction(op) ? "dims" : NULL;
+}
+
+/* Reads value v into t (its name in messages `name`); false after an error at op. */
+static bool readTensor(MlirOperation op, const char *opName, MlirValue v, const char *what,
+                       const char *name, TtrtPrimTensor *t) {
+  MlirType type = mlirValueGetType(v);
+  int64_t shape[TT_MAX_RANK];
+  int64_t rank = ttTensorShape(type, shape);
+  if (rank < 0) {
+    ttEmitError(op, "'%s' %s must be a ranked tensor", opName, what);
+    return false;
+  }
+  if (rank > TT_MAX_RANK) {
+    ttEmitError(op, "'%s' %s has rank %lld; at most %d is supported", opName, what,
+                (long long)rank, TT_MAX_RANK);
+    return false;
+  }
+  if (!ttrtDtypeParse(ttDtypeName(type), &t->dtype)) {
+    ttEmitError(op, "'%s' %s has an element type that prim does not take (f64, f32, f16, "
+                    "bf16, f8E4M3FN, f8E5M2, i1, i8, i32, i64)",
+                opName, what);
+    return false;
+  }
+  t->name = name;
+  t->shape.rank = (int)rank;
+  for (int64_t i = 0; i < rank; i++)
+    t->shape.dims[i] = mlirShapedTypeIsDynamicDim(type, i) ? -1 : shape[i];
+  return true;
+}
+
+/* Reads the op's dimension list into prim; false after an error. */
+static bool readDims(MlirOperation op, const char *opName, const char *key, TtrtPrim *prim) {
+  MlirAttribute a = ttOpAttr(op, key);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a)) {
+    ttEmitError(op, "'%s' needs '%s' as an array<i64: ...>", opName, key);
+    return false;
+  }
+  intptr_t n = mlirDenseArrayGetNumElements(a);
+  if (n > TTRT_MAX_RANK) {
+    ttEmitError(op, "'%s' %s has %lld entries; at most %d", opName, key, (long long)n,
+                TTRT_MAX_RANK);
+    return false;
+  }
+  prim->numDims = (int)n;
+  for (intptr_t i = 0; i < n; i++) { /* any value out of int's range is out of range */
+    int64_t d = mlirDenseI64ArrayGetElement(a, i);
+    prim->dims[i] = d > INT_MAX / 2 ? INT_MAX / 2 : d < INT_MIN / 2 ? INT_MIN / 2 : (int)d;
+  }
+  return true;
+}
+
+/* Reads the attributes of op into prim; false after an error. */
+static bool readAttributes(MlirOperation op, const char *opName, TtrtPrim *prim) {
+  const char *key = dimsAttrName(prim->op);
+  if (key && !readDims(op, opName, key, prim))
+    return false;
+  if (ttrtOpIsReduction(prim->op)) {
+    MlirAttribute k = ttOpAttr(op, "keepdim");
+    if (!mlirAttributeIsNull(k) && !mlirAttributeIsABool(k)) {
+      ttEmitError(op, "'%s' keepdim must be a bool (true or false)", opName);
+      return false;
+    }
+    prim->keepdim = !mlirAttributeIsNull(k) && mlirBoolAttrGetValue(k);
+  }
+  if (prim->op == TTRT_OP_COMPARE) {
+    char dir[16] = "";
+    MlirAttribute d = ttOpAttr(op, "direction");
+    if (!ttOpAttrStr(op, "direction", dir, sizeof dir) ||
+        mlirStringAttrGetValue(d).length >= sizeof dir ||
+        !ttrtDirectionParse(dir, &prim->direction)) {
+      ttEmitError(op, "'%s' direction must be one of \"lt\", \"le\", \"gt\", \"ge\", \"eq\", "
+                      "\"ne\"",
+                  opName);
+      return false;
+    }
+  }
+  if (ttOpIs(op, "prim.constant")) {
+    MlirAttribute v = ttOpAttr(op, "value");
+    MlirType r = mlirValueGetType(mlirOperationGetResult(op, 0));
+    if (mlirAttributeIsNull(v) || !mlirTypeEqual(mlirAttributeGetType(v), r)) {
+      ttEmitError(op, "'%s' value must have the result's type", opName);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Verifies one prim op that has a rule. */
+static bool verifyOp(MlirOperation op, TtrtOp kind) {
+  char opName[64];
+  ttOpName(op, opName, sizeof opName);
+  TtrtPrim prim = {0};
+  prim.op = kind;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (n != ttrtOpGetNumOperands(kind) || mlirOperationGetNumResults(op) != 1) {
+    ttEmitError(op, "'%s' takes %d operand%s and gives one result", opName,
+                ttrtOpGetNumOperands(kind), ttrtOpGetNumOperands(kind) == 1 ? "" : "s");
+    return false;
+  }
+  prim.numOperands = (int)n;
+  static const char *const names[TTRT_MAX_OPERANDS] = {"#0", "#1", "#2"};
+  TtrtPrimTensor operands[TTRT_MAX_OPERANDS], result;
+  for (intptr_t i = 0; i < n; i++) {
+    char what[32];
+    snprintf(what, sizeof what, "operand #%d", (int)i);
+    if (!readTensor(op, opName, mlirOperationGetOperand(op, i), what, names[i],
+                    &operands[i]))
+      return false;
+  }
+  if (!readTensor(op, opName, mlirOperationGetResult(op, 0), "result", "", &result) ||
+      !readAttributes(op, opName, &prim))
+    return false;
+  char msg[2048];
+  if (!ttrtPrimCheck(&prim, operands, &result, dimsAttrName(kind), true, msg, sizeof msg)) {
+    ttEmitError(op, "%s", msg);
+    return false;
+  }
+  return true;
+}
+
+static bool visit(MlirOperation op, void *userData) {
+  Verify *v = userData;
+  if (!ttOpHasPrefix(op, "prim."))
+    return true;
+  char name[64];
+  ttPrimShortName(op, name, sizeof name);
+  TtrtOp kind;
+  if (strcmp(name, "full") == 0) /* full and a dense constant are the reference's constant */
+    kind = TTRT_OP_CONSTANT;
+  else if (!ttrtOpLookup(name, &kind))
+    return true; /* composites: --decompose checks them */
+  if (!verifyOp(op, kind))
+    v->ok = false;
+  return true;
+}
+
+bool ttPrimVerify(MlirOperation root) {
+  Verify v = {true};
+  ttWalk(root, visit, &v);
+  return v.ok;
+}

@@ -1,0 +1,66 @@
+/* rules.h - the rules of the prim ops, one table that the reference's
+ * metadata parser (runtime/prim.c) and the compiler's prim verifier
+ * (lib/prim-verify.c) both apply, so that the compiler accepts exactly the
+ * programs the reference interpreter calls well-formed.
+ *
+ * Per op (TtrtOp, meta.h): its name on a prim line, its arity, the
+ * attributes a prim line must give, its dtype rule and its shape check. The
+ * checks work on plain data: a TtrtPrim (op, dims, keepdim, direction) and
+ * one TtrtPrimTensor (name for messages, dtype, shape) per operand and for
+ * the result. A dimension below 0 is dynamic (`?`, known at run time only)
+ * and matches any size. Pure C11; no MLIR, no CUDA.
+ */
+#ifndef TT_RUNTIME_RULES_H
+#define TT_RUNTIME_RULES_H
+
+#include "meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One tensor of a prim op as the checks see it. `name` is what messages
+ * call it after "operand" or "the result": "%3" on a prim line, "#0" in the
+ * compiler, "" for nothing. */
+typedef struct TtrtPrimTensor {
+  const char *name;
+  TtrtDtype dtype;
+  TtrtShape shape; /* dims < 0: dynamic */
+} TtrtPrimTensor;
+
+/* The op of the prim-line name `name` ("broadcast_in_dim"); false if none. */
+bool ttrtOpLookup(const char *name, TtrtOp *out);
+
+/* How many operands `op` takes. */
+int ttrtOpGetNumOperands(TtrtOp op);
+
+/* The k-th attribute a prim line of `op` must give ("dims", "keepdim"), or
+ * NULL past the last. */
+const char *ttrtOpGetAttribute(TtrtOp op, int k);
+
+/* Parses a compare direction name ("lt"); false if unknown. */
+bool ttrtDirectionParse(const char *name, TtrtDirection *out);
+
+/* Writes the attributes of `prim` as a prim line spells them, each after a
+ * space (" dims=1,0 keepdim=1"; "" for an op without attributes); `dimsKey`
+ * names prim->dims ("dims", "perm"; NULL: the prim line's name). */
+void ttrtPrimFormatAttributes(const TtrtPrim *prim, const char *dimsKey,
+                              char *buf, size_t size);
+
+/* Checks the dtypes and shapes of `prim` (prim->numOperands operands, each
+ * of the op's arity) against its op's rules. On failure writes the reason to
+ * msg (of `size` bytes) and returns false. `dimsKey` names prim->dims in
+ * messages (NULL: the prim line's name). Reductions count a negative dim
+ * from the end, as PyTorch does. The reference, which computes in float64,
+ * needs only compare's i1 result of the dtype rules; `strictDtypes` (the
+ * compiler) checks all of them (one dtype across an op, where's i1
+ * condition). */
+bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
+                   const TtrtPrimTensor *result, const char *dimsKey,
+                   bool strictDtypes, char *msg, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TT_RUNTIME_RULES_H */
