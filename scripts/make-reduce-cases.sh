@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Compiles the GPU suite's reduction cases into OUTDIR (default reduce-cases/): reductions
+# over dims other than the last alone (issue 21, item 2) through the main job
+# (tt-opt --decompose --fuse --splitk | tt-translate --ptx), in f32, f16 and bf16:
+#  - column sums (dim 0) of 3x1000, 5x4097, 1x1 and 4097x3 (one column kernel each;
+#    4097x3: 3 columns, a loop over 4097 rows), amax and amin of 5x4097;
+#  - a middle dim of 2x3x1000 (keepdim false and true), and amax over the middle dim of
+#    3x70001x5 (5 columns; 70001 rows: odd, so no two-level split, one loop);
+#  - full reductions (sum to a scalar) of 3x1000, 5x4097, 1x1, 4097x3 and a 3-D 2x3x1000,
+#    amax of 5x4097, and dims {0, 2} of 2x3x1000 (two runs);
+#  - a fused prologue and epilogue: sum over dim 0 of x*x, plus a bias, converted back;
+#  - the benchmark shapes in bf16: column sums and the full sum of 8192x8192 (two-level:
+#    128 slices of 64 rows).
+# Runs on the build machine; the device runs the PTX with
+#   scripts/gpu-suite.sh build-gpu/tt-run reduce-cases
+# and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
+set -euo pipefail
+default_out=reduce-cases
+source "$(dirname "$0")/caselib.sh"
+
+# reduce NAME OP DTYPE SHAPE DIMS KEEPDIM: OP over DIMS (comma-separated) of a SHAPE tensor
+reduce() {
+  local name=$1 op=$2 t=$3 shape=$4 dims=$5 keep=$6
+  IFS=x read -r -a s <<< "$shape"
+  IFS=, read -r -a d <<< "$dims"
+  local res="" i j red
+  for i in "${!s[@]}"; do
+    red=0
+    for j in "${d[@]}"; do [ "$j" = "$i" ] && red=1; done
+    if [ $red = 0 ]; then res="$res${s[$i]}x"; elif [ "$keep" = true ]; then res="${res}1x"; fi
+  done
+  local rt="tensor<${res}$t>"
+  compile "$name" "${shape}_$t" "func.func @main(%x: tensor<${shape}x$t>) -> $rt {
+  %s = \"prim.$op\"(%x) {dims = array<i64: $dims>, keepdim = $keep} : (tensor<${shape}x$t>) -> $rt
+  return %s : $rt
+}"
+}
+
+for t in f32 f16 bf16; do
+  for shape in 3x1000 5x4097 1x1 4097x3; do
+    reduce colsum sum $t $shape 0 false
+    reduce fullsum sum $t $shape 0,1 false
+  done
+  reduce colmax amax $t 5x4097 0 false
+  reduce colmin amin $t 5x4097 0 false
+  reduce fullmax amax $t 5x4097 0,1 false
+  reduce midsum sum $t 2x3x1000 1 false
+  reduce midsum_keepdim sum $t 2x3x1000 1 true
+  reduce midmax amax $t 3x70001x5 1 false
+  reduce fullsum3d sum $t 2x3x1000 0,1,2 false
+  reduce fullsum_keepdim sum $t 3x1000 0,1 true
+  reduce runs02 sum $t 2x3x1000 0,2 false
+  # prologue x*x (in f32) and epilogue bias add, rounded once
+  compile colsq_bias "5x4097_$t" "func.func @main(%x: tensor<5x4097x$t>, %b: tensor<4097x$t>) -> tensor<4097x$t> {
+  %xf = \"prim.convert\"(%x) : (tensor<5x4097x$t>) -> tensor<5x4097xf32>
+  %q = \"prim.mul\"(%xf, %xf) : (tensor<5x4097xf32>, tensor<5x4097xf32>) -> tensor<5x4097xf32>
+  %s = \"prim.sum\"(%q) {dims = array<i64: 0>, keepdim = false} : (tensor<5x4097xf32>) -> tensor<4097xf32>
+  %bf = \"prim.convert\"(%b) : (tensor<4097x$t>) -> tensor<4097xf32>
+  %y = \"prim.add\"(%s, %bf) : (tensor<4097xf32>, tensor<4097xf32>) -> tensor<4097xf32>
+  %r = \"prim.convert\"(%y) : (tensor<4097xf32>) -> tensor<4097x$t>
+  return %r : tensor<4097x$t>
+}"
+done
+reduce colsum sum bf16 8192x8192 0 false
+reduce fullsum sum bf16 8192x8192 0,1 false
+ls "$out" | wc -l
