@@ -396,12 +396,14 @@ MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value) 
   return constOf(b, loc, t, (double)value, value);
 }
 
-/* True when the first op of source (after blank and `//` comment lines) is a module. */
+/* True when the first op of source (after blank and `//` comment lines, and the alias
+ * definitions such as `#loc1 = loc(...)` that tt-opt's output with locations starts
+ * with) is a module. */
 static bool startsWithModule(const char *p) {
   for (;;) {
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
       p++;
-    if (p[0] == '/' && p[1] == '/') {
+    if ((p[0] == '/' && p[1] == '/') || p[0] == '#' || p[0] == '!') {
       while (*p && *p != '\n')
         p++;
       continue;

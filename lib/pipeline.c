@@ -359,6 +359,20 @@ bool ttPipelineAddPass(MlirOpPassManager opm, const char *name, const char *opti
   return mlirLogicalResultIsSuccess(r);
 }
 
+bool ttPassIsRegistered(MlirContext ctx, const char *name) {
+  if (ttPassLookup(name))
+    return true;
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  TtStr err = {0};
+  MlirLogicalResult r = mlirOpPassManagerAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                                                     ttStrRef(name), ttStrCallback, &err);
+  bool known = mlirLogicalResultIsSuccess(r) ||
+               !(err.len && strstr(err.data, "does not refer to a registered pass"));
+  ttStrDestroy(&err);
+  mlirPassManagerDestroy(pm);
+  return known;
+}
+
 /* Recursive-descent parser over the pipeline text. */
 typedef struct {
   const char *p, *text;

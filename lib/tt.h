@@ -344,6 +344,9 @@ bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions 
 bool ttPipelineAdd(MlirPassManager pm, const char *pipeline);
 /* Adds one pass by name with its option text (may be NULL). */
 bool ttPipelineAddPass(MlirOpPassManager opm, const char *name, const char *options);
+/* True when name is a tt pass or an upstream pass registered in MLIR (tt-opt's test of
+ * whether a `--NAME` flag is a pass or an unknown option); prints nothing. */
+bool ttPassIsRegistered(MlirContext ctx, const char *name);
 /* Runs one tt pass directly on a module (used by tt-translate to finish lowering). */
 bool ttRunPass(MlirModule module, const char *name, const char *options);
 

@@ -354,8 +354,8 @@ static MlirOperation gpuModule(MlirModule module) {
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, mlirBlockCreate(0, NULL, NULL));
   MlirNamedAttribute name = ttNamedAttr(ctx, "sym_name", ttStrAttr(ctx, "tt_kernels"));
-  gm = ttOpCreate("gpu.module", mlirLocationUnknownGet(ctx), 0, NULL, 0, NULL, 1, &name, 1,
-                  &region);
+  gm = ttOpCreate("gpu.module", mlirOperationGetLocation(mlirModuleGetOperation(module)), 0,
+                  NULL, 0, NULL, 1, &name, 1, &region); /* (at the input file's module) */
   mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), gm);
   mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
                                   ttStrRef("gpu.container_module"), mlirUnitAttrGet(ctx));

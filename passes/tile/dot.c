@@ -281,7 +281,8 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   if (d->bT)
     b = tileOp1(&e, "tile.trans", b, tileShaped(2, kshape, d->belem));
   MlirValue dops[3] = {a, b, mlirBlockGetArgument(lb, 1)};
-  MlirValue acc = ttBuild(&e.b, "tile.dot", loc, 3, dops, tileShaped(2, cshape, f32), 0, NULL);
+  MlirValue acc = ttBuild(&e.b, "tile.dot", mlirOperationGetLocation(d->matmul), 3, dops,
+                          tileShaped(2, cshape, f32), 0, NULL); /* at the prim.matmul */
   ttDotRecordMmaForm(mlirOpResultGetOwner(acc), g->warps); /* its tensor-core form */
   ttBuild(&e.b, "scf.yield", loc, 1, &acc, ttNoType(), 0, NULL);
   e.b = outer;

@@ -4,7 +4,10 @@
  * one flag per pass (`--fuse`, `--tile='block-size=2048'`, and any upstream pass such as
  * `--canonicalize`), `--pass-pipeline=`, `--split-input-file`, `--verify-diagnostics`,
  * `--mlir-print-ir-after-all`, `--mlir-timing`, `--show-dialects`, `--list-passes`. The
- * output file is written only when everything succeeded; the exit code is 1 otherwise.
+ * output carries the input's locations (`--mlir-print-debuginfo`, on unless given
+ * `=false`) so that a later tool's errors name the user's file. Any other flag is an
+ * unknown option. The output file is written only when everything succeeded; the exit
+ * code is 1 otherwise.
  */
 #include "tt.h"
 
@@ -17,9 +20,10 @@
 
 typedef struct {
   const char *input, *output, *pipeline;
-  const char *passes[MAX_PASSES], *passOpts[MAX_PASSES];
+  const char *passes[MAX_PASSES], *passOpts[MAX_PASSES], *passFlags[MAX_PASSES];
   int npasses;
   bool split, verifyDiags, printAfterAll, timing, generic, noVerifyEach;
+  int debugInfo; /* --mlir-print-debuginfo: 1 given, -1 given =false, 0 not given (on) */
 } Options;
 
 static void usage(FILE *f) {
@@ -38,14 +42,22 @@ static void usage(FILE *f) {
           "                             each in a fresh context\n"
           "  --verify-diagnostics       check diagnostics against expected-error/-note\n"
           "                             annotations ({{text}}, @+N, @-N, @above, @below)\n"
-          "  --mlir-print-ir-after-all  print the IR after every pass (to stderr)\n"
+          "  --mlir-print-debuginfo[=false]\n"
+          "                             print the IR with its locations (the default: a later\n"
+          "                             tool's errors then name the input's file:line:col, as\n"
+          "                             in 'tt-opt --fuse in.mlir | tt-translate --ptx');\n"
+          "                             each op ends in loc(#locN), the #locN lines come last;\n"
+          "                             =false prints the IR without them\n"
+          "  --mlir-print-ir-after-all  print the IR after every pass (to stderr; with\n"
+          "                             locations only when --mlir-print-debuginfo is given)\n"
           "  --mlir-timing              print pass timings (to stderr)\n"
           "  --no-verify-each           do not run the verifier after every pass\n"
           "  --show-dialects            list the dialects tt loads\n"
           "  --list-passes              list tt's passes with their options\n"
           "  -h, --help                 this text (and the pass list)\n"
           "\n"
-          "Any upstream MLIR pass also works as a flag (--canonicalize, --cse, ...).\n"
+          "Any upstream MLIR pass also works as a flag (--canonicalize, --cse, ...); a flag\n"
+          "that names no pass is an unknown option.\n"
           "Exit code: 0 on success, 1 on any error.\n\n");
 }
 
@@ -116,6 +128,16 @@ static int parseArgs(int argc, char **argv, Options *o) {
       o->verifyDiags = true;
     } else if (strcmp(a, "--mlir-print-ir-after-all") == 0) {
       o->printAfterAll = true;
+    } else if (strcmp(a, "--mlir-print-debuginfo") == 0 ||
+               strcmp(a, "--mlir-print-debuginfo=true") == 0 ||
+               strcmp(a, "--mlir-print-debuginfo=1") == 0) {
+      o->debugInfo = 1;
+    } else if (strcmp(a, "--mlir-print-debuginfo=false") == 0 ||
+               strcmp(a, "--mlir-print-debuginfo=0") == 0) {
+      o->debugInfo = -1;
+    } else if (strncmp(a, "--mlir-print-debuginfo=", 23) == 0) {
+      fprintf(stderr, "tt-opt: error: '%s': expected true or false\n", a);
+      return 1;
     } else if (strcmp(a, "--mlir-timing") == 0) {
       o->timing = true;
     } else if (strcmp(a, "--no-verify-each") == 0 || strcmp(a, "--verify-each=0") == 0 ||
@@ -133,6 +155,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       o->passOpts[o->npasses] = eq ? eq + 1 : NULL;
       if (eq)
         *eq = 0;
+      o->passFlags[o->npasses] = a;
       o->passes[o->npasses++] = name;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "tt-opt: error: unknown option '%s' (see --help)\n", a);
@@ -154,11 +177,34 @@ static int parseArgs(int argc, char **argv, Options *o) {
   return 0;
 }
 
+/* Reports the `--NAME` flags that name neither a tt pass nor a registered upstream pass
+ * as unknown options (mlir-opt: "Unknown command line argument"), before any input is
+ * read; a context is made only when some flag is not a tt pass. */
+static bool checkPassFlags(const Options *o) {
+  MlirContext ctx = {NULL};
+  bool ok = true;
+  for (int i = 0; i < o->npasses; i++) {
+    if (ttPassLookup(o->passes[i]))
+      continue;
+    if (mlirContextIsNull(ctx) && mlirContextIsNull(ctx = ttContextCreate()))
+      return false;
+    if (!ttPassIsRegistered(ctx, o->passes[i])) {
+      fprintf(stderr, "tt-opt: error: unknown option '%s' (see --help)\n", o->passFlags[i]);
+      ok = false;
+    }
+  }
+  if (!mlirContextIsNull(ctx))
+    ttContextDestroy(ctx);
+  return ok;
+}
+
 /* Builds the pass manager the options ask for; false after printing an error. */
 static bool buildPasses(MlirPassManager pm, const Options *o) {
   mlirPassManagerEnableVerifier(pm, !o->noVerifyEach);
   if (o->printAfterAll) {
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    if (o->debugInfo > 0)
+      mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
     mlirPassManagerEnableIRPrinting(pm, false, true, true, false, false, flags, ttStrRef(""));
     mlirOpPrintingFlagsDestroy(flags);
   }
@@ -195,7 +241,11 @@ static bool processChunk(const Options *o, const char *name, const char *text, T
   } else {
     ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
     if (ok && !o->verifyDiags) {
+      /* with locations unless =false: parseable (not MLIR's "pretty" form), with `#loc`
+       * aliases printed after the module, as mlir-opt --mlir-print-debuginfo does */
       MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+      if (o->debugInfo >= 0)
+        mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
       mlirOperationPrintWithFlags(op, flags, ttStrCallback, out);
       mlirOpPrintingFlagsDestroy(flags);
       ttStrAppend(out, "\n", 1);
@@ -256,6 +306,8 @@ int main(int argc, char **argv) {
   int rc = parseArgs(argc, argv, &o);
   if (rc)
     return rc < 0 ? 0 : rc;
+  if (!checkPassFlags(&o))
+    return 1;
   TtStr src = {0};
   if (!ttReadFile(o.input, &src)) {
     fprintf(stderr, "tt-opt: error: cannot read '%s': %s\n", o.input, strerror(errno));

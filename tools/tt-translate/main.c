@@ -15,7 +15,9 @@
  *  4. the launch metadata (docs/metadata.md) is written from the host function
  *  5. gpu.module                    -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
  * The output is the metadata as `//@` comment lines followed by the PTX. It is written only
- * on success; errors are `file:line:col: error: ...` and exit code 1.
+ * on success; errors are `file:line:col: error: ...` and exit code 1, at the locations the
+ * input carries: tt-opt prints its input's (--mlir-print-debuginfo, its default), so on
+ * tt-opt's output they name the user's file, not `<stdin>`.
  */
 #include "tt.h"
 
@@ -37,7 +39,9 @@ static void usage(FILE *f) {
           "                    sm_90a only) or sync (mma.sync, sm_80+); default: wgmma\n"
           "                    for sm_90a, else sync\n"
           "  -o FILE           output file (default stdout; written only on success)\n"
-          "Input: a tt program at any level (prim, fused, tile, gpu); '-' or none is stdin.\n");
+          "Input: a tt program at any level (prim, fused, tile, gpu); '-' or none is stdin.\n"
+          "Errors name the locations the input carries: on tt-opt's output (which keeps\n"
+          "locations unless given --mlir-print-debuginfo=false) the user's file:line:col.\n");
 }
 
 typedef struct {
@@ -175,7 +179,10 @@ int main(int argc, char **argv) {
       mma = a + 6;
     else if (strcmp(a, "-o") == 0 && i + 1 < argc)
       output = argv[++i];
-    else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    else if (strcmp(a, "-o") == 0) {
+      fprintf(stderr, "tt-translate: error: -o needs a file name\n");
+      return 1;
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       return 0;
     } else if (a[0] == '-' && a[1]) {

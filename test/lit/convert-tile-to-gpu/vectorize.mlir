@@ -1,4 +1,4 @@
-// RUN: tt-opt %s --fuse --tile --convert-tile-to-gpu | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --fuse --tile --convert-tile-to-gpu | FileCheck %s
 
 // bf16 loads and stores of contiguous offsets become 16-byte vector accesses guarded by
 // one lane of the mask; the tail takes the per-element path.

@@ -4,8 +4,8 @@
 // wgmma.m64n80 per K step with A as wgmma's A and B^T as its B, both K-major; warpgroup
 // g reads A from row 64 g. B read [K, N] (not K-major) falls back to mma.sync. The PTX
 // (TMA, fp8, through ptxas): tile/spread.mlir.
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-m=64 block-n=80 block-k=64' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-m=128 block-n=80 block-k=128 num-warps=8' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s --check-prefix=TWO
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile='block-m=64 block-n=80 block-k=64' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile='block-m=128 block-n=80 block-k=128 num-warps=8' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s --check-prefix=TWO
 
 // CHECK-LABEL: gpu.func @fused_0_kernel
 // CHECK: nvvm.wgmma.fence.aligned

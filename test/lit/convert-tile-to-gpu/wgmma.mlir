@@ -2,9 +2,9 @@
 // staged through registers into 128-byte-swizzled shared memory, C^T = B^T A^T so M is
 // wgmma's narrow side n, descriptors of the swizzled tiles, and the fences, commit and
 // wait around the K steps. Tiles that do not fit a warpgroup fall back to mma.sync.
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-m=16 block-n=64 block-k=128' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-m=32 block-n=64 block-k=128 num-warps=8' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s --check-prefix=WIDE
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-m=16 block-n=64 block-k=128' --convert-tile-to-gpu | FileCheck %s --check-prefix=SYNC
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile='block-m=16 block-n=64 block-k=128' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile='block-m=32 block-n=64 block-k=128 num-warps=8' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s --check-prefix=WIDE
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile='block-m=16 block-n=64 block-k=128' --convert-tile-to-gpu | FileCheck %s --check-prefix=SYNC
 // RUN: not tt-opt %s --convert-tile-to-gpu='mma=hmma' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: error: option 'mma' of pass 'convert-tile-to-gpu' is 'hmma'; expected one of: sync, wgmma

@@ -1,4 +1,4 @@
-// RUN: tt-opt %s --split-input-file --decompose | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose | FileCheck %s
 
 // softmax over the last dim (dim = -1) of a bf16 tensor: one convert in, the max-subtracted
 // exp in f32, the reductions without the dim (keepdim false) broadcast back, one convert out.

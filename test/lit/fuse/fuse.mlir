@@ -1,4 +1,4 @@
-// RUN: tt-opt %s --split-input-file --fuse | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse | FileCheck %s
 
 // A chain of elementwise ops with a broadcast operand becomes one fused function that the
 // host calls; the constant is copied into it.

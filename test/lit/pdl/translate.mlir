@@ -1,7 +1,8 @@
 // tt-translate runs --pdl for sm_90 and later (kernels tt-opt marked are left as they
 // are): the launch line says `pdl` (metadata format 5) and the PTX has griddepcontrol.
 // Older targets get neither, and a kernel that tt-opt --pdl gave grid-dependency ops is
-// an error there.
+// an error there, at this file's line of the op the kernel came from (tt-opt's output
+// keeps the locations), not at a line of tt-opt's output.
 // RUN: tt-opt %s --decompose --fuse --splitk | tt-translate --ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
@@ -25,7 +26,7 @@
 // SM80: //@tt-meta 1 arch sm_80
 // SM80-NOT: pdl
 // SM80-NOT: griddepcontrol
-// ERR: error: tt-translate: 'hopper.griddep_{{wait|launch_dependents}}' (programmatic dependent launch) needs --arch=sm_90 or later; run --pdl='trigger=off' for older targets
+// ERR: {{^.*}}pdl/translate.mlir:31:8: error: tt-translate: 'hopper.griddep_{{wait|launch_dependents}}' (programmatic dependent launch) needs --arch=sm_90 or later; run --pdl='trigger=off' for older targets
 func.func @weights(%x: tensor<16x8192xf16>, %w: tensor<8192x8192xf16> {tt.invariant}) -> tensor<16x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<16x8192xf16>, tensor<8192x8192xf16>) -> tensor<16x8192xf16>
   return %y : tensor<16x8192xf16>

@@ -3,15 +3,15 @@
 // the step waits on the mbarriers of its slot (phase = (i / S) % 2) and wgmma reads the
 // slot in place. The descriptors are kernel arguments that tile.launch names; the
 // metadata asks the runtime for the tensor maps and the dynamic shared memory.
-// RUN: tt-opt %s --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s
-// RUN: tt-opt %s --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s --check-prefix=GPU
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s --check-prefix=GPU
 // RUN: tt-opt %s --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | tt-translate --ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 // RUN: tt-run --ref-only --dump-meta --seed 1 %t.ptx | FileCheck %s --check-prefix=RT
 // num-stages=0: the most of 2..4 whose rings fit 225 KiB, at most 3 on a grid that fills
 // under 3/4 of the SMs (4 programs here: 3 x 20 KiB).
-// RUN: tt-opt %s --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='stage-in=tma' | FileCheck %s --check-prefix=AUTO
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='stage-in=tma' | FileCheck %s --check-prefix=AUTO
 // RUN: not tt-opt %s --decompose --fuse --tile='block-k=128' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' --convert-tile-to-gpu 2>&1 | FileCheck %s --check-prefix=SYNC
 
 // CHECK-LABEL: func.func @fused_0_kernel(

@@ -1,5 +1,5 @@
-// RUN: tt-opt %s --split-input-file --fuse --tile | FileCheck %s
-// RUN: tt-opt %s --split-input-file --fuse --tile='block-size=512 num-warps=2' | FileCheck %s --check-prefix=OPT
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile='block-size=512 num-warps=2' | FileCheck %s --check-prefix=OPT
 // Column kernels: a reduction over a run of dims before the last, the operand viewed as
 // [outer, R, inner]; program p takes a block of columns of one outer index and loops over
 // the R rows, carrying an f32 accumulator tile.

@@ -1,4 +1,4 @@
-// RUN: tt-opt %s --split-input-file --fuse --tile='block-size=256 num-warps=2' | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile='block-size=256 num-warps=2' | FileCheck %s
 
 // The kernel's pid arithmetic, mask and loads are visible in tile IR; f16 math runs in
 // f32 and rounds once at the store.
