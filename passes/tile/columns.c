@@ -147,17 +147,12 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
   MlirLocation loc = mlirOperationGetLocation(fusion);
   MlirBlock fbody;
   MlirType outType;
-  if (!tileFusionBody(fusion, &fbody, &outType))
+  ColumnGeometry g;
+  if (!tileCheckFusion(fusion, &fbody, &outType) ||
+      !columnGeometry(fusion, fbody, outType, blockOpt, warpsOpt, &g))
     return false;
   intptr_t nin = mlirBlockGetNumArguments(fbody);
   MlirOperation ret = mlirBlockGetTerminator(fbody);
-  bool ok = tileCheckDtype(fusion, outType, "the result");
-  for (intptr_t i = 0; i < nin && ok; i++)
-    ok = tileCheckDtype(fusion, mlirValueGetType(mlirBlockGetArgument(fbody, i)), "an input");
-  ColumnGeometry g;
-  if (!ok || !tileCheckBody(fbody) ||
-      !columnGeometry(fusion, fbody, outType, blockOpt, warpsOpt, &g))
-    return false;
   MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(g.red, 0)));
   if (!mlirTypeIsAFloat(relem)) {
     ttEmitError(g.red, "tile: column reductions compute f32, f16 or bf16 values, not %s",
@@ -213,14 +208,8 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
       ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
     }
   }
-  free(e.memo);
-  free(e.inputs);
-  if (e.failed) {
-    mlirOperationDestroy(kfunc);
+  if (!tileFinishKernel(&e, kfunc))
     return false;
-  }
-  ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
-  tileLoadsFirst(kbody);
 
   char grid[32];
   snprintf(grid, sizeof grid, "%lld", (long long)(g.outer * g.nblk));

@@ -162,6 +162,27 @@ bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
   return true;
 }
 
+bool tileFinishKernel(Emit *e, MlirOperation kfunc) {
+  free(e->memo);
+  free(e->inputs);
+  if (e->failed) {
+    mlirOperationDestroy(kfunc);
+    return false;
+  }
+  ttBuild(&e->b, "func.return", e->loc, 0, NULL, ttNoType(), 0, NULL);
+  tileLoadsFirst(e->kernel);
+  return true;
+}
+
+bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
+  if (!tileFusionBody(fusion, fbody, outType))
+    return false;
+  bool ok = tileCheckDtype(fusion, *outType, "the result");
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(*fbody) && ok; i++)
+    ok = tileCheckDtype(fusion, mlirValueGetType(mlirBlockGetArgument(*fbody, i)), "an input");
+  return ok && tileCheckBody(*fbody);
+}
+
 /* Step 2 for every kind: the kernel function (kernelFunc) and an emitter e at its start,
  * over tiles of `block` elements; e->inputs is malloc'd (the caller frees it). */
 MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, MlirType outType,

@@ -139,14 +139,8 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirLocation loc = mlirOperationGetLocation(fusion);
   MlirBlock fbody;
   MlirType outType;
-  if (!tileFusionBody(fusion, &fbody, &outType))
-    return false;
-  intptr_t nin = mlirBlockGetNumArguments(fbody);
-  MlirOperation ret = mlirBlockGetTerminator(fbody);
-  bool ok = tileCheckDtype(fusion, outType, "the result");
-  for (intptr_t i = 0; i < nin && ok; i++)
-    ok = tileCheckDtype(fusion, mlirValueGetType(mlirBlockGetArgument(fbody, i)), "an input");
-  ok = ok && tileCheckBody(fbody) && (!geo.row || tileRowGeometry(fusion, fbody, &geo));
+  bool ok = tileCheckFusion(fusion, &fbody, &outType) &&
+            (!geo.row || tileRowGeometry(fusion, fbody, &geo));
   if (ok && geo.block < 32 * geo.warps) {
     ttEmitError(fusion, "tile: a block of %lld elements is smaller than 32 * num-warps (%lld "
                         "threads); give a larger block-size or fewer num-warps",
@@ -155,6 +149,8 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   }
   if (!ok)
     return false;
+  intptr_t nin = mlirBlockGetNumArguments(fbody);
+  MlirOperation ret = mlirBlockGetTerminator(fbody);
 
   /* Step 2: the kernel function (row kernels take no size: their shape is constant). */
   int64_t block = geo.block;
@@ -225,14 +221,8 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
     if (!mlirOperationIsNull(loop))
       endChunkLoop(&e, loop, outer, 0, NULL);
   }
-  free(e.memo);
-  free(e.inputs);
-  if (e.failed) {
-    mlirOperationDestroy(kfunc);
+  if (!tileFinishKernel(&e, kfunc))
     return false;
-  }
-  ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
-  tileLoadsFirst(kbody);
 
   /* Step 6: the launch. */
   char grid[64];

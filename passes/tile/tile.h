@@ -140,12 +140,19 @@ bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
 bool tileCheckDtype(MlirOperation at, MlirType t, const char *what);
 /* Step 1 for the values inside: shapes the index math can handle. */
 bool tileCheckBody(MlirBlock body);
+/* Step 1 for an elementwise, row or column fusion: tileFusionBody, then the result's and
+ * inputs' dtypes (tileCheckDtype) and the body's shapes (tileCheckBody). */
+bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
 /* Step 2: the kernel function (`warps` warps; withSize: a last `%n: i32` argument) and an
  * emitter e at its start, over tiles of `block` elements; its name goes to name[0..n);
  * e->inputs is malloc'd (the caller frees it). */
 MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, MlirType outType,
                               bool withSize, int64_t warps, int64_t block, Emit *e,
                               char *name, size_t n);
+/* Step 5's end for an elementwise, row or column kernel: frees e's memo and inputs; on
+ * failure erases kfunc and returns false, else ends the kernel (func.return) and puts its
+ * loads first. */
+bool tileFinishKernel(Emit *e, MlirOperation kfunc);
 /* Step 6: `tile.launch = {kernel = @name, grid = [gridX, "1", gridZ], args = [...]}`. */
 void tileSetLaunch(MlirOperation fusion, const char *name, const char *gridX,
                    const char *gridZ, int nargs, const char *const *args);
