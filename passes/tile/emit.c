@@ -380,7 +380,12 @@ MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs) {
   for (int i = 0; i < e->nin; i++)
     if (mlirValueEqual(e->inputs[i], v))
       input = i;
+  /* what an op becomes is at its location (a later tool's errors name its line) */
+  MlirLocation loc = e->loc;
+  if (input < 0)
+    e->loc = mlirOperationGetLocation(mlirOpResultGetOwner(v));
   MlirValue r = input >= 0 ? emitLoad(e, input, offs) : emitOp(e, mlirOpResultGetOwner(v), offs);
+  e->loc = loc;
   if (e->failed)
     return none;
   tileMemoPut(e, v, offs, r);
