@@ -204,38 +204,38 @@ irdl.dialect @prim {
     irdl.results(result: %r)
     irdl.attributes {"value" = %v}
   }
-  /// Reduction (sum) over the dimensions `dims`; `keepdim` (bool) keeps them with size 1.
+  /// Reduction (sum) over the dimensions `dims` (negative ones count from the end);
+  /// `keepdim` (a bool, optional: false when absent, as in PyTorch) keeps them with size 1.
   /// Category: reduction.
   irdl.operation @sum {
     %t = irdl.base "!builtin.tensor"
     %r = irdl.base "!builtin.tensor"
     %d = irdl.base "#builtin.dense_array"
-    %k = irdl.base "#builtin.integer"
     irdl.operands(x: %t)
     irdl.results(result: %r)
-    irdl.attributes {"dims" = %d, "keepdim" = %k}
+    irdl.attributes {"dims" = %d}
   }
-  /// Reduction (maximum) over the dimensions `dims`; `keepdim` (bool) keeps them with size 1.
+  /// Reduction (maximum) over the dimensions `dims` (negative ones count from the end);
+  /// `keepdim` (a bool, optional: false when absent, as in PyTorch) keeps them with size 1.
   /// Category: reduction.
   irdl.operation @amax {
     %t = irdl.base "!builtin.tensor"
     %r = irdl.base "!builtin.tensor"
     %d = irdl.base "#builtin.dense_array"
-    %k = irdl.base "#builtin.integer"
     irdl.operands(x: %t)
     irdl.results(result: %r)
-    irdl.attributes {"dims" = %d, "keepdim" = %k}
+    irdl.attributes {"dims" = %d}
   }
-  /// Reduction (minimum) over the dimensions `dims`; `keepdim` (bool) keeps them with size 1.
+  /// Reduction (minimum) over the dimensions `dims` (negative ones count from the end);
+  /// `keepdim` (a bool, optional: false when absent, as in PyTorch) keeps them with size 1.
   /// Category: reduction.
   irdl.operation @amin {
     %t = irdl.base "!builtin.tensor"
     %r = irdl.base "!builtin.tensor"
     %d = irdl.base "#builtin.dense_array"
-    %k = irdl.base "#builtin.integer"
     irdl.operands(x: %t)
     irdl.results(result: %r)
-    irdl.attributes {"dims" = %d, "keepdim" = %k}
+    irdl.attributes {"dims" = %d}
   }
   /// Matrix product of 2-D (MxK, KxN) or batched 3-D (BxMxK, BxKxN) operands; fp32
   /// accumulation; the result's element type is the output dtype. Category: matmul.

@@ -213,7 +213,8 @@ func.func @transpose_shape(%x: tensor<2x3x4xf32>) -> tensor<2x4x3xf32> {
 // -----
 
 // Reductions: at least one dim, each in [-rank, rank) (negative from the end), none twice;
-// the result drops the reduced dims (keepdim false or absent) or keeps them as 1.
+// the result drops the reduced dims (keepdim false or absent, as in PyTorch) or keeps them
+// as 1.
 func.func @reduce_empty(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   // expected-error@+1 {{sum needs at least one dimension in dims=}}
   %0 = "prim.sum"(%x) {dims = array<i64>, keepdim = false} : (tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -258,6 +259,14 @@ func.func @reduce_shape_nokeep(%x: tensor<2x3x4xf32>) -> tensor<2x1x4xf32> {
   // expected-error@+1 {{sum dims=1 keepdim=0 of #0 (shape 2x3x4) has shape 2x4, but the result has shape 2x1x4}}
   %0 = "prim.sum"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
   return %0 : tensor<2x1x4xf32>
+}
+
+// -----
+
+func.func @reduce_keepdim_absent(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
+  // expected-error@+1 {{sum dims=1 keepdim=0 of #0 (shape 2x3) has shape 2, but the result has shape 2x1}}
+  %0 = "prim.sum"(%x) {dims = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
 }
 
 // -----
