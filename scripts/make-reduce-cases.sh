@@ -10,7 +10,7 @@
 #    amax of 5x4097, and dims {0, 2} of 2x3x1000 (two runs);
 #  - a fused prologue and epilogue: sum over dim 0 of x*x, plus a bias, converted back;
 #  - the benchmark shapes in bf16: column sums and the full sum of 8192x8192 (two-level:
-#    128 slices of 64 rows).
+#    64 slices of 128 rows).
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run reduce-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.

@@ -87,12 +87,12 @@ func.func @kernels(%x: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<4xf32>) {
 // -----
 
 // Few columns, many rows (8192x8192 column sums: 8192 columns): two levels, so that the
-// first kernel has enough programs: R = 128 slices of 64 rows (the least power of two with
-// columns x slices >= 4 x 132 x 1024, at least 64 rows a slice).
+// first kernel has enough programs: R = 64 slices of 128 rows (the least power of two with
+// columns x slices >= 2 x 132 x 1024, at least 64 rows a slice).
 // CHECK-LABEL: func.func @split
-// CHECK: %[[V:.*]] = "prim.reshape"(%arg0) : (tensor<8192x8192xf32>) -> tensor<128x64x8192xf32>
-// CHECK: %[[P:.*]] = "prim.sum"(%[[V]]) {dims = array<i64: 1>, keepdim = false} : (tensor<128x64x8192xf32>) -> tensor<128x8192xf32>
-// CHECK: "prim.sum"(%[[P]]) {dims = array<i64: 0>, keepdim = false} : (tensor<128x8192xf32>) -> tensor<8192xf32>
+// CHECK: %[[V:.*]] = "prim.reshape"(%arg0) : (tensor<8192x8192xf32>) -> tensor<64x128x8192xf32>
+// CHECK: %[[P:.*]] = "prim.sum"(%[[V]]) {dims = array<i64: 1>, keepdim = false} : (tensor<64x128x8192xf32>) -> tensor<64x8192xf32>
+// CHECK: "prim.sum"(%[[P]]) {dims = array<i64: 0>, keepdim = false} : (tensor<64x8192xf32>) -> tensor<8192xf32>
 // With keepdim, the split's result is reshaped back.
 // CHECK-LABEL: func.func @split_keepdim
 // CHECK: "prim.reshape"

@@ -6,7 +6,7 @@
 
 // Column sums of 3x1000 f32: 16-byte runs (4 f32) on one warp make 128 columns; the grid
 // (8 programs) is under two per SM, so the block stays at one warp; no size argument. The
-// loop reads 3 rows a step (U = min(R, 4)), each at o*R*inner + r*inner + cols under the
+// loop reads 3 rows a step (U = min(R, 16): a small grid), each at o*R*inner + r*inner + cols under the
 // column mask; the store is at o*inner + cols.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: (%arg0: !tile.ptr<f32>, %arg1: !tile.ptr<f32>)
@@ -38,8 +38,9 @@ func.func @columns(%x: tensor<3x1000xf32>) -> tensor<1000xf32> {
 
 // -----
 
-// 5 rows: a loop of 4 rows a step, then one of one row for the fifth (no row mask); 4097
-// columns in blocks of 128: 33 programs; amax accumulates with maximumf from -inf.
+// 5 rows: a loop of 4 rows a step, then one of one row for the fifth (no row mask); 65536
+// columns in blocks of 128: 512 programs (the block halves with the warps from 512 on 4
+// warps while the grid is under 2 x 132); amax accumulates with maximumf from -inf.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: arith.constant dense<0xFF800000> : tensor<128xf32>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c4_i32 step %c4_i32
@@ -48,9 +49,24 @@ func.func @columns(%x: tensor<3x1000xf32>) -> tensor<1000xf32> {
 // CHECK: scf.for %{{.*}} = %c4_i32{{.*}} to %c5_i32 step %c1_i32
 // CHECK: arith.maximumf
 // CHECK: scf.yield
+// CHECK: grid = ["512", "1", "1"]
+func.func @ragged(%x: tensor<5x65536xf32>) -> tensor<65536xf32> {
+  %s = "prim.amax"(%x) {dims = array<i64: 0>, keepdim = false} : (tensor<5x65536xf32>) -> tensor<65536xf32>
+  return %s : tensor<65536xf32>
+}
+
+// -----
+
+// A small grid (4097 columns: 33 programs, under two per SM): 16 rows a loop step, so
+// that each of the few programs keeps more loads in flight; here R = 5 < 16: one step.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c5_i32 step %c5_i32
+// CHECK-COUNT-5: "tile.load"
+// CHECK: scf.yield
+// CHECK-NOT: scf.for
 // CHECK: grid = ["33", "1", "1"]
-func.func @ragged(%x: tensor<5x4097xf32>) -> tensor<4097xf32> {
-  %s = "prim.amax"(%x) {dims = array<i64: 0>, keepdim = false} : (tensor<5x4097xf32>) -> tensor<4097xf32>
+func.func @small_grid(%x: tensor<5x4097xf32>) -> tensor<4097xf32> {
+  %s = "prim.sum"(%x) {dims = array<i64: 0>, keepdim = false} : (tensor<5x4097xf32>) -> tensor<4097xf32>
   return %s : tensor<4097xf32>
 }
 
@@ -106,12 +122,12 @@ func.func @keepdim(%x: tensor<2x3x1000xf32>) -> tensor<2x1x1000xf32> {
 
 // A wide column sum (8192x8192 bf16, one outer index): 4 warps of 16-byte runs would make
 // 8 programs of 1024 columns; the block halves with the warps while the grid is under two
-// programs per SM, down to one warp: 32 programs of 256 columns (--decompose splits R to
-// fill the GPU: test/lit/decompose/reduce.mlir).
+// programs per SM, down to one warp: 32 programs of 256 columns, 16 rows a step
+// (--decompose splits R to fill the GPU: test/lit/decompose/reduce.mlir).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 1
 // CHECK: "tile.range"() {end = 256 : i32, start = 0 : i32}
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c8192_i32 step %c4_i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c8192_i32 step %c16_i32
 // CHECK: grid = ["32", "1", "1"]
 func.func @wide(%x: tensor<8192x8192xbf16>) -> tensor<8192xbf16> {
   %s = "prim.sum"(%x) {dims = array<i64: 0>, keepdim = false} : (tensor<8192x8192xbf16>) -> tensor<8192xbf16>
