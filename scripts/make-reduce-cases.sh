@@ -10,7 +10,8 @@
 #    amax of 5x4097, and dims {0, 2} of 2x3x1000 (two runs);
 #  - a fused prologue and epilogue: sum over dim 0 of x*x, plus a bias, converted back;
 #  - the benchmark shapes in bf16: column sums and the full sum of 8192x8192 (two-level:
-#    64 slices of 128 rows).
+#    64 slices of 128 rows) and of 4096x32768, column sums of 1048576x128, the middle dim
+#    of 64x4096x256 (scripts/bench_reduce.py times these against torch.compile).
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run reduce-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
@@ -63,4 +64,9 @@ for t in f32 f16 bf16; do
 done
 reduce colsum sum bf16 8192x8192 0 false
 reduce fullsum sum bf16 8192x8192 0,1 false
+# more shapes for scripts/bench_reduce.py: wide and tall columns, a middle dim
+reduce colsum sum bf16 4096x32768 0 false
+reduce fullsum sum bf16 4096x32768 0,1 false
+reduce colsum sum bf16 1048576x128 0 false
+reduce midsum sum bf16 64x4096x256 1 false
 ls "$out" | wc -l
