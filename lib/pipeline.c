@@ -177,7 +177,10 @@ static const TtPassInfo passes[] = {
      "of it is in that group; constants are copied into each group that uses them. "
      "Reductions over the last dimension join too, making a row group (`prim.fusion = "
      "\"row\"`) when they all reduce rows of one shape: softmax or a norm becomes one "
-     "kernel that reads each row once.",
+     "kernel that reads each row once. A reduction over one run of dimensions before the "
+     "last (column sums, a middle dimension) makes a column group (`prim.fusion = "
+     "\"column\"`) with its elementwise prologue and epilogue; --decompose splits other "
+     "reductions into these two kinds.",
      fuseOptions, NOPTIONS(fuseOptions), ttFusePass},
     {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "
