@@ -164,10 +164,11 @@ FITS(lowerOptions, TT_LOWER_NOPTIONS);
 
 static const TtPassInfo passes[] = {
     {"decompose", "Rewrite composite prim ops into primitive prim ops",
-     "softmax, log_softmax, layer_norm, rms_norm, gelu, silu, sigmoid, swiglu and linear "
-     "become elementwise, reduction (sum/amax), broadcast_in_dim, transpose and matmul prim "
-     "ops, with PyTorch's formulas; f16/bf16 composites compute in f32 between one convert "
-     "in and one convert out.",
+     "softmax, log_softmax, layer_norm, rms_norm, gelu, silu, sigmoid, swiglu, linear, "
+     "scaled_mm, mean, var, std, relu and clamp become elementwise, reduction (sum/amax), "
+     "broadcast_in_dim, transpose and matmul prim ops, with PyTorch's formulas; f16/bf16 "
+     "composites compute in f32 between one convert in and one convert out. Reductions "
+     "that no row or column kernel computes as they are become row and column reductions.",
      NULL, 0, ttDecomposePass},
     {"fuse", "Outline groups of connected elementwise prim ops into fused functions",
      "Each group becomes `func.func private @fused_N {prim.fusion = \"elementwise\"}` and a "

@@ -34,7 +34,9 @@ static const struct {
     {"log_softmax", TT_PRIM_COMPOSITE}, {"layer_norm", TT_PRIM_COMPOSITE},
     {"rms_norm", TT_PRIM_COMPOSITE}, {"gelu", TT_PRIM_COMPOSITE},
     {"silu", TT_PRIM_COMPOSITE},     {"sigmoid", TT_PRIM_COMPOSITE},
-    {"swiglu", TT_PRIM_COMPOSITE},
+    {"swiglu", TT_PRIM_COMPOSITE},   {"mean", TT_PRIM_COMPOSITE},
+    {"var", TT_PRIM_COMPOSITE},      {"std", TT_PRIM_COMPOSITE},
+    {"relu", TT_PRIM_COMPOSITE},     {"clamp", TT_PRIM_COMPOSITE},
 };
 
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n) {

@@ -245,7 +245,8 @@ typedef enum {
   TT_PRIM_REDUCTION, /* sum amax amin */
   TT_PRIM_MATMUL,    /* matmul */
   TT_PRIM_TRANSPOSE, /* transpose */
-  TT_PRIM_COMPOSITE, /* linear softmax log_softmax layer_norm rms_norm gelu silu */
+  TT_PRIM_COMPOSITE, /* linear softmax log_softmax layer_norm rms_norm gelu silu sigmoid
+                        swiglu mean var std relu clamp */
 } TtPrimKind;
 TtPrimKind ttPrimKind(MlirOperation op);
 /* True for the kinds --fuse puts in an elementwise group. */

@@ -27,6 +27,11 @@
  *   scaled_mm(a, b, sa, sb, c?)  (fp8 a [M, K], b [K, N]; f32 scales of rank 0)
  *                          y = matmul(a, b) (in f32) * bs(sa) * bs(sb) + bw(c), then
  *                          converted to the result's dtype; bs(s) broadcasts a scale
+ *   mean(x, dims)          sum(x, dims) / N (N the product of the reduced dims' sizes)
+ *   var(x, dims, c)        m = sum(x, dims) / N; d = x - b(m); sum(d*d, dims) / max(N - c, 0)
+ *   std(x, dims, c)        sqrt(var(x, dims, c))
+ *   relu(x)                max(x, 0)
+ *   clamp(x, lo?, hi?)     min(max(x, lo), hi), either bound optional
  *
  * where bw(w) broadcasts a 1-D weight or bias along the last dimension.
  *
@@ -633,6 +638,29 @@ static MlirValue reduceColumns(Rw *w, const char *kind, MlirValue x, int64_t lo,
   return prim(w, "reshape", 1, &y, tensorOf(r, shape, ttElementType(t)), 0, NULL);
 }
 
+/* prim.<kind> of y (of rank `rank`) over the dims marked in `in`, rewritten into row and
+ * column reductions (the runs, last first), each with keepdim `keep`. */
+static MlirValue reduceDims(Rw *w, const char *kind, MlirValue y, const bool *in,
+                            int64_t rank, bool keep) {
+  for (int64_t hi = rank - 1; hi >= 0; hi--) { /* the runs, last first */
+    if (!in[hi])
+      continue;
+    int64_t lo = hi;
+    while (lo > 0 && in[lo - 1])
+      lo--;
+    if (hi == rank - 1 && lo < hi) { /* columns of all but the last dim, then the row */
+      y = reduceColumns(w, kind, y, lo, hi - 1, keep);
+      y = reduceRun(w, kind, y, keep ? hi : lo, keep ? hi : lo, keep);
+    } else if (hi == rank - 1) {
+      y = reduceRun(w, kind, y, lo, hi, keep);
+    } else {
+      y = reduceColumns(w, kind, y, lo, hi, keep);
+    }
+    hi = lo;
+  }
+  return y;
+}
+
 static MlirValue ruleReduce(Rw *w) {
   MlirValue x = mlirOperationGetOperand(w->op, 0);
   Shape xs;
@@ -656,23 +684,152 @@ static MlirValue ruleReduce(Rw *w) {
   MlirType elem = ttElementType(xs.type);
   bool widen = strcmp(w->name, "sum") == 0 && ttTypeIsHalf(elem);
   MlirValue y = widen ? convertTo(w, x, mlirF32TypeGet(w->ctx)) : x;
-  for (int64_t hi = xs.rank - 1; hi >= 0; hi--) { /* the runs, last first */
-    if (!in[hi])
-      continue;
-    int64_t lo = hi;
-    while (lo > 0 && in[lo - 1])
-      lo--;
-    if (hi == xs.rank - 1 && lo < hi) { /* columns of all but the last dim, then the row */
-      y = reduceColumns(w, w->name, y, lo, hi - 1, keep);
-      y = reduceRun(w, w->name, y, keep ? hi : lo, keep ? hi : lo, keep);
-    } else if (hi == xs.rank - 1) {
-      y = reduceRun(w, w->name, y, lo, hi, keep);
-    } else {
-      y = reduceColumns(w, w->name, y, lo, hi, keep);
-    }
-    hi = lo;
-  }
+  y = reduceDims(w, w->name, y, in, xs.rank, keep);
   return widen ? convertTo(w, y, elem) : y;
+}
+
+/* --- mean, var, std ----------------------------------------------------------------- *
+ * Over `dims` (an array<i64>, negative dims count from the end, none repeated) with
+ * `keepdim` (a bool, false when absent), as torch.mean / torch.var / torch.std; N is the
+ * product of the reduced dims' sizes:
+ *   mean(x)   sum(x, dims) / N
+ *   var(x)    m = sum(x, dims) / N; d = x - b(m); sum(d*d, dims) / max(N - correction, 0)
+ *   std(x)    sqrt(var(x))
+ * `correction` (an integer, 1 when absent) as PyTorch's; its divisor max(N - correction, 0)
+ * is ATen's (a divisor of 0 gives inf or nan, as there). The sums are reduceDims': row and
+ * column reductions. */
+
+/* The reduced dims of x (in[d]), keepdim, N, and the result's type checked; false after an
+ * error. */
+static bool readReduction(Rw *w, const Shape *x, bool *in, bool *keep, int64_t *count) {
+  MlirAttribute dims = ttOpAttr(w->op, "dims"), k = ttOpAttr(w->op, "keepdim");
+  if (mlirAttributeIsNull(dims) || !mlirAttributeIsADenseI64Array(dims)) {
+    ttEmitError(w->op, "decompose: %s: dims must be an array<i64: ...>", w->name);
+    return false;
+  }
+  if (!mlirAttributeIsNull(k) && !mlirAttributeIsABool(k)) {
+    ttEmitError(w->op, "decompose: %s: keepdim must be a bool (true or false)", w->name);
+    return false;
+  }
+  *keep = !mlirAttributeIsNull(k) && mlirBoolAttrGetValue(k);
+  for (int64_t i = 0; i < x->rank; i++)
+    in[i] = false;
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(dims); i++) {
+    int64_t dim = mlirDenseI64ArrayGetElement(dims, i), d = dim < 0 ? dim + x->rank : dim;
+    if (d < 0 || d >= x->rank || in[d]) {
+      ttEmitError(w->op,
+                  "decompose: %s: dim %lld is out of range or repeated for a tensor of rank "
+                  "%lld (expected %lld to %lld, each once)",
+                  w->name, (long long)dim, (long long)x->rank, (long long)-x->rank,
+                  (long long)x->rank - 1);
+      return false;
+    }
+    in[d] = true;
+  }
+  int64_t shape[TT_MAX_RANK], n = 0;
+  *count = 1;
+  for (int64_t i = 0; i < x->rank; i++)
+    if (!in[i])
+      shape[n++] = x->shape[i];
+    else {
+      *count *= x->shape[i];
+      if (*keep)
+        shape[n++] = 1;
+    }
+  Shape res;
+  if (!checkTensor(w, mlirOperationGetResult(w->op, 0), "the result", &res))
+    return false;
+  MlirType expect = tensorOf(n, shape, ttElementType(x->type));
+  if (!mlirTypeEqual(expect, res.type)) {
+    char got[128], want[128];
+    typeString(res.type, got, sizeof got);
+    typeString(expect, want, sizeof want);
+    ttEmitError(w->op, "decompose: %s: the result has type %s; expected %s", w->name, got,
+                want);
+    return false;
+  }
+  return true;
+}
+
+static MlirValue ruleMeanVar(Rw *w) {
+  Shape x;
+  bool in[TT_MAX_RANK], keep;
+  int64_t count, correction = 1;
+  MlirValue in0 = mlirOperationGetOperand(w->op, 0);
+  if (!checkTensor(w, in0, "x", &x) || !computeType(w, x.type) ||
+      !readReduction(w, &x, in, &keep, &count))
+    return nullValue();
+  bool isMean = strcmp(w->name, "mean") == 0;
+  MlirAttribute c = ttOpAttr(w->op, "correction");
+  if (!isMean && !mlirAttributeIsNull(c)) {
+    if (!mlirAttributeIsAInteger(c) || mlirAttributeIsABool(c)) {
+      ttEmitError(w->op, "decompose: %s: correction must be an integer attribute", w->name);
+      return nullValue();
+    }
+    correction = mlirIntegerAttrGetValueInt(c);
+  }
+  MlirValue xc = toCompute(w, in0);
+  MlirType t = mlirValueGetType(xc);
+  MlirValue s = reduceDims(w, "sum", xc, in, x.rank, isMean && keep);
+  MlirValue mean = binary(w, "div", s, full(w, mlirValueGetType(s), (double)count));
+  if (isMean)
+    return convertTo(w, mean, ttElementType(x.type));
+  int64_t kept[TT_MAX_RANK], n = 0;
+  for (int64_t i = 0; i < x.rank; i++)
+    if (!in[i])
+      kept[n++] = i;
+  MlirValue d = binary(w, "sub", xc, broadcast(w, mean, t, n, kept));
+  MlirValue ss = reduceDims(w, "sum", binary(w, "mul", d, d), in, x.rank, keep);
+  int64_t divisor = count > correction ? count - correction : 0;
+  MlirValue y = binary(w, "div", ss, full(w, mlirValueGetType(ss), (double)divisor));
+  if (strcmp(w->name, "std") == 0)
+    y = unary(w, "sqrt", y);
+  return convertTo(w, y, ttElementType(x.type));
+}
+
+/* --- relu, clamp ---------------------------------------------------------------------- *
+ *   relu(x)                 max(x, 0)
+ *   clamp(x, min?, max?)    min(max(x, min), max), either bound optional (not both
+ *                           absent), as torch.clamp with scalars: a min above max gives
+ *                           max; NaN propagates (prim.max/min do). */
+
+/* The optional float (or integer) bound `key` of clamp: *has says whether it is given. */
+static bool readBound(Rw *w, const char *key, bool *has, double *v) {
+  MlirAttribute a = ttOpAttr(w->op, key);
+  *has = !mlirAttributeIsNull(a);
+  if (!*has)
+    return true;
+  if (mlirAttributeIsAFloat(a))
+    *v = mlirFloatAttrGetValueDouble(a);
+  else if (mlirAttributeIsAInteger(a) && !mlirAttributeIsABool(a))
+    *v = (double)mlirIntegerAttrGetValueInt(a);
+  else {
+    ttEmitError(w->op, "decompose: %s: %s must be a float attribute", w->name, key);
+    return false;
+  }
+  return true;
+}
+
+static MlirValue ruleClamp(Rw *w) {
+  Shape x;
+  bool relu = strcmp(w->name, "relu") == 0, hasLo = relu, hasHi = false;
+  double lo = 0.0, hi = 0.0;
+  MlirValue in = mlirOperationGetOperand(w->op, 0);
+  if (!checkTensor(w, in, "x", &x) || !computeType(w, x.type))
+    return nullValue();
+  if (!relu && (!readBound(w, "min", &hasLo, &lo) || !readBound(w, "max", &hasHi, &hi)))
+    return nullValue();
+  if (!hasLo && !hasHi) {
+    ttEmitError(w->op, "decompose: clamp: needs min or max (or both)");
+    return nullValue();
+  }
+  MlirValue y = toCompute(w, in);
+  MlirType t = mlirValueGetType(y);
+  if (hasLo)
+    y = binary(w, "max", y, full(w, t, lo));
+  if (hasHi)
+    y = binary(w, "min", y, full(w, t, hi));
+  return convertTo(w, y, ttElementType(x.type));
 }
 
 static const struct {
@@ -692,6 +849,11 @@ static const struct {
     {"sum", ruleReduce},
     {"amax", ruleReduce},
     {"amin", ruleReduce},
+    {"mean", ruleMeanVar},
+    {"var", ruleMeanVar},
+    {"std", ruleMeanVar},
+    {"relu", ruleClamp},
+    {"clamp", ruleClamp},
 };
 #define NRULES ((int)(sizeof rules / sizeof rules[0]))
 

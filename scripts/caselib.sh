@@ -1,9 +1,10 @@
-# Shared by the case scripts (make-gpu-cases.sh, tune-rows.sh, tune-gemm.sh,
-# make-gemm-cases.sh, make-gemm-bench.sh, make-gemm-ab.sh, make-gemm-kscan.sh,
-# make-gemm-variants.sh; sourced): the output folder OUTDIR (from $1, else $default_out under
-# the repository), emptied of PTX, and the helpers that compile a program into it. Needs
-# tt-opt and tt-translate (TT_BIN, default build/); TT_MMA=sync|wgmma picks tile.dot's
-# tensor-core instructions (default: tt-translate's, wgmma for its default sm_90a).
+# Shared by the case scripts (make-gpu-cases.sh, make-reduce-cases.sh,
+# make-composite-cases.sh, tune-rows.sh, tune-gemm.sh, make-gemm-cases.sh,
+# make-gemm-bench.sh, make-gemm-ab.sh, make-gemm-kscan.sh, make-gemm-variants.sh; sourced):
+# the output folder OUTDIR (from $1, else $default_out under the repository), emptied of
+# PTX, and the helpers that compile a program into it. Needs tt-opt and tt-translate
+# (TT_BIN, default build/); TT_MMA=sync|wgmma picks tile.dot's tensor-core instructions
+# (default: tt-translate's, wgmma for its default sm_90a).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TT_BIN:-$root/build}
 out=${1:-$root/${default_out:?caselib.sh: set default_out or pass OUTDIR}}
@@ -12,6 +13,24 @@ rm -f "$out"/*.ptx
 compile() { # name size-tag mlir-text [tile options] -> OUTDIR/name_size-tag.ptx
   printf '%s\n' "$3" | "$bin/tt-opt" --decompose --fuse --splitk ${4:+--tile="$4"} |
     "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} -o "$out/$1_$2.ptx"
+}
+reduce() { # name op dtype shape dims keepdim [attrs]: prim.<op> over dims (comma-separated)
+  # of a shape (AxB...) tensor, keepdim true or false, more attributes (", correction = 0")
+  # after keepdim -> OUTDIR/name_shape_dtype.ptx
+  local name=$1 op=$2 t=$3 shape=$4 dims=$5 keep=$6 extra=${7:-}
+  IFS=x read -r -a s <<< "$shape"
+  IFS=, read -r -a d <<< "$dims"
+  local res="" i j red
+  for i in "${!s[@]}"; do
+    red=0
+    for j in "${d[@]}"; do [ "$j" = "$i" ] && red=1; done
+    if [ $red = 0 ]; then res="$res${s[$i]}x"; elif [ "$keep" = true ]; then res="${res}1x"; fi
+  done
+  local rt="tensor<${res}$t>"
+  compile "$name" "${shape}_$t" "func.func @main(%x: tensor<${shape}x$t>) -> $rt {
+  %s = \"prim.$op\"(%x) {dims = array<i64: $dims>, keepdim = $keep$extra} : (tensor<${shape}x$t>) -> $rt
+  return %s : $rt
+}"
 }
 rows() { # example M N: the row example (written at 8192x8192 bf16) at M x N
   sed -e "s/8192x8192/$2x$3/g" -e "s/tensor<8192xbf16>/tensor<$3xbf16>/g" "$root/examples/$1_bf16.mlir"

@@ -19,23 +19,7 @@ set -euo pipefail
 default_out=reduce-cases
 source "$(dirname "$0")/caselib.sh"
 
-# reduce NAME OP DTYPE SHAPE DIMS KEEPDIM: OP over DIMS (comma-separated) of a SHAPE tensor
-reduce() {
-  local name=$1 op=$2 t=$3 shape=$4 dims=$5 keep=$6
-  IFS=x read -r -a s <<< "$shape"
-  IFS=, read -r -a d <<< "$dims"
-  local res="" i j red
-  for i in "${!s[@]}"; do
-    red=0
-    for j in "${d[@]}"; do [ "$j" = "$i" ] && red=1; done
-    if [ $red = 0 ]; then res="$res${s[$i]}x"; elif [ "$keep" = true ]; then res="${res}1x"; fi
-  done
-  local rt="tensor<${res}$t>"
-  compile "$name" "${shape}_$t" "func.func @main(%x: tensor<${shape}x$t>) -> $rt {
-  %s = \"prim.$op\"(%x) {dims = array<i64: $dims>, keepdim = $keep} : (tensor<${shape}x$t>) -> $rt
-  return %s : $rt
-}"
-}
+# reduce NAME OP DTYPE SHAPE DIMS KEEPDIM (caselib.sh): OP over DIMS of a SHAPE tensor
 
 for t in f32 f16 bf16; do
   for shape in 3x1000 5x4097 1x1 4097x3; do

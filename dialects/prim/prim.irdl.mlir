@@ -343,4 +343,56 @@ irdl.dialect @prim {
     irdl.operands(a: %t, b: %t)
     irdl.results(result: %t)
   }
+
+  /// Mean over the dimensions `dims` (negative ones count from the end), as torch.mean:
+  /// the sum divided by N, the product of the reduced dims' sizes; `keepdim` (a bool,
+  /// optional: false when absent) keeps them with size 1. f16/bf16 compute in f32.
+  /// Category: composite.
+  irdl.operation @mean {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"dims" = %d}
+  }
+
+  /// Variance over the dimensions `dims`, as torch.var: `sum((x - mean)^2) / max(N -
+  /// correction, 0)`; `correction` (an integer, optional: 1 when absent, Bessel's) and
+  /// `keepdim` (a bool, optional: false when absent) as in PyTorch. Category: composite.
+  irdl.operation @var {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"dims" = %d}
+  }
+
+  /// Standard deviation over the dimensions `dims`, as torch.std: `sqrt(var(x))` with
+  /// var's optional `correction` (1) and `keepdim` (false). Category: composite.
+  irdl.operation @std {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"dims" = %d}
+  }
+
+  /// ReLU: `max(x, 0)` (NaN propagates). Category: composite.
+  irdl.operation @relu {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+
+  /// Clamp, as torch.clamp with scalars: `min(max(x, min), max)`; `min` and `max` are
+  /// float attributes, each optional (at least one given); a min above max gives max.
+  /// Category: composite.
+  irdl.operation @clamp {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
 }
