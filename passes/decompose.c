@@ -554,7 +554,9 @@ static MlirValue ruleScaledMm(Rw *w) {
  *  - a column reduction with few columns (outer * inner) and many rows is split in two
  *    levels so that its first kernel has enough programs: R = S * (R / S) with S a power of
  *    two, the operand reshaped to [outer, S, R / S, inner], reduced over R / S, then over S
- *    (the second kernel reads S * outer * inner partial results): S is the least with
+ *    (the second kernel reads S * outer * inner partial results, and is split the same way
+ *    when it is itself long and narrow: three levels for 1048576x128, 100 us against 246
+ *    on an H100, bench/2026-11-25-h100-reduce.md): S is the least with
  *    outer * inner * S >= SPLIT_TARGET (2 programs of 1024 columns per SM of the default
  *    target), at most R / SPLIT_MIN_ROWS, and must divide R (else no split). Measured on
  *    an H100 (8192x8192 bf16 column sums, 2026-11-25): S = 64 (512 programs of 128 rows,
@@ -630,7 +632,9 @@ static MlirValue reduceColumns(Rw *w, const char *kind, MlirValue x, int64_t lo,
   for (int64_t i = hi + 1; i < r; i++)
     v[n++] = shape[i];
   MlirValue y = prim(w, "reshape", 1, &x, tensorOf(n, v, ttElementType(t)), 0, NULL);
-  y = reduceRun(w, kind, reduceRun(w, kind, y, lo + 1, lo + 1, false), lo, lo, false);
+  /* the second level is a column reduction of `split` rows: split again while it is long
+   * and narrow (1048576x128 bf16: 4096 partial rows of 128 columns, then 64) */
+  y = reduceColumns(w, kind, reduceRun(w, kind, y, lo + 1, lo + 1, false), lo, lo, false);
   if (!keep)
     return y;
   for (int64_t i = lo; i <= hi; i++)
