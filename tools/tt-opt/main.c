@@ -316,11 +316,10 @@ int main(int argc, char **argv) {
   TtStr out = {0};
   const char *name = strcmp(o.input, "-") == 0 ? "<stdin>" : o.input;
   bool ok = processFile(&o, name, src.data ? src.data : "", &out);
-  if (ok && o.output && !ttWriteFile(o.output, out.data ? out.data : "", out.len)) {
-    fprintf(stderr, "tt-opt: error: cannot write '%s': %s\n", o.output, strerror(errno));
+  const char *dest = o.output ? o.output : "-"; /* a failed write (a full disk) fails too */
+  if (ok && !ttWriteFile(dest, out.data ? out.data : "", out.len)) {
+    fprintf(stderr, "tt-opt: error: cannot write '%s': %s\n", dest, strerror(errno));
     ok = false;
-  } else if (ok && !o.output) {
-    fwrite(out.data ? out.data : "", 1, out.len, stdout);
   }
   for (int i = 0; i < o.npasses; i++)
     free((char *)o.passes[i]);
