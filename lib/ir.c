@@ -412,6 +412,26 @@ static bool startsWithModule(const char *p) {
   }
 }
 
+/* Reports each func.func of module op that has no body: every function of a tt program
+ * (host, fused, kernel) is defined, and the passes read their bodies. */
+static bool functionsDefined(MlirOperation op) {
+  bool ok = true;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f)) {
+    MlirRegion fr = mlirOperationGetRegion(f, 0);
+    if (!ttOpIs(f, "func.func") || !mlirBlockIsNull(mlirRegionGetFirstBlock(fr)))
+      continue;
+    char fname[128] = "?";
+    ttOpAttrStr(f, "sym_name", fname, sizeof fname);
+    ttEmitError(f, "function @%s has no body: a tt program defines every function it "
+                   "declares",
+                fname);
+    ok = false;
+  }
+  return ok;
+}
+
 MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name) {
   /* Like mlir-opt, accept several top-level ops by wrapping them in a module. The wrapper
    * opens on line 1 (shifting only that line's columns, which is a comment in practice)
@@ -428,7 +448,7 @@ MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name) 
   if (mlirOperationIsNull(op))
     return (MlirModule){NULL};
   /* no pass ever sees a program that breaks the dialects' or the prim ops' rules */
-  if (!mlirOperationVerify(op) || !ttPrimVerify(op)) {
+  if (!mlirOperationVerify(op) || !ttPrimVerify(op) || !functionsDefined(op)) {
     mlirOperationDestroy(op);
     return (MlirModule){NULL};
   }
