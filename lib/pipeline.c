@@ -168,7 +168,10 @@ static const TtPassInfo passes[] = {
      "scaled_mm, mean, var, std, relu and clamp become elementwise, reduction (sum/amax), "
      "broadcast_in_dim, transpose and matmul prim ops, with PyTorch's formulas; f16/bf16 "
      "composites compute in f32 between one convert in and one convert out. Reductions "
-     "that no row or column kernel computes as they are become row and column reductions.",
+     "that no row or column kernel computes as they are become row and column reductions; "
+     "matmuls of torch.matmul's other shapes (1-D operands, more batch dims, batch dims "
+     "that broadcast) become [M, K] x [K, N] or [B, M, K] x [B, K, N] matmuls between "
+     "reshapes.",
      NULL, 0, ttDecomposePass},
     {"fuse", "Outline groups of connected elementwise prim ops into fused functions",
      "Each group becomes `func.func private @fused_N {prim.fusion = \"elementwise\"}` and a "

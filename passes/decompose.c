@@ -32,6 +32,9 @@
  *   std(x, dims, c)        sqrt(var(x, dims, c))
  *   relu(x)                max(x, 0)
  *   clamp(x, lo?, hi?)     min(max(x, lo), hi), either bound optional
+ *   matmul(a, b)           (a primitive, rewritten when it is not [M, K] x [K, N] or
+ *                          [B, M, K] x [B, K, N]: torch.matmul's 1-D operands and batch
+ *                          dims become reshapes, broadcasts and one of those; see below)
  *
  * where bw(w) broadcasts a 1-D weight or bias along the last dimension.
  *
@@ -69,6 +72,8 @@ typedef struct {
   MlirOperation op; /* the composite op */
   const char *name; /* its short name, for diagnostics */
   MlirType compute; /* the element type the math runs in (set by computeType) */
+  MlirOperation dead[2]; /* ops to erase after the composite when nothing uses them */
+  int ndead;
 } Rw;
 
 /* A static tensor type as read by checkTensor. */
@@ -541,6 +546,166 @@ static MlirValue ruleScaledMm(Rw *w) {
   return convertTo(w, y, out);
 }
 
+/* --- matmul with any batch dims ---------------------------------------------------- *
+ * prim.matmul takes torch.matmul's shapes (the prim verifier checks them); the dot kernels
+ * take [M, K] x [K, N] and [B, M, K] x [B, K, N]. Every other matmul is rewritten into one
+ * of those, with free reshapes (row-major) where it can:
+ *  - a 1-D a [K] is reshaped to [1, K], a 1-D b [K] to [K, 1] (the final reshape drops
+ *    their 1 from the result, as torch.matmul does);
+ *  - the batch dims (all but the last two, aligned from the right, a missing one counting
+ *    as 1) broadcast to `batch`, of product P;
+ *  - when b has no batch (its batch dims' product is 1: a weight), a [..., M, K] is
+ *    reshaped to [P * M, K] and b to [K, N]: one 2-D GEMM, the weight read once;
+ *  - else both operands become [P, ., .]: reshaped when their batch dims' product is P,
+ *    materialized first with prim.broadcast_in_dim to batch's dims when a dim of theirs
+ *    broadcasts (size 1 or missing against a larger one);
+ *  - the product is reshaped to the result's shape.
+ * An operand that is a prim.transpose swapping the last two dims (attention's k^T) stays
+ * a transpose feeding the matmul, which the dot kernel reads in place: the reshape (and
+ * broadcast) apply to the transpose's input, then a transpose of the 2-D or 3-D form
+ * ([1, 0] or [0, 2, 1]); the old transpose is erased when nothing else uses it. A
+ * transposed a with batch dims is not folded into the 2-D form (the transpose of a reshape
+ * is not a reshape of a transpose): it takes the 3-D form. */
+
+/* True when transpose t of a rank-r operand swaps its last two dims, keeping the others. */
+static bool swapsLastTwo(MlirOperation t, int64_t r) {
+  MlirAttribute perm = ttOpAttr(t, "permutation");
+  if (r < 2 || mlirAttributeIsNull(perm) || !mlirAttributeIsADenseI64Array(perm) ||
+      mlirDenseArrayGetNumElements(perm) != r)
+    return false;
+  for (int64_t i = 0; i < r; i++)
+    if (mlirDenseI64ArrayGetElement(perm, i) != (i < r - 2 ? i : 2 * r - 3 - i))
+      return false;
+  return true;
+}
+
+/* The prim.transpose of its last two dims that v is the result of, or a null op. */
+static MlirOperation lastTwoTranspose(MlirValue v) {
+  MlirOperation none = {NULL};
+  if (!mlirValueIsAOpResult(v))
+    return none;
+  MlirOperation t = mlirOpResultGetOwner(v);
+  if (ttPrimKind(t) != TT_PRIM_TRANSPOSE || mlirOperationGetNumOperands(t) != 1 ||
+      !swapsLastTwo(t, mlirShapedTypeGetRank(mlirValueGetType(v))))
+    return none;
+  return t;
+}
+
+/* True when matmul op is not a form the dot kernels take as it is. */
+static bool matmulNeedsRewrite(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) != 2)
+    return false;
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
+  MlirType at = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType bt = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  if (!mlirTypeIsARankedTensor(at) || !mlirTypeIsARankedTensor(bt) ||
+      mlirShapedTypeGetRank(at) > TT_MAX_RANK || mlirShapedTypeGetRank(bt) > TT_MAX_RANK)
+    return false;
+  int64_t ra = ttTensorShape(at, as), rb = ttTensorShape(bt, bs);
+  return !(ra == rb && (ra == 2 || (ra == 3 && as[0] == bs[0])));
+}
+
+/* Matmul operand x (rank >= 2, its batch dims' product xp) in the dot kernel's form `want`
+ * (rank 2: [rows, cols], or 3: [P, rows, cols]); batch (nb dims, product P) is the
+ * broadcast batch, materialized when want is 3-D and xp is not P. */
+static MlirValue mmOperand(Rw *w, MlirValue x, bool allowTrans, int64_t wantRank,
+                           const int64_t *want, int64_t nb, const int64_t *batch, int64_t p) {
+  MlirType t = mlirValueGetType(x), elem = ttElementType(t);
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape), xp = 1;
+  for (int64_t i = 0; i + 2 < r; i++)
+    xp *= shape[i];
+  MlirOperation tr = allowTrans ? lastTwoTranspose(x) : (MlirOperation){NULL};
+  bool trans = !mlirOperationIsNull(tr);
+  MlirValue src = trans ? mlirOperationGetOperand(tr, 0) : x;
+  if (trans) { /* src's shape: the last two swapped */
+    int64_t s = shape[r - 1];
+    shape[r - 1] = shape[r - 2];
+    shape[r - 2] = s;
+    if (w->ndead < 2 && !(w->ndead == 1 && mlirOperationEqual(w->dead[0], tr)))
+      w->dead[w->ndead++] = tr;
+  }
+  if (wantRank == 3 && xp != p) { /* a batch dim broadcasts: materialize it */
+    int64_t full[TT_MAX_RANK], dims[TT_MAX_RANK];
+    for (int64_t i = 0; i < nb; i++)
+      full[i] = batch[i];
+    full[nb] = shape[r - 2];
+    full[nb + 1] = shape[r - 1];
+    for (int64_t i = 0; i < r; i++)
+      dims[i] = i + (nb + 2 - r);
+    src = broadcast(w, src, tensorOf(nb + 2, full, elem), r, dims);
+  }
+  int64_t s[3];
+  for (int64_t i = 0; i < wantRank; i++)
+    s[i] = want[i];
+  if (trans) {
+    s[wantRank - 1] = want[wantRank - 2];
+    s[wantRank - 2] = want[wantRank - 1];
+  }
+  MlirType st = tensorOf(wantRank, s, elem);
+  if (!mlirTypeEqual(mlirValueGetType(src), st))
+    src = prim(w, "reshape", 1, &src, st, 0, NULL);
+  if (!trans)
+    return src;
+  int64_t perm[3] = {0, 2, 1}, perm2[2] = {1, 0};
+  MlirNamedAttribute pa = ttNamedAttr(
+      w->ctx, "permutation", mlirDenseI64ArrayGet(w->ctx, wantRank, wantRank == 3 ? perm : perm2));
+  return prim(w, "transpose", 1, &src, tensorOf(wantRank, want, elem), 1, &pa);
+}
+
+static MlirValue ruleMatmul(Rw *w) {
+  Shape as, bs, res;
+  MlirValue a = mlirOperationGetOperand(w->op, 0), b = mlirOperationGetOperand(w->op, 1);
+  if (!checkTensor(w, a, "a", &as) || !checkTensor(w, b, "b", &bs) ||
+      !checkTensor(w, mlirOperationGetResult(w->op, 0), "the result", &res))
+    return nullValue();
+  if (as.rank < 1 || bs.rank < 1) { /* the verifier's rule; checked again for safety */
+    ttEmitError(w->op, "decompose: matmul: the operands must have rank 1 or more");
+    return nullValue();
+  }
+  if (as.rank == 1) { /* [K] -> [1, K] */
+    int64_t v[2] = {1, as.shape[0]};
+    a = prim(w, "reshape", 1, &a, tensorOf(2, v, ttElementType(as.type)), 0, NULL);
+    as.rank = 2;
+    as.shape[0] = 1;
+    as.shape[1] = v[1];
+  }
+  if (bs.rank == 1) { /* [K] -> [K, 1] */
+    int64_t v[2] = {bs.shape[0], 1};
+    b = prim(w, "reshape", 1, &b, tensorOf(2, v, ttElementType(bs.type)), 0, NULL);
+    bs.rank = 2;
+    bs.shape[1] = 1;
+  }
+  int64_t na = as.rank - 2, nb = bs.rank - 2, n = na > nb ? na : nb;
+  int64_t batch[TT_MAX_RANK], p = 1, pa = 1, pb = 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t x = i - (n - na) >= 0 ? as.shape[i - (n - na)] : 1;
+    int64_t y = i - (n - nb) >= 0 ? bs.shape[i - (n - nb)] : 1;
+    batch[i] = x == 1 ? y : x;
+    p *= batch[i];
+    pa *= x;
+    pb *= y;
+  }
+  int64_t m = as.shape[as.rank - 2], k = as.shape[as.rank - 1], nn = bs.shape[bs.rank - 1];
+  bool aTrans = !mlirOperationIsNull(lastTwoTranspose(a));
+  MlirValue operands[2];
+  if (pb == 1 && !(aTrans && pa > 1)) { /* one 2-D GEMM: [P * M, K] x [K, N] */
+    int64_t aw[2] = {p * m, k}, bw[2] = {k, nn}, yw[2] = {p * m, nn};
+    operands[0] = mmOperand(w, a, pa == 1, 2, aw, n, batch, p);
+    operands[1] = mmOperand(w, b, true, 2, bw, n, batch, p);
+    MlirValue y = prim(w, "matmul", 2, operands, tensorOf(2, yw, ttElementType(res.type)), 0,
+                       NULL);
+    return prim(w, "reshape", 1, &y, res.type, 0, NULL);
+  }
+  int64_t aw[3] = {p, m, k}, bw[3] = {p, k, nn}, yw[3] = {p, m, nn};
+  operands[0] = mmOperand(w, a, true, 3, aw, n, batch, p);
+  operands[1] = mmOperand(w, b, true, 3, bw, n, batch, p);
+  MlirValue y = prim(w, "matmul", 2, operands, tensorOf(3, yw, ttElementType(res.type)), 0,
+                     NULL);
+  if (mlirTypeEqual(mlirValueGetType(y), res.type))
+    return y;
+  return prim(w, "reshape", 1, &y, res.type, 0, NULL);
+}
+
 /* --- reductions over any dims ------------------------------------------------------ *
  * --fuse and --tile compute a reduction over the last dim (a row kernel) or over one run
  * of dims before it (a column kernel: the operand as [outer, R, inner], a loop over R).
@@ -858,13 +1023,15 @@ static const struct {
     {"std", ruleMeanVar},
     {"relu", ruleClamp},
     {"clamp", ruleClamp},
+    {"matmul", ruleMatmul},
 };
 #define NRULES ((int)(sizeof rules / sizeof rules[0]))
 
 /* The index in `rules` of op's rule, -1 when op is not a composite this pass rewrites. */
 static int ruleOf(MlirOperation op) {
   if (!ttOpHasPrefix(op, "prim.") ||
-      (ttPrimKind(op) == TT_PRIM_REDUCTION && !reductionNeedsRewrite(op)))
+      (ttPrimKind(op) == TT_PRIM_REDUCTION && !reductionNeedsRewrite(op)) ||
+      (ttPrimKind(op) == TT_PRIM_MATMUL && !matmulNeedsRewrite(op)))
     return -1;
   char name[64];
   ttPrimShortName(op, name, sizeof name);
@@ -907,6 +1074,9 @@ static bool decomposeOp(MlirOperation op) {
     return false;
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), y);
   mlirOperationDestroy(op);
+  for (int i = 0; i < w.ndead; i++) /* a transpose now read through its input */
+    if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(w.dead[i], 0))))
+      mlirOperationDestroy(w.dead[i]);
   return true;
 }
 

@@ -210,6 +210,7 @@ typedef struct Check {
   const TtrtPrimTensor *operands, *result;
   const char *name;    /* the op's */
   const char *dimsKey; /* the name of prim->dims in messages */
+  bool compiler;       /* strictDtypes: the compiler's matmul broadcasts batch dims */
   char *msg;
   size_t size;
 } Check;
@@ -425,12 +426,48 @@ static bool checkTranspose(Check *c) {
   return checkResultShape(c, &want);
 }
 
+/* The compiler's matmul, torch.matmul's shapes: operands of rank 1 or more, a
+ * 1-D first operand [K] read as [1,K] and a 1-D second [K] as [K,1] (their
+ * 1 dropped from the result), the batch dims (all but the last two) aligned
+ * from the right and broadcast (sizes equal or one of them 1; missing ones
+ * count as 1): [..., M, K] x [..., K, N] -> [batch..., M, N]. --decompose
+ * rewrites every form but [M,K] x [K,N] and [B,M,K] x [B,K,N] into those. */
+static bool checkMatmulBroadcast(Check *c, const char *what) {
+  const TtrtShape *a = &c->operands[0].shape, *b = &c->operands[1].shape;
+  if (a->rank < 1 || b->rank < 1)
+    return fail(c, "%s: the operands must have rank 1 or more", what);
+  int64_t k = a->dims[a->rank - 1], kb = b->dims[b->rank == 1 ? 0 : b->rank - 2];
+  if (!sizesMatch(k, kb))
+    return fail(c, "%s: the first has %lld columns but the second %lld rows",
+                what, (long long)k, (long long)kb);
+  int na = a->rank > 2 ? a->rank - 2 : 0, nb = b->rank > 2 ? b->rank - 2 : 0;
+  int n = na > nb ? na : nb;
+  TtrtShape want = {0, {0}};
+  for (int i = 0; i < n; ++i) { /* batch dim i of the result */
+    int64_t x = i - (n - na) >= 0 ? a->dims[i - (n - na)] : 1;
+    int64_t y = i - (n - nb) >= 0 ? b->dims[i - (n - nb)] : 1;
+    if (x != 1 && y != 1 && !sizesMatch(x, y))
+      return fail(c, "%s: the batch sizes %lld and %lld differ (and neither "
+                     "is 1)",
+                  what, (long long)x, (long long)y);
+    want.dims[want.rank++] = x == 1 ? y : x;
+  }
+  if (a->rank >= 2)
+    want.dims[want.rank++] = a->dims[a->rank - 2];
+  if (b->rank >= 2)
+    want.dims[want.rank++] = b->dims[b->rank - 1];
+  return checkResultShape(c, &want);
+}
+
 /* Checks matmul's shapes: [M,K] x [K,N] -> [M,N], or batched
- * [B,M,K] x [B,K,N] -> [B,M,N]. */
+ * [B,M,K] x [B,K,N] -> [B,M,N] (the reference computes those); the
+ * compiler's (strictDtypes) broadcasts as torch.matmul, checkMatmulBroadcast. */
 static bool checkMatmul(Check *c) {
   const TtrtShape *a = &c->operands[0].shape, *b = &c->operands[1].shape;
   char what[1024];
   describeShapes(c, what, sizeof what);
+  if (c->compiler)
+    return checkMatmulBroadcast(c, what);
   if (a->rank != b->rank || (a->rank != 2 && a->rank != 3))
     return fail(c, "%s: the operands must both have rank 2 or both rank 3",
                 what);
@@ -470,9 +507,11 @@ bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
                    const TtrtPrimTensor *result, const char *dimsKey,
                    bool strictDtypes, char *msg, size_t size) {
   const OpRule *rule = &kRules[prim->op];
-  Check c = {prim,      operands, result,
-             rule->name, dimsKey ? dimsKey : lineDimsKey(prim->op),
-             msg,       size};
+  Check c = {prim,       operands,
+             result,     rule->name,
+             dimsKey ? dimsKey : lineDimsKey(prim->op),
+             strictDtypes,
+             msg,        size};
   msg[0] = '\0';
   if (prim->numOperands != rule->numOperands)
     return fail(&c, "'%s' takes %d operand%s, not %d", rule->name,

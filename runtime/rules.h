@@ -54,7 +54,9 @@ void ttrtPrimFormatAttributes(const TtrtPrim *prim, const char *dimsKey,
  * from the end, as PyTorch does. The reference, which computes in float64,
  * needs only compare's i1 result of the dtype rules; `strictDtypes` (the
  * compiler) checks all of them (one dtype across an op, where's i1
- * condition). */
+ * condition), and takes matmul as torch.matmul does (1-D operands, batch
+ * dims broadcast); the reference's matmul is [M,K] x [K,N] or [B,M,K] x
+ * [B,K,N], all that --decompose leaves in a compiled program. */
 bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
                    const TtrtPrimTensor *result, const char *dimsKey,
                    bool strictDtypes, char *msg, size_t size);
