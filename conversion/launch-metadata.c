@@ -125,6 +125,15 @@ static void primLine(Meta *m, MlirOperation op, int id) {
     }
     if (k == TT_PRIM_REDUCTION)
       ttStrAppendf(&m->prims, " keepdim=%d", ttOpAttrInt(op, "keepdim", 0) != 0);
+  } else if (k == TT_PRIM_SLICE) {
+    static const char *const keys[3] = {"start", "stop", "step"};
+    for (int j = 0; j < 3; j++) {
+      MlirAttribute a = ttOpAttr(op, keys[j]);
+      ttStrAppendf(&m->prims, " %s=", keys[j]);
+      for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(a); i++)
+        ttStrAppendf(&m->prims, "%s%lld", i ? "," : "",
+                     (long long)mlirDenseI64ArrayGetElement(a, i));
+    }
   } else if (k == TT_PRIM_COMPARE) {
     char dir[16] = "";
     ttOpAttrStr(op, "direction", dir, sizeof dir);

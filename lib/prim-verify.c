@@ -3,7 +3,7 @@
  *
  * The rules are the reference interpreter's own (runtime/rules.h, one table for both):
  * each prim op that has a prim line (the elementwise ops, compare, where, convert,
- * broadcast_in_dim, reshape, transpose, full/constant, sum/amax/amin, matmul) is read into
+ * broadcast_in_dim, reshape, transpose, full/constant, sum/amax/amin, matmul, slice) is read into
  * the plain form the table checks (a TtrtPrim with its dims, keepdim and direction, one
  * TtrtPrimTensor per operand and for the result: dtype and shape, `?` as a negative size)
  * and ttrtPrimCheck runs on it with the strict dtype rules (the compiler computes in the
@@ -62,24 +62,45 @@ static bool readTensor(MlirOperation op, const char *opName, MlirValue v, const 
   return true;
 }
 
-/* Reads the op's dimension list into prim; false after an error. */
-static bool readDims(MlirOperation op, const char *opName, const char *key, TtrtPrim *prim) {
+/* Reads the array<i64> attribute `key` (at most TTRT_MAX_RANK entries) into out[*n];
+ * false after an error. */
+static bool readArray(MlirOperation op, const char *opName, const char *key,
+                      int64_t out[TTRT_MAX_RANK], int *n) {
   MlirAttribute a = ttOpAttr(op, key);
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a)) {
     ttEmitError(op, "'%s' needs '%s' as an array<i64: ...>", opName, key);
     return false;
   }
-  intptr_t n = mlirDenseArrayGetNumElements(a);
-  if (n > TTRT_MAX_RANK) {
-    ttEmitError(op, "'%s' %s has %lld entries; at most %d", opName, key, (long long)n,
+  intptr_t count = mlirDenseArrayGetNumElements(a);
+  if (count > TTRT_MAX_RANK) {
+    ttEmitError(op, "'%s' %s has %lld entries; at most %d", opName, key, (long long)count,
                 TTRT_MAX_RANK);
     return false;
   }
-  prim->numDims = (int)n;
-  for (intptr_t i = 0; i < n; i++) { /* any value out of int's range is out of range */
-    int64_t d = mlirDenseI64ArrayGetElement(a, i);
+  *n = (int)count;
+  for (intptr_t i = 0; i < count; i++)
+    out[i] = mlirDenseI64ArrayGetElement(a, i);
+  return true;
+}
+
+/* Reads the op's dimension list into prim; false after an error. */
+static bool readDims(MlirOperation op, const char *opName, const char *key, TtrtPrim *prim) {
+  int64_t dims[TTRT_MAX_RANK];
+  if (!readArray(op, opName, key, dims, &prim->numDims))
+    return false;
+  for (int i = 0; i < prim->numDims; i++) { /* any value out of int's range is out of range */
+    int64_t d = dims[i];
     prim->dims[i] = d > INT_MAX / 2 ? INT_MAX / 2 : d < INT_MIN / 2 ? INT_MIN / 2 : (int)d;
   }
+  return true;
+}
+
+/* Reads slice's start, stop and step (each an array<i64>) into prim->slice; false after
+ * an error. */
+static bool readSlice(MlirOperation op, const char *opName, TtrtPrim *prim) {
+  for (int k = 0; k < 3; k++)
+    if (!readArray(op, opName, ttrtSliceKeys[k], prim->slice[k], &prim->numSlice[k]))
+      return false;
   return true;
 }
 
@@ -87,6 +108,8 @@ static bool readDims(MlirOperation op, const char *opName, const char *key, Ttrt
 static bool readAttributes(MlirOperation op, const char *opName, TtrtPrim *prim) {
   const char *key = dimsAttrName(prim->op);
   if (key && !readDims(op, opName, key, prim))
+    return false;
+  if (prim->op == TTRT_OP_SLICE && !readSlice(op, opName, prim))
     return false;
   if (ttrtOpIsReduction(prim->op)) {
     MlirAttribute k = ttOpAttr(op, "keepdim");

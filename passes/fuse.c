@@ -36,6 +36,10 @@
  * matmul, and only when the group's result has as many elements as the reduction's (the
  * reduced value and elementwise ops of it: an epilogue); its producers join as above (the
  * prologue, computed at each loaded element).
+ * A slice is pointwise in its user's iteration space (operand index = start + step *
+ * result index per dim): it joins like an elementwise op, and the kernel loads its operand
+ * at the mapped offsets. It joins elementwise groups only: a group holding one holds no
+ * reduction or matmul (`move` below; a row or column kernel's offsets follow its rows).
  * Ops that do not fuse (other reductions, which --decompose splits into runs; composites)
  * stay where they are.
  */
@@ -74,6 +78,7 @@ typedef struct {
   MlirType *rowType; /* per group: the operand type of its row reductions, or null */
   bool *dot;         /* per group: it holds a matmul */
   bool *col;         /* per group: it holds a column reduction */
+  bool *move;        /* per group: it holds a slice (elementwise groups only) */
   int *root;         /* per group: index of its root in `block` */
 } FuseState;
 
@@ -82,6 +87,9 @@ static bool fusible(MlirOperation op) {
   return ttPrimIsElementwise(ttPrimKind(op)) || ttPrimIsRowReduction(op) ||
          ttPrimIsColumnReduction(op) || ttPrimKind(op) == TT_PRIM_MATMUL;
 }
+
+/* True for the data movement ops that fuse as loads at mapped offsets (slice). */
+static bool isMove(MlirOperation op) { return ttPrimKind(op) == TT_PRIM_SLICE; }
 
 /* True when a result of op is an operand of a matmul. */
 static bool feedsMatmul(MlirOperation op) {
@@ -122,6 +130,14 @@ static bool sameOrReducedShape(MlirType a, MlirType b) {
  * one shape, and the group's result is either full rows or one value per row. */
 static bool canJoin(FuseState *st, int g, MlirOperation op) {
   if (!fusible(op) || feedsMatmul(op))
+    return false;
+  if (isMove(op)) {
+    if (st->dot[g] || st->col[g] || !mlirTypeIsNull(st->rowType[g]))
+      return false;
+    st->move[g] = true;
+    return true;
+  }
+  if (st->move[g] && (ttPrimKind(op) == TT_PRIM_MATMUL || ttPrimKind(op) == TT_PRIM_REDUCTION))
     return false;
   if (ttPrimKind(op) == TT_PRIM_MATMUL) {
     if (st->dot[g] || st->col[g] || !mlirTypeIsNull(st->rowType[g]))
@@ -239,7 +255,10 @@ static void growGroup(FuseState *st, MlirBlock block, int g) {
           continue;
         if (!canJoin(st, g, p)) {
           remark(st, p, "%s",
-                 ttPrimIsColumnReduction(p) || st->col[g]
+                 isMove(p) || st->move[g]
+                     ? "not fused into the group of its user: a slice fuses only into "
+                       "elementwise groups (no reduction or matmul in the group)"
+                 : ttPrimIsColumnReduction(p) || st->col[g]
                      ? "not fused into the group of its user: a column kernel computes one "
                        "column reduction, with only elementwise ops before and after it"
                      : "not fused into the group of its user: it reduces rows of another "
@@ -369,6 +388,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   st.rowType = ttAlloc(sizeof(MlirType) * cap);
   st.dot = ttAlloc(sizeof(bool) * cap);
   st.col = ttAlloc(sizeof(bool) * cap);
+  st.move = ttAlloc(sizeof(bool) * cap);
   for (int i = st.block.n - 1; i >= 0; i--) {
     MlirOperation op = st.block.ops[i];
     if (st.group[i] >= 0 || !fusible(op))
@@ -381,6 +401,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
       st.rowType[ngroups] = mlirValueGetType(mlirOperationGetOperand(op, 0));
     st.dot[ngroups] = ttPrimKind(op) == TT_PRIM_MATMUL;
     st.col[ngroups] = ttPrimIsColumnReduction(op);
+    st.move[ngroups] = isMove(op);
     growGroup(&st, block, ngroups);
     ngroups++;
   }
@@ -427,6 +448,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   free(st.rowType);
   free(st.dot);
   free(st.col);
+  free(st.move);
   free(st.group);
   free(st.block.ops);
 }

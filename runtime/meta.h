@@ -153,6 +153,7 @@ typedef enum TtrtOp {
   TTRT_OP_CONSTANT,
   TTRT_OP_TRANSPOSE,
   TTRT_OP_MATMUL,
+  TTRT_OP_SLICE,
   /* reductions */
   TTRT_OP_SUM,
   TTRT_OP_AMAX,
@@ -190,6 +191,8 @@ typedef struct TtrtPrim {
   int numDims;             /* broadcast_in_dim, reductions, transpose */
   int dims[TTRT_MAX_RANK]; /* broadcast_in_dim, reductions; transpose: perm */
   bool keepdim;            /* reductions */
+  int numSlice[3];         /* slice: entries of start, stop, step */
+  int64_t slice[3][TTRT_MAX_RANK]; /* slice: start, stop, step per dim */
   double value;            /* constant */
   int line;
 } TtrtPrim;

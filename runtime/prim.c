@@ -47,6 +47,28 @@ static TtrtStatus parseDims(Parser *p, const char *text, TtrtPrim *prim) {
   return TTRT_SUCCESS;
 }
 
+/* Parses slice's start=, stop= or step= (row k of prim->slice): numbers
+ * joined by ','. */
+static TtrtStatus parseSliceList(Parser *p, int k, const char *text,
+                                 TtrtPrim *prim) {
+  const char *key = ttrtSliceKeys[k];
+  prim->numSlice[k] = 0;
+  for (const char *s = text; *s;) {
+    size_t n = strcspn(s, ",");
+    int64_t v;
+    if (prim->numSlice[k] == TTRT_MAX_RANK)
+      return FAIL(p, "%s=%s has more than %d entries", key, text,
+                  TTRT_MAX_RANK);
+    if (!mpParseUnsigned(s, n, INT64_MAX / 2, &v))
+      return FAIL(p, "bad %s=%s (expected numbers joined by ',')", key, text);
+    prim->slice[k][prim->numSlice[k]++] = v;
+    s += n;
+    if (*s == ',' && *++s == '\0')
+      return FAIL(p, "bad %s=%s (trailing ',')", key, text);
+  }
+  return TTRT_SUCCESS;
+}
+
 /* Parses keepdim=0|1 into prim->keepdim. */
 static TtrtStatus parseKeepdim(Parser *p, const char *text, TtrtPrim *prim) {
   if (strcmp(text, "0") != 0 && strcmp(text, "1") != 0)
@@ -62,6 +84,9 @@ static TtrtStatus parseAttributeValue(Parser *p, const char *key,
     return parseDims(p, value, prim);
   if (strcmp(key, "keepdim") == 0)
     return parseKeepdim(p, value, prim);
+  for (int k = 0; k < 3; ++k)
+    if (strcmp(key, ttrtSliceKeys[k]) == 0)
+      return parseSliceList(p, k, value, prim);
   if (strcmp(key, "value") == 0) {
     if (!mpParseDouble(value, &prim->value))
       return FAIL(p, "bad value=%s (expected a decimal float, inf, -inf or "

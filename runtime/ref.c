@@ -2,8 +2,8 @@
  * of outputs with the reference.
  *
  * ttrtRefEvaluate runs the prim lines in order, each op over whole float64
- * arrays: elementwise ops through a table of functions, broadcast_in_dim and
- * reductions as strided walks, transpose in square tiles, matmul in cache
+ * arrays: elementwise ops through a table of functions, broadcast_in_dim,
+ * slice and reductions as strided walks, transpose in square tiles, matmul in cache
  * blocks (threads split the column blocks; every sum keeps its order), and
  * `convert` rounding through the dtype table (dtype.c). A value dies after
  * its last use and its array is reused by a later value of the same size.
@@ -99,8 +99,8 @@ static double compareOf(TtrtDirection direction, double a, double b) {
 
 /* A walk over the elements of `shape` in row-major order that keeps the
  * offset, sum of index[d] * stride[d], of the element in another tensor:
- * broadcast_in_dim walks its result and reads the operand at `offset`, a
- * reduction walks its operand and folds into the result at `offset`. */
+ * broadcast_in_dim and slice walk their result and read the operand at
+ * `offset`, a reduction walks its operand and folds into the result at `offset`. */
 typedef struct StridedWalk {
   const TtrtShape *shape;
   int64_t stride[TTRT_MAX_RANK];
@@ -138,6 +138,21 @@ static void broadcastInDim(const TtrtPrim *prim, const TtrtShape *os,
     if (os->dims[k] != 1)
       w.stride[prim->dims[k]] = operandStride;
     operandStride *= os->dims[k];
+  }
+  gather(&w, src, dst);
+}
+
+/* slice: result[i] = operand[start + step * i] in every dim: a walk over
+ * the result with the operand's strides times the steps, from the offset of
+ * the starts. */
+static void slice(const TtrtPrim *prim, const TtrtShape *os, const double *src,
+                  const TtrtShape *rs, double *dst) {
+  StridedWalk w = {rs, {0}, {0}, 0};
+  int64_t operandStride = 1;
+  for (int d = os->rank - 1; d >= 0; --d) {
+    w.stride[d] = prim->slice[2][d] * operandStride;
+    w.offset += prim->slice[0][d] * operandStride;
+    operandStride *= os->dims[d];
   }
   gather(&w, src, dst);
 }
@@ -319,6 +334,9 @@ static void evalInto(const TtrtMeta *meta, const TtrtPrim *prim,
   else if (prim->op == TTRT_OP_TRANSPOSE)
     transpose(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
               &result->shape, r);
+  else if (prim->op == TTRT_OP_SLICE)
+    slice(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
+          &result->shape, r);
   else if (prim->op == TTRT_OP_MATMUL)
     matmul(&meta->tensors[prim->operands[0]].shape, ops[0],
            &meta->tensors[prim->operands[1]].shape, ops[1], r);

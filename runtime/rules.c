@@ -14,7 +14,8 @@
  * broadcast_in_dim, transpose and the reductions check their dimension list
  * (each in range, none twice) and the result shape it implies, matmul
  * checks [M,K] x [K,N] -> [M,N] (and batched), reshape keeps the number of
- * elements. A dynamic dimension (< 0) matches any size, and a reshape with
+ * elements, slice checks start, stop and step per dim (0 <= start < stop <=
+ * size, step >= 1) and the result shape they give. A dynamic dimension (< 0) matches any size, and a reshape with
  * one is not counted. Messages spell out the op, its attributes and its
  * tensors by the names the caller gives them.
  */
@@ -44,11 +45,12 @@ typedef enum ShapeRule {
   SHAPE_RESHAPE,
   SHAPE_TRANSPOSE,
   SHAPE_REDUCTION,
-  SHAPE_MATMUL
+  SHAPE_MATMUL,
+  SHAPE_SLICE
 } ShapeRule;
 
 /* Most attributes an op takes. */
-#define MAX_ATTRIBUTES 2
+#define MAX_ATTRIBUTES 3
 
 typedef struct OpRule {
   const char *name;
@@ -94,10 +96,14 @@ static const OpRule kRules[TTRT_OP_COUNT] = {
     [TTRT_OP_TRANSPOSE] = {"transpose", 1, {"perm"}, DTYPE_SAME,
                            SHAPE_TRANSPOSE},
     [TTRT_OP_MATMUL] = {"matmul", 2, {NULL}, DTYPE_ANY, SHAPE_MATMUL},
+    [TTRT_OP_SLICE] = {"slice", 1, {"start", "stop", "step"}, DTYPE_SAME,
+                       SHAPE_SLICE},
     REDUCTION(TTRT_OP_SUM, "sum"),
     REDUCTION(TTRT_OP_AMAX, "amax"),
     REDUCTION(TTRT_OP_AMIN, "amin"),
 };
+
+const char *const ttrtSliceKeys[3] = {"start", "stop", "step"};
 
 static const char *const kDirectionNames[] = {"lt", "le", "gt",
                                               "ge", "eq", "ne"};
@@ -180,6 +186,13 @@ void ttrtPrimFormatAttributes(const TtrtPrim *prim, const char *dimsKey,
   }
   if (ttrtOpIsReduction(op))
     appendf(buf, size, &used, " keepdim=%d", prim->keepdim);
+  if (op == TTRT_OP_SLICE)
+    for (int k = 0; k < 3; ++k) {
+      appendf(buf, size, &used, " %s=", ttrtSliceKeys[k]);
+      for (int i = 0; i < prim->numSlice[k]; ++i)
+        appendf(buf, size, &used, "%s%lld", i ? "," : "",
+                (long long)prim->slice[k][i]);
+    }
 }
 
 /* "8x4", "scalar"; a dynamic dimension is `?`. */
@@ -483,6 +496,35 @@ static bool checkMatmul(Check *c) {
   return checkResultShape(c, &want);
 }
 
+/* Checks slice's start, stop and step (one entry per operand dim, step at
+ * least 1, 0 <= start < stop <= size) and that result dim d has
+ * ceil((stop - start) / step) elements. */
+static bool checkSlice(Check *c) {
+  const TtrtShape *os = &c->operands[0].shape;
+  const TtrtPrim *p = c->prim;
+  char a[64];
+  for (int k = 0; k < 3; ++k)
+    if (p->numSlice[k] != os->rank)
+      return fail(c, "%s has %d %s entries but %s has rank %d", c->name,
+                  p->numSlice[k], ttrtSliceKeys[k],
+                  named(a, sizeof a, "operand", &c->operands[0]), os->rank);
+  TtrtShape want = {os->rank, {0}};
+  for (int d = 0; d < os->rank; ++d) {
+    int64_t start = p->slice[0][d], stop = p->slice[1][d];
+    int64_t step = p->slice[2][d], size = os->dims[d];
+    if (step < 1)
+      return fail(c, "%s step[%d]=%lld must be at least 1", c->name, d,
+                  (long long)step);
+    if (start < 0 || start >= stop || (size >= 0 && stop > size))
+      return fail(c, "%s dim %d: start=%lld stop=%lld must satisfy 0 <= "
+                     "start < stop <= %lld (the operand's size)",
+                  c->name, d, (long long)start, (long long)stop,
+                  (long long)size);
+    want.dims[d] = (stop - start + step - 1) / step;
+  }
+  return checkResultShape(c, &want);
+}
+
 /* Checks that reshape keeps the number of elements (unless a dimension is
  * dynamic). */
 static bool checkReshape(Check *c) {
@@ -537,6 +579,8 @@ bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
     return checkReduction(&c);
   case SHAPE_MATMUL:
     return checkMatmul(&c);
+  case SHAPE_SLICE:
+    return checkSlice(&c);
   }
   return true;
 }

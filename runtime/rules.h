@@ -31,6 +31,10 @@ typedef struct TtrtPrimTensor {
 /* The op of the prim-line name `name` ("broadcast_in_dim"); false if none. */
 bool ttrtOpLookup(const char *name, TtrtOp *out);
 
+/* The names of slice's three attributes: "start", "stop", "step" (the rows
+ * of TtrtPrim.slice). */
+extern const char *const ttrtSliceKeys[3];
+
 /* How many operands `op` takes. */
 int ttrtOpGetNumOperands(TtrtOp op);
 

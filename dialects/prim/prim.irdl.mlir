@@ -165,6 +165,23 @@ irdl.dialect @prim {
     irdl.attributes {"broadcast_dimensions" = %d}
   }
 
+  /// PyTorch's slicing `x[start:stop:step, ...]` (aten.slice in every dim at once): one
+  /// entry per operand dimension in `start`, `stop` and `step` (array<i64>), with
+  /// 0 <= start < stop <= size and step >= 1 (negative and past-the-end indices are
+  /// written normalized); result dimension d has ceil((stop - start) / step) elements,
+  /// element i being the operand's start + step * i. Same element type. In an
+  /// elementwise group it is a load at the mapped offsets, not a kernel. Category: shape.
+  irdl.operation @slice {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %a = irdl.base "#builtin.dense_array"
+    %b = irdl.base "#builtin.dense_array"
+    %c = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"start" = %a, "stop" = %b, "step" = %c}
+  }
+
   /// Row-major reshape to the result type (same element type and number of elements).
   /// Category: shape.
   irdl.operation @reshape {

@@ -19,6 +19,9 @@
  *       becomes x * (1 / s): one division per row instead of one per element;
  *     - broadcast_in_dim maps the offsets to the operand's (divide and remainder by the
  *       result's strides, multiply by the operand's), then recurses;
+ *     - slice maps the offsets too: per dim, the result index (divide by the result's
+ *       stride, remainder by its size) becomes start + step * index in the operand
+ *       (sliceOffsets); the operand is read there, so a slice is a load, not a kernel;
  *     - reshape keeps the offsets (row-major order is unchanged);
  *     - constants become splat arith.constant tiles;
  *     - in a row kernel that holds its whole row, a reduction is computed where first
@@ -145,6 +148,42 @@ static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
     sum = mlirValueIsNull(sum) ? c : tileOp2(e, "arith.addi", sum, c, it);
   }
   return mlirValueIsNull(sum) ? tileSplatI32(e, 0) : sum;
+}
+
+/* Offsets into slice's operand for offsets `offs` into its result: per dim d, the
+ * result index i_d = offs / rstride[d] % rs[d] (no division for the last dim, no
+ * remainder for the first, nothing for a dim of size 1) gives the operand index
+ * start_d + step_d * i_d, times the operand's stride; the starts add one constant. */
+static MlirValue sliceOffsets(Emit *e, MlirOperation op, MlirValue offs) {
+  int64_t rs[TT_MAX_RANK], xs[TT_MAX_RANK];
+  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), rs);
+  ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs);
+  MlirAttribute start = ttOpAttr(op, "start"), step = ttOpAttr(op, "step");
+  int64_t rstride[TT_MAX_RANK], xstride[TT_MAX_RANK];
+  for (int64_t d = r - 1; d >= 0; d--) {
+    rstride[d] = d == r - 1 ? 1 : rstride[d + 1] * rs[d + 1];
+    xstride[d] = d == r - 1 ? 1 : xstride[d + 1] * xs[d + 1];
+  }
+  MlirType it = tileOf(e, ttI32(e->ctx));
+  MlirValue sum = {NULL};
+  int64_t base = 0;
+  for (int64_t d = 0; d < r; d++) {
+    base += mlirDenseI64ArrayGetElement(start, d) * xstride[d];
+    if (rs[d] == 1)
+      continue;
+    MlirValue c = offs;
+    if (rstride[d] != 1)
+      c = tileOp2(e, "arith.divui", c, tileSplatI32(e, rstride[d]), it);
+    if (d != 0)
+      c = tileOp2(e, "arith.remui", c, tileSplatI32(e, rs[d]), it);
+    int64_t mul = mlirDenseI64ArrayGetElement(step, d) * xstride[d];
+    if (mul != 1)
+      c = tileOp2(e, "arith.muli", c, tileSplatI32(e, mul), it);
+    sum = mlirValueIsNull(sum) ? c : tileOp2(e, "arith.addi", sum, c, it);
+  }
+  if (mlirValueIsNull(sum))
+    return tileSplatI32(e, base);
+  return base ? tileOp2(e, "arith.addi", sum, tileSplatI32(e, base), it) : sum;
 }
 
 Combiner tileCombinerOf(MlirOperation op) {
@@ -335,6 +374,13 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   }
   case TT_PRIM_RESHAPE:
     return tileEmitValue(e, mlirOperationGetOperand(op, 0), offs);
+  case TT_PRIM_SLICE:
+    if (e->rowMode) { /* --fuse puts slices in elementwise groups only */
+      ttEmitError(op, "tile: 'prim.slice' is only supported in elementwise kernels");
+      e->failed = true;
+      return none;
+    }
+    return tileEmitValue(e, mlirOperationGetOperand(op, 0), sliceOffsets(e, op, offs));
   case TT_PRIM_CONSTANT: {
     double v;
     if (!ttPrimSplatValue(op, &v)) {

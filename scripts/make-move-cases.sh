@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Compiles the GPU suite's data movement cases into OUTDIR (default move-cases/): slice
+# (issue 21, item 4) through the main job (tt-opt --decompose --fuse --splitk |
+# tt-translate --ptx), in f32, f16 and bf16:
+#  - slices with step 1 and step 3 in every dim of 3x1000 and 5x4097 (a copy kernel each:
+#    a load at the mapped offsets);
+#  - an expert's merged gate+up projection, 16x2x4097, split into its two halves and
+#    swiglu'd, silu(gate) * up: the two slices and the chain are one elementwise kernel.
+# Runs on the build machine; the device runs the PTX with
+#   scripts/gpu-suite.sh build-gpu/tt-run move-cases
+# and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
+set -euo pipefail
+default_out=move-cases
+source "$(dirname "$0")/caselib.sh"
+
+slice() { # name dtype shape start stop step: x[start:stop:step] per dim (comma-separated)
+  local name=$1 t=$2 shape=$3 st=$4 sp=$5 sep=$6
+  IFS=x read -r -a s <<< "$shape"
+  IFS=, read -r -a a <<< "$st"
+  IFS=, read -r -a b <<< "$sp"
+  IFS=, read -r -a c <<< "$sep"
+  local res="" i
+  for i in "${!s[@]}"; do res="$res$(((b[i] - a[i] + c[i] - 1) / c[i]))x"; done
+  local rt="tensor<${res}$t>"
+  compile "$name" "${shape}_$t" "func.func @main(%x: tensor<${shape}x$t>) -> $rt {
+  %s = \"prim.slice\"(%x) {start = array<i64: $st>, stop = array<i64: $sp>, step = array<i64: $sep>} : (tensor<${shape}x$t>) -> $rt
+  return %s : $rt
+}"
+}
+
+for t in f32 f16 bf16; do
+  slice slice1 $t 3x1000 1,7 3,1000 1,1
+  slice slice3 $t 3x1000 0,2 3,1000 3,3
+  slice slice1 $t 5x4097 1,0 4,4096 1,1
+  slice slice3 $t 5x4097 1,1 5,4097 3,3
+  h="16x1x4097x$t"
+  compile gate_up_swiglu "16x2x4097_$t" "func.func @main(%x: tensor<16x2x4097x$t>) -> tensor<$h> {
+  %g = \"prim.slice\"(%x) {start = array<i64: 0, 0, 0>, stop = array<i64: 16, 1, 4097>, step = array<i64: 1, 1, 1>} : (tensor<16x2x4097x$t>) -> tensor<$h>
+  %u = \"prim.slice\"(%x) {start = array<i64: 0, 1, 0>, stop = array<i64: 16, 2, 4097>, step = array<i64: 1, 1, 1>} : (tensor<16x2x4097x$t>) -> tensor<$h>
+  %s = \"prim.silu\"(%g) : (tensor<$h>) -> tensor<$h>
+  %y = \"prim.mul\"(%s, %u) : (tensor<$h>, tensor<$h>) -> tensor<$h>
+  return %y : tensor<$h>
+}"
+done
+ls "$out" | wc -l
