@@ -125,6 +125,8 @@ static void primLine(Meta *m, MlirOperation op, int id) {
     }
     if (k == TT_PRIM_REDUCTION)
       ttStrAppendf(&m->prims, " keepdim=%d", ttOpAttrInt(op, "keepdim", 0) != 0);
+  } else if (k == TT_PRIM_CONCAT) {
+    ttStrAppendf(&m->prims, " dim=%lld", (long long)ttOpAttrInt(op, "dim", 0));
   } else if (k == TT_PRIM_SLICE) {
     static const char *const keys[3] = {"start", "stop", "step"};
     for (int j = 0; j < 3; j++) {

@@ -3,7 +3,7 @@
  *
  * The rules are the reference interpreter's own (runtime/rules.h, one table for both):
  * each prim op that has a prim line (the elementwise ops, compare, where, convert,
- * broadcast_in_dim, reshape, transpose, full/constant, sum/amax/amin, matmul, slice) is read into
+ * broadcast_in_dim, reshape, transpose, full/constant, sum/amax/amin, matmul, slice, concat) is read into
  * the plain form the table checks (a TtrtPrim with its dims, keepdim and direction, one
  * TtrtPrimTensor per operand and for the result: dtype and shape, `?` as a negative size)
  * and ttrtPrimCheck runs on it with the strict dtype rules (the compiler computes in the
@@ -111,6 +111,16 @@ static bool readAttributes(MlirOperation op, const char *opName, TtrtPrim *prim)
     return false;
   if (prim->op == TTRT_OP_SLICE && !readSlice(op, opName, prim))
     return false;
+  if (prim->op == TTRT_OP_CONCAT) {
+    MlirAttribute d = ttOpAttr(op, "dim");
+    if (mlirAttributeIsNull(d) || !mlirAttributeIsAInteger(d)) {
+      ttEmitError(op, "'%s' needs 'dim' as an integer", opName);
+      return false;
+    }
+    int64_t v = mlirIntegerAttrGetValueInt(d);
+    prim->numDims = 1;
+    prim->dims[0] = v > INT_MAX / 2 ? INT_MAX / 2 : v < INT_MIN / 2 ? INT_MIN / 2 : (int)v;
+  }
   if (ttrtOpIsReduction(prim->op)) {
     MlirAttribute k = ttOpAttr(op, "keepdim");
     if (!mlirAttributeIsNull(k) && !mlirAttributeIsABool(k)) {

@@ -30,6 +30,7 @@ static const struct {
     {"sum", TT_PRIM_REDUCTION},      {"amax", TT_PRIM_REDUCTION},
     {"amin", TT_PRIM_REDUCTION},     {"matmul", TT_PRIM_MATMUL},
     {"transpose", TT_PRIM_TRANSPOSE}, {"slice", TT_PRIM_SLICE},
+    {"concat", TT_PRIM_CONCAT},
     {"linear", TT_PRIM_COMPOSITE},   {"softmax", TT_PRIM_COMPOSITE},
     {"log_softmax", TT_PRIM_COMPOSITE}, {"layer_norm", TT_PRIM_COMPOSITE},
     {"rms_norm", TT_PRIM_COMPOSITE}, {"gelu", TT_PRIM_COMPOSITE},
@@ -63,7 +64,8 @@ TtPrimKind ttPrimKind(MlirOperation op) {
 bool ttPrimIsElementwise(TtPrimKind k) {
   return k == TT_PRIM_UNARY || k == TT_PRIM_BINARY || k == TT_PRIM_COMPARE ||
          k == TT_PRIM_WHERE || k == TT_PRIM_CONVERT || k == TT_PRIM_BROADCAST ||
-         k == TT_PRIM_RESHAPE || k == TT_PRIM_CONSTANT || k == TT_PRIM_SLICE;
+         k == TT_PRIM_RESHAPE || k == TT_PRIM_CONSTANT || k == TT_PRIM_SLICE ||
+         k == TT_PRIM_CONCAT;
 }
 
 bool ttPrimIsRowReduction(MlirOperation op) {

@@ -246,6 +246,7 @@ typedef enum {
   TT_PRIM_MATMUL,    /* matmul */
   TT_PRIM_TRANSPOSE, /* transpose */
   TT_PRIM_SLICE,     /* slice: a load at mapped offsets in an elementwise group */
+  TT_PRIM_CONCAT,    /* concat: a select between its operands' masked loads, likewise */
   TT_PRIM_COMPOSITE, /* linear softmax log_softmax layer_norm rms_norm gelu silu sigmoid
                         swiglu mean var std relu clamp */
 } TtPrimKind;

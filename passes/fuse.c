@@ -37,8 +37,9 @@
  * reduced value and elementwise ops of it: an epilogue); its producers join as above (the
  * prologue, computed at each loaded element).
  * A slice is pointwise in its user's iteration space (operand index = start + step *
- * result index per dim): it joins like an elementwise op, and the kernel loads its operand
- * at the mapped offsets. It joins elementwise groups only: a group holding one holds no
+ * result index per dim), and so is a concat (each element comes from one operand at an
+ * offset in dim): each joins like an elementwise op, and the kernel loads its operands
+ * at the mapped offsets. They join elementwise groups only: a group holding one holds no
  * reduction or matmul (`move` below; a row or column kernel's offsets follow its rows).
  * Ops that do not fuse (other reductions, which --decompose splits into runs; composites)
  * stay where they are.
@@ -89,7 +90,9 @@ static bool fusible(MlirOperation op) {
 }
 
 /* True for the data movement ops that fuse as loads at mapped offsets (slice). */
-static bool isMove(MlirOperation op) { return ttPrimKind(op) == TT_PRIM_SLICE; }
+static bool isMove(MlirOperation op) {
+  return ttPrimKind(op) == TT_PRIM_SLICE || ttPrimKind(op) == TT_PRIM_CONCAT;
+}
 
 /* True when a result of op is an operand of a matmul. */
 static bool feedsMatmul(MlirOperation op) {
@@ -256,7 +259,7 @@ static void growGroup(FuseState *st, MlirBlock block, int g) {
         if (!canJoin(st, g, p)) {
           remark(st, p, "%s",
                  isMove(p) || st->move[g]
-                     ? "not fused into the group of its user: a slice fuses only into "
+                     ? "not fused into the group of its user: a slice or concat fuses only into "
                        "elementwise groups (no reduction or matmul in the group)"
                  : ttPrimIsColumnReduction(p) || st->col[g]
                      ? "not fused into the group of its user: a column kernel computes one "

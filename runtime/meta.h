@@ -154,6 +154,7 @@ typedef enum TtrtOp {
   TTRT_OP_TRANSPOSE,
   TTRT_OP_MATMUL,
   TTRT_OP_SLICE,
+  TTRT_OP_CONCAT,
   /* reductions */
   TTRT_OP_SUM,
   TTRT_OP_AMAX,
@@ -189,7 +190,7 @@ typedef struct TtrtPrim {
   int operands[TTRT_MAX_OPERANDS];
   TtrtDirection direction; /* compare */
   int numDims;             /* broadcast_in_dim, reductions, transpose */
-  int dims[TTRT_MAX_RANK]; /* broadcast_in_dim, reductions; transpose: perm */
+  int dims[TTRT_MAX_RANK]; /* broadcast_in_dim, reductions; transpose: perm; concat: dim */
   bool keepdim;            /* reductions */
   int numSlice[3];         /* slice: entries of start, stop, step */
   int64_t slice[3][TTRT_MAX_RANK]; /* slice: start, stop, step per dim */

@@ -84,6 +84,14 @@ static TtrtStatus parseAttributeValue(Parser *p, const char *key,
     return parseDims(p, value, prim);
   if (strcmp(key, "keepdim") == 0)
     return parseKeepdim(p, value, prim);
+  if (strcmp(key, "dim") == 0) { /* concat */
+    int64_t d;
+    if (!mpParseUnsignedToken(value, TTRT_MAX_RANK, &d))
+      return FAIL(p, "bad dim=%s (expected a dimension number)", value);
+    prim->numDims = 1;
+    prim->dims[0] = (int)d;
+    return TTRT_SUCCESS;
+  }
   for (int k = 0; k < 3; ++k)
     if (strcmp(key, ttrtSliceKeys[k]) == 0)
       return parseSliceList(p, k, value, prim);

@@ -3,7 +3,7 @@
  *
  * ttrtRefEvaluate runs the prim lines in order, each op over whole float64
  * arrays: elementwise ops through a table of functions, broadcast_in_dim,
- * slice and reductions as strided walks, transpose in square tiles, matmul in cache
+ * slice and reductions as strided walks, concat as block copies, transpose in square tiles, matmul in cache
  * blocks (threads split the column blocks; every sum keeps its order), and
  * `convert` rounding through the dtype table (dtype.c). A value dies after
  * its last use and its array is reused by a later value of the same size.
@@ -155,6 +155,25 @@ static void slice(const TtrtPrim *prim, const TtrtShape *os, const double *src,
     operandStride *= os->dims[d];
   }
   gather(&w, src, dst);
+}
+
+/* concat along dim: for each index of the dims before it, each operand's
+ * block (its dims from `dim` on) is copied in turn. */
+static void concat(const TtrtMeta *meta, const TtrtPrim *prim,
+                   const double *const *ops, double *dst) {
+  const TtrtShape *s0 = &meta->tensors[prim->operands[0]].shape;
+  int d = prim->dims[0];
+  int64_t outer = 1, inner = 1;
+  for (int k = 0; k < d; ++k)
+    outer *= s0->dims[k];
+  for (int k = d + 1; k < s0->rank; ++k)
+    inner *= s0->dims[k];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int i = 0; i < prim->numOperands; ++i) {
+      int64_t n = meta->tensors[prim->operands[i]].shape.dims[d] * inner;
+      memcpy(dst, ops[i] + o * n, (size_t)n * sizeof *dst);
+      dst += n;
+    }
 }
 
 /* Side of the square tiles a transpose copies (doubles). */
@@ -334,6 +353,8 @@ static void evalInto(const TtrtMeta *meta, const TtrtPrim *prim,
   else if (prim->op == TTRT_OP_TRANSPOSE)
     transpose(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
               &result->shape, r);
+  else if (prim->op == TTRT_OP_CONCAT)
+    concat(meta, prim, ops, r);
   else if (prim->op == TTRT_OP_SLICE)
     slice(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
           &result->shape, r);

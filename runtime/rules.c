@@ -15,7 +15,9 @@
  * (each in range, none twice) and the result shape it implies, matmul
  * checks [M,K] x [K,N] -> [M,N] (and batched), reshape keeps the number of
  * elements, slice checks start, stop and step per dim (0 <= start < stop <=
- * size, step >= 1) and the result shape they give. A dynamic dimension (< 0) matches any size, and a reshape with
+ * size, step >= 1) and the result shape they give, concat (two operands;
+ * torch.cat of more is a chain) checks its dim and that the operands differ
+ * only there. A dynamic dimension (< 0) matches any size, and a reshape with
  * one is not counted. Messages spell out the op, its attributes and its
  * tensors by the names the caller gives them.
  */
@@ -46,7 +48,8 @@ typedef enum ShapeRule {
   SHAPE_TRANSPOSE,
   SHAPE_REDUCTION,
   SHAPE_MATMUL,
-  SHAPE_SLICE
+  SHAPE_SLICE,
+  SHAPE_CONCAT
 } ShapeRule;
 
 /* Most attributes an op takes. */
@@ -96,6 +99,7 @@ static const OpRule kRules[TTRT_OP_COUNT] = {
     [TTRT_OP_TRANSPOSE] = {"transpose", 1, {"perm"}, DTYPE_SAME,
                            SHAPE_TRANSPOSE},
     [TTRT_OP_MATMUL] = {"matmul", 2, {NULL}, DTYPE_ANY, SHAPE_MATMUL},
+    [TTRT_OP_CONCAT] = {"concat", 2, {"dim"}, DTYPE_SAME, SHAPE_CONCAT},
     [TTRT_OP_SLICE] = {"slice", 1, {"start", "stop", "step"}, DTYPE_SAME,
                        SHAPE_SLICE},
     REDUCTION(TTRT_OP_SUM, "sum"),
@@ -186,6 +190,8 @@ void ttrtPrimFormatAttributes(const TtrtPrim *prim, const char *dimsKey,
   }
   if (ttrtOpIsReduction(op))
     appendf(buf, size, &used, " keepdim=%d", prim->keepdim);
+  if (op == TTRT_OP_CONCAT)
+    appendf(buf, size, &used, " dim=%d", prim->dims[0]);
   if (op == TTRT_OP_SLICE)
     for (int k = 0; k < 3; ++k) {
       appendf(buf, size, &used, " %s=", ttrtSliceKeys[k]);
@@ -525,6 +531,33 @@ static bool checkSlice(Check *c) {
   return checkResultShape(c, &want);
 }
 
+/* Checks concat's dim (below the operands' rank; the operands all of one rank) and that
+ * the result has the operands' sizes in every other dim and their sum in dim. */
+static bool checkConcat(Check *c) {
+  const TtrtShape *s0 = &c->operands[0].shape;
+  int d = c->prim->dims[0];
+  char a[64];
+  if (d < 0 || d >= s0->rank)
+    return fail(c, "%s dim=%d but %s has rank %d", c->name, d,
+                named(a, sizeof a, "operand", &c->operands[0]), s0->rank);
+  TtrtShape want = *s0;
+  for (int i = 1; i < c->prim->numOperands; ++i) {
+    const TtrtShape *s = &c->operands[i].shape;
+    char what[1024];
+    describeShapes(c, what, sizeof what);
+    if (s->rank != s0->rank)
+      return fail(c, "%s: the operands must have one rank", what);
+    for (int k = 0; k < s->rank; ++k)
+      if (k != d && !sizesMatch(s->dims[k], s0->dims[k]))
+        return fail(c, "%s: the operands differ in dim %d (only dim %d may)",
+                    what, k, d);
+    want.dims[d] = want.dims[d] < 0 || s->dims[d] < 0
+                       ? -1
+                       : want.dims[d] + s->dims[d];
+  }
+  return checkResultShape(c, &want);
+}
+
 /* Checks that reshape keeps the number of elements (unless a dimension is
  * dynamic). */
 static bool checkReshape(Check *c) {
@@ -581,6 +614,8 @@ bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
     return checkMatmul(&c);
   case SHAPE_SLICE:
     return checkSlice(&c);
+  case SHAPE_CONCAT:
+    return checkConcat(&c);
   }
   return true;
 }

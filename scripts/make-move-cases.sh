@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Compiles the GPU suite's data movement cases into OUTDIR (default move-cases/): slice
-# (issue 21, item 4) through the main job (tt-opt --decompose --fuse --splitk |
+# and concat (issue 21, item 4) through the main job (tt-opt --decompose --fuse --splitk |
 # tt-translate --ptx), in f32, f16 and bf16:
 #  - slices with step 1 and step 3 in every dim of 3x1000 and 5x4097 (a copy kernel each:
 #    a load at the mapped offsets);
 #  - an expert's merged gate+up projection, 16x2x4097, split into its two halves and
-#    swiglu'd, silu(gate) * up: the two slices and the chain are one elementwise kernel.
+#    swiglu'd, silu(gate) * up: the two slices and the chain are one elementwise kernel;
+#  - concat (torch.cat) of 3x1000 and 3x7 along dim 1 and of 2x5 and 7x5 along dim 0, and
+#    a chain cat(a, b, c) along dim 1 with an exp after it (one kernel).
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run move-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
@@ -40,6 +42,20 @@ for t in f32 f16 bf16; do
   %s = \"prim.silu\"(%g) : (tensor<$h>) -> tensor<$h>
   %y = \"prim.mul\"(%s, %u) : (tensor<$h>, tensor<$h>) -> tensor<$h>
   return %y : tensor<$h>
+}"
+  compile concat1 "3x1000_3x7_$t" "func.func @main(%a: tensor<3x1000x$t>, %b: tensor<3x7x$t>) -> tensor<3x1007x$t> {
+  %c = \"prim.concat\"(%a, %b) {dim = 1 : i64} : (tensor<3x1000x$t>, tensor<3x7x$t>) -> tensor<3x1007x$t>
+  return %c : tensor<3x1007x$t>
+}"
+  compile concat0 "2x5_7x5_$t" "func.func @main(%a: tensor<2x5x$t>, %b: tensor<7x5x$t>) -> tensor<9x5x$t> {
+  %c = \"prim.concat\"(%a, %b) {dim = 0 : i64} : (tensor<2x5x$t>, tensor<7x5x$t>) -> tensor<9x5x$t>
+  return %c : tensor<9x5x$t>
+}"
+  compile concat3_exp "3x1000_3x7_3x1_$t" "func.func @main(%a: tensor<3x1000x$t>, %b: tensor<3x7x$t>, %d: tensor<3x1x$t>) -> tensor<3x1008x$t> {
+  %c = \"prim.concat\"(%a, %b) {dim = 1 : i64} : (tensor<3x1000x$t>, tensor<3x7x$t>) -> tensor<3x1007x$t>
+  %e = \"prim.concat\"(%c, %d) {dim = 1 : i64} : (tensor<3x1007x$t>, tensor<3x1x$t>) -> tensor<3x1008x$t>
+  %y = \"prim.exp\"(%e) : (tensor<3x1008x$t>) -> tensor<3x1008x$t>
+  return %y : tensor<3x1008x$t>
 }"
 done
 ls "$out" | wc -l

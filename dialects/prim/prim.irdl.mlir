@@ -182,6 +182,21 @@ irdl.dialect @prim {
     irdl.attributes {"start" = %a, "stop" = %b, "step" = %c}
   }
 
+  /// torch.cat of two tensors (one rank and element type) along dimension `dim` (an
+  /// integer, 0 <= dim < rank); every other dimension has one size. torch.cat of more is
+  /// a chain of concats (IRDL cannot take variadic operands of different types); a chain
+  /// fuses into one kernel. In an elementwise group each element is a load from the
+  /// operand its index falls in (masked loads and a select), not a kernel. Category: shape.
+  irdl.operation @concat {
+    %t = irdl.base "!builtin.tensor"
+    %u = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %i = irdl.base "#builtin.integer"
+    irdl.operands(lhs: %t, rhs: %u)
+    irdl.results(result: %r)
+    irdl.attributes {"dim" = %i}
+  }
+
   /// Row-major reshape to the result type (same element type and number of elements).
   /// Category: shape.
   irdl.operation @reshape {

@@ -60,9 +60,28 @@ func.func @chain(%x: tensor<3x1000xf32>) -> tensor<3x334xf32> {
 // CHECK-SAME: prim.fusion = "row"
 // CHECK-NEXT: "prim.amax"
 // CHECK-NEXT: return
-// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.slice' not fused into the group of its user: a slice fuses only into elementwise groups (no reduction or matmul in the group)
+// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.slice' not fused into the group of its user: a slice or concat fuses only into elementwise groups (no reduction or matmul in the group)
 func.func @row(%x: tensor<4x1000xf32>) -> tensor<4xf32> {
   %s = "prim.slice"(%x) {start = array<i64: 0, 0>, stop = array<i64: 4, 500>, step = array<i64: 1, 1>} : (tensor<4x1000xf32>) -> tensor<4x500xf32>
   %m = "prim.amax"(%s) {dims = array<i64: 1>, keepdim = false} : (tensor<4x500xf32>) -> tensor<4xf32>
   return %m : tensor<4xf32>
+}
+
+// -----
+
+// torch.cat([a, b, c], 1) as a chain of concats, then exp: one elementwise group.
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: prim.fusion = "elementwise"
+// CHECK-NEXT: "prim.concat"
+// CHECK-NEXT: "prim.concat"
+// CHECK-NEXT: "prim.exp"
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @cat3
+// CHECK-NEXT: call @fused_0
+// CHECK-NEXT: return
+func.func @cat3(%a: tensor<3x1000xf32>, %b: tensor<3x7xf32>, %d: tensor<3x1xf32>) -> tensor<3x1008xf32> {
+  %c = "prim.concat"(%a, %b) {dim = 1 : i64} : (tensor<3x1000xf32>, tensor<3x7xf32>) -> tensor<3x1007xf32>
+  %e = "prim.concat"(%c, %d) {dim = 1 : i64} : (tensor<3x1007xf32>, tensor<3x1xf32>) -> tensor<3x1008xf32>
+  %y = "prim.exp"(%e) : (tensor<3x1008xf32>) -> tensor<3x1008xf32>
+  return %y : tensor<3x1008xf32>
 }

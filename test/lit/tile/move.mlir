@@ -54,3 +54,31 @@ func.func @gate_up(%x: tensor<16x2x4097xf32>) -> tensor<16x1x4097xf32> {
   %y = "prim.mul"(%g, %u) : (tensor<16x1x4097xf32>, tensor<16x1x4097xf32>) -> tensor<16x1x4097xf32>
   return %y : tensor<16x1x4097xf32>
 }
+
+// -----
+
+// torch.cat([a, b], 1) of 3x1000 and 3x7: the column index c = offs % 1007 and the row
+// offs / 1007 pick the operand; a is loaded at row * 1000 + c where c < 1000, b at
+// (c - 1000) + row * 7 where c >= 1000 (each load masked to its lanes), and a select
+// joins them.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: (%[[A:.*]]: !tile.ptr<f32>, %[[B:.*]]: !tile.ptr<f32>, %[[Y:.*]]: !tile.ptr<f32>, %{{.*}}: i32)
+// CHECK: %[[OFFS:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<256xi32>
+// CHECK: %[[MASK:.*]] = arith.cmpi slt, %[[OFFS]]
+// CHECK: %[[C:.*]] = arith.remui %[[OFFS]]
+// CHECK: %[[ROW:.*]] = arith.divui %[[OFFS]]
+// CHECK: %[[HI:.*]] = arith.constant dense<1000>
+// CHECK-NEXT: %[[INA:.*]] = arith.cmpi ult, %[[C]], %[[HI]]
+// CHECK: %[[MA:.*]] = arith.andi %[[MASK]], %[[INA]]
+// CHECK: %[[LA:.*]] = "tile.load"(%[[A]], %{{.*}}, %[[MA]],
+// CHECK: %[[INB:.*]] = arith.cmpi uge, %[[C]]
+// CHECK: arith.subi %[[C]]
+// CHECK: arith.constant dense<7>
+// CHECK: %[[MB:.*]] = arith.andi %[[MASK]], %[[INB]]
+// CHECK: %[[LB:.*]] = "tile.load"(%[[B]], %{{.*}}, %[[MB]],
+// CHECK: %[[V:.*]] = arith.select %[[INA]], %[[LA]], %[[LB]]
+// CHECK: "tile.store"(%[[Y]], %[[OFFS]], %[[V]], %[[MASK]])
+func.func @cat(%a: tensor<3x1000xf32>, %b: tensor<3x7xf32>) -> tensor<3x1007xf32> {
+  %c = "prim.concat"(%a, %b) {dim = 1 : i64} : (tensor<3x1000xf32>, tensor<3x7xf32>) -> tensor<3x1007xf32>
+  return %c : tensor<3x1007xf32>
+}

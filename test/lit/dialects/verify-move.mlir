@@ -1,5 +1,5 @@
 // RUN: tt-opt %s --split-input-file --verify-diagnostics
-// prim.slice's rules (runtime/rules.c, checkSlice; issue 21, item 4): one start, stop and
+// prim.slice and prim.concat: the data movement rules. prim.slice's rules (runtime/rules.c, checkSlice; issue 21, item 4): one start, stop and
 // step entry per operand dim, step >= 1, 0 <= start < stop <= size, the result's shape
 // ceil((stop - start) / step) per dim, the operand's dtype; attributes as array<i64>.
 // One case per rule; the last chunk verifies.
@@ -74,4 +74,62 @@ func.func @slice_ok(%x: tensor<3x1000xf32>, %y: tensor<?x8xf32>) -> (tensor<2x33
   %0 = "prim.slice"(%x) {start = array<i64: 1, 2>, stop = array<i64: 3, 1000>, step = array<i64: 1, 3>} : (tensor<3x1000xf32>) -> tensor<2x333xf32>
   %1 = "prim.slice"(%y) {start = array<i64: 0, 0>, stop = array<i64: 2, 8>, step = array<i64: 1, 1>} : (tensor<?x8xf32>) -> tensor<2x8xf32>
   return %0, %1 : tensor<2x333xf32>, tensor<2x8xf32>
+}
+
+// -----
+
+// prim.concat (torch.cat of two tensors): dim below the rank, one rank, the operands
+// differ only in dim, the result has their sum there, one dtype.
+func.func @concat_dim(%a: tensor<3x4xf32>, %b: tensor<3x5xf32>) -> tensor<3x9xf32> {
+  // expected-error@+1 {{concat dim=2 but operand #0 has rank 2}}
+  %0 = "prim.concat"(%a, %b) {dim = 2 : i64} : (tensor<3x4xf32>, tensor<3x5xf32>) -> tensor<3x9xf32>
+  return %0 : tensor<3x9xf32>
+}
+
+// -----
+
+func.func @concat_rank(%a: tensor<3x4xf32>, %b: tensor<3x4x1xf32>) -> tensor<3x8xf32> {
+  // expected-error@+1 {{concat dim=1 of #0 (shape 3x4) and #1 (shape 3x4x1): the operands must have one rank}}
+  %0 = "prim.concat"(%a, %b) {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3x4x1xf32>) -> tensor<3x8xf32>
+  return %0 : tensor<3x8xf32>
+}
+
+// -----
+
+func.func @concat_other_dim(%a: tensor<3x4xf32>, %b: tensor<2x5xf32>) -> tensor<3x9xf32> {
+  // expected-error@+1 {{concat dim=1 of #0 (shape 3x4) and #1 (shape 2x5): the operands differ in dim 0 (only dim 1 may)}}
+  %0 = "prim.concat"(%a, %b) {dim = 1 : i64} : (tensor<3x4xf32>, tensor<2x5xf32>) -> tensor<3x9xf32>
+  return %0 : tensor<3x9xf32>
+}
+
+// -----
+
+func.func @concat_result(%a: tensor<2x5xf32>, %b: tensor<7x5xf32>) -> tensor<8x5xf32> {
+  // expected-error@+1 {{concat dim=0 of #0 (shape 2x5) and #1 (shape 7x5) has shape 9x5, but the result has shape 8x5}}
+  %0 = "prim.concat"(%a, %b) {dim = 0 : i64} : (tensor<2x5xf32>, tensor<7x5xf32>) -> tensor<8x5xf32>
+  return %0 : tensor<8x5xf32>
+}
+
+// -----
+
+func.func @concat_dtype(%a: tensor<2x5xf32>, %b: tensor<7x5xf16>) -> tensor<9x5xf32> {
+  // expected-error@+1 {{'concat' operand #1 has dtype f16 but the result has dtype f32}}
+  %0 = "prim.concat"(%a, %b) {dim = 0 : i64} : (tensor<2x5xf32>, tensor<7x5xf16>) -> tensor<9x5xf32>
+  return %0 : tensor<9x5xf32>
+}
+
+// -----
+
+func.func @concat_attr(%a: tensor<2x5xf32>, %b: tensor<7x5xf32>) -> tensor<9x5xf32> {
+  // expected-error@+1 {{expected base attribute 'builtin.integer' but got 'builtin.dense_array'}}
+  %0 = "prim.concat"(%a, %b) {dim = array<i64: 0>} : (tensor<2x5xf32>, tensor<7x5xf32>) -> tensor<9x5xf32>
+  return %0 : tensor<9x5xf32>
+}
+
+// -----
+
+// Verifies: torch.cat([a, b], 1) of 3x1000 and 3x7.
+func.func @concat_ok(%a: tensor<3x1000xf32>, %b: tensor<3x7xf32>) -> tensor<3x1007xf32> {
+  %0 = "prim.concat"(%a, %b) {dim = 1 : i64} : (tensor<3x1000xf32>, tensor<3x7xf32>) -> tensor<3x1007xf32>
+  return %0 : tensor<3x1007xf32>
 }
