@@ -1,0 +1,293 @@
+/* matmul.c - --decompose's rules for linear, scaled_mm and matmul with any batch dims:
+ * each becomes the 2-D or 3-D prim.matmul the dot kernels take (decompose.c's head and
+ * the section banners below state how). */
+#include "decompose.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+MlirValue dcRuleLinear(Rw *w) {
+  Shape x, wt, res;
+  MlirValue in = mlirOperationGetOperand(w->op, 0);
+  MlirValue weight = mlirOperationGetOperand(w->op, 1);
+  bool hasBias = mlirOperationGetNumOperands(w->op) > 2;
+  MlirValue bias = hasBias ? mlirOperationGetOperand(w->op, 2) : dcNullValue();
+  if (!dcCheckTensor(w, in, "x", &x) || !dcComputeType(w, x.type) ||
+      !dcCheckTensor(w, weight, "weight", &wt) ||
+      !dcCheckTensor(w, mlirOperationGetResult(w->op, 0), "the result", &res))
+    return dcNullValue();
+  MlirType et = ttElementType(x.type);
+  if (x.rank < 1) {
+    ttEmitError(w->op, "decompose: linear: x must have rank 1 or more");
+    return dcNullValue();
+  }
+  int64_t k = x.shape[x.rank - 1];
+  if (wt.rank != 2 || wt.shape[1] != k) {
+    char buf[128];
+    dcTypeString(wt.type, buf, sizeof buf);
+    ttEmitError(w->op,
+                "decompose: linear: weight must be 2-D [N, K] with K = %lld (the last "
+                "dimension of x), got %s",
+                (long long)k, buf);
+    return dcNullValue();
+  }
+  if (!mlirTypeEqual(ttElementType(wt.type), et)) {
+    ttEmitError(w->op, "decompose: linear: weight has dtype %s but x has %s",
+                ttDtypeName(wt.type), ttDtypeName(et));
+    return dcNullValue();
+  }
+  int64_t n = wt.shape[0];
+  if (hasBias && !dcCheckVector(w, bias, "bias", n))
+    return dcNullValue();
+  int64_t outShape[TT_MAX_RANK], m = 1;
+  for (int64_t i = 0; i + 1 < x.rank; i++) {
+    outShape[i] = x.shape[i];
+    m *= x.shape[i];
+  }
+  outShape[x.rank - 1] = n;
+  MlirType expect = dcTensorOf(x.rank, outShape, et);
+  if (!mlirTypeEqual(expect, res.type)) {
+    char got[128], want[128];
+    dcTypeString(res.type, got, sizeof got);
+    dcTypeString(expect, want, sizeof want);
+    ttEmitError(w->op, "decompose: linear: the result has type %s; expected %s", got, want);
+    return dcNullValue();
+  }
+
+  int64_t perm[2] = {1, 0}, wtShape[2] = {k, n}, x2Shape[2] = {m, k}, yShape[2] = {m, n};
+  MlirNamedAttribute pa =
+      ttNamedAttr(w->ctx, "permutation", mlirDenseI64ArrayGet(w->ctx, 2, perm));
+  MlirValue wT = dcPrim(w, "transpose", 1, &weight, dcTensorOf(2, wtShape, et), 1, &pa);
+  MlirValue x2 = in;
+  if (x.rank != 2)
+    x2 = dcPrim(w, "reshape", 1, &in, dcTensorOf(2, x2Shape, et), 0, NULL);
+  MlirValue operands[2] = {x2, wT};
+  MlirValue y = dcPrim(w, "matmul", 2, operands,
+                     dcTensorOf(2, yShape, hasBias ? w->compute : et), 0, NULL);
+  if (hasBias) {
+    MlirType t = mlirValueGetType(y);
+    y = dcBinary(w, "add", y, dcBroadcastLast(w, dcToCompute(w, bias), t));
+  }
+  if (x.rank != 2)
+    y = dcPrim(w, "reshape", 1, &y,
+             dcTensorOf(x.rank, outShape, ttElementType(mlirValueGetType(y))), 0, NULL);
+  return dcConvertTo(w, y, et);
+}
+
+/* Operand i of the op, a per-tensor scale: an f32 tensor of rank 0. */
+static bool checkScale(Rw *w, int i, const char *what) {
+  Shape s;
+  if (!dcCheckTensor(w, mlirOperationGetOperand(w->op, i), what, &s))
+    return false;
+  if (s.rank != 0 || !mlirTypeIsAF32(ttElementType(s.type))) {
+    char buf[128];
+    dcTypeString(s.type, buf, sizeof buf);
+    ttEmitError(w->op, "decompose: scaled_mm: %s must be tensor<f32> (per-tensor), got %s",
+                what, buf);
+    return false;
+  }
+  return true;
+}
+
+MlirValue dcRuleScaledMm(Rw *w) {
+  Shape a, b, res;
+  MlirValue av = mlirOperationGetOperand(w->op, 0), bv = mlirOperationGetOperand(w->op, 1);
+  bool hasBias = mlirOperationGetNumOperands(w->op) > 4;
+  if (!dcCheckTensor(w, av, "a", &a) || !dcCheckTensor(w, bv, "b", &b) ||
+      !checkScale(w, 2, "scale_a") || !checkScale(w, 3, "scale_b") ||
+      !dcCheckTensor(w, mlirOperationGetResult(w->op, 0), "the result", &res))
+    return dcNullValue();
+  if (!ttTypeIsFp8(a.type) || !ttTypeIsFp8(b.type)) {
+    ttEmitError(w->op, "decompose: scaled_mm: a and b must be fp8 (f8E4M3FN or f8E5M2), got "
+                       "%s and %s",
+                ttDtypeName(a.type), ttDtypeName(b.type));
+    return dcNullValue();
+  }
+  MlirType out = ttElementType(res.type);
+  int64_t yShape[2] = {a.rank == 2 ? a.shape[0] : 0, b.rank == 2 ? b.shape[1] : 0};
+  if (a.rank != 2 || b.rank != 2 || a.shape[1] != b.shape[0] ||
+      !mlirTypeEqual(res.type, dcTensorOf(2, yShape, out)) ||
+      !(mlirTypeIsAF32(out) || ttTypeIsHalf(out))) {
+    char ta[128], tb[128], tr[128];
+    dcTypeString(a.type, ta, sizeof ta);
+    dcTypeString(b.type, tb, sizeof tb);
+    dcTypeString(res.type, tr, sizeof tr);
+    ttEmitError(w->op, "decompose: scaled_mm: needs a [M, K], b [K, N] and a result [M, N] "
+                       "of f32, f16 or bf16; got %s, %s -> %s",
+                ta, tb, tr);
+    return dcNullValue();
+  }
+  w->compute = mlirF32TypeGet(w->ctx);
+  if (hasBias && !dcCheckVector(w, mlirOperationGetOperand(w->op, 4), "bias", yShape[1]))
+    return dcNullValue();
+  MlirValue operands[2] = {av, bv};
+  MlirType t = dcTensorOf(2, yShape, w->compute);
+  MlirValue y = dcPrim(w, "matmul", 2, operands, t, 0, NULL);
+  for (int i = 2; i < 4; i++) /* the scales, one product each (as the reference does) */
+    y = dcBinary(w, "mul", y, dcBroadcast(w, mlirOperationGetOperand(w->op, i), t, 0, NULL));
+  if (hasBias)
+    y = dcBinary(w, "add", y, dcBroadcastLast(w, dcToCompute(w, mlirOperationGetOperand(w->op, 4)), t));
+  return dcConvertTo(w, y, out);
+}
+
+/* --- matmul with any batch dims ---------------------------------------------------- *
+ * prim.matmul takes torch.matmul's shapes (the prim verifier checks them); the dot kernels
+ * take [M, K] x [K, N] and [B, M, K] x [B, K, N]. Every other matmul is rewritten into one
+ * of those, with free reshapes (row-major) where it can:
+ *  - a 1-D a [K] is reshaped to [1, K], a 1-D b [K] to [K, 1] (the final reshape drops
+ *    their 1 from the result, as torch.matmul does);
+ *  - the batch dims (all but the last two, aligned from the right, a missing one counting
+ *    as 1) broadcast to `batch`, of product P;
+ *  - when b has no batch (its batch dims' product is 1: a weight), a [..., M, K] is
+ *    reshaped to [P * M, K] and b to [K, N]: one 2-D GEMM, the weight read once;
+ *  - else both operands become [P, ., .]: reshaped when their batch dims' product is P,
+ *    materialized first with prim.broadcast_in_dim to batch's dims when a dim of theirs
+ *    broadcasts (size 1 or missing against a larger one);
+ *  - the product is reshaped to the result's shape.
+ * An operand that is a prim.transpose swapping the last two dims (attention's k^T) stays
+ * a transpose feeding the matmul, which the dot kernel reads in place: the reshape (and
+ * broadcast) apply to the transpose's input, then a transpose of the 2-D or 3-D form
+ * ([1, 0] or [0, 2, 1]); the old transpose is erased when nothing else uses it. A
+ * transposed a with batch dims is not folded into the 2-D form (the transpose of a reshape
+ * is not a reshape of a transpose): it takes the 3-D form. */
+
+/* True when transpose t of a rank-r operand swaps its last two dims, keeping the others. */
+static bool swapsLastTwo(MlirOperation t, int64_t r) {
+  MlirAttribute perm = ttOpAttr(t, "permutation");
+  if (r < 2 || mlirAttributeIsNull(perm) || !mlirAttributeIsADenseI64Array(perm) ||
+      mlirDenseArrayGetNumElements(perm) != r)
+    return false;
+  for (int64_t i = 0; i < r; i++)
+    if (mlirDenseI64ArrayGetElement(perm, i) != (i < r - 2 ? i : 2 * r - 3 - i))
+      return false;
+  return true;
+}
+
+/* The prim.transpose of its last two dims that v is the result of, or a null op. */
+static MlirOperation lastTwoTranspose(MlirValue v) {
+  MlirOperation none = {NULL};
+  if (!mlirValueIsAOpResult(v))
+    return none;
+  MlirOperation t = mlirOpResultGetOwner(v);
+  if (ttPrimKind(t) != TT_PRIM_TRANSPOSE || mlirOperationGetNumOperands(t) != 1 ||
+      !swapsLastTwo(t, mlirShapedTypeGetRank(mlirValueGetType(v))))
+    return none;
+  return t;
+}
+
+/* True when matmul op is not a form the dot kernels take as it is. */
+bool dcMatmulNeedsRewrite(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) != 2)
+    return false;
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
+  MlirType at = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType bt = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  if (!mlirTypeIsARankedTensor(at) || !mlirTypeIsARankedTensor(bt) ||
+      mlirShapedTypeGetRank(at) > TT_MAX_RANK || mlirShapedTypeGetRank(bt) > TT_MAX_RANK)
+    return false;
+  int64_t ra = ttTensorShape(at, as), rb = ttTensorShape(bt, bs);
+  return !(ra == rb && (ra == 2 || (ra == 3 && as[0] == bs[0])));
+}
+
+/* Matmul operand x (rank >= 2, its batch dims' product xp) in the dot kernel's form `want`
+ * (rank 2: [rows, cols], or 3: [P, rows, cols]); batch (nb dims, product P) is the
+ * broadcast batch, materialized when want is 3-D and xp is not P. */
+static MlirValue mmOperand(Rw *w, MlirValue x, bool allowTrans, int64_t wantRank,
+                           const int64_t *want, int64_t nb, const int64_t *batch, int64_t p) {
+  MlirType t = mlirValueGetType(x), elem = ttElementType(t);
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape), xp = 1;
+  for (int64_t i = 0; i + 2 < r; i++)
+    xp *= shape[i];
+  MlirOperation tr = allowTrans ? lastTwoTranspose(x) : (MlirOperation){NULL};
+  bool trans = !mlirOperationIsNull(tr);
+  MlirValue src = trans ? mlirOperationGetOperand(tr, 0) : x;
+  if (trans) { /* src's shape: the last two swapped */
+    int64_t s = shape[r - 1];
+    shape[r - 1] = shape[r - 2];
+    shape[r - 2] = s;
+    if (w->ndead < 2 && !(w->ndead == 1 && mlirOperationEqual(w->dead[0], tr)))
+      w->dead[w->ndead++] = tr;
+  }
+  if (wantRank == 3 && xp != p) { /* a batch dim broadcasts: materialize it */
+    int64_t full[TT_MAX_RANK], dims[TT_MAX_RANK];
+    for (int64_t i = 0; i < nb; i++)
+      full[i] = batch[i];
+    full[nb] = shape[r - 2];
+    full[nb + 1] = shape[r - 1];
+    for (int64_t i = 0; i < r; i++)
+      dims[i] = i + (nb + 2 - r);
+    src = dcBroadcast(w, src, dcTensorOf(nb + 2, full, elem), r, dims);
+  }
+  int64_t s[3];
+  for (int64_t i = 0; i < wantRank; i++)
+    s[i] = want[i];
+  if (trans) {
+    s[wantRank - 1] = want[wantRank - 2];
+    s[wantRank - 2] = want[wantRank - 1];
+  }
+  MlirType st = dcTensorOf(wantRank, s, elem);
+  if (!mlirTypeEqual(mlirValueGetType(src), st))
+    src = dcPrim(w, "reshape", 1, &src, st, 0, NULL);
+  if (!trans)
+    return src;
+  int64_t perm[3] = {0, 2, 1}, perm2[2] = {1, 0};
+  MlirNamedAttribute pa = ttNamedAttr(
+      w->ctx, "permutation", mlirDenseI64ArrayGet(w->ctx, wantRank, wantRank == 3 ? perm : perm2));
+  return dcPrim(w, "transpose", 1, &src, dcTensorOf(wantRank, want, elem), 1, &pa);
+}
+
+MlirValue dcRuleMatmul(Rw *w) {
+  Shape as, bs, res;
+  MlirValue a = mlirOperationGetOperand(w->op, 0), b = mlirOperationGetOperand(w->op, 1);
+  if (!dcCheckTensor(w, a, "a", &as) || !dcCheckTensor(w, b, "b", &bs) ||
+      !dcCheckTensor(w, mlirOperationGetResult(w->op, 0), "the result", &res))
+    return dcNullValue();
+  if (as.rank < 1 || bs.rank < 1) { /* the verifier's rule; checked again for safety */
+    ttEmitError(w->op, "decompose: matmul: the operands must have rank 1 or more");
+    return dcNullValue();
+  }
+  if (as.rank == 1) { /* [K] -> [1, K] */
+    int64_t v[2] = {1, as.shape[0]};
+    a = dcPrim(w, "reshape", 1, &a, dcTensorOf(2, v, ttElementType(as.type)), 0, NULL);
+    as.rank = 2;
+    as.shape[0] = 1;
+    as.shape[1] = v[1];
+  }
+  if (bs.rank == 1) { /* [K] -> [K, 1] */
+    int64_t v[2] = {bs.shape[0], 1};
+    b = dcPrim(w, "reshape", 1, &b, dcTensorOf(2, v, ttElementType(bs.type)), 0, NULL);
+    bs.rank = 2;
+    bs.shape[1] = 1;
+  }
+  int64_t na = as.rank - 2, nb = bs.rank - 2, n = na > nb ? na : nb;
+  int64_t batch[TT_MAX_RANK], p = 1, pa = 1, pb = 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t x = i - (n - na) >= 0 ? as.shape[i - (n - na)] : 1;
+    int64_t y = i - (n - nb) >= 0 ? bs.shape[i - (n - nb)] : 1;
+    batch[i] = x == 1 ? y : x;
+    p *= batch[i];
+    pa *= x;
+    pb *= y;
+  }
+  int64_t m = as.shape[as.rank - 2], k = as.shape[as.rank - 1], nn = bs.shape[bs.rank - 1];
+  bool aTrans = !mlirOperationIsNull(lastTwoTranspose(a));
+  MlirValue operands[2];
+  if (pb == 1 && !(aTrans && pa > 1)) { /* one 2-D GEMM: [P * M, K] x [K, N] */
+    int64_t aw[2] = {p * m, k}, bw[2] = {k, nn}, yw[2] = {p * m, nn};
+    operands[0] = mmOperand(w, a, pa == 1, 2, aw, n, batch, p);
+    operands[1] = mmOperand(w, b, true, 2, bw, n, batch, p);
+    MlirValue y = dcPrim(w, "matmul", 2, operands, dcTensorOf(2, yw, ttElementType(res.type)), 0,
+                       NULL);
+    return dcPrim(w, "reshape", 1, &y, res.type, 0, NULL);
+  }
+  int64_t aw[3] = {p, m, k}, bw[3] = {p, k, nn}, yw[3] = {p, m, nn};
+  operands[0] = mmOperand(w, a, true, 3, aw, n, batch, p);
+  operands[1] = mmOperand(w, b, true, 3, bw, n, batch, p);
+  MlirValue y = dcPrim(w, "matmul", 2, operands, dcTensorOf(3, yw, ttElementType(res.type)), 0,
+                     NULL);
+  if (mlirTypeEqual(mlirValueGetType(y), res.type))
+    return y;
+  return dcPrim(w, "reshape", 1, &y, res.type, 0, NULL);
+}
