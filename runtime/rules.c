@@ -445,6 +445,22 @@ static bool checkTranspose(Check *c) {
   return checkResultShape(c, &want);
 }
 
+int ttrtBroadcastBatch(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out,
+                       int64_t *x, int64_t *y) {
+  int n = na > nb ? na : nb;
+  for (int i = 0; i < n; ++i) { /* batch dim i of the result */
+    int64_t p = i - (n - na) >= 0 ? a[i - (n - na)] : 1;
+    int64_t q = i - (n - nb) >= 0 ? b[i - (n - nb)] : 1;
+    if (p != 1 && q != 1 && !sizesMatch(p, q)) {
+      *x = p;
+      *y = q;
+      return -1;
+    }
+    out[i] = p == 1 ? q : p;
+  }
+  return n;
+}
+
 /* The compiler's matmul, torch.matmul's shapes: operands of rank 1 or more, a
  * 1-D first operand [K] read as [1,K] and a 1-D second [K] as [K,1] (their
  * 1 dropped from the result), the batch dims (all but the last two) aligned
@@ -459,18 +475,14 @@ static bool checkMatmulBroadcast(Check *c, const char *what) {
   if (!sizesMatch(k, kb))
     return fail(c, "%s: the first has %lld columns but the second %lld rows",
                 what, (long long)k, (long long)kb);
-  int na = a->rank > 2 ? a->rank - 2 : 0, nb = b->rank > 2 ? b->rank - 2 : 0;
-  int n = na > nb ? na : nb;
   TtrtShape want = {0, {0}};
-  for (int i = 0; i < n; ++i) { /* batch dim i of the result */
-    int64_t x = i - (n - na) >= 0 ? a->dims[i - (n - na)] : 1;
-    int64_t y = i - (n - nb) >= 0 ? b->dims[i - (n - nb)] : 1;
-    if (x != 1 && y != 1 && !sizesMatch(x, y))
-      return fail(c, "%s: the batch sizes %lld and %lld differ (and neither "
-                     "is 1)",
-                  what, (long long)x, (long long)y);
-    want.dims[want.rank++] = x == 1 ? y : x;
-  }
+  int64_t x, y;
+  want.rank = ttrtBroadcastBatch(a->dims, a->rank > 2 ? a->rank - 2 : 0, b->dims,
+                                 b->rank > 2 ? b->rank - 2 : 0, want.dims, &x, &y);
+  if (want.rank < 0)
+    return fail(c, "%s: the batch sizes %lld and %lld differ (and neither "
+                   "is 1)",
+                what, (long long)x, (long long)y);
   if (a->rank >= 2)
     want.dims[want.rank++] = a->dims[a->rank - 2];
   if (b->rank >= 2)

@@ -65,6 +65,13 @@ bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
                    const TtrtPrimTensor *result, const char *dimsKey,
                    bool strictDtypes, char *msg, size_t size);
 
+/* The batch dims of a matmul, torch.matmul's broadcast: the lists a (na sizes) and b (nb)
+ * aligned from the right, a missing size counting as 1, each pair equal (or one of them
+ * unknown: < 0) or one of them 1. Writes the max(na, nb) broadcast sizes to out and
+ * returns their count; -1 when a pair does not broadcast, that pair then in *x and *y. */
+int ttrtBroadcastBatch(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out,
+                       int64_t *x, int64_t *y);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,6 +2,7 @@
  * each becomes the 2-D or 3-D prim.matmul the dot kernels take (decompose.c's head and
  * the section banners below state how). */
 #include "decompose.h"
+#include "rules.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -261,16 +262,20 @@ MlirValue dcRuleMatmul(Rw *w) {
     bs.rank = 2;
     bs.shape[1] = 1;
   }
-  int64_t na = as.rank - 2, nb = bs.rank - 2, n = na > nb ? na : nb;
-  int64_t batch[TT_MAX_RANK], p = 1, pa = 1, pb = 1;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t x = i - (n - na) >= 0 ? as.shape[i - (n - na)] : 1;
-    int64_t y = i - (n - nb) >= 0 ? bs.shape[i - (n - nb)] : 1;
-    batch[i] = x == 1 ? y : x;
-    p *= batch[i];
-    pa *= x;
-    pb *= y;
+  int na = (int)as.rank - 2, nb = (int)bs.rank - 2;
+  int64_t batch[TT_MAX_RANK], bx, by, p = 1, pa = 1, pb = 1;
+  int n = ttrtBroadcastBatch(as.shape, na, bs.shape, nb, batch, &bx, &by);
+  if (n < 0) { /* (the verifier rejects these first) */
+    ttEmitError(w->op, "decompose: matmul: the batch sizes %lld and %lld differ",
+                (long long)bx, (long long)by);
+    return dcNullValue();
   }
+  for (int i = 0; i < n; i++)
+    p *= batch[i];
+  for (int i = 0; i < na; i++)
+    pa *= as.shape[i];
+  for (int i = 0; i < nb; i++)
+    pb *= bs.shape[i];
   int64_t m = as.shape[as.rank - 2], k = as.shape[as.rank - 1], nn = bs.shape[bs.rank - 1];
   bool aTrans = !mlirOperationIsNull(lastTwoTranspose(a));
   MlirValue operands[2];
