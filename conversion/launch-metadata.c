@@ -21,6 +21,14 @@
  *     from its gpu.func (`tt.dynamic_shared`), so the metadata is written after
  *     convert-tile-to-gpu; a kernel that waits for the launch before it (--pdl: its
  *     gpu.func has `tt.pdl`) gets `pdl` at the end of its launch line (format 5).
+ *  4. Dynamic dimensions (`?`) get symbolic sizes (format 6): each prim line makes the
+ *     dimensions its rules say are equal one class (union-find over (tensor, dim); the
+ *     same rules as runtime/rules.c: elementwise operands and result, broadcast_in_dim's
+ *     mapped dims, a reduction's kept dims, transpose's permutation, matmul's batch, M,
+ *     K and N, concat's other dims, a reshape that keeps its one dynamic dim, a
+ *     workspace's result dims); a class holding a static size prints it, else a class
+ *     holding an input's dim prints symbol `sK` (numbered in input order); a class with
+ *     neither is an error (nothing tells its size at run time).
  */
 #include "tt.h"
 
@@ -48,10 +56,13 @@ typedef struct {
   int n;
   Binding *b;
   int nb;
+  int *parent; /* step 4: union-find over dim slots (tensor * TT_MAX_RANK + dim) */
+  int nparent;
   TtStr prims, launches;
   bool zeroes; /* some launch zeroes its result first: format version 2 */
   bool tma;    /* some launch takes TMA descriptors: format version 4 */
   bool pdl;    /* some launch is `pdl` (programmatic dependent launch): version 5 */
+  bool symbolic; /* some tensor has a symbolic size (step 4): version 6 */
   bool failed;
   const char *arch; /* the target, for its shared-memory limit */
 } Meta;
@@ -68,12 +79,169 @@ static void bind(Meta *m, MlirValue v, int id) {
   m->b[m->nb++] = (Binding){v, id};
 }
 
+/* A new tensor of type `type` (no value stands for it yet). */
+static int newTensor(Meta *m, MlirType type, const char *role, int index) {
+  m->t = ttRealloc(m->t, sizeof(Tensor) * (size_t)(m->n + 1));
+  m->t[m->n] = (Tensor){type, role, index};
+  m->parent = ttRealloc(m->parent, sizeof(int) * (size_t)(m->n + 1) * TT_MAX_RANK);
+  for (int d = 0; d < TT_MAX_RANK; d++)
+    m->parent[m->n * TT_MAX_RANK + d] = m->n * TT_MAX_RANK + d;
+  return m->n++;
+}
+
 /* A new tensor for value v. */
 static int addTensor(Meta *m, MlirValue v, const char *role, int index) {
-  m->t = ttRealloc(m->t, sizeof(Tensor) * (size_t)(m->n + 1));
-  m->t[m->n] = (Tensor){mlirValueGetType(v), role, index};
-  bind(m, v, m->n);
-  return m->n++;
+  int id = newTensor(m, mlirValueGetType(v), role, index);
+  bind(m, v, id);
+  return id;
+}
+
+/* Step 4: dimension classes. ------------------------------------------------------------ */
+
+static int dimFind(Meta *m, int x) {
+  while (m->parent[x] != x)
+    x = m->parent[x] = m->parent[m->parent[x]];
+  return x;
+}
+
+/* Makes dim da of tensor a and dim db of tensor b one class (ids < 0: nothing). */
+static void dimUnion(Meta *m, int a, int da, int b, int db) {
+  if (a < 0 || b < 0 || da < 0 || db < 0 || da >= TT_MAX_RANK || db >= TT_MAX_RANK)
+    return;
+  int x = dimFind(m, a * TT_MAX_RANK + da), y = dimFind(m, b * TT_MAX_RANK + db);
+  if (x != y) /* the smaller slot is the root: inputs (the first ids) name classes */
+    m->parent[x > y ? x : y] = x < y ? x : y;
+}
+
+static int64_t rankOf(Meta *m, int id, int64_t shape[TT_MAX_RANK]) {
+  int64_t r = ttTensorShape(m->t[id].type, shape);
+  return r > TT_MAX_RANK ? TT_MAX_RANK : r;
+}
+
+/* Unions the dims op's rules make equal; `ids` are its operands', `rid` its result's. */
+static void unifyPrim(Meta *m, MlirOperation op, const int *ids, int nids, int rid) {
+  int64_t rs[TT_MAX_RANK], xs[TT_MAX_RANK], ys[TT_MAX_RANK];
+  int64_t rr = rankOf(m, rid, rs), xr = nids > 0 ? rankOf(m, ids[0], xs) : 0;
+  switch (ttPrimKind(op)) {
+  case TT_PRIM_UNARY:
+  case TT_PRIM_BINARY:
+  case TT_PRIM_COMPARE:
+  case TT_PRIM_WHERE:
+  case TT_PRIM_CONVERT:
+    for (int i = 0; i < nids; i++)
+      for (int64_t d = 0; d < rr; d++)
+        dimUnion(m, ids[i], (int)d, rid, (int)d);
+    break;
+  case TT_PRIM_BROADCAST: {
+    MlirAttribute bd = ttOpAttr(op, "broadcast_dimensions");
+    for (int64_t i = 0; i < xr; i++)
+      if (xs[i] != 1)
+        dimUnion(m, ids[0], (int)i, rid, (int)mlirDenseI64ArrayGetElement(bd, i));
+    break;
+  }
+  case TT_PRIM_TRANSPOSE: {
+    MlirAttribute perm = ttOpAttr(op, "permutation");
+    for (int64_t i = 0; i < rr; i++)
+      dimUnion(m, ids[0], (int)mlirDenseI64ArrayGetElement(perm, i), rid, (int)i);
+    break;
+  }
+  case TT_PRIM_REDUCTION: {
+    MlirAttribute dims = ttOpAttr(op, "dims");
+    bool keep = ttOpAttrInt(op, "keepdim", 0) != 0, reduced[TT_MAX_RANK] = {0};
+    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(dims); i++) {
+      int64_t d = mlirDenseI64ArrayGetElement(dims, i);
+      d = d < 0 ? d + xr : d;
+      if (d >= 0 && d < xr)
+        reduced[d] = true;
+    }
+    for (int64_t d = 0, k = 0; d < xr; d++)
+      if (!reduced[d])
+        dimUnion(m, ids[0], (int)d, rid, (int)(keep ? d : k++));
+    break;
+  }
+  case TT_PRIM_MATMUL: { /* batch dims from the right, M, K and N */
+    int64_t yr = rankOf(m, ids[1], ys);
+    if (xr < 2 || yr < 2 || rr < 2)
+      break;
+    dimUnion(m, ids[0], (int)xr - 2, rid, (int)rr - 2);
+    dimUnion(m, ids[0], (int)xr - 1, ids[1], (int)yr - 2);
+    dimUnion(m, ids[1], (int)yr - 1, rid, (int)rr - 1);
+    for (int64_t i = 3; i <= rr; i++) {
+      if (xr >= i && xs[xr - i] != 1)
+        dimUnion(m, ids[0], (int)(xr - i), rid, (int)(rr - i));
+      if (yr >= i && ys[yr - i] != 1)
+        dimUnion(m, ids[1], (int)(yr - i), rid, (int)(rr - i));
+    }
+    break;
+  }
+  case TT_PRIM_CONCAT: {
+    int64_t cd = ttOpAttrInt(op, "dim", 0);
+    for (int i = 0; i < nids; i++)
+      for (int64_t d = 0; d < rr; d++)
+        if (d != cd)
+          dimUnion(m, ids[i], (int)d, rid, (int)d);
+    break;
+  }
+  case TT_PRIM_RESHAPE: { /* one dynamic dim on each side, the rest of equal product */
+    int xd = -1, rd = -1, nx = 0, nr = 0;
+    int64_t px = 1, pr = 1;
+    for (int64_t d = 0; d < xr; d++)
+      xs[d] < 0 ? (xd = (int)d, nx++) : (px *= xs[d]);
+    for (int64_t d = 0; d < rr; d++)
+      rs[d] < 0 ? (rd = (int)d, nr++) : (pr *= rs[d]);
+    if (nx == 1 && nr == 1 && px == pr)
+      dimUnion(m, ids[0], xd, rid, rd);
+    break;
+  }
+  default:
+    break;
+  }
+}
+
+/* Step 4's answer per class root: the static size a member has (else -1) and the symbol
+ * number of a class rooted at an input's dim (else -1), for every dim slot. */
+static void classSizes(Meta *m, int64_t *size, int *sym) {
+  int n = m->n * TT_MAX_RANK, next = 0;
+  for (int x = 0; x < n; x++)
+    size[x] = sym[x] = -1;
+  for (int id = 0; id < m->n; id++) {
+    int64_t s[TT_MAX_RANK], r = rankOf(m, id, s);
+    for (int64_t d = 0; d < r; d++)
+      if (s[d] >= 0)
+        size[dimFind(m, id * TT_MAX_RANK + (int)d)] = s[d];
+  }
+  for (int id = 0; id < m->n && strcmp(m->t[id].role, "input") == 0; id++) {
+    int64_t s[TT_MAX_RANK], r = rankOf(m, id, s);
+    for (int64_t d = 0; d < r; d++) {
+      int root = dimFind(m, id * TT_MAX_RANK + (int)d);
+      if (s[d] < 0 && size[root] < 0 && sym[root] < 0)
+        sym[root] = next++;
+    }
+  }
+}
+
+/* Appends tensor id's shape: static sizes, the size a class fixes, or its symbol. */
+static void printShape(Meta *m, MlirOperation at, int id, const int64_t *size, const int *sym,
+                       TtStr *out) {
+  int64_t shape[TT_MAX_RANK], r = rankOf(m, id, shape);
+  if (r == 0)
+    ttStrAppend(out, "scalar", 6);
+  for (int64_t d = 0; d < r; d++) {
+    ttStrAppend(out, "x", d ? 1 : 0);
+    int root = dimFind(m, id * TT_MAX_RANK + (int)d);
+    if (shape[d] >= 0 || size[root] >= 0) {
+      ttStrAppendf(out, "%lld", (long long)(shape[d] >= 0 ? shape[d] : size[root]));
+    } else if (sym[root] >= 0) {
+      ttStrAppendf(out, "s%d", sym[root]);
+      m->symbolic = true;
+    } else {
+      ttEmitError(at, "tt-translate: dimension %lld of tensor %%%d is dynamic, and no input's "
+                      "dimension gives its size at run time",
+                  (long long)d, id);
+      m->failed = true;
+      return;
+    }
+  }
 }
 
 /* Copies expression `e`, replacing %iN / %rN with tensor ids of launch operands/results. */
@@ -108,8 +276,14 @@ static void primLine(Meta *m, MlirOperation op, int id) {
     snprintf(name, sizeof name, "constant");
   ttStrAppendf(&m->prims, "//@prim %%%d = %s", id, name);
   intptr_t n = mlirOperationGetNumOperands(op);
-  for (intptr_t i = 0; i < n; i++)
-    ttStrAppendf(&m->prims, " %%%d", tensorId(m, mlirOperationGetOperand(op, i)));
+  int ids[8];
+  for (intptr_t i = 0; i < n; i++) {
+    int oid = tensorId(m, mlirOperationGetOperand(op, i));
+    if (i < 8)
+      ids[i] = oid;
+    ttStrAppendf(&m->prims, " %%%d", oid);
+  }
+  unifyPrim(m, op, ids, n < 8 ? (int)n : 8, id);
   TtPrimKind k = ttPrimKind(op);
   if (k == TT_PRIM_BROADCAST || k == TT_PRIM_REDUCTION || k == TT_PRIM_TRANSPOSE) {
     MlirAttribute dims = ttOpAttr(op, k == TT_PRIM_BROADCAST   ? "broadcast_dimensions"
@@ -335,9 +509,9 @@ static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
     intptr_t r = ttTensorShape(mlirValueGetType(result), shape + 1);
     MlirType ws = mlirRankedTensorTypeGet(r + 1, shape, mlirF32TypeGet(mlirOperationGetContext(fn)),
                                           mlirAttributeGetNull());
-    m->t = ttRealloc(m->t, sizeof(Tensor) * (size_t)(m->n + 1));
-    m->t[m->n] = (Tensor){ws, "temp", 0};
-    wid = m->n++;
+    wid = newTensor(m, ws, "temp", 0);
+    for (intptr_t d = 0; d < r; d++)
+      dimUnion(m, rid, (int)d, wid, (int)d + 1);
   }
   if (zeroesResult(m, fn, launch)) {
     ttStrAppendf(&m->launches, "//@zero %%%d\n", rid);
@@ -398,28 +572,32 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
       m.failed = true;
     }
   }
+  TtStr tensors = {0};
+  int64_t *size = ttAlloc(sizeof(int64_t) * (size_t)(m.n + 1) * TT_MAX_RANK);
+  int *sym = ttAlloc(sizeof(int) * (size_t)(m.n + 1) * TT_MAX_RANK);
+  classSizes(&m, size, sym);
+  for (int i = 0; i < m.n && !m.failed; i++) {
+    ttStrAppendf(&tensors, "//@tensor %%%d %s", i, m.t[i].role);
+    if (strcmp(m.t[i].role, "temp") != 0)
+      ttStrAppendf(&tensors, " %d", m.t[i].index);
+    ttStrAppendf(&tensors, " %s ", ttDtypeName(m.t[i].type));
+    printShape(&m, host, i, size, sym, &tensors);
+    ttStrAppend(&tensors, "\n", 1);
+  }
   if (!m.failed) {
-    ttStrAppendf(out, "//@tt-meta %d arch %s\n", m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1,
-                 arch);
-    for (int i = 0; i < m.n; i++) {
-      MlirType t = m.t[i].type;
-      ttStrAppendf(out, "//@tensor %%%d %s", i, m.t[i].role);
-      if (strcmp(m.t[i].role, "temp") != 0)
-        ttStrAppendf(out, " %d", m.t[i].index);
-      ttStrAppendf(out, " %s ", ttDtypeName(t));
-      int64_t shape[8], r = ttTensorShape(t, shape);
-      if (r == 0)
-        ttStrAppend(out, "scalar", 6);
-      for (int64_t d = 0; d < r; d++)
-        ttStrAppendf(out, "%s%lld", d ? "x" : "", (long long)shape[d]);
-      ttStrAppend(out, "\n", 1);
-    }
+    ttStrAppendf(out, "//@tt-meta %d arch %s\n",
+                 m.symbolic ? 6 : m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1, arch);
+    ttStrAppend(out, tensors.data ? tensors.data : "", tensors.len);
     ttStrAppend(out, m.prims.data ? m.prims.data : "", m.prims.len);
     ttStrAppend(out, m.launches.data ? m.launches.data : "", m.launches.len);
   }
+  free(size);
+  free(sym);
+  ttStrDestroy(&tensors);
   ttStrDestroy(&m.prims);
   ttStrDestroy(&m.launches);
   free(m.t);
   free(m.b);
+  free(m.parent);
   return !m.failed;
 }

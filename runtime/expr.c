@@ -213,6 +213,10 @@ static bool evalNode(const TtrtMeta *meta, int i, int64_t *out,
   const TtrtShape *shape = x->tensor >= 0 ? &meta->tensors[x->tensor].shape
                                           : NULL;
   int64_t a, b;
+  if (shape && !meta->resolved) {
+    *why = "a symbolic size that is not bound yet";
+    return false;
+  }
   switch (x->kind) {
   case TTRT_EXPR_INT:
     *out = x->value;

@@ -32,7 +32,7 @@ const char *ttrtRoleGetName(TtrtRole role) { return kRoleNames[role]; }
 const char *ttrtArgKindGetName(TtrtArgKind k) { return kArgKindNames[k]; }
 
 /* The newest format version this parser reads (docs/metadata.md). */
-#define MAX_VERSION 5
+#define MAX_VERSION 6
 
 /*===------------------------------------------------------------------===*
  * Tensor id map (open addressing, id -> slot + 1)
@@ -156,7 +156,8 @@ static TtrtStatus parseMetaLine(Parser *p) {
   return TTRT_SUCCESS;
 }
 
-/* Parses SHAPE: `scalar` or positive dimensions joined by `x`. */
+/* Parses SHAPE: `scalar` or dimensions joined by `x`, each an integer >= 1
+ * or (format 6) a symbolic size, `?` or a name (dims.c). */
 static TtrtStatus parseShape(Parser *p, const char *token, TtrtShape *shape) {
   shape->rank = 0;
   if (strcmp(token, "scalar") == 0)
@@ -166,16 +167,21 @@ static TtrtStatus parseShape(Parser *p, const char *token, TtrtShape *shape) {
   for (;;) {
     size_t n = strcspn(s, "x");
     int64_t d;
-    if (!mpParseUnsigned(s, n, INT64_MAX, &d) || d == 0)
-      return FAIL(p, "bad shape '%s' (expected dimensions >= 1 joined by 'x', "
-                     "or 'scalar')",
+    bool symbolic = n > 0 && (s[0] == '?' || (s[0] >= 'a' && s[0] <= 'z'));
+    if (symbolic) {
+      if ((d = mpSymbolDim(p, s, n)) == 0)
+        return TTRT_FAILURE;
+    } else if (!mpParseUnsigned(s, n, INT64_MAX, &d) || d == 0) {
+      return FAIL(p, "bad shape '%s' (expected dimensions >= 1 or symbolic "
+                     "sizes joined by 'x', or 'scalar')",
                   token);
+    }
     if (shape->rank == TTRT_MAX_RANK)
       return FAIL(p, "shape '%s' has more than %d dimensions", token,
                   TTRT_MAX_RANK);
-    if (d > INT64_MAX / numel)
+    if (d > 0 && d > INT64_MAX / numel)
       return FAIL(p, "shape '%s' has more than 2^63 elements", token);
-    numel *= d;
+    numel *= d > 0 ? d : 1;
     shape->dims[shape->rank++] = d;
     if (s[n] == '\0')
       return TTRT_SUCCESS;
@@ -219,8 +225,9 @@ static TtrtStatus parseTensorFields(Parser *p, TtrtTensor *t) {
       mpBufPrintf(&b, " %s", ttrtDtypeGetName((TtrtDtype)i));
     return FAIL(p, "unknown dtype '%s' (expected one of%s)", dtype, names);
   }
-  if (parseShape(p, tok[indexed ? 5 : 4], &t->shape))
+  if (parseShape(p, tok[indexed ? 5 : 4], &t->declared))
     return TTRT_FAILURE;
+  t->shape = t->declared;
   return indexed ? checkIndexUnused(p, t) : TTRT_SUCCESS;
 }
 
@@ -267,18 +274,41 @@ static TtrtStatus parseU32(Parser *p, const char *token, const char *what,
   return TTRT_SUCCESS;
 }
 
-/* launch KERNEL grid GX GY GZ block BX BY BZ shared BYTES [pdl] */
+/* LO..HI or LO.. (no upper bound) of a `when` clause. */
+static TtrtStatus parseWhenRange(Parser *p, const char *token, TtrtLaunch *l) {
+  const char *dots = strstr(token, "..");
+  int64_t lo, hi = INT64_MAX;
+  if (!dots || !mpParseUnsigned(token, (size_t)(dots - token), INT64_MAX, &lo) ||
+      (dots[2] != '\0' && !mpParseUnsignedToken(dots + 2, INT64_MAX, &hi)) ||
+      hi < lo)
+    return FAIL(p, "bad 'when' range '%s' (expected LO..HI or LO.., LO <= HI)",
+                token);
+  l->whenLo = lo;
+  l->whenHi = hi;
+  return TTRT_SUCCESS;
+}
+
+/* launch KERNEL grid GX GY GZ block BX BY BZ shared BYTES [pdl]
+ *        [when EXPR in LO..HI] */
 static TtrtStatus parseLaunchLine(Parser *p) {
   char **tok = p->tokens;
   if (mpStartDefinitions(p))
     return TTRT_FAILURE;
-  bool pdl = p->numTokens == 13 && strcmp(tok[12], "pdl") == 0;
-  if ((p->numTokens != 12 && !pdl) || strcmp(tok[2], "grid") != 0 ||
+  int n = p->numTokens;
+  bool when = n >= 16 && strcmp(tok[n - 4], "when") == 0 &&
+              strcmp(tok[n - 2], "in") == 0;
+  int base = when ? n - 4 : n; /* tokens before the when clause */
+  bool pdl = base == 13 && strcmp(tok[12], "pdl") == 0;
+  if ((base != 12 && !pdl) || strcmp(tok[2], "grid") != 0 ||
       strcmp(tok[6], "block") != 0 || strcmp(tok[10], "shared") != 0)
     return FAIL(p, "'launch' line must be: launch KERNEL grid GX GY GZ block "
-                   "BX BY BZ shared BYTES [pdl]");
+                   "BX BY BZ shared BYTES [pdl] [when EXPR in LO..HI]");
   if (pdl && p->meta->version < 5)
     return FAIL(p, "'pdl' launches need metadata version 5 (this file is "
+                   "version %d)",
+                p->meta->version);
+  if (when && p->meta->version < 6)
+    return FAIL(p, "'when' clauses need metadata version 6 (this file is "
                    "version %d)",
                 p->meta->version);
   int i = APPEND(p, launches, numLaunches, capLaunches);
@@ -287,6 +317,7 @@ static TtrtStatus parseLaunchLine(Parser *p) {
   TtrtLaunch *l = &p->meta->launches[i];
   l->line = p->line;
   l->pdl = pdl;
+  l->when = -1;
   l->firstArg = p->meta->numArgs;
   l->firstZero = p->meta->numZeros - p->pendingZeros;
   l->numZeros = p->pendingZeros;
@@ -301,6 +332,9 @@ static TtrtStatus parseLaunchLine(Parser *p) {
                                    &l->block[k]))
       return TTRT_FAILURE;
   }
+  if (when && ((l->when = mpParseExpression(p, tok[n - 3])) < 0 ||
+               parseWhenRange(p, tok[n - 1], l)))
+    return TTRT_FAILURE;
   return parseU32(p, tok[11], "shared memory size", true, &l->shared);
 }
 
@@ -321,11 +355,28 @@ static TtrtStatus parseArgValue(Parser *p, TtrtArg *a, const char *value) {
   }
 }
 
-/* ROWSxCOLS of positive integers up to `max`. */
-static bool parsePair(const char *s, int64_t max, int64_t out[2]) {
+/* ROWSxCOLS of positive integers up to `max`; with `p`, ROWS may be a
+ * symbolic size of a tensor line (format 6), stored below 0. */
+static bool parsePair(Parser *p, const char *s, int64_t max, int64_t out[2]) {
   char *end;
-  long long r = strtoll(s, &end, 10);
-  if (end == s || *end != 'x' || r < 1 || r > max)
+  long long r;
+  if (p && s[0] >= 'a' && s[0] <= 'z') {
+    size_t n = strcspn(s, "x");
+    int k = -1;
+    for (int i = 0; i < p->meta->numSymbols && k < 0; ++i)
+      if (strlen(p->meta->symbols[i].name) == n &&
+          strncmp(p->meta->symbols[i].name, s, n) == 0)
+        k = i;
+    if (k < 0 || s[n] != 'x')
+      return false;
+    r = -(long long)k - 1;
+    end = (char *)s + n;
+  } else {
+    r = strtoll(s, &end, 10);
+    if (end == s || r < 1 || r > max)
+      return false;
+  }
+  if (*end != 'x')
     return false;
   const char *c = end + 1;
   long long n = strtoll(c, &end, 10);
@@ -338,7 +389,8 @@ static bool parsePair(const char *s, int64_t max, int64_t out[2]) {
 
 /* arg tma ID ROWSxCOLS box ROWSxCOLS: a tensor map of tensor ID (f16/bf16 or fp8, viewed
  * as a row-major ROWS x COLS matrix) whose boxes are R x C, swizzled by 128 bytes (C of
- * at most 128 bytes). */
+ * at most 128 bytes). ROWS may be a symbolic size of the tensor's (numel / COLS rows,
+ * checked by ttrtMetaResolve). */
 static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
   if (mpResolveId(p, p->tokens[2], &a->tensor))
     return TTRT_FAILURE;
@@ -346,10 +398,13 @@ static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
   if (t->dtype != TTRT_DTYPE_F16 && t->dtype != TTRT_DTYPE_BF16 &&
       t->dtype != TTRT_DTYPE_F8E4M3 && t->dtype != TTRT_DTYPE_F8E5M2)
     return FAIL(p, "'arg tma' needs an f16, bf16, f8E4M3FN or f8E5M2 tensor");
-  if (!parsePair(p->tokens[3], INT32_MAX, a->tmaDims) || strcmp(p->tokens[4], "box") ||
-      !parsePair(p->tokens[5], 256, a->tmaBox))
+  if (!parsePair(p, p->tokens[3], INT32_MAX, a->tmaDims) || strcmp(p->tokens[4], "box") ||
+      !parsePair(NULL, p->tokens[5], 256, a->tmaBox))
     return FAIL(p, "'arg tma' line must be: arg tma ID ROWSxCOLS box ROWSxCOLS");
-  if (a->tmaDims[0] * a->tmaDims[1] != ttrtShapeGetNumel(&t->shape))
+  bool symbolic = a->tmaDims[0] < 0;
+  for (int d = 0; d < t->declared.rank; ++d)
+    symbolic |= t->declared.dims[d] < 0;
+  if (!symbolic && a->tmaDims[0] * a->tmaDims[1] != ttrtShapeGetNumel(&t->shape))
     return FAIL(p, "'arg tma' matrix %lldx%lld does not hold the %lld elements of the "
                    "tensor",
                 (long long)a->tmaDims[0], (long long)a->tmaDims[1],
@@ -543,6 +598,7 @@ static TtrtStatus finish(Parser *p) {
                           "%s %%%lld is not computed by any prim line",
                           kRoleNames[t->role], (long long)t->id);
   }
+  m->resolved = m->numSymbols == 0; /* else ttrtMetaResolve, once bound */
   return TTRT_SUCCESS;
 }
 
@@ -637,17 +693,28 @@ static void printLaunch(const TtrtMeta *meta, const TtrtLaunch *l,
     fprintf(file, " ");
     printExpr(meta, l->grid[k], file);
   }
-  fprintf(file, " block %u %u %u shared %u%s\n", l->block[0], l->block[1],
+  fprintf(file, " block %u %u %u shared %u%s", l->block[0], l->block[1],
           l->block[2], l->shared, l->pdl ? " pdl" : "");
+  if (l->when >= 0) {
+    fprintf(file, " when ");
+    printExpr(meta, l->when, file);
+    fprintf(file, " in %lld..", (long long)l->whenLo);
+    if (l->whenHi < INT64_MAX)
+      fprintf(file, "%lld", (long long)l->whenHi);
+  }
+  fprintf(file, "\n");
   for (int i = l->firstArg; i < l->firstArg + l->numArgs; ++i) {
     const TtrtArg *a = &meta->args[i];
     fprintf(file, "arg %s ", kArgKindNames[a->kind]);
     if (a->kind == TTRT_ARG_PTR)
       fprintf(file, "%%%lld", (long long)meta->tensors[a->tensor].id);
-    else if (a->kind == TTRT_ARG_TMA)
-      fprintf(file, "%%%lld %lldx%lld box %lldx%lld", (long long)meta->tensors[a->tensor].id,
-              (long long)a->tmaDims[0], (long long)a->tmaDims[1], (long long)a->tmaBox[0],
-              (long long)a->tmaBox[1]);
+    else if (a->kind == TTRT_ARG_TMA) {
+      TtrtShape m = {2, {a->tmaDims[0], a->tmaDims[1]}};
+      char dims[64];
+      ttrtMetaFormatShape(meta, &m, dims, sizeof dims);
+      fprintf(file, "%%%lld %s box %lldx%lld", (long long)meta->tensors[a->tensor].id, dims,
+              (long long)a->tmaBox[0], (long long)a->tmaBox[1]);
+    }
     else if (a->kind == TTRT_ARG_F32)
       fprintf(file, "%.9g", (double)a->f32);
     else
@@ -661,7 +728,7 @@ void ttrtMetaPrint(const TtrtMeta *meta, FILE *file) {
   for (int i = 0; i < meta->numTensors; ++i) {
     const TtrtTensor *t = &meta->tensors[i];
     char shape[256];
-    ttrtShapeFormat(&t->shape, shape, sizeof shape);
+    ttrtMetaFormatShape(meta, &t->declared, shape, sizeof shape);
     fprintf(file, "tensor %%%lld %s", (long long)t->id, kRoleNames[t->role]);
     if (t->index >= 0)
       fprintf(file, " %d", t->index);

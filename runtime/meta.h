@@ -83,10 +83,25 @@ bool ttrtDtypeIsFloat(TtrtDtype dtype);
 /* Most dimensions a tensor may have (an implementation limit). */
 #define TTRT_MAX_RANK 16
 
+/* A shape. In a tensor line's declared shape (TtrtTensor.declared) a
+ * dimension below 0 is a symbolic size (format 6): symbol -(d + 1) of
+ * TtrtMeta.symbols, known only once the program is bound to real sizes
+ * (ttrtMetaBindDim, ttrtMetaResolve); resolved shapes have none. */
 typedef struct TtrtShape {
   int rank; /* 0 for `scalar` */
   int64_t dims[TTRT_MAX_RANK];
 } TtrtShape;
+
+/* Most symbolic sizes one file may use. */
+#define TTRT_MAX_SYMBOLS 64
+
+/* A symbolic size (format 6): `s0` on tensor lines, or `?` (each `?` a
+ * symbol of its own). Bound to a size before the program runs. */
+typedef struct TtrtSymbol {
+  char name[16];
+  int64_t value; /* 0: not bound yet */
+  int line;      /* first tensor line that uses it */
+} TtrtSymbol;
 
 /* Number of elements (1 for a scalar). */
 int64_t ttrtShapeGetNumel(const TtrtShape *shape);
@@ -118,7 +133,10 @@ typedef struct TtrtTensor {
   TtrtRole role;
   int index; /* argument/result index for inputs and outputs, else -1 */
   TtrtDtype dtype;
-  TtrtShape shape;
+  TtrtShape declared; /* as written: symbolic sizes below 0 */
+  TtrtShape shape;    /* the sizes: `declared`, its symbols replaced by their
+                         bound values (ttrtMetaResolve); equal to `declared`
+                         in a file without symbols */
   int line;
 } TtrtTensor;
 
@@ -233,7 +251,8 @@ typedef struct TtrtArg {
   int tensor; /* ptr: tensor slot */
   int expr;   /* i32/i64: root node in TtrtMeta.exprs */
   float f32;  /* f32 */
-  int64_t tmaDims[2], tmaBox[2]; /* tma: the matrix (rows, columns) and the box */
+  int64_t tmaDims[2], tmaBox[2]; /* tma: the matrix (rows, columns; rows below
+                                    0: symbolic, numel / columns) and the box */
   int line;
 } TtrtArg;
 
@@ -254,6 +273,9 @@ typedef struct TtrtLaunch {
   bool pdl; /* programmatic dependent launch (format 5): the kernel issues
                griddepcontrol.wait before it touches what earlier launches
                may write */
+  int when;  /* format 6: the launch (and its zero lines) runs only when
+                expression `when` is in [whenLo, whenHi]; -1: always */
+  int64_t whenLo, whenHi;
   int firstArg;
   int numArgs;
   int firstZero;
@@ -281,6 +303,9 @@ typedef struct TtrtMeta {
   int *inputs; /* slot of input i */
   int numOutputs;
   int *outputs; /* slot of output i */
+  int numSymbols;
+  TtrtSymbol symbols[TTRT_MAX_SYMBOLS]; /* format 6: symbolic sizes */
+  bool resolved; /* every tensor's `shape` holds its sizes */
   int *idTable; /* private: open-addressing map from id to slot + 1 */
   int idTableSize;
 } TtrtMeta;
@@ -290,6 +315,31 @@ typedef struct TtrtMeta {
  * a problem with the file as a whole) and returns TTRT_FAILURE. */
 TtrtStatus ttrtMetaParse(const char *text, size_t length, TtrtMeta **out,
                          TtrtError *err);
+
+/* Symbolic sizes (format 6; dims.c). A file whose tensor lines use symbols
+ * (`s0x4096`, `?x4096`) describes every size of them; before buffers are
+ * made or the reference runs, each symbol is bound to a size and the shapes
+ * resolved. ttrtMetaParse resolves a file without symbols itself. */
+
+/* Binds dimension `dim` of tensor `%id` to `size`: its symbol, or, for a
+ * static dimension, checks that it is `size`. A symbol bound twice must get
+ * one size. */
+TtrtStatus ttrtMetaBindDim(TtrtMeta *meta, int64_t id, int dim, int64_t size,
+                           TtrtError *err);
+
+/* Binds the symbol named `name` ("s0") to `size`. */
+TtrtStatus ttrtMetaBindSymbol(TtrtMeta *meta, const char *name, int64_t size,
+                              TtrtError *err);
+
+/* Replaces every symbol by its bound size in each tensor's `shape`, then
+ * checks the program at these sizes: every symbol bound, no tensor of more
+ * than 2^63 elements, each prim line's shape rules (rules.h) and each tma
+ * matrix. Fails naming the first tensor line or prim line at fault. */
+TtrtStatus ttrtMetaResolve(TtrtMeta *meta, TtrtError *err);
+
+/* Writes a declared shape with its symbols' names ("s0x4096"). */
+void ttrtMetaFormatShape(const TtrtMeta *meta, const TtrtShape *declared,
+                         char *buf, size_t size);
 
 /* Frees what ttrtMetaParse made. NULL is allowed. */
 void ttrtMetaDestroy(TtrtMeta *meta);

@@ -7,6 +7,8 @@
  *             table and rules of rules.h (shared with the compiler)
  *   expr.c    the expression language of grid sizes and integer arguments
  *             (`cdiv(numel(%1),128)`): parser, evaluator, formatter
+ *   dims.c    symbolic sizes (format 6): their names on tensor lines, and
+ *             binding them to sizes (ttrtMetaBindDim, ttrtMetaResolve)
  *   common.c  errors and shapes (meta.h), and the lexical and text helpers
  *             below
  * One Parser walks the lines; every part appends to the TtrtMeta it builds
@@ -97,6 +99,17 @@ TtrtStatus mpResolveId(Parser *p, const char *token, int *slot);
 
 /* Marks the inputs defined; called once, at the first line after tensors. */
 TtrtStatus mpStartDefinitions(Parser *p);
+
+/*===------------------------------------------------------------------===*
+ * dims.c: symbolic sizes
+ *===------------------------------------------------------------------===*/
+
+/* The symbol of a dimension token of `length` chars: `?` (a new symbol) or
+ * a name (a letter, then letters, digits or '_'; the same name is one
+ * symbol). Returns the dimension's encoding, -(index + 1), or 0 after
+ * reporting what is wrong (not a name, too long, too many symbols, a file
+ * older than version 6). */
+int64_t mpSymbolDim(Parser *p, const char *token, size_t length);
 
 /*===------------------------------------------------------------------===*
  * prim.c: prim lines

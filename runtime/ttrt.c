@@ -482,6 +482,7 @@ typedef struct Program {
   TtrtLaunchDims *dims;    /* per launch */
   ParamValue *values;      /* per arg */
   void **params;           /* per arg: &values[i] */
+  bool *active;            /* per launch: its `when` holds (or it has none) */
 } Program;
 
 static Program *unwrapProgram(TtrtProgram p) { return p.ptr; }
@@ -552,7 +553,9 @@ static TtrtStatus makeTensorMap(Program *p, int i, CUtensorMap *map, TtrtError *
     return ttrtErrorSet(err, a->line, "this driver has no cuTensorMapEncodeTiled (TMA "
                                       "needs CUDA 12 or later)");
   const TtrtTensor *t = &p->meta->tensors[a->tensor];
-  cuuint64_t dims[2] = {(cuuint64_t)a->tmaDims[1], (cuuint64_t)a->tmaDims[0]};
+  int64_t rows = a->tmaDims[0] > 0 ? a->tmaDims[0] /* symbolic: whole rows (resolved) */
+                                   : ttrtShapeGetNumel(&t->shape) / a->tmaDims[1];
+  cuuint64_t dims[2] = {(cuuint64_t)a->tmaDims[1], (cuuint64_t)rows};
   cuuint64_t strides[1] = {(cuuint64_t)a->tmaDims[1] * ttrtDtypeGetSize(t->dtype)};
   cuuint32_t box[2] = {(cuuint32_t)a->tmaBox[1], (cuuint32_t)a->tmaBox[0]};
   cuuint32_t elementStrides[2] = {1, 1};
@@ -605,11 +608,21 @@ static TtrtStatus prepareArg(Program *p, int i, size_t *size,
   return s;
 }
 
-/* Evaluates launch `i`'s grid and arguments and checks them against its
+/* Evaluates launch `i`'s `when` clause (format 6) into p->active[i]; then,
+ * for an active launch, its grid and arguments, checked against its
  * kernel's parameters. */
 static TtrtStatus prepareLaunch(Program *p, int i, TtrtError *err) {
   const TtrtLaunch *l = &p->meta->launches[i];
   TtrtLaunchDims *d = &p->dims[i];
+  p->active[i] = true;
+  if (l->when >= 0) {
+    int64_t w;
+    if (ttrtExprEval(p->meta, l->when, &w, err))
+      return TTRT_FAILURE;
+    p->active[i] = w >= l->whenLo && w <= l->whenHi;
+    if (!p->active[i])
+      return TTRT_SUCCESS;
+  }
   size_t sizes[256];
   if (l->numArgs > (int)(sizeof sizes / sizeof *sizes))
     return ttrtErrorSet(err, 0, "more than %zu arg lines",
@@ -645,13 +658,17 @@ static bool allocateArrays(Program *p) {
   if (p->values)
     memset(p->values, 0, valueBytes);
   p->params = calloc((size_t)m->numArgs + 1, sizeof *p->params);
-  return p->buffers && p->functions && p->dims && p->values && p->params;
+  p->active = calloc((size_t)m->numLaunches + 1, sizeof *p->active);
+  return p->buffers && p->functions && p->dims && p->values && p->params && p->active;
 }
 
 TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
                              const char *ptx, TtrtProgram *out,
                              TtrtError *err) {
   out->ptr = NULL;
+  if (!meta->resolved)
+    return ttrtErrorSet(err, 0, "the program's symbolic sizes are not bound "
+                                "and resolved (ttrtMetaResolve)");
   Program *p = calloc(1, sizeof *p);
   if (!p)
     return ttrtErrorSet(err, 0, "out of memory");
@@ -689,6 +706,7 @@ TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err) {
   free(p->dims);
   free(p->values);
   free(p->params);
+  free(p->active);
   free(p);
   return s;
 }
@@ -720,6 +738,8 @@ static TtrtStatus zeroBeforeLaunch(Program *p, int i, TtrtError *err) {
 TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err) {
   Program *p = unwrapProgram(program);
   const TtrtLaunch *l = &p->meta->launches[i];
+  if (!p->active[i]) /* its `when` does not hold at these sizes */
+    return TTRT_SUCCESS;
   if (zeroBeforeLaunch(p, i, err) ||
       ttrtFunctionLaunch(p->ctx, p->functions[i], &p->dims[i],
                          p->params + l->firstArg, err))

@@ -111,7 +111,13 @@ void dcTypeString(MlirType t, char *buf, size_t n) {
   ttStrDestroy(&s);
 }
 
-/* Reads v's type into *s: a ranked tensor of static shape and rank <= TT_MAX_RANK. */
+int64_t dcMulDims(int64_t a, int64_t b) {
+  return a < 0 || b < 0 ? mlirShapedTypeGetDynamicSize() : a * b;
+}
+
+/* Reads v's type into *s: a ranked tensor of rank <= TT_MAX_RANK, static but for its
+ * leading dimension (dynamic: the rules multiply it with dcMulDims, and a rule that would
+ * need its size refuses it). */
 bool dcCheckTensor(Rw *w, MlirValue v, const char *what, Shape *s) {
   s->type = mlirValueGetType(v);
   s->rank = ttTensorShape(s->type, s->shape);
@@ -124,10 +130,11 @@ bool dcCheckTensor(Rw *w, MlirValue v, const char *what, Shape *s) {
                 what, (long long)s->rank, TT_MAX_RANK);
     return false;
   }
-  for (int64_t i = 0; i < s->rank; i++)
+  for (int64_t i = 1; i < s->rank; i++)
     if (s->shape[i] < 0) {
-      ttEmitError(w->op, "decompose: %s: dynamic dimensions are not supported yet (%s)",
-                  w->name, what);
+      ttEmitError(w->op, "decompose: %s: only the leading dimension may be dynamic (%s has "
+                         "a dynamic dimension %lld)",
+                  w->name, what, (long long)i);
       return false;
     }
   return true;

@@ -55,6 +55,8 @@ MlirValue dcBroadcastLast(Rw *w, MlirValue v, MlirType t);
 MlirValue dcBuildSigmoid(Rw *w, MlirValue x);
 void dcTypeString(MlirType t, char *buf, size_t n);
 bool dcCheckTensor(Rw *w, MlirValue v, const char *what, Shape *s);
+/* a * b for sizes, dynamic (MLIR's dynamic size) when either is. */
+int64_t dcMulDims(int64_t a, int64_t b);
 bool dcComputeType(Rw *w, MlirType t);
 bool dcCheckVector(Rw *w, MlirValue v, const char *what, int64_t n);
 bool dcCheckRows(Rw *w, Shape *x);

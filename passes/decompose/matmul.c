@@ -45,7 +45,7 @@ MlirValue dcRuleLinear(Rw *w) {
   int64_t outShape[TT_MAX_RANK], m = 1;
   for (int64_t i = 0; i + 1 < x.rank; i++) {
     outShape[i] = x.shape[i];
-    m *= x.shape[i];
+    m = dcMulDims(m, x.shape[i]);
   }
   outShape[x.rank - 1] = n;
   MlirType expect = dcTensorOf(x.rank, outShape, et);
@@ -271,16 +271,21 @@ MlirValue dcRuleMatmul(Rw *w) {
     return dcNullValue();
   }
   for (int i = 0; i < n; i++)
-    p *= batch[i];
+    p = dcMulDims(p, batch[i]);
   for (int i = 0; i < na; i++)
-    pa *= as.shape[i];
+    pa = dcMulDims(pa, as.shape[i]);
   for (int i = 0; i < nb; i++)
-    pb *= bs.shape[i];
+    pb = dcMulDims(pb, bs.shape[i]);
+  if (bs.shape[0] < 0 || (pa < 0 && pb != 1)) {
+    ttEmitError(w->op, "decompose: matmul: a dynamic dimension is supported in a's rows or "
+                       "batch dims against a b without batch dims (a weight) only");
+    return dcNullValue();
+  }
   int64_t m = as.shape[as.rank - 2], k = as.shape[as.rank - 1], nn = bs.shape[bs.rank - 1];
   bool aTrans = !mlirOperationIsNull(lastTwoTranspose(a));
   MlirValue operands[2];
   if (pb == 1 && !(aTrans && pa > 1)) { /* one 2-D GEMM: [P * M, K] x [K, N] */
-    int64_t aw[2] = {p * m, k}, bw[2] = {k, nn}, yw[2] = {p * m, nn};
+    int64_t aw[2] = {dcMulDims(p, m), k}, bw[2] = {k, nn}, yw[2] = {dcMulDims(p, m), nn};
     operands[0] = mmOperand(w, a, pa == 1, 2, aw, n, batch, p);
     operands[1] = mmOperand(w, b, true, 2, bw, n, batch, p);
     MlirValue y = dcPrim(w, "matmul", 2, operands, dcTensorOf(2, yw, ttElementType(res.type)), 0,

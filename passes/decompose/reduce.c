@@ -57,7 +57,7 @@ bool dcReductionNeedsRewrite(MlirOperation op) {
     return ttPrimReductionRun(op, NULL, NULL, NULL, NULL, NULL) ||
            mlirDenseArrayGetNumElements(dims) > 0;
   ttPrimReductionRun(op, &outer, &rows, &inner, NULL, NULL);
-  return columnSplit(outer, rows, inner) > 1;
+  return outer >= 0 && rows >= 0 && columnSplit(outer, rows, inner) > 1;
 }
 
 /* prim.<kind>(x) over dims lo..hi (one run), keeping them as 1s when keep. */
@@ -88,7 +88,7 @@ static MlirValue reduceColumns(Rw *w, const char *kind, MlirValue x, int64_t lo,
   int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape), outer = 1, rows = 1, inner = 1;
   for (int64_t i = 0; i < r; i++)
     *(i < lo ? &outer : i <= hi ? &rows : &inner) *= shape[i];
-  int64_t split = columnSplit(outer, rows, inner);
+  int64_t split = shape[0] < 0 ? 1 : columnSplit(outer, rows, inner); /* dynamic: as it is */
   if (split == 1 || r + 2 > TT_MAX_RANK)
     return reduceRun(w, kind, x, lo, hi, keep);
   int64_t v[TT_MAX_RANK], n = 0;
@@ -152,6 +152,11 @@ MlirValue dcRuleReduce(Rw *w) {
   }
   bool keep = !mlirAttributeIsNull(keepAttr) && mlirAttributeIsABool(keepAttr) &&
               mlirBoolAttrGetValue(keepAttr);
+  if (in[0] && xs.shape[0] < 0 && xs.rank > 1) {
+    ttEmitError(w->op, "decompose: 'prim.%s' over a dynamic dimension is not supported yet",
+                w->name);
+    return dcNullValue();
+  }
   MlirType elem = ttElementType(xs.type);
   bool widen = strcmp(w->name, "sum") == 0 && ttTypeIsHalf(elem);
   MlirValue y = widen ? dcConvertTo(w, x, mlirF32TypeGet(w->ctx)) : x;
@@ -203,6 +208,11 @@ static bool readReduction(Rw *w, const Shape *x, bool *in, bool *keep, int64_t *
     if (!in[i])
       shape[n++] = x->shape[i];
     else {
+      if (x->shape[i] < 0) {
+        ttEmitError(w->op, "decompose: %s over a dynamic dimension is not supported yet",
+                    w->name);
+        return false;
+      }
       *count *= x->shape[i];
       if (*keep)
         shape[n++] = 1;

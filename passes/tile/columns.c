@@ -155,8 +155,16 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
   MlirBlock fbody;
   MlirType outType;
   ColumnGeometry g;
-  if (!tileCheckFusion(fusion, &fbody, &outType) ||
-      !columnGeometry(fusion, fbody, outType, blockOpt, warpsOpt, &g))
+  if (!tileCheckFusion(fusion, &fbody, &outType))
+    return false;
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody); i++)
+    if (tileIsDynamic(mlirValueGetType(mlirBlockGetArgument(fbody, i)))) {
+      ttEmitError(fusion, "tile: column reductions of tensors with a dynamic dimension are "
+                          "not supported yet (input %d)",
+                  (int)i);
+      return false;
+    }
+  if (!columnGeometry(fusion, fbody, outType, blockOpt, warpsOpt, &g))
     return false;
   intptr_t nin = mlirBlockGetNumArguments(fbody);
   MlirOperation ret = mlirBlockGetTerminator(fbody);

@@ -50,7 +50,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
     int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape);
     g->rowLen = shape[r - 1];
-    g->rows = ttTensorNumel(t) / g->rowLen;
+    g->rowRank = r;
+    g->rows = tileIsDynamic(t) ? -1 : ttTensorNumel(t) / g->rowLen; /* -1: at run time */
     int64_t fit = 32;
     while (fit < g->rowLen)
       fit *= 2;
@@ -65,7 +66,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       g->warps = g->looped ? clampI(g->block / 32 / 16, 1, LOOP_WARPS)
                            : clampI(g->block / perThread / 32, 1, 32);
     g->rowsPerProgram = 1;
-    while (!g->looped && g->rowsPerProgram * g->block < 1024 && g->rowsPerProgram < g->rows)
+    while (!g->looped && g->rowsPerProgram * g->block < 1024 &&
+           (g->rows < 0 || g->rowsPerProgram < g->rows))
       g->rowsPerProgram *= 2;
     g->row = true;
     return true;

@@ -35,7 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Step 1 for any value: a static ranked tensor the i32 index math can address. */
+/* Step 1 for any value: a ranked tensor the i32 index math can address, static but for
+ * its leading dimension (dynamic: `?`, its size only known at run time, where the runtime
+ * checks the element count; kernels read it from their size arguments). */
 static bool checkShape(MlirOperation at, MlirType t, const char *what) {
   int64_t shape[TT_MAX_RANK];
   int64_t r = ttTensorShape(t, shape);
@@ -48,12 +50,17 @@ static bool checkShape(MlirOperation at, MlirType t, const char *what) {
                 TT_MAX_RANK);
     return false;
   }
-  for (int64_t i = 0; i < r; i++)
+  for (int64_t i = 1; i < r; i++)
     if (shape[i] < 0) {
-      ttEmitError(at, "tile: dynamic dimensions are not supported yet (%s)", what);
+      ttEmitError(at, "tile: only the leading dimension may be dynamic (%s has a dynamic "
+                      "dimension %lld)",
+                  what, (long long)i);
       return false;
     }
-  if (ttTensorNumel(t) >= ((int64_t)1 << 31)) {
+  int64_t inner = 1; /* the static part: bounded even where the leading dim is dynamic */
+  for (int64_t i = 1; i < r && inner < ((int64_t)1 << 31); i++)
+    inner *= shape[i];
+  if (ttTensorNumel(t) >= ((int64_t)1 << 31) || inner >= ((int64_t)1 << 31)) {
     ttEmitError(at, "tile: %s has 2^31 or more elements (kernels index in i32)", what);
     return false;
   }
@@ -172,6 +179,14 @@ bool tileFinishKernel(Emit *e, MlirOperation kfunc) {
   ttBuild(&e->b, "func.return", e->loc, 0, NULL, ttNoType(), 0, NULL);
   tileLoadsFirst(e->kernel);
   return true;
+}
+
+bool tileIsDynamic(MlirType t) {
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape);
+  for (int64_t i = 0; i < r && i < TT_MAX_RANK; i++)
+    if (shape[i] < 0)
+      return true;
+  return false;
 }
 
 bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {

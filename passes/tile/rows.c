@@ -152,12 +152,14 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   intptr_t nin = mlirBlockGetNumArguments(fbody);
   MlirOperation ret = mlirBlockGetTerminator(fbody);
 
-  /* Step 2: the kernel function (row kernels take no size: their shape is constant). */
+  /* Step 2: the kernel function (row kernels take no size: their shape is constant,
+   * unless M is dynamic: then the size argument is M). */
   int64_t block = geo.block;
+  bool dynRows = geo.row && geo.rows < 0;
   char name[128];
   Emit e;
-  MlirOperation kfunc =
-      tileStartKernel(fusion, fbody, outType, !geo.row, geo.warps, block, &e, name, sizeof name);
+  MlirOperation kfunc = tileStartKernel(fusion, fbody, outType, !geo.row || dynRows, geo.warps,
+                                        block, &e, name, sizeof name);
   MlirBlock kbody = e.kernel;
 
   /* Step 3: the index space. */
@@ -171,6 +173,10 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   e.rowMode = geo.row;
   e.rowLen = geo.rowLen;
   bool perRow = geo.row && ttTensorNumel(outType) != geo.rows * geo.rowLen;
+  if (dynRows) { /* full rows: the output has the rows' rank and last dim */
+    int64_t os[TT_MAX_RANK], orank = ttTensorShape(outType, os);
+    perRow = orank < 1 || orank != geo.rowRank || os[orank - 1] != geo.rowLen;
+  }
 
   /* Steps 3-5 per row of the program (elementwise: once): offsets and mask (elementwise:
    * offs < numel; row i: row = pid * R + i, offs = row * N + column, column < N and, when
@@ -197,7 +203,10 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
       loop = beginChunkLoop(&e, start, r, &geo, 0, NULL);
     } else if (geo.row) {
       MlirValue rowOk = {NULL};
-      if (geo.rows % nrows != 0)
+      if (dynRows) /* M is the size argument */
+        rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
+                        tileOp1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it));
+      else if (geo.rows % nrows != 0)
         rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
                         tileSplatI32(&e, geo.rows));
       rowSpace(&e, start, r, rowOk, &geo);
@@ -225,13 +234,21 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
     return false;
 
   /* Step 6: the launch. */
-  char grid[64];
-  if (geo.row)
+  char grid[64], rowsArg[64];
+  if (dynRows) { /* M from the result: its numel is M (per row) or M * N */
+    int64_t per = perRow ? 1 : geo.rowLen;
+    snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)(per * geo.rowsPerProgram));
+    if (per == 1)
+      snprintf(rowsArg, sizeof rowsArg, "numel(%%r0)");
+    else
+      snprintf(rowsArg, sizeof rowsArg, "cdiv(numel(%%r0),%lld)", (long long)per);
+  } else if (geo.row) {
     snprintf(grid, sizeof grid, "%lld",
              (long long)((geo.rows + geo.rowsPerProgram - 1) / geo.rowsPerProgram));
-  else
+  } else {
     snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)block);
-  const char *args[1] = {"numel(%r0)"};
-  tileSetLaunch(fusion, name, grid, "1", geo.row ? 0 : 1, args);
+  }
+  const char *args[1] = {dynRows ? rowsArg : "numel(%r0)"};
+  tileSetLaunch(fusion, name, grid, "1", geo.row && !dynRows ? 0 : 1, args);
   return true;
 }

@@ -64,7 +64,9 @@ typedef struct {
   bool looped;         /* a row kernel whose row is longer than its block: loops over it */
   int64_t block;       /* tile size (elements) */
   int64_t warps;       /* warps per program */
-  int64_t rowLen, rows; /* row kernels: N and M of the [M, N] row space */
+  int64_t rowLen, rows; /* row kernels: N and M of the [M, N] row space (M = -1:
+                           dynamic, a kernel argument) */
+  int64_t rowRank;        /* row kernels: the rank of the reduced operands */
   int64_t rowsPerProgram; /* row kernels: R, rows one program computes one after another */
 } Geometry;
 
@@ -138,6 +140,8 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
 bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
 /* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape. */
 bool tileCheckDtype(MlirOperation at, MlirType t, const char *what);
+/* True when tensor type t has a dynamic dimension (only the leading one passes step 1). */
+bool tileIsDynamic(MlirType t);
 /* Step 1 for the values inside: shapes the index math can handle. */
 bool tileCheckBody(MlirBlock body);
 /* Step 1 for an elementwise, row or column fusion: tileFusionBody, then the result's and

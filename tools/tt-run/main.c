@@ -36,6 +36,9 @@ static const char kUsage[] =
     "options:\n"
     "  --seed N       seed of the input generator (default: from the time;\n"
     "                 always printed, so a run can be repeated)\n"
+    "  --dim SIZE     the size of a symbolic (dynamic) dimension: %ID:DIM=N\n"
+    "                 (dimension DIM of tensor %ID) or NAME=N (the symbol NAME\n"
+    "                 of the tensor lines, e.g. s0=37); repeat for each symbol\n"
     "  --range A,B    float inputs are uniform in [A,B] (default -1,1); integer\n"
     "                 inputs are uniform integers in it; i1 inputs are 0 or 1\n"
     "  --tol X        pass if rel_l2 <= X (default: the loosest over the\n"
@@ -87,6 +90,8 @@ typedef struct Options {
   bool dumpMeta;
   bool refOnly;
   bool printValues;
+  int numDims;
+  const char *dims[32]; /* --dim values, in order */
 } Options;
 
 /* Everything one run holds, freed by sessionDestroy. */
@@ -193,6 +198,12 @@ static bool setValueOption(Options *o, const char *name, const char *value) {
     return parseLong(value, 0, 1000000, &o->warmup);
   if (strcmp(name, "--repeat") == 0)
     return parseLong(value, 0, 1000000, &o->repeat);
+  if (strcmp(name, "--dim") == 0) {
+    if (o->numDims == (int)(sizeof o->dims / sizeof *o->dims))
+      return false;
+    o->dims[o->numDims++] = value;
+    return true;
+  }
   return parseLong(value, 1, 1000000, &o->runs); /* --runs */
 }
 
@@ -219,8 +230,8 @@ static bool setFlag(Options *o, const char *arg) {
 
 /* True if `name` is an option that takes a value. */
 static bool takesValue(const char *name) {
-  static const char *const kNames[] = {"--seed", "--range", "--tol",
-                                       "--warmup", "--runs", "--repeat"};
+  static const char *const kNames[] = {"--seed",   "--range", "--tol",   "--warmup",
+                                       "--runs",   "--repeat", "--dim"};
   for (size_t i = 0; i < sizeof kNames / sizeof *kNames; ++i)
     if (strcmp(kNames[i], name) == 0)
       return true;
@@ -301,6 +312,51 @@ static int readFile(Session *s) {
     return EXIT_FAIL;
   }
   s->text[s->length] = '\0';
+  return EXIT_PASS;
+}
+
+/* Binds the symbolic sizes given with --dim (`%ID:DIM=N` or `NAME=N`), then
+ * resolves the shapes (meta.h): every symbol must have a size. */
+static int bindDims(Session *s) {
+  TtrtError err;
+  for (int i = 0; i < s->opt->numDims; ++i) {
+    const char *spec = s->opt->dims[i], *eq = strrchr(spec, '=');
+    char *end;
+    long long size = eq ? strtoll(eq + 1, &end, 10) : 0;
+    if (!eq || eq[1] == '\0' || *end || size < 1 || size > INT32_MAX) {
+      fprintf(stderr, "tt-run: bad --dim '%s' (expected %%ID:DIM=N or NAME=N, N from 1 "
+                      "to %d)\n", spec, INT32_MAX);
+      return EXIT_USAGE;
+    }
+    TtrtStatus st;
+    if (spec[0] == '%') {
+      long long id = strtoll(spec + 1, &end, 10), dim = -1;
+      if (end != spec + 1 && *end == ':') {
+        const char *d = end + 1;
+        dim = strtoll(d, &end, 10);
+        if (end == d || end != eq)
+          dim = -1;
+      }
+      if (dim < 0 || dim > TTRT_MAX_RANK) {
+        fprintf(stderr, "tt-run: bad --dim '%s' (expected %%ID:DIM=N)\n", spec);
+        return EXIT_USAGE;
+      }
+      st = ttrtMetaBindDim(s->meta, id, (int)dim, size, &err);
+    } else {
+      char name[64];
+      snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
+      st = ttrtMetaBindSymbol(s->meta, name, size, &err);
+    }
+    if (st) {
+      ttrtErrorPrefix(&err, "--dim %s: ", spec);
+      return reportError(s, &err);
+    }
+  }
+  if (!s->meta->resolved && ttrtMetaResolve(s->meta, &err)) {
+    if (strstr(err.message, "is not given"))
+      ttrtErrorPrefix(&err, "give each symbolic size with --dim: ");
+    return reportError(s, &err);
+  }
   return EXIT_PASS;
 }
 
@@ -911,7 +967,7 @@ static int run(Session *s) {
     return rc;
   if (ttrtMetaParse(s->text, s->length, &s->meta, &err))
     return reportError(s, &err);
-  if ((rc = checkSizes(s)) != EXIT_PASS)
+  if ((rc = bindDims(s)) != EXIT_PASS || (rc = checkSizes(s)) != EXIT_PASS)
     return rc;
   size_t slots = (size_t)s->meta->numTensors + 1;
   s->values = calloc(slots, sizeof *s->values);

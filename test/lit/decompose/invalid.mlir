@@ -83,10 +83,10 @@ func.func @silu_i32(%x: tensor<8xi32>) -> tensor<8xi32> {
 
 // -----
 
-func.func @sigmoid_dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
-  // expected-error@+1 {{decompose: sigmoid: dynamic dimensions are not supported yet (x)}}
-  %y = "prim.sigmoid"(%x) : (tensor<?xf32>) -> tensor<?xf32>
-  return %y : tensor<?xf32>
+func.func @sigmoid_dynamic(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  // expected-error@+1 {{decompose: sigmoid: only the leading dimension may be dynamic (x has a dynamic dimension 1)}}
+  %y = "prim.sigmoid"(%x) : (tensor<4x?xf32>) -> tensor<4x?xf32>
+  return %y : tensor<4x?xf32>
 }
 
 // -----

@@ -11,10 +11,10 @@ func.func @i32(%x: tensor<8xi32>) -> tensor<8xi32> {
 
 // -----
 
-func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
-  // expected-error@+1 {{tile: dynamic dimensions are not supported yet (the result)}}
-  %y = "prim.neg"(%x) : (tensor<?xf32>) -> tensor<?xf32>
-  return %y : tensor<?xf32>
+func.func @dynamic(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  // expected-error@+1 {{tile: only the leading dimension may be dynamic (the result has a dynamic dimension 1)}}
+  %y = "prim.neg"(%x) : (tensor<4x?xf32>) -> tensor<4x?xf32>
+  return %y : tensor<4x?xf32>
 }
 
 // -----
