@@ -413,8 +413,31 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
   MlirOperation g = gpuFunc(module, name);
   bool pdl = !mlirOperationIsNull(g) && !mlirAttributeIsNull(ttOpAttr(g, "tt.pdl"));
   m->pdl = m->pdl || pdl;
-  ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld%s\n",
+  ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld%s",
                (long long)blockThreads(module, name), (long long)shared, pdl ? " pdl" : "");
+  MlirAttribute when = mlirDictionaryAttrGetElementByName(launch, ttStrRef("when"));
+  MlirAttribute range = mlirDictionaryAttrGetElementByName(launch, ttStrRef("when_range"));
+  if (!mlirAttributeIsNull(when)) { /* a dynamic M's bucket (format 6) */
+    if (!mlirAttributeIsAString(when) || mlirAttributeIsNull(range) ||
+        !mlirAttributeIsADenseI64Array(range) || mlirDenseArrayGetNumElements(range) != 2 ||
+        mlirDenseI64ArrayGetElement(range, 0) < 1 ||
+        mlirDenseI64ArrayGetElement(range, 1) < 0) {
+      ttEmitError(call, "tile.launch: when (an expression) needs when_range = array<i64: lo, "
+                        "hi> (lo >= 1; hi 0: no upper bound)");
+      m->failed = true;
+      return;
+    }
+    MlirStringRef w = mlirStringAttrGetValue(when);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)w.length, w.data);
+    ttStrAppend(&m->launches, " when ", 6);
+    substitute(m, call, inputs, nin, buf, &m->launches);
+    ttStrAppendf(&m->launches, " in %lld..", (long long)mlirDenseI64ArrayGetElement(range, 0));
+    if (mlirDenseI64ArrayGetElement(range, 1) > 0)
+      ttStrAppendf(&m->launches, "%lld", (long long)mlirDenseI64ArrayGetElement(range, 1));
+    m->symbolic = true;
+  }
+  ttStrAppend(&m->launches, "\n", 1);
   for (int i = 0; i < nin; i++)
     ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", tensorId(m, inputs[i]));
   ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", rid);
@@ -442,11 +465,54 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
     }
     for (int j = 1; j < 5; j++)
       v[j] = mlirDenseI64ArrayGetElement(e, j);
-    ttStrAppendf(&m->launches, "//@arg tma %%%d %lldx%lld box %lldx%lld\n",
-                 tensorId(m, inputs[v[0]]), (long long)v[1], (long long)v[2], (long long)v[3],
+    char rows[24] = "?"; /* a dynamic M: numel / columns rows at run time */
+    if (v[1] >= 0)
+      snprintf(rows, sizeof rows, "%lld", (long long)v[1]);
+    ttStrAppendf(&m->launches, "//@arg tma %%%d %sx%lld box %lldx%lld\n",
+                 tensorId(m, inputs[v[0]]), rows, (long long)v[2], (long long)v[3],
                  (long long)v[4]);
     m->tma = true;
   }
+}
+
+/* The lines of one kernel (and a two-stage reduce) of fused function fn, whose
+ * `tile.launch` is `launch`, for `call`: its workspace tensor, zero lines and launches. */
+static void kernelLines(Meta *m, MlirModule module, MlirOperation call, MlirOperation fn,
+                        MlirAttribute launch, const MlirValue *inputs, int nin,
+                        MlirValue result, int rid) {
+  MlirAttribute kernel = mlirDictionaryAttrGetElementByName(launch, ttStrRef("kernel"));
+  MlirAttribute reduce = mlirDictionaryAttrGetElementByName(launch, ttStrRef("reduce"));
+  MlirAttribute slices = mlirDictionaryAttrGetElementByName(launch, ttStrRef("workspace"));
+  int wid = -1;
+  if (!mlirAttributeIsNull(slices)) { /* f32 [S, <result shape>] */
+    if (!mlirAttributeIsAInteger(slices) || mlirAttributeIsNull(reduce) ||
+        !mlirAttributeIsAFlatSymbolRef(reduce)) {
+      ttEmitError(fn, "tile.launch: workspace = S (an integer) needs reduce = @kernel");
+      m->failed = true;
+      return;
+    }
+    int64_t shape[TT_MAX_RANK + 1] = {mlirIntegerAttrGetValueInt(slices)};
+    intptr_t r = ttTensorShape(mlirValueGetType(result), shape + 1);
+    MlirType ws = mlirRankedTensorTypeGet(r + 1, shape, mlirF32TypeGet(mlirOperationGetContext(fn)),
+                                          mlirAttributeGetNull());
+    wid = newTensor(m, ws, "temp", 0);
+    for (intptr_t d = 0; d < r; d++)
+      dimUnion(m, rid, (int)d, wid, (int)d + 1);
+  }
+  if (mlirAttributeIsNull(kernel) || !mlirAttributeIsAFlatSymbolRef(kernel)) {
+    ttEmitError(fn, "tile.launch: kernel must name the kernel function");
+    m->failed = true;
+    return;
+  }
+  if (zeroesResult(m, fn, launch)) {
+    ttStrAppendf(&m->launches, "//@zero %%%d\n", rid);
+    m->zeroes = true;
+  }
+  launchLines(m, module, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(kernel), rid,
+              wid, false);
+  if (wid >= 0)
+    launchLines(m, module, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(reduce),
+                rid, wid, true);
 }
 
 /* Steps 1-2 for one call of a fused function, and its lines. */
@@ -493,35 +559,23 @@ static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
       id = addTensor(m, v, "temp", 0);
     primLine(m, op, id);
   }
-  MlirAttribute kernel = mlirDictionaryAttrGetElementByName(launch, ttStrRef("kernel"));
-  MlirAttribute reduce = mlirDictionaryAttrGetElementByName(launch, ttStrRef("reduce"));
-  MlirAttribute slices = mlirDictionaryAttrGetElementByName(launch, ttStrRef("workspace"));
-  int wid = -1;
-  if (!mlirAttributeIsNull(slices)) { /* f32 [S, <result shape>] */
-    if (!mlirAttributeIsAInteger(slices) || mlirAttributeIsNull(reduce) ||
-        !mlirAttributeIsAFlatSymbolRef(reduce)) {
-      ttEmitError(fn, "tile.launch: workspace = S (an integer) needs reduce = @kernel");
+  kernelLines(m, module, call, fn, launch, inputs, nin, result, rid);
+  /* a dynamic M's other buckets: fused functions with tile.variant_of = @callee */
+  MlirBlock mb = mlirModuleGetBody(module);
+  for (MlirOperation v = mlirBlockGetFirstOperation(mb); !mlirOperationIsNull(v) && !m->failed;
+       v = mlirOperationGetNextInBlock(v)) {
+    MlirAttribute of = ttOpAttr(v, "tile.variant_of");
+    if (mlirAttributeIsNull(of) || !mlirAttributeIsAFlatSymbolRef(of) ||
+        !ttStrRefEq(mlirFlatSymbolRefAttrGetValue(of), callee))
+      continue;
+    MlirAttribute vl = ttOpAttr(v, "tile.launch");
+    if (mlirAttributeIsNull(vl) || !mlirAttributeIsADictionary(vl)) {
+      ttEmitError(v, "tt-translate: a variant of @%s without a kernel (run --tile)", callee);
       m->failed = true;
-      free(inputs);
-      return;
+      break;
     }
-    int64_t shape[TT_MAX_RANK + 1] = {mlirIntegerAttrGetValueInt(slices)};
-    intptr_t r = ttTensorShape(mlirValueGetType(result), shape + 1);
-    MlirType ws = mlirRankedTensorTypeGet(r + 1, shape, mlirF32TypeGet(mlirOperationGetContext(fn)),
-                                          mlirAttributeGetNull());
-    wid = newTensor(m, ws, "temp", 0);
-    for (intptr_t d = 0; d < r; d++)
-      dimUnion(m, rid, (int)d, wid, (int)d + 1);
+    kernelLines(m, module, call, v, vl, inputs, nin, result, rid);
   }
-  if (zeroesResult(m, fn, launch)) {
-    ttStrAppendf(&m->launches, "//@zero %%%d\n", rid);
-    m->zeroes = true;
-  }
-  launchLines(m, module, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(kernel), rid,
-              wid, false);
-  if (wid >= 0)
-    launchLines(m, module, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(reduce),
-                rid, wid, true);
   free(inputs);
 }
 

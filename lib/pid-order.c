@@ -19,8 +19,15 @@
 
 void ttEmitPidOrder(TtBuilder *b, MlirLocation loc, MlirValue pid, int64_t gm, int64_t gn,
                     TtPidOrder order, int64_t group, MlirValue *pidM, MlirValue *pidN) {
+  ttEmitPidOrderDyn(b, loc, pid, (MlirValue){NULL}, gm, gn, order, group, pidM, pidN);
+}
+
+void ttEmitPidOrderDyn(TtBuilder *b, MlirLocation loc, MlirValue pid, MlirValue gmValue,
+                       int64_t gm, int64_t gn, TtPidOrder order, int64_t group,
+                       MlirValue *pidM, MlirValue *pidN) {
   MlirType i32 = mlirValueGetType(pid);
-  MlirValue cgm = ttConstInt(b, loc, i32, gm), cgn = ttConstInt(b, loc, i32, gn);
+  MlirValue cgm = mlirValueIsNull(gmValue) ? ttConstInt(b, loc, i32, gm) : gmValue;
+  MlirValue cgn = ttConstInt(b, loc, i32, gn);
   if (order == TT_ORDER_ROW_MAJOR) {
     *pidM = ttBinary(b, loc, "arith.divui", pid, cgn);
     *pidN = ttBinary(b, loc, "arith.remui", pid, cgn);

@@ -229,6 +229,11 @@ typedef enum { TT_ORDER_ROW_MAJOR, TT_ORDER_GROUPED, TT_ORDER_COLUMN_MAJOR } TtP
  * output tiles in `order` (`group` tile rows per group for TT_ORDER_GROUPED). */
 void ttEmitPidOrder(TtBuilder *b, MlirLocation loc, MlirValue pid, int64_t gm, int64_t gn,
                     TtPidOrder order, int64_t group, MlirValue *pidM, MlirValue *pidN);
+/* ttEmitPidOrder with the tile rows gm an i32 value computed at run time (a dynamic M);
+ * a null gmValue takes the constant gm. */
+void ttEmitPidOrderDyn(TtBuilder *b, MlirLocation loc, MlirValue pid, MlirValue gmValue,
+                       int64_t gm, int64_t gn, TtPidOrder order, int64_t group,
+                       MlirValue *pidM, MlirValue *pidN);
 
 /* prim.c: what each prim op is, for the passes that group, tile and interpret them ---- */
 

@@ -267,8 +267,11 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
   }
   int64_t programs = ttLaunchPrograms(fusion), steps = (k + step - 1) / step;
 
-  /* Step 2. */
+  /* Step 2 (a grid sized at run time, a dynamic M's open bucket, has many rows: no split
+   * from the shape). */
   int64_t split = option;
+  if (split == 0 && ttLaunchProgramsExact(fusion) < 0)
+    return true;
   if (split == 0)
     for (split = 1; programs * split * 2 <= sms && steps / (split * 2) >= 2;)
       split *= 2;

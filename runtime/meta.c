@@ -355,22 +355,14 @@ static TtrtStatus parseArgValue(Parser *p, TtrtArg *a, const char *value) {
   }
 }
 
-/* ROWSxCOLS of positive integers up to `max`; with `p`, ROWS may be a
- * symbolic size of a tensor line (format 6), stored below 0. */
-static bool parsePair(Parser *p, const char *s, int64_t max, int64_t out[2]) {
+/* ROWSxCOLS of positive integers up to `max`; with `rowsOpen`, ROWS may be `?` (format
+ * 6: numel / COLS rows, at run time), stored as -1. */
+static bool parsePair(const char *s, int64_t max, bool rowsOpen, int64_t out[2]) {
   char *end;
   long long r;
-  if (p && s[0] >= 'a' && s[0] <= 'z') {
-    size_t n = strcspn(s, "x");
-    int k = -1;
-    for (int i = 0; i < p->meta->numSymbols && k < 0; ++i)
-      if (strlen(p->meta->symbols[i].name) == n &&
-          strncmp(p->meta->symbols[i].name, s, n) == 0)
-        k = i;
-    if (k < 0 || s[n] != 'x')
-      return false;
-    r = -(long long)k - 1;
-    end = (char *)s + n;
+  if (rowsOpen && s[0] == '?') {
+    r = -1;
+    end = (char *)s + 1;
   } else {
     r = strtoll(s, &end, 10);
     if (end == s || r < 1 || r > max)
@@ -389,8 +381,8 @@ static bool parsePair(Parser *p, const char *s, int64_t max, int64_t out[2]) {
 
 /* arg tma ID ROWSxCOLS box ROWSxCOLS: a tensor map of tensor ID (f16/bf16 or fp8, viewed
  * as a row-major ROWS x COLS matrix) whose boxes are R x C, swizzled by 128 bytes (C of
- * at most 128 bytes). ROWS may be a symbolic size of the tensor's (numel / COLS rows,
- * checked by ttrtMetaResolve). */
+ * at most 128 bytes). ROWS may be `?` (format 6): numel / COLS rows at run time, checked
+ * by ttrtMetaResolve. */
 static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
   if (mpResolveId(p, p->tokens[2], &a->tensor))
     return TTRT_FAILURE;
@@ -398,8 +390,8 @@ static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
   if (t->dtype != TTRT_DTYPE_F16 && t->dtype != TTRT_DTYPE_BF16 &&
       t->dtype != TTRT_DTYPE_F8E4M3 && t->dtype != TTRT_DTYPE_F8E5M2)
     return FAIL(p, "'arg tma' needs an f16, bf16, f8E4M3FN or f8E5M2 tensor");
-  if (!parsePair(p, p->tokens[3], INT32_MAX, a->tmaDims) || strcmp(p->tokens[4], "box") ||
-      !parsePair(NULL, p->tokens[5], 256, a->tmaBox))
+  if (!parsePair(p->tokens[3], INT32_MAX, p->meta->version >= 6, a->tmaDims) ||
+      strcmp(p->tokens[4], "box") || !parsePair(p->tokens[5], 256, false, a->tmaBox))
     return FAIL(p, "'arg tma' line must be: arg tma ID ROWSxCOLS box ROWSxCOLS");
   bool symbolic = a->tmaDims[0] < 0;
   for (int d = 0; d < t->declared.rank; ++d)
@@ -709,11 +701,11 @@ static void printLaunch(const TtrtMeta *meta, const TtrtLaunch *l,
     if (a->kind == TTRT_ARG_PTR)
       fprintf(file, "%%%lld", (long long)meta->tensors[a->tensor].id);
     else if (a->kind == TTRT_ARG_TMA) {
-      TtrtShape m = {2, {a->tmaDims[0], a->tmaDims[1]}};
-      char dims[64];
-      ttrtMetaFormatShape(meta, &m, dims, sizeof dims);
-      fprintf(file, "%%%lld %s box %lldx%lld", (long long)meta->tensors[a->tensor].id, dims,
-              (long long)a->tmaBox[0], (long long)a->tmaBox[1]);
+      char rows[24] = "?";
+      if (a->tmaDims[0] > 0)
+        snprintf(rows, sizeof rows, "%lld", (long long)a->tmaDims[0]);
+      fprintf(file, "%%%lld %sx%lld box %lldx%lld", (long long)meta->tensors[a->tensor].id,
+              rows, (long long)a->tmaDims[1], (long long)a->tmaBox[0], (long long)a->tmaBox[1]);
     }
     else if (a->kind == TTRT_ARG_F32)
       fprintf(file, "%.9g", (double)a->f32);

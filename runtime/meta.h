@@ -251,8 +251,8 @@ typedef struct TtrtArg {
   int tensor; /* ptr: tensor slot */
   int expr;   /* i32/i64: root node in TtrtMeta.exprs */
   float f32;  /* f32 */
-  int64_t tmaDims[2], tmaBox[2]; /* tma: the matrix (rows, columns; rows below
-                                    0: symbolic, numel / columns) and the box */
+  int64_t tmaDims[2], tmaBox[2]; /* tma: the matrix (rows, columns; rows -1:
+                                    `?`, numel / columns) and the box */
   int line;
 } TtrtArg;
 

@@ -16,12 +16,31 @@
  *     elementwise group's (bias add, activation, convert), then stored under the C mask.
  * The launch has cdiv(M, BM) * cdiv(N, BN) programs (times B along grid axis 2 for a
  * batched [B, M, K] x [B, K, N] matmul). --splitk splits the K loop further.
+ * A dynamic M (a 2-D [?, K] A: a decode batch that changes every step) is specialized by
+ * buckets of M (kMBuckets): the fused function is cloned once per bucket after the first
+ * (`tile.variant_of = @<fusion>`, `tile.when = array<i64: lo, hi>`), and each copy is tiled
+ * with the geometry of its bucket's largest M, reading the true M from a kernel argument
+ * for its masks; its launch carries `when = "dim(%iA,0)"` and `when_range = [lo, hi]`, so
+ * the runtime launches the one kernel whose bucket holds M (the metadata's `when`). A
+ * bucket's grid is constant (cdiv(hi, BM) rows of tiles, those past M masked off) but for
+ * the open last one, whose tile rows come from M at run time.
  */
 #include "tile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The buckets of a dynamic M, each tiled as a static M of its `hi` (`rep` for the open
+ * last bucket): where geometry.c's rules change their picks with M (16-, 32- and 64-row
+ * tiles up to 64 rows: mUpTo16, mUpTo32, mUpTo64; two 64-row tiles or 128-row ones at 128;
+ * past that, tiles of many rows whose grid grows with M). Inside a bucket a kernel reads
+ * the same tiles a static one of that bucket's M does, so a decode batch of any size runs
+ * its bucket's static kernel. */
+static const struct {
+  int64_t lo, hi, rep; /* hi 0: open */
+} kMBuckets[] = {{1, 16, 16}, {17, 32, 32}, {33, 64, 64}, {65, 128, 128}, {129, 0, 2048}};
+#define NUM_M_BUCKETS (int)(sizeof kMBuckets / sizeof kMBuckets[0])
 
 /* The input index of block argument v of the fused function, or -1. */
 static int inputIndex(MlirBlock fbody, MlirValue v) {
@@ -49,6 +68,11 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
   MlirValue a = mlirOperationGetOperand(d->matmul, 0), b = mlirOperationGetOperand(d->matmul, 1);
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
   int64_t r = ttTensorShape(mlirValueGetType(a), as);
+  if (tileIsDynamic(mlirValueGetType(b)) || (r == 3 && tileIsDynamic(mlirValueGetType(a)))) {
+    ttEmitError(d->matmul, "tile: a dot kernel takes a dynamic M only (the rows of a 2-D "
+                           "[M, K] operand a): b and the batch must be static");
+    return false;
+  }
   if ((r != 2 && r != 3) || ttTensorShape(mlirValueGetType(b), bs) != r ||
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(d->matmul, 0)), cs) != r ||
       (r == 3 && (bs[0] != as[0] || cs[0] != as[0]))) {
@@ -83,6 +107,8 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
     return false;
   }
   d->m = as[0];
+  d->dynM = d->m < 0;
+  d->mHi = 0;
   d->k = as[1];
   d->n = bs[1];
   d->elem = ttElementType(mlirValueGetType(a));
@@ -142,8 +168,8 @@ typedef struct {
 } OperandSpace;
 
 static OperandSpace operandSpace(Emit *e, int64_t rows, int64_t cols, bool kAlongCols,
-                                 MlirValue base, int64_t limit, int64_t xStride,
-                                 int64_t kStride) {
+                                 MlirValue base, int64_t limit, MlirValue dynLimit,
+                                 int64_t xStride, int64_t kStride) {
   MlirType i32 = ttI32(e->ctx);
   int64_t n = rows * cols;
   MlirType it = tileShaped(1, &n, i32);
@@ -155,7 +181,9 @@ static OperandSpace operandSpace(Emit *e, int64_t rows, int64_t cols, bool kAlon
   OperandSpace s;
   s.kIdx = kAlongCols ? c : r;
   s.kStride = kStride;
-  s.mask = lessThan(e, x, limit, limit % (kAlongCols ? rows : cols) != 0);
+  s.mask = mlirValueIsNull(dynLimit) /* a dynamic M: below the M argument */
+               ? lessThan(e, x, limit, limit % (kAlongCols ? rows : cols) != 0)
+               : tileCmp(e, CMPI_SLT, x, splatOf(e, dynLimit, it));
   s.offs = tileOp2(e, "arith.addi", withConst(e, "arith.muli", x, xStride),
                    kStride == 1 ? s.kIdx : withConst(e, "arith.muli", s.kIdx, kStride), it);
   return s;
@@ -231,24 +259,30 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   char name[128];
   Emit e;
   MlirOperation kfunc =
-      tileStartKernel(fusion, fbody, outType, false, g->warps, g->bm * g->bn, &e, name,
+      tileStartKernel(fusion, fbody, outType, d->dynM, g->warps, g->bm * g->bn, &e, name,
                       sizeof name);
   MlirBlock kbody = e.kernel;
+  MlirValue mArg = d->dynM ? mlirBlockGetArgument(kbody, nin + 1) : (MlirValue){NULL};
 
-  /* Step 1: the output tile of this program. */
+  /* Step 1: the output tile of this program (a dynamic M's open bucket: cdiv(M, BM) tile
+   * rows at run time). */
   int64_t gm = (d->m + g->bm - 1) / g->bm, gn = (d->n + g->bn - 1) / g->bn;
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
   MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
-  MlirValue pidM, pidN;
-  ttEmitPidOrder(&e.b, loc, pid, gm, gn, (TtPidOrder)g->order, g->group, &pidM, &pidN);
+  MlirValue pidM, pidN, gmValue = {NULL};
+  if (d->dynM && d->mHi == 0)
+    gmValue = withConst(&e, "arith.ceildivsi", mArg, g->bm);
+  ttEmitPidOrderDyn(&e.b, loc, pid, gmValue, gm, gn, (TtPidOrder)g->order, g->group, &pidM,
+                    &pidN);
   MlirValue m0 = tileOp2(&e, "arith.muli", pidM, ttConstInt(&e.b, loc, i32, g->bm), i32);
   MlirValue n0 = tileOp2(&e, "arith.muli", pidN, ttConstInt(&e.b, loc, i32, g->bn), i32);
 
   /* Step 2: the operand tiles' index spaces (batched: batch pid_b = program id 2 starts
    * at pid_b * M * K in A, pid_b * K * N in B and pid_b * M * N in C). */
-  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, m0, d->m, d->k, 1);
-  OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, d->k, 1)
-                          : operandSpace(&e, g->bk, g->bn, false, n0, d->n, 1, d->n);
+  MlirValue none = {NULL};
+  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, m0, d->m, mArg, d->k, 1);
+  OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, none, d->k, 1)
+                          : operandSpace(&e, g->bk, g->bn, false, n0, d->n, none, 1, d->n);
   MlirValue pidB = {NULL};
   if (d->batch > 1) {
     MlirNamedAttribute z = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 2, i32));
@@ -274,7 +308,8 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   MlirValue a = loadOperand(&e, &sa, d->a, k0, d->k, kMask, ashape, d->elem);
   MlirValue b = loadOperand(&e, &sb, d->b, k0, d->k, kMask, d->bT ? bshape : kshape, d->belem);
   if (d->batch == 1) { /* the matrices the tiles are boxes of (for --pipeline stage-in=tma) */
-    int64_t adims[2] = {d->m, d->k}, bdims[2] = {d->bT ? d->n : d->k, d->bT ? d->k : d->n};
+    int64_t adims[2] = {d->dynM ? -1 : d->m, d->k}, /* -1: M rows at run time */
+        bdims[2] = {d->bT ? d->n : d->k, d->bT ? d->k : d->n};
     boxOf(&e, a, adims);
     boxOf(&e, b, bdims);
   }
@@ -305,8 +340,9 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   e.offs = tileOp2(&e, "arith.addi", withConst(&e, "arith.muli", cm, d->n), cn, it);
   if (d->batch > 1)
     e.offs = batchOffset(&e, e.offs, pidB, d->m * d->n);
-  e.mask = andMask(&e, lessThan(&e, cm, d->m, d->m % g->bm != 0),
-                   lessThan(&e, cn, d->n, d->n % g->bn != 0), nc);
+  MlirValue rowMask = d->dynM ? tileCmp(&e, CMPI_SLT, cm, splatOf(&e, mArg, it))
+                              : lessThan(&e, cm, d->m, d->m % g->bm != 0);
+  e.mask = andMask(&e, rowMask, lessThan(&e, cn, d->n, d->n % g->bn != 0), nc);
   tileMemoPut(&e, mlirOperationGetResult(d->matmul, 0), e.offs, accFlat);
   MlirValue v = tileEmitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
   bool ok = !e.failed;
@@ -324,11 +360,68 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     mlirOperationDestroy(kfunc);
     return false;
   }
-  char grid[32], gridZ[32];
-  snprintf(grid, sizeof grid, "%lld", (long long)(gm * gn));
+  char grid[64], gridZ[32], mExpr[32];
+  snprintf(mExpr, sizeof mExpr, "dim(%%i%d,0)", d->a);
+  if (d->dynM && d->mHi == 0)
+    snprintf(grid, sizeof grid, "cdiv(%s,%lld)*%lld", mExpr, (long long)g->bm, (long long)gn);
+  else
+    snprintf(grid, sizeof grid, "%lld", (long long)(gm * gn));
   snprintf(gridZ, sizeof gridZ, "%lld", (long long)d->batch);
-  tileSetLaunch(fusion, name, grid, gridZ, 0, NULL);
+  const char *args[1] = {mExpr};
+  tileSetLaunch(fusion, name, grid, gridZ, d->dynM ? 1 : 0, args);
+  if (d->dynM) { /* the bucket this kernel runs: `when` at the launch */
+    MlirAttribute w = ttOpAttr(fusion, "tile.when");
+    int64_t bucket[2] = {mlirDenseI64ArrayGetElement(w, 0), mlirDenseI64ArrayGetElement(w, 1)};
+    ttLaunchSet(fusion, "when", ttStrAttr(ctx, mExpr));
+    ttLaunchSet(fusion, "when_range", mlirDenseI64ArrayGet(ctx, 2, bucket));
+  }
   return true;
+}
+
+/* A dynamic M: the bucket of fusion (its `tile.when`; the first bucket, after cloning the
+ * fusion once for every other bucket, when it has none yet); sets d->m to the bucket's
+ * geometry size and d->mHi. */
+static bool dynamicBucket(MlirOperation fusion, DotOperands *d) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirAttribute w = ttOpAttr(fusion, "tile.when");
+  if (mlirAttributeIsNull(w)) {
+    char name[128] = "";
+    ttOpAttrStr(fusion, "sym_name", name, sizeof name);
+    MlirAttribute self = mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name));
+    MlirOperation after = fusion;
+    for (int i = 1; i < NUM_M_BUCKETS; i++) {
+      MlirOperation c = mlirOperationClone(fusion);
+      char cname[160];
+      if (kMBuckets[i].hi)
+        snprintf(cname, sizeof cname, "%s_m%lld", name, (long long)kMBuckets[i].hi);
+      else
+        snprintf(cname, sizeof cname, "%s_m%lldup", name, (long long)kMBuckets[i].lo);
+      int64_t range[2] = {kMBuckets[i].lo, kMBuckets[i].hi};
+      mlirOperationSetAttributeByName(c, ttStrRef("sym_name"), ttStrAttr(ctx, cname));
+      mlirOperationSetAttributeByName(c, ttStrRef("tile.variant_of"), self);
+      mlirOperationSetAttributeByName(c, ttStrRef("tile.when"),
+                                      mlirDenseI64ArrayGet(ctx, 2, range));
+      mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(fusion), after, c);
+      after = c;
+    }
+    int64_t range[2] = {kMBuckets[0].lo, kMBuckets[0].hi};
+    w = mlirDenseI64ArrayGet(ctx, 2, range);
+    mlirOperationSetAttributeByName(fusion, ttStrRef("tile.when"), w);
+  }
+  if (!mlirAttributeIsADenseI64Array(w) || mlirDenseArrayGetNumElements(w) != 2) {
+    ttEmitError(fusion, "tile: tile.when must be array<i64: lo, hi> (a bucket of M)");
+    return false;
+  }
+  int64_t lo = mlirDenseI64ArrayGetElement(w, 0), hi = mlirDenseI64ArrayGetElement(w, 1);
+  for (int i = 0; i < NUM_M_BUCKETS; i++)
+    if (kMBuckets[i].lo == lo && kMBuckets[i].hi == hi) {
+      d->m = kMBuckets[i].rep;
+      d->mHi = hi;
+      return true;
+    }
+  ttEmitError(fusion, "tile: tile.when [%lld, %lld] is not a bucket of M", (long long)lo,
+              (long long)hi);
+  return false;
 }
 
 bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts) {
@@ -338,5 +431,6 @@ bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts) {
   DotGeometry g;
   return tileFusionBody(fusion, &fbody, &outType) &&
          tileCheckDtype(fusion, outType, "the result") && dotOperands(fusion, fbody, &d) &&
-         tileDotGeometry(fusion, &d, opts, &g) && tileDot(fusion, fbody, &d, &g);
+         (!d.dynM || dynamicBucket(fusion, &d)) && tileDotGeometry(fusion, &d, opts, &g) &&
+         tileDot(fusion, fbody, &d, &g);
 }
