@@ -65,10 +65,10 @@ func.func private @fused_0(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>) attribu
 // -----
 
 // Only M (the rows of a 2-D a) may be dynamic in a dot kernel.
-func.func private @fused_0(%a: tensor<16x64xf16>, %b: tensor<64x?xf16>) -> tensor<16x?xf16> attributes {prim.fusion = "dot"} {
+func.func private @fused_0(%a: tensor<16x?xf16>, %b: tensor<?x32xf16>) -> tensor<16x32xf16> attributes {prim.fusion = "dot"} {
   // expected-error@+1 {{tile: a dot kernel takes a dynamic M only (the rows of a 2-D [M, K] operand a): b and the batch must be static}}
-  %y = "prim.matmul"(%a, %b) : (tensor<16x64xf16>, tensor<64x?xf16>) -> tensor<16x?xf16>
-  return %y : tensor<16x?xf16>
+  %y = "prim.matmul"(%a, %b) : (tensor<16x?xf16>, tensor<?x32xf16>) -> tensor<16x32xf16>
+  return %y : tensor<16x32xf16>
 }
 
 // -----
