@@ -68,7 +68,8 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
   MlirValue a = mlirOperationGetOperand(d->matmul, 0), b = mlirOperationGetOperand(d->matmul, 1);
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
   int64_t r = ttTensorShape(mlirValueGetType(a), as);
-  if (tileIsDynamic(mlirValueGetType(b)) || (r == 3 && tileIsDynamic(mlirValueGetType(a)))) {
+  if (tileIsDynamic(mlirValueGetType(b)) || (r == 3 && tileIsDynamic(mlirValueGetType(a))) ||
+      (r == 2 && as[1] < 0)) {
     ttEmitError(d->matmul, "tile: a dot kernel takes a dynamic M only (the rows of a 2-D "
                            "[M, K] operand a): b and the batch must be static");
     return false;

@@ -78,3 +78,11 @@ func.func private @fused_0(%a: tensor<?x16x64xf16>, %b: tensor<?x64x32xf16>) -> 
   %y = "prim.matmul"(%a, %b) : (tensor<?x16x64xf16>, tensor<?x64x32xf16>) -> tensor<?x16x32xf16>
   return %y : tensor<?x16x32xf16>
 }
+
+// -----
+
+func.func private @fused_0(%a: tensor<16x?xf16>, %b: tensor<64x32xf16>) -> tensor<16x32xf16> attributes {prim.fusion = "dot"} {
+  // expected-error@+1 {{tile: a dot kernel takes a dynamic M only (the rows of a 2-D [M, K] operand a): b and the batch must be static}}
+  %y = "prim.matmul"(%a, %b) : (tensor<16x?xf16>, tensor<64x32xf16>) -> tensor<16x32xf16>
+  return %y : tensor<16x32xf16>
+}
