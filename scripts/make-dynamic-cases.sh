@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Compiles the GPU suite's dynamic-dimension cases into OUTDIR (default dynamic-cases/)
+# (issue 21, item 5): programs whose leading dimension is `?`, compiled once through the
+# main job (tt-opt --decompose --fuse --splitk | tt-translate --ptx), each run at several
+# sizes. Beside each NAME.ptx, NAME.dims holds one line of tt-run --dim arguments per run
+# (gpu-suite.sh runs the case once per line):
+#  - elementwise: bias + GELU(tanh) on [?, 8192] bf16 (the example), a per-row scale
+#    x [?, 1000] * s [?, 1] f32 (a broadcast along the dynamic dim), at 1, 3, 1000 rows;
+#  - rows: rms_norm [?, 4096] bf16, softmax [?, 1000] f16, layer_norm [?, 4097] f32, and a
+#    looped row (softmax [?, 65536] bf16), at 1, 3, 37 (and 1000) rows;
+#  - dot: f16 and bf16 linear layers [?, K] x [N, K]^T with odd N and K (4100 x 1000 with a
+#    bias and GELU epilogue), an fp8 scaled_mm [?, 4096] x [4096, 4096]^T, and the decode
+#    shape 8192 x 8192 f16, at M = 1, 7, 16, 17, 33, 64, 65, 100, 129, 300 (every bucket
+#    and its edges).
+# Runs on the build machine; the device runs the PTX with
+#   scripts/gpu-suite.sh build-gpu/tt-run dynamic-cases
+# and without a GPU `tt-run --ref-only --dim s0=N FILE` evaluates a case's reference.
+set -euo pipefail
+default_out=dynamic-cases
+source "$(dirname "$0")/caselib.sh"
+rm -f "$out"/*.dims
+
+sizes() { # name size...: the case's runs, --dim s0=N each
+  local name=$1
+  shift
+  for n in "$@"; do echo "--dim s0=$n"; done > "$out/$name.dims"
+}
+dyn() { # name mlir-text size...: compile, then the sizes
+  local name=$1 text=$2
+  shift 2
+  printf '%s\n' "$text" | "$bin/tt-opt" --decompose --fuse --splitk |
+    "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} -o "$out/$name.ptx"
+  sizes "$name" "$@"
+}
+
+dyn bias_gelu_bf16 "$(sed 's/8192x8192/?x8192/g' "$root/examples/bias_gelu.mlir")" 1 3 1000
+dyn row_scale_f32 'func.func @main(%x: tensor<?x1000xf32>, %s: tensor<?x1xf32>) -> tensor<?x1000xf32> {
+  %b = "prim.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<?x1xf32>) -> tensor<?x1000xf32>
+  %y = "prim.mul"(%x, %b) : (tensor<?x1000xf32>, tensor<?x1000xf32>) -> tensor<?x1000xf32>
+  return %y : tensor<?x1000xf32>
+}' 1 3 1000
+dyn rms_norm_bf16 "$(rows rms_norm '?' 4096)" 1 3 37 1000
+dyn softmax_f16 "$(rows softmax '?' 1000 | sed 's/bf16/f16/g')" 1 3 37
+dyn layer_norm_f32 "$(rows layer_norm '?' 4097 | sed 's/bf16/f32/g')" 1 3 37
+dyn softmax_looped_bf16 "$(rows softmax '?' 65536)" 1 3 37
+M="1 7 16 17 33 64 65 100 129 300"
+dyn linear_silu_f16 "$(linear '?' 4100 1000 f16 1 silu)" $M
+dyn linear_bf16 "$(linear '?' 1000 4104 bf16 0)" $M
+dyn linear_8192_f16 "$(linear '?' 8192 8192 f16 0)" $M
+dyn scaled_mm_fp8 "$(scaled_linear '?' 4096 4096 f8E4M3FN f8E4M3FN bf16 1)" $M
