@@ -43,10 +43,12 @@
  *
  * An input of a kernel is invariant when the fused function that launches it gets it, at
  * every call, from an argument of the calling function marked `tt.invariant` (a unit
- * attribute: memory that no kernel around this one writes, like a model's weights).
+ * attribute: memory that no kernel around this one writes, like a model's weights); a
+ * dynamic M's bucket copy (`tile.variant_of = @f`) is called wherever @f is.
  */
 #include "tt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 enum { TRIGGER_AUTO, TRIGGER_START, TRIGGER_AFTER_LOOP, TRIGGER_EXIT, TRIGGER_OFF };
@@ -120,8 +122,14 @@ static void invariantDescs(MlirModule module, MlirOperation fusion, MlirBlock kb
     return;
   intptr_t ntma = mlirArrayAttrGetNumElements(tma);
   intptr_t first = mlirBlockGetNumArguments(kbody) - ntma; /* the first descriptor's */
-  char name[128] = "";
-  ttOpAttrStr(fusion, "sym_name", name, sizeof name);
+  char name[128] = ""; /* a dynamic M's bucket copy is called as the function it copies */
+  MlirAttribute of = ttOpAttr(fusion, "tile.variant_of");
+  if (!mlirAttributeIsNull(of) && mlirAttributeIsAFlatSymbolRef(of)) {
+    MlirStringRef r = mlirFlatSymbolRefAttrGetValue(of);
+    snprintf(name, sizeof name, "%.*s", (int)r.length, r.data);
+  } else {
+    ttOpAttrStr(fusion, "sym_name", name, sizeof name);
+  }
   for (intptr_t i = 0; i < ntma && first >= 0; i++) {
     MlirAttribute e = mlirArrayAttrGetElement(tma, i);
     if (!mlirAttributeIsADenseI64Array(e) || mlirDenseArrayGetNumElements(e) < 1)

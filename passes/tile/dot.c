@@ -22,8 +22,8 @@
  * with the geometry of its bucket's largest M, reading the true M from a kernel argument
  * for its masks; its launch carries `when = "dim(%iA,0)"` and `when_range = [lo, hi]`, so
  * the runtime launches the one kernel whose bucket holds M (the metadata's `when`). A
- * bucket's grid is constant (cdiv(hi, BM) rows of tiles, those past M masked off) but for
- * the open last one, whose tile rows come from M at run time.
+ * bucket's grid is constant where every M of it has the same tile rows (cdiv(hi, BM));
+ * otherwise (and for the open last bucket) its tile rows come from M at run time.
  */
 #include "tile.h"
 
@@ -34,12 +34,15 @@
 /* The buckets of a dynamic M, each tiled as a static M of its `hi` (`rep` for the open
  * last bucket): where geometry.c's rules change their picks with M (16-, 32- and 64-row
  * tiles up to 64 rows: mUpTo16, mUpTo32, mUpTo64; two 64-row tiles or 128-row ones at 128;
- * past that, tiles of many rows whose grid grows with M). Inside a bucket a kernel reads
- * the same tiles a static one of that bucket's M does, so a decode batch of any size runs
- * its bucket's static kernel. */
+ * past that, tiles of many rows whose grid grows with M: powers of two, so a batch runs
+ * tiles picked for at most twice its size). Inside a decode bucket a kernel reads the same
+ * tiles a static one of that bucket's M does. A bucket whose tile rows vary with M
+ * (cdiv(lo, BM) < cdiv(hi, BM)) takes them from M at run time, so no program streams the
+ * weight for rows past M. */
 static const struct {
   int64_t lo, hi, rep; /* hi 0: open */
-} kMBuckets[] = {{1, 16, 16}, {17, 32, 32}, {33, 64, 64}, {65, 128, 128}, {129, 0, 2048}};
+} kMBuckets[] = {{1, 16, 16},     {17, 32, 32},     {33, 64, 64},      {65, 128, 128},
+                 {129, 256, 256}, {257, 512, 512}, {513, 1024, 1024}, {1025, 0, 4096}};
 #define NUM_M_BUCKETS (int)(sizeof kMBuckets / sizeof kMBuckets[0])
 
 /* The input index of block argument v of the fused function, or -1. */
@@ -271,7 +274,8 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
   MlirValue pid = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &axis);
   MlirValue pidM, pidN, gmValue = {NULL};
-  if (d->dynM && d->mHi == 0)
+  bool runtimeRows = d->dynM && (d->mHi == 0 || (d->mLo + g->bm - 1) / g->bm != gm);
+  if (runtimeRows)
     gmValue = withConst(&e, "arith.ceildivsi", mArg, g->bm);
   ttEmitPidOrderDyn(&e.b, loc, pid, gmValue, gm, gn, (TtPidOrder)g->order, g->group, &pidM,
                     &pidN);
@@ -341,9 +345,10 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   e.offs = tileOp2(&e, "arith.addi", withConst(&e, "arith.muli", cm, d->n), cn, it);
   if (d->batch > 1)
     e.offs = batchOffset(&e, e.offs, pidB, d->m * d->n);
+  MlirValue colMask = lessThan(&e, cn, d->n, d->n % g->bn != 0); /* made first, as before */
   MlirValue rowMask = d->dynM ? tileCmp(&e, CMPI_SLT, cm, splatOf(&e, mArg, it))
                               : lessThan(&e, cm, d->m, d->m % g->bm != 0);
-  e.mask = andMask(&e, rowMask, lessThan(&e, cn, d->n, d->n % g->bn != 0), nc);
+  e.mask = andMask(&e, rowMask, colMask, nc);
   tileMemoPut(&e, mlirOperationGetResult(d->matmul, 0), e.offs, accFlat);
   MlirValue v = tileEmitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
   bool ok = !e.failed;
@@ -363,7 +368,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   }
   char grid[64], gridZ[32], mExpr[32];
   snprintf(mExpr, sizeof mExpr, "dim(%%i%d,0)", d->a);
-  if (d->dynM && d->mHi == 0)
+  if (runtimeRows)
     snprintf(grid, sizeof grid, "cdiv(%s,%lld)*%lld", mExpr, (long long)g->bm, (long long)gn);
   else
     snprintf(grid, sizeof grid, "%lld", (long long)(gm * gn));
@@ -417,6 +422,7 @@ static bool dynamicBucket(MlirOperation fusion, DotOperands *d) {
   for (int i = 0; i < NUM_M_BUCKETS; i++)
     if (kMBuckets[i].lo == lo && kMBuckets[i].hi == hi) {
       d->m = kMBuckets[i].rep;
+      d->mLo = lo;
       d->mHi = hi;
       return true;
     }

@@ -78,7 +78,7 @@ typedef struct {
   bool bT;
   int64_t batch, m, n, k; /* batch: 1 for a 2-D matmul */
   bool dynM;              /* M is dynamic: m is its bucket's geometry size (dot.c) */
-  int64_t mHi;            /* dynM: the bucket's largest M, 0 when open */
+  int64_t mLo, mHi;       /* dynM: the bucket's smallest and largest M (hi 0: open) */
   MlirType elem, belem; /* of A and B: both f16, both bf16, or fp8 of either format */
 } DotOperands;
 
