@@ -13,7 +13,11 @@
  *     their sizes, at most 2^63 elements;
  *  3. checks every prim line's shape rules again on these sizes (rules.h,
  *     as the parser did with the symbols open), and every `arg tma` matrix
- *     (its rows, when symbolic, are the tensor's numel / columns).
+ *     (its rows, when symbolic, are the tensor's numel / columns);
+ *  4. evaluates every expression (grids, integer arguments, `when`), so a
+ *     division by zero or an int64 overflow is an error naming its line
+ *     before any GPU work (mpCheckExpressions; the parser runs it on a file
+ *     without symbols).
  * Binding again and resolving again gives the program other sizes.
  */
 #include "parse.h"
@@ -131,6 +135,48 @@ static TtrtStatus recheckPrim(const TtrtMeta *meta, const TtrtPrim *prim,
   return TTRT_SUCCESS;
 }
 
+/* Step 4 for one expression of line `line`: its value in [lo, hi]. */
+static TtrtStatus checkExpr(const TtrtMeta *meta, int expr, int line,
+                            const char *what, int64_t lo, int64_t hi,
+                            TtrtError *err) {
+  int64_t v;
+  if (expr < 0)
+    return TTRT_SUCCESS;
+  if (ttrtExprEval(meta, expr, &v, err) != TTRT_SUCCESS) {
+    if (err)
+      err->line = line;
+    return TTRT_FAILURE;
+  }
+  if (v >= lo && v <= hi)
+    return TTRT_SUCCESS;
+  char text[512];
+  ttrtExprFormat(meta, expr, text, sizeof text);
+  return ttrtErrorSet(err, line, "%s '%s' is %lld, outside [%lld, %lld]", what,
+                      text, (long long)v, (long long)lo, (long long)hi);
+}
+
+TtrtStatus mpCheckExpressions(const TtrtMeta *meta, TtrtError *err) {
+  for (int i = 0; i < meta->numLaunches; ++i) {
+    const TtrtLaunch *l = &meta->launches[i];
+    for (int k = 0; k < 3; ++k) /* CUDA's grid limits */
+      if (checkExpr(meta, l->grid[k], l->line, "grid size", 1,
+                    k == 0 ? INT32_MAX : 65535, err))
+        return TTRT_FAILURE;
+    if (checkExpr(meta, l->when, l->line, "'when' expression", 0, INT64_MAX,
+                  err))
+      return TTRT_FAILURE;
+  }
+  for (int i = 0; i < meta->numArgs; ++i) {
+    const TtrtArg *a = &meta->args[i];
+    if ((a->kind == TTRT_ARG_I32 &&
+         checkExpr(meta, a->expr, a->line, "i32 argument", 0, INT32_MAX, err)) ||
+        (a->kind == TTRT_ARG_I64 &&
+         checkExpr(meta, a->expr, a->line, "i64 argument", 0, INT64_MAX, err)))
+      return TTRT_FAILURE;
+  }
+  return TTRT_SUCCESS;
+}
+
 TtrtStatus ttrtMetaResolve(TtrtMeta *meta, TtrtError *err) {
   for (int k = 0; k < meta->numSymbols; ++k) { /* 1 */
     int dim = 0;
@@ -179,6 +225,10 @@ TtrtStatus ttrtMetaResolve(TtrtMeta *meta, TtrtError *err) {
                           "2^31 - 1)",
                           (long long)a->tmaDims[1], (long long)numel);
     }
+  }
+  if (mpCheckExpressions(meta, err)) { /* 4 */
+    meta->resolved = false;
+    return TTRT_FAILURE;
   }
   return TTRT_SUCCESS;
 }

@@ -23,10 +23,18 @@
  * Parsing
  *===------------------------------------------------------------------===*/
 
+/* Limits that keep the recursive parser, evaluator and formatter off deep
+ * stacks: nesting of parentheses and cdiv, and nodes of one expression (a
+ * chain of `*` or `+` makes a tree as deep as it is long). */
+#define MAX_EXPR_DEPTH 32
+#define MAX_EXPR_NODES 256
+
 typedef struct ExprParser {
   Parser *p;
   const char *text;
   size_t pos;
+  int depth;     /* sums being parsed, one inside another */
+  int firstNode; /* meta->numExprs when this expression began */
 } ExprParser;
 
 static int parseSum(ExprParser *e);
@@ -42,6 +50,10 @@ static int exprFail(ExprParser *e, const char *what) {
 static int newExpr(ExprParser *e, TtrtExprKind kind, int64_t value, int tensor,
                    int lhs, int rhs) {
   Parser *p = e->p;
+  if (p->meta->numExprs - e->firstNode >= MAX_EXPR_NODES) {
+    FAIL(p, "bad expression: more than %d terms and operators", MAX_EXPR_NODES);
+    return -1;
+  }
   int i = APPEND(p, exprs, numExprs, capExprs);
   if (i >= 0)
     p->meta->exprs[i] = (TtrtExpr){kind, value, tensor, lhs, rhs};
@@ -175,11 +187,18 @@ static int parseProduct(ExprParser *e) {
 
 /* sum := product ('+' product)* */
 static int parseSum(ExprParser *e) {
-  return parseChain(e, parseProduct, "+", TTRT_EXPR_ADD);
+  if (e->depth == MAX_EXPR_DEPTH) {
+    FAIL(e->p, "bad expression: nested more than %d deep", MAX_EXPR_DEPTH);
+    return -1;
+  }
+  e->depth++;
+  int root = parseChain(e, parseProduct, "+", TTRT_EXPR_ADD);
+  e->depth--;
+  return root;
 }
 
 int mpParseExpression(Parser *p, const char *token) {
-  ExprParser e = {p, token, 0};
+  ExprParser e = {p, token, 0, 0, p->meta->numExprs};
   int root = parseSum(&e);
   if (root >= 0 && token[e.pos] != '\0')
     return exprFail(&e, "unexpected text");

@@ -591,7 +591,7 @@ static TtrtStatus finish(Parser *p) {
                           kRoleNames[t->role], (long long)t->id);
   }
   m->resolved = m->numSymbols == 0; /* else ttrtMetaResolve, once bound */
-  return TTRT_SUCCESS;
+  return m->resolved ? mpCheckExpressions(m, p->err) : TTRT_SUCCESS;
 }
 
 /* Runs the parser over every line of the text. */

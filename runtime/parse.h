@@ -111,6 +111,11 @@ TtrtStatus mpStartDefinitions(Parser *p);
  * older than version 6). */
 int64_t mpSymbolDim(Parser *p, const char *token, size_t length);
 
+/* Evaluates every grid, argument and `when` expression at the resolved
+ * sizes; fails naming the line of the first that divides by zero or
+ * overflows int64. */
+TtrtStatus mpCheckExpressions(const TtrtMeta *meta, TtrtError *err);
+
 /*===------------------------------------------------------------------===*
  * prim.c: prim lines
  *===------------------------------------------------------------------===*/
