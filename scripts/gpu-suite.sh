@@ -3,9 +3,9 @@
 # made by scripts/make-gpu-cases.sh) runs with tt-run on fresh random inputs and is checked
 # against the float64 reference (programs of several kernels also as a CUDA graph replay,
 # with --graph; two-stage split-K cases, named _ts, also with --repeat 5: bit-identical
-# outputs run after run). A case NAME.ptx with a NAME.dims beside it (programs with
-# dynamic dims: make-dynamic-cases.sh) runs once per line of it, that line's tt-run --dim
-# arguments added. Prints one line per run and a summary; exit 1 on any failure.
+# outputs run after run). A case NAME.ptx with a NAME.runs beside it runs once per line
+# of it, that line's tt-run arguments added (the sizes of dynamic dims,
+# make-dynamic-cases.sh; a --tol, make-matmul-cases.sh's f32 products). Prints one line per run and a summary; exit 1 on any failure.
 # Usage: scripts/gpu-suite.sh TT_RUN [CASES]
 set -uo pipefail
 ttrun=$1
@@ -14,14 +14,14 @@ fail=0; n=0
 for f in "$cases"/*.ptx; do
   graph=; [ "$(grep -c '^//@launch' "$f")" -gt 1 ] && graph=--graph
   repeat=; case $(basename "$f") in *_ts*) repeat="--repeat 5" ;; esac # deterministic
-  dims="${f%.ptx}.dims"
-  if [ -f "$dims" ]; then mapfile -t runs < "$dims"; else runs=(""); fi
+  extra="${f%.ptx}.runs"
+  if [ -f "$extra" ]; then mapfile -t runs < "$extra"; else runs=(""); fi
   for r in "${runs[@]}"; do
     n=$((n+1))
     # shellcheck disable=SC2086 # $r is a list of arguments
     log=$("$ttrun" --runs 20 --warmup 3 $graph $repeat $r "$f" 2>&1); rc=$?
     status=PASS; [ $rc -eq 0 ] || { status=FAIL; fail=$((fail+1)); }
-    printf '%-36s %s  %s\n' "$(basename "$f" .ptx)${r:+ ${r#--dim }}" "$status" \
+    printf '%-36s %s  %s\n' "$(basename "$f" .ptx)${r:+ $r}" "$status" \
       "$(echo "$log" | grep -E '^(output|time|launch gap|repeat)' | tr '\n' ' ')"
     [ $rc -eq 0 ] || echo "$log" | sed 's/^/    /'
   done

@@ -2,13 +2,13 @@
 # Compiles the GPU suite's dynamic-dimension cases into OUTDIR (default dynamic-cases/)
 # (issue 21, item 5): programs whose leading dimension is `?`, compiled once through the
 # main job (tt-opt --decompose --fuse --splitk | tt-translate --ptx), each run at several
-# sizes. Beside each NAME.ptx, NAME.dims holds one line of tt-run --dim arguments per run
-# (gpu-suite.sh runs the case once per line):
+# sizes. Beside each NAME.ptx, NAME.runs holds one line of tt-run arguments per run
+# (--dim s0=N; gpu-suite.sh runs the case once per line):
 #  - elementwise: bias + GELU(tanh) on [?, 8192] bf16 (the example), a per-row scale
 #    x [?, 1000] * s [?, 1] f32 (a broadcast along the dynamic dim), at 1, 3, 1000 rows;
 #  - rows: rms_norm [?, 4096] bf16, softmax [?, 1000] f16, layer_norm [?, 4097] f32, and a
 #    looped row (softmax [?, 65536] bf16), at 1, 3, 37 (and 1000) rows;
-#  - dot: f16 and bf16 linear layers [?, K] x [N, K]^T with odd N and K (4100 x 1000 with a
+#  - dot: f32 (bf16x3), f16 and bf16 linear layers [?, K] x [N, K]^T with odd N and K (4100 x 1000 with a
 #    bias and GELU epilogue), an fp8 scaled_mm [?, 4096] x [4096, 4096]^T, and the decode
 #    shape 8192 x 8192 f16, at M = 1, 7, 16, 17, 33, 64, 65, 100, 129, 300 (every bucket
 #    and its edges).
@@ -18,12 +18,12 @@
 set -euo pipefail
 default_out=dynamic-cases
 source "$(dirname "$0")/caselib.sh"
-rm -f "$out"/*.dims
+rm -f "$out"/*.runs
 
 sizes() { # name size...: the case's runs, --dim s0=N each
   local name=$1
   shift
-  for n in "$@"; do echo "--dim s0=$n"; done > "$out/$name.dims"
+  for n in "$@"; do echo "--dim s0=$n"; done > "$out/$name.runs"
 }
 dyn() { # name mlir-text size...: compile, then the sizes
   local name=$1 text=$2
@@ -48,3 +48,5 @@ dyn linear_silu_f16 "$(linear '?' 4100 1000 f16 1 silu)" $M
 dyn linear_bf16 "$(linear '?' 1000 4104 bf16 0)" $M
 dyn linear_8192_f16 "$(linear '?' 8192 8192 f16 0)" $M
 dyn scaled_mm_fp8 "$(scaled_linear '?' 4096 4096 f8E4M3FN f8E4M3FN bf16 1)" $M
+dyn linear_f32 "$(linear '?' 300 1000 f32 1)" 1 17 100
+sed -i 's/$/ --tol 1e-4/' "$out/linear_f32.runs" # f32 products: bf16x3 (make-matmul-cases.sh)

@@ -9,7 +9,10 @@
 #    (read in place: [8, 17, 64] x transpose([8, 17, 64]));
 #  - a broadcast batch dim, 2x1x5x40 @ 3x40x24 f16 (both materialized to [6, ., .]);
 #  - 1-D operands: a vector times a matrix and a matrix times a vector, 1-D against a
-#    batch, in bf16.
+#    batch, in bf16;
+#  - f32 operands (XLA's BF16_BF16_F32_X3: bf16 hi/lo parts, three products): a linear's
+#    37x100 @ (65x100)^T and the 4-D case, held to --tol 1e-4 (NAME.runs: the parts'
+#    bf16 dtype would loosen the default to bf16's 1e-2).
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run matmul-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
@@ -44,4 +47,8 @@ mm broadcast 2x1x5x40_3x40x24_f16 2x1x5x40 3x40x24 2x3x5x24 f16
 mm vecmat 40x24_bf16 40 40x24 24 bf16
 mm matvec 24x40_bf16 24x40 40 24 bf16
 mm vecbatch 3x40x24_bf16 40 3x40x24 3x24 bf16
+rm -f "$out"/*.runs
+mm linear 37x100x65_f32 37x100 100x65 37x65 f32 65x100
+mm matmul4d 2x3x5x70x33_f32 2x3x5x70 2x3x70x33 2x3x5x33 f32
+for c in linear_37x100x65_f32 matmul4d_2x3x5x70x33_f32; do echo "--tol 1e-4" > "$out/$c.runs"; done
 ls "$out" | wc -l

@@ -111,6 +111,14 @@ void dcTypeString(MlirType t, char *buf, size_t n) {
   ttStrDestroy(&s);
 }
 
+void dcMarkDead(Rw *w, MlirOperation op) {
+  for (int i = 0; i < w->ndead; i++)
+    if (mlirOperationEqual(w->dead[i], op))
+      return;
+  if (w->ndead < (int)(sizeof w->dead / sizeof w->dead[0]))
+    w->dead[w->ndead++] = op;
+}
+
 int64_t dcMulDims(int64_t a, int64_t b) {
   return a < 0 || b < 0 ? mlirShapedTypeGetDynamicSize() : a * b;
 }

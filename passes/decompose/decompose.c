@@ -134,7 +134,7 @@ static bool decomposeOp(MlirOperation op) {
     return false;
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), y);
   mlirOperationDestroy(op);
-  for (int i = 0; i < w.ndead; i++) /* a transpose now read through its input */
+  for (int i = w.ndead - 1; i >= 0; i--) /* transposes now read through their inputs */
     if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(w.dead[i], 0))))
       mlirOperationDestroy(w.dead[i]);
   return true;

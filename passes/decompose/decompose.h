@@ -24,7 +24,8 @@ typedef struct {
   MlirOperation op; /* the composite op */
   const char *name; /* its short name, for diagnostics */
   MlirType compute; /* the element type the math runs in (set by computeType) */
-  MlirOperation dead[2]; /* ops to erase after the composite when nothing uses them */
+  MlirOperation dead[16]; /* ops to erase after the composite when nothing uses them
+                             (dcMarkDead) */
   int ndead;
 } Rw;
 
@@ -57,6 +58,9 @@ void dcTypeString(MlirType t, char *buf, size_t n);
 bool dcCheckTensor(Rw *w, MlirValue v, const char *what, Shape *s);
 /* a * b for sizes, dynamic (MLIR's dynamic size) when either is. */
 int64_t dcMulDims(int64_t a, int64_t b);
+/* Marks op (a transpose now read through its input) to be erased after the composite if
+ * nothing uses it then; each op once. */
+void dcMarkDead(Rw *w, MlirOperation op);
 bool dcComputeType(Rw *w, MlirType t);
 bool dcCheckVector(Rw *w, MlirValue v, const char *what, int64_t n);
 bool dcCheckRows(Rw *w, Shape *x);

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static MlirValue matmulForms(Rw *w, MlirValue a, MlirValue b, MlirType resType);
+static MlirValue f32Product(Rw *w, MlirValue a, MlirValue b, MlirType resType);
+
 MlirValue dcRuleLinear(Rw *w) {
   Shape x, wt, res;
   MlirValue in = mlirOperationGetOperand(w->op, 0);
@@ -65,8 +68,9 @@ MlirValue dcRuleLinear(Rw *w) {
   if (x.rank != 2)
     x2 = dcPrim(w, "reshape", 1, &in, dcTensorOf(2, x2Shape, et), 0, NULL);
   MlirValue operands[2] = {x2, wT};
-  MlirValue y = dcPrim(w, "matmul", 2, operands,
-                     dcTensorOf(2, yShape, hasBias ? w->compute : et), 0, NULL);
+  MlirType yt = dcTensorOf(2, yShape, hasBias ? w->compute : et);
+  MlirValue y = mlirTypeIsAF32(et) ? f32Product(w, x2, wT, yt) /* no f32 tensor cores */
+                                   : dcPrim(w, "matmul", 2, operands, yt, 0, NULL);
   if (hasBias) {
     MlirType t = mlirValueGetType(y);
     y = dcBinary(w, "add", y, dcBroadcastLast(w, dcToCompute(w, bias), t));
@@ -189,7 +193,36 @@ bool dcMatmulNeedsRewrite(MlirOperation op) {
       mlirShapedTypeGetRank(at) > TT_MAX_RANK || mlirShapedTypeGetRank(bt) > TT_MAX_RANK)
     return false;
   int64_t ra = ttTensorShape(at, as), rb = ttTensorShape(bt, bs);
+  if (mlirTypeIsAF32(ttElementType(at)) && mlirTypeIsAF32(ttElementType(bt)))
+    return true; /* f32 operands: split into bf16 parts (splitF32) */
   return !(ra == rb && (ra == 2 || (ra == 3 && as[0] == bs[0])));
+}
+
+/* f32 operands (no f32 tensor-core form exists) are computed as XLA's BF16_BF16_F32_X3:
+ * each operand x is split into bf16 parts hi = bf16(x) and lo = bf16(x - hi), and
+ * a @ b = a_hi @ b_hi + a_hi @ b_lo + a_lo @ b_hi in f32 (dropping a_lo @ b_lo and the
+ * parts past 16 bits: about 2^-16 relative per product, below tf32's 2^-11). Three bf16
+ * dot kernels, the sums fused into the later ones' epilogues, and the splits in one
+ * elementwise kernel per operand. A transposed operand is split before its transpose, so
+ * the dot kernel still reads it in place. */
+static void splitF32(Rw *w, MlirValue x, MlirValue parts[2], MlirOperation *tr) {
+  *tr = lastTwoTranspose(x);
+  MlirValue src = mlirOperationIsNull(*tr) ? x : mlirOperationGetOperand(*tr, 0);
+  MlirType bf16 = mlirBF16TypeGet(w->ctx), f32 = mlirF32TypeGet(w->ctx);
+  parts[0] = dcConvertTo(w, src, bf16);
+  parts[1] = dcConvertTo(w, dcBinary(w, "sub", src, dcConvertTo(w, parts[0], f32)), bf16);
+  if (!mlirOperationIsNull(*tr))
+    dcMarkDead(w, *tr);
+}
+
+/* Part p of an operand split by splitF32, transposed again (one transpose per use, so
+ * each dot kernel reads it in place) when the operand was a transpose `tr`. */
+static MlirValue splitPart(Rw *w, MlirValue p, MlirOperation tr, MlirValue x) {
+  if (mlirOperationIsNull(tr))
+    return p;
+  int64_t shape[TT_MAX_RANK], r = ttTensorShape(mlirValueGetType(x), shape);
+  MlirNamedAttribute pa = ttNamedAttr(w->ctx, "permutation", ttOpAttr(tr, "permutation"));
+  return dcPrim(w, "transpose", 1, &p, dcTensorOf(r, shape, mlirBF16TypeGet(w->ctx)), 1, &pa);
 }
 
 /* Matmul operand x (rank >= 2, its batch dims' product xp) in the dot kernel's form `want`
@@ -208,8 +241,7 @@ static MlirValue mmOperand(Rw *w, MlirValue x, bool allowTrans, int64_t wantRank
     int64_t s = shape[r - 1];
     shape[r - 1] = shape[r - 2];
     shape[r - 2] = s;
-    if (w->ndead < 2 && !(w->ndead == 1 && mlirOperationEqual(w->dead[0], tr)))
-      w->dead[w->ndead++] = tr;
+    dcMarkDead(w, tr);
   }
   if (wantRank == 3 && xp != p) { /* a batch dim broadcasts: materialize it */
     int64_t full[TT_MAX_RANK], dims[TT_MAX_RANK];
@@ -239,6 +271,7 @@ static MlirValue mmOperand(Rw *w, MlirValue x, bool allowTrans, int64_t wantRank
   return dcPrim(w, "transpose", 1, &src, dcTensorOf(wantRank, want, elem), 1, &pa);
 }
 
+
 MlirValue dcRuleMatmul(Rw *w) {
   Shape as, bs, res;
   MlirValue a = mlirOperationGetOperand(w->op, 0), b = mlirOperationGetOperand(w->op, 1);
@@ -249,6 +282,33 @@ MlirValue dcRuleMatmul(Rw *w) {
     ttEmitError(w->op, "decompose: matmul: the operands must have rank 1 or more");
     return dcNullValue();
   }
+  if (!mlirTypeIsAF32(ttElementType(as.type)) || !mlirTypeIsAF32(ttElementType(bs.type)))
+    return matmulForms(w, a, b, res.type);
+  return f32Product(w, a, b, res.type);
+}
+
+/* a @ b of f32 operands as three bf16 products of their parts (splitF32). */
+static MlirValue f32Product(Rw *w, MlirValue a, MlirValue b, MlirType resType) {
+  MlirValue ap[2], bp[2], y = {NULL};
+  MlirOperation at, bt;
+  splitF32(w, a, ap, &at);
+  splitF32(w, b, bp, &bt);
+  static const int terms[3][2] = {{0, 0}, {0, 1}, {1, 0}}; /* hi hi, hi lo, lo hi */
+  for (int i = 0; i < 3 && !(i && mlirValueIsNull(y)); i++) {
+    MlirValue mm = matmulForms(w, splitPart(w, ap[terms[i][0]], at, a),
+                               splitPart(w, bp[terms[i][1]], bt, b), resType);
+    y = i == 0 || mlirValueIsNull(mm) ? mm : dcBinary(w, "add", y, mm);
+  }
+  return y;
+}
+
+/* torch.matmul of a and b (checked by the rule) as the 2-D and 3-D matmuls the dot
+ * kernels take, with a result of type resType. */
+static MlirValue matmulForms(Rw *w, MlirValue a, MlirValue b, MlirType resType) {
+  Shape as, bs, res;
+  dcCheckTensor(w, a, "a", &as);
+  dcCheckTensor(w, b, "b", &bs);
+  res.type = resType;
   if (as.rank == 1) { /* [K] -> [1, K] */
     int64_t v[2] = {1, as.shape[0]};
     a = dcPrim(w, "reshape", 1, &a, dcTensorOf(2, v, ttElementType(as.type)), 0, NULL);
@@ -290,6 +350,8 @@ MlirValue dcRuleMatmul(Rw *w) {
     operands[1] = mmOperand(w, b, true, 2, bw, n, batch, p);
     MlirValue y = dcPrim(w, "matmul", 2, operands, dcTensorOf(2, yw, ttElementType(res.type)), 0,
                        NULL);
+    if (mlirTypeEqual(mlirValueGetType(y), res.type)) /* a 2-D f32 product's parts */
+      return y;
     return dcPrim(w, "reshape", 1, &y, res.type, 0, NULL);
   }
   int64_t aw[3] = {p, m, k}, bw[3] = {p, k, nn}, yw[3] = {p, m, nn};

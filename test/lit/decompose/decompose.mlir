@@ -229,13 +229,18 @@ func.func @swiglu_bf16(%a: tensor<2x8xbf16>, %b: tensor<2x8xbf16>) -> tensor<2x8
 
 // -----
 
-// linear of 2-D f32 with a bias: matmul(x, transpose(w)) + broadcast(bias).
+// linear of 2-D f32 with a bias: matmul(x, transpose(w)) + broadcast(bias), the f32
+// product as three bf16 ones of the operands' hi and lo parts (as prim.matmul's f32 rule,
+// matmul.mlir), each reading its weight part through a transpose.
 // CHECK-LABEL: func.func @linear
 // CHECK-SAME: (%[[X:.*]]: tensor<6x8xf32>, %[[W:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4xf32>)
-// CHECK-NEXT: %[[WT:.*]] = "prim.transpose"(%[[W]]) {permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT: %[[MM:.*]] = "prim.matmul"(%[[X]], %[[WT]]) : (tensor<6x8xf32>, tensor<8x4xf32>) -> tensor<6x4xf32>
-// CHECK-NEXT: %[[BB:.*]] = "prim.broadcast_in_dim"(%[[B]]) {broadcast_dimensions = array<i64: 1>} : (tensor<4xf32>) -> tensor<6x4xf32>
-// CHECK-NEXT: %[[Y:.*]] = "prim.add"(%[[MM]], %[[BB]])
+// CHECK-NEXT: %[[XH:.*]] = "prim.convert"(%[[X]]) : (tensor<6x8xf32>) -> tensor<6x8xbf16>
+// CHECK: %[[WH:.*]] = "prim.convert"(%[[W]]) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+// CHECK: %[[WT:.*]] = "prim.transpose"(%[[WH]]) {permutation = array<i64: 1, 0>} : (tensor<4x8xbf16>) -> tensor<8x4xbf16>
+// CHECK-NEXT: %[[MM:.*]] = "prim.matmul"(%[[XH]], %[[WT]]) : (tensor<6x8xbf16>, tensor<8x4xbf16>) -> tensor<6x4xf32>
+// CHECK-COUNT-2: "prim.matmul"
+// CHECK: %[[BB:.*]] = "prim.broadcast_in_dim"(%[[B]]) {broadcast_dimensions = array<i64: 1>} : (tensor<4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT: %[[Y:.*]] = "prim.add"(%{{.*}}, %[[BB]])
 // CHECK-NEXT: return %[[Y]]
 func.func @linear(%x: tensor<6x8xf32>, %w: tensor<4x8xf32>, %b: tensor<4xf32>) -> tensor<6x4xf32> {
   %y = "prim.linear"(%x, %w, %b) : (tensor<6x8xf32>, tensor<4x8xf32>, tensor<4xf32>) -> tensor<6x4xf32>

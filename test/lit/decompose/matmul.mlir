@@ -147,3 +147,32 @@ func.func @kept(%a: tensor<5x16xf16>, %b: tensor<16x8xf16>, %c: tensor<3x5x16xf1
   %1 = "prim.matmul"(%c, %d) : (tensor<3x5x16xf16>, tensor<3x16x8xf16>) -> tensor<3x5x8xf16>
   return %0, %1 : tensor<5x8xf16>, tensor<3x5x8xf16>
 }
+
+// -----
+
+// f32 operands: XLA's BF16_BF16_F32_X3, each operand split into bf16 hi and lo parts and
+// three bf16 products summed in f32; a transposed weight is split before its transpose,
+// which each product gets again, so every dot kernel reads it in place.
+// CHECK-LABEL: func.func @mm_f32
+// CHECK-NEXT: %[[AH:.*]] = "prim.convert"(%arg0) : (tensor<37x100xf32>) -> tensor<37x100xbf16>
+// CHECK-NEXT: %[[AHF:.*]] = "prim.convert"(%[[AH]]) : (tensor<37x100xbf16>) -> tensor<37x100xf32>
+// CHECK-NEXT: %[[AD:.*]] = "prim.sub"(%arg0, %[[AHF]])
+// CHECK-NEXT: %[[AL:.*]] = "prim.convert"(%[[AD]]) : (tensor<37x100xf32>) -> tensor<37x100xbf16>
+// CHECK-NEXT: %[[WH:.*]] = "prim.convert"(%arg1) : (tensor<65x100xf32>) -> tensor<65x100xbf16>
+// CHECK: %[[WL:.*]] = "prim.convert"({{.*}}) : (tensor<65x100xf32>) -> tensor<65x100xbf16>
+// CHECK: %[[T1:.*]] = "prim.transpose"(%[[WH]])
+// CHECK-NEXT: %[[P1:.*]] = "prim.matmul"(%[[AH]], %[[T1]]) : (tensor<37x100xbf16>, tensor<100x65xbf16>) -> tensor<37x65xf32>
+// CHECK: %[[T2:.*]] = "prim.transpose"(%[[WL]])
+// CHECK-NEXT: %[[P2:.*]] = "prim.matmul"(%[[AH]], %[[T2]])
+// CHECK-NEXT: %[[S:.*]] = "prim.add"(%[[P1]], %[[P2]])
+// CHECK: %[[T3:.*]] = "prim.transpose"(%[[WH]])
+// CHECK-NEXT: %[[P3:.*]] = "prim.matmul"(%[[AL]], %[[T3]])
+// CHECK-NEXT: %[[Y:.*]] = "prim.add"(%[[S]], %[[P3]])
+// CHECK-NEXT: return %[[Y]]
+// CHECK-NOT: prim.transpose
+// TILE-LABEL: func.func @mm_f32
+func.func @mm_f32(%a: tensor<37x100xf32>, %w: tensor<65x100xf32>) -> tensor<37x65xf32> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<65x100xf32>) -> tensor<100x65xf32>
+  %y = "prim.matmul"(%a, %wt) : (tensor<37x100xf32>, tensor<100x65xf32>) -> tensor<37x65xf32>
+  return %y : tensor<37x65xf32>
+}
