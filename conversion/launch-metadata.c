@@ -268,6 +268,14 @@ static void substitute(Meta *m, MlirOperation call, const MlirValue *inputs, int
   }
 }
 
+/* Appends ` key=A0,A1,...` for op's array<i64> attribute `key` (slice's, pad's). */
+static void arrayAttr(Meta *m, MlirOperation op, const char *key) {
+  MlirAttribute a = ttOpAttr(op, key);
+  ttStrAppendf(&m->prims, " %s=", key);
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(a); i++)
+    ttStrAppendf(&m->prims, "%s%lld", i ? "," : "", (long long)mlirDenseI64ArrayGetElement(a, i));
+}
+
 /* Appends one prim line for op, whose result gets tensor id `id`. */
 static void primLine(Meta *m, MlirOperation op, int id) {
   char name[64];
@@ -299,17 +307,18 @@ static void primLine(Meta *m, MlirOperation op, int id) {
     }
     if (k == TT_PRIM_REDUCTION)
       ttStrAppendf(&m->prims, " keepdim=%d", ttOpAttrInt(op, "keepdim", 0) != 0);
-  } else if (k == TT_PRIM_CONCAT) {
+  } else if (k == TT_PRIM_CONCAT || k == TT_PRIM_INDEX) {
     ttStrAppendf(&m->prims, " dim=%lld", (long long)ttOpAttrInt(op, "dim", 0));
+  } else if (k == TT_PRIM_IOTA) {
+    ttStrAppendf(&m->prims, " dimension=%lld", (long long)ttOpAttrInt(op, "dimension", 0));
   } else if (k == TT_PRIM_SLICE) {
     static const char *const keys[3] = {"start", "stop", "step"};
-    for (int j = 0; j < 3; j++) {
-      MlirAttribute a = ttOpAttr(op, keys[j]);
-      ttStrAppendf(&m->prims, " %s=", keys[j]);
-      for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(a); i++)
-        ttStrAppendf(&m->prims, "%s%lld", i ? "," : "",
-                     (long long)mlirDenseI64ArrayGetElement(a, i));
-    }
+    for (int j = 0; j < 3; j++)
+      arrayAttr(m, op, keys[j]);
+  } else if (k == TT_PRIM_PAD) {
+    arrayAttr(m, op, "low");
+    arrayAttr(m, op, "high");
+    ttStrAppendf(&m->prims, " value=%.17g", mlirFloatAttrGetValueDouble(ttOpAttr(op, "value")));
   } else if (k == TT_PRIM_COMPARE) {
     char dir[16] = "";
     ttOpAttrStr(op, "direction", dir, sizeof dir);
