@@ -13,7 +13,8 @@
 #    middle dim of 3x1000x7 (5 i64 indices);
 #  - gather (torch.gather) of 3x1000x7 along each dim with an index of the same rank
 #    (3x37x7 along dim 1, 2x1000x7 along dim 0, 3x1000x4 along dim 2), i64 and i32;
-#  - iota along each dim of 3x1000 (a float arange) plus an input;
+#  - iota along each dim of 3x1000 (a float arange) plus an input, and an i32 iota
+#    converted to the float type then added (torch.arange(n, dtype=int32).float());
 #  - pad of 3x1000 by low 1,2 and high 2,3 with the value 0.5, then exp, and a pad of only
 #    the last dim (low 0,5 high 0,0 with -1).
 # tt-run makes an index input uniform in [0, size of the indexed dim), so every case's
@@ -99,6 +100,12 @@ for t in f32 f16 bf16; do
   return %y : tensor<3x1000x$t>
 }"
   done
+  compile iota_i32_convert_add "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<3x1000x$t> {
+  %i = \"prim.iota\"() {dimension = 1 : i64} : () -> tensor<3x1000xi32>
+  %f = \"prim.convert\"(%i) : (tensor<3x1000xi32>) -> tensor<3x1000x$t>
+  %y = \"prim.add\"(%f, %x) : (tensor<3x1000x$t>, tensor<3x1000x$t>) -> tensor<3x1000x$t>
+  return %y : tensor<3x1000x$t>
+}"
   compile pad_exp "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<6x1005x$t> {
   %p = \"prim.pad\"(%x) {low = array<i64: 1, 2>, high = array<i64: 2, 3>, value = 0.5 : f64} : (tensor<3x1000x$t>) -> tensor<6x1005x$t>
   %y = \"prim.exp\"(%p) : (tensor<6x1005x$t>) -> tensor<6x1005x$t>

@@ -238,9 +238,9 @@ irdl.dialect @prim {
   /// `dimension` (an integer, 0 <= dimension < the result's rank), in the result's
   /// element type (a float or an integer; broadcast over the other dimensions). Kernels
   /// compute it in f32 (for f16 and bf16 too, like every op) and store only f32, f16 and
-  /// bf16: an integer iota inside a kernel is a located error of --tile (make a float
-  /// one, or convert the float one where an integer is needed by the reference).
-  /// Category: shape.
+  /// bf16: an integer iota is supported in a kernel only as the operand of a `convert` to
+  /// a float (torch.arange(n, dtype=torch.int32).float()); any other integer iota there
+  /// (stored, or an index) is a located error of --tile. Category: shape.
   irdl.operation @iota {
     %r = irdl.base "!builtin.tensor"
     %i = irdl.base "#builtin.integer"

@@ -312,10 +312,17 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     return ttBuild(&e->b, "arith.select", e->loc, 3, ops, ct, 0, NULL);
   }
   case TT_PRIM_CONVERT: {
-    MlirType selem = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-    if (!isFloat || !mlirTypeIsAFloat(selem))
+    MlirValue src = mlirOperationGetOperand(op, 0);
+    MlirType selem = ttElementType(mlirValueGetType(src));
+    /* an integer iota converted to a float: the index, made in f32 */
+    bool iota = !mlirTypeIsAFloat(selem) && mlirValueIsAOpResult(src) &&
+                ttPrimKind(mlirOpResultGetOwner(src)) == TT_PRIM_IOTA;
+    if (!isFloat || (!mlirTypeIsAFloat(selem) && !iota))
       break;
-    MlirValue x = tileEmitValue(e, mlirOperationGetOperand(op, 0), offs);
+    if (iota)
+      selem = mlirF32TypeGet(e->ctx);
+    MlirValue x = iota ? tileEmitIota(e, mlirOpResultGetOwner(src), offs, tileOf(e, selem))
+                       : tileEmitValue(e, src, offs);
     if (e->failed)
       return none;
     MlirType sct = tileComputeType(e->ctx, selem), dct = tileComputeType(e->ctx, relem);

@@ -19,8 +19,9 @@
  *  - pad: i_d - low_d in every padded dim, in the operand when that is below its size
  *    (unsigned, so below 0 is out too); the operand is read under the mask of those lanes
  *    and a select puts `value` elsewhere (emitPad);
- *  - iota: i_dimension itself, converted to the compute type (emitIota; float results
- *    only).
+ *  - iota: i_dimension itself, converted to the compute type (tileEmitIota; a float
+ *    iota, or an integer one that a convert to a float reads: emit.c's convert asks for it
+ *    in f32).
  * Each operand is emitted by the same recursion (tileEmitValue) at the mapped offsets, so a
  * chain of these ops and elementwise ops is one kernel. They are emitted in elementwise
  * kernels only (--fuse puts them in no row, column or dot group).
@@ -241,8 +242,7 @@ static MlirValue emitPad(Emit *e, MlirOperation op, MlirValue offs, MlirType ct)
   return emitWhere(e, x, sum, ok, ct, mlirFloatAttrGetValueDouble(ttOpAttr(op, "value")));
 }
 
-/* iota at offsets offs: the index along `dimension`, converted to the compute type ct. */
-static MlirValue emitIota(Emit *e, MlirOperation op, MlirValue offs, MlirType ct) {
+MlirValue tileEmitIota(Emit *e, MlirOperation op, MlirValue offs, MlirType ct) {
   int64_t rs[TT_MAX_RANK], rstride[TT_MAX_RANK];
   int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), rs);
   stridesOf(rs, r, rstride);
@@ -275,11 +275,12 @@ MlirValue tileEmitMove(Emit *e, MlirOperation op, MlirValue offs) {
       ttEmitError(op, "tile: 'prim.%s' of %s elements is not supported in kernels (f32, f16, "
                       "bf16)%s",
                   name, ttDtypeName(relem),
-                  ttPrimKind(op) == TT_PRIM_IOTA ? ": make a float iota" : "");
+                  ttPrimKind(op) == TT_PRIM_IOTA
+                      ? ": make a float iota, or convert this one to a float" : "");
       e->failed = true;
       return none;
     }
-    return ttPrimKind(op) == TT_PRIM_PAD ? emitPad(e, op, offs, ct) : emitIota(e, op, offs, ct);
+    return ttPrimKind(op) == TT_PRIM_PAD ? emitPad(e, op, offs, ct) : tileEmitIota(e, op, offs, ct);
   default:
     break;
   }

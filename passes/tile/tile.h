@@ -121,6 +121,9 @@ void tileLoadsFirst(MlirBlock body);
 /* Emits slice, concat, index_select, gather, pad or iota `op` at offsets offs: its operands
  * at the mapped offsets (a located error in a row kernel, and for an integer pad or iota). */
 MlirValue tileEmitMove(Emit *e, MlirOperation op, MlirValue offs);
+/* iota `op` at offsets offs: the index along its dimension, as a tile of type ct (a float
+ * type; --tile's convert of an integer iota asks for f32). */
+MlirValue tileEmitIota(Emit *e, MlirOperation op, MlirValue offs, MlirType ct);
 
 /* rows.c: elementwise and row kernels -------------------------------------------------- */
 

@@ -144,3 +144,23 @@ func.func private @fused_0(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {p
   %y = "prim.neg"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+// An integer iota is supported in a kernel only under a convert to a float.
+func.func @iota_index(%x: tensor<8x4xf32>) -> tensor<3x4xf32> {
+  // expected-error@+1 {{tile: 'prim.iota' of i32 elements is not supported in kernels (f32, f16, bf16): make a float iota, or convert this one to a float}}
+  %i = "prim.iota"() {dimension = 0 : i64} : () -> tensor<3xi32>
+  %y = "prim.index_select"(%x, %i) {dim = 0 : i64} : (tensor<8x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+
+// -----
+
+// An integer input is loaded only as the index of index_select or gather.
+func.func @index_math(%x: tensor<8x4xf32>, %i: tensor<3xi32>) -> tensor<3x4xf32> {
+  %j = "prim.add"(%i, %i) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  // expected-error@+1 {{tile: an input of dtype i32 is not supported by the elementwise lowering (f32, f16, bf16)}}
+  %y = "prim.index_select"(%x, %j) {dim = 0 : i64} : (tensor<8x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
