@@ -25,7 +25,8 @@
  *     dimensions its rules say are equal one class (union-find over (tensor, dim); the
  *     same rules as runtime/rules.c: elementwise operands and result, broadcast_in_dim's
  *     mapped dims, a reduction's kept dims, transpose's permutation, matmul's batch, M,
- *     K and N, concat's other dims, a reshape that keeps its one dynamic dim, a
+ *     K and N, concat's other dims, index_select's other dims and its index's length,
+ *     gather's index dims, pad's unpadded dims, a reshape that keeps its one dynamic dim, a
  *     workspace's result dims); a class holding a static size prints it, else a class
  *     holding an input's dim prints symbol `sK` (numbered in input order); a class with
  *     neither is an error (nothing tells its size at run time).
@@ -180,6 +181,24 @@ static void unifyPrim(Meta *m, MlirOperation op, const int *ids, int nids, int r
       for (int64_t d = 0; d < rr; d++)
         if (d != cd)
           dimUnion(m, ids[i], (int)d, rid, (int)d);
+    break;
+  }
+  case TT_PRIM_INDEX: { /* index_select: x's other dims, the index's length in dim;
+                         * gather: the index's dims */
+    int64_t cd = ttOpAttrInt(op, "dim", 0);
+    bool gather = ttOpIs(op, "prim.gather");
+    for (int64_t d = 0; d < rr && nids > 1; d++)
+      if (gather || d == cd)
+        dimUnion(m, ids[1], gather ? (int)d : 0, rid, (int)d);
+      else
+        dimUnion(m, ids[0], (int)d, rid, (int)d);
+    break;
+  }
+  case TT_PRIM_PAD: { /* the dims without padding */
+    MlirAttribute lo = ttOpAttr(op, "low"), hi = ttOpAttr(op, "high");
+    for (int64_t d = 0; d < rr && d < xr; d++)
+      if (!mlirDenseI64ArrayGetElement(lo, d) && !mlirDenseI64ArrayGetElement(hi, d))
+        dimUnion(m, ids[0], (int)d, rid, (int)d);
     break;
   }
   case TT_PRIM_RESHAPE: { /* one dynamic dim on each side, the rest of equal product */

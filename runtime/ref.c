@@ -617,7 +617,7 @@ int64_t ttrtRefIndexBound(const TtrtMeta *meta, int slot) {
         p->operands[1] != slot)
       continue;
     int64_t size = meta->tensors[p->operands[0]].shape.dims[p->dims[0]];
-    if (bound < 0 || size < bound)
+    if (size >= 1 && (bound < 0 || size < bound))
       bound = size;
   }
   return bound;

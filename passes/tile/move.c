@@ -251,6 +251,24 @@ MlirValue tileEmitIota(Emit *e, MlirOperation op, MlirValue offs, MlirType ct) {
   return tileOp1(e, "arith.uitofp", i, ct);
 }
 
+/* False when index_select or gather indexes a dynamic dim (the bound is only known at run
+ * time) or pad widens one (a dynamic leading dim is otherwise fine: the offsets use the
+ * strides, which do not depend on it). */
+static bool staticMoved(MlirOperation op) {
+  TtPrimKind k = ttPrimKind(op);
+  if (k != TT_PRIM_INDEX && k != TT_PRIM_PAD)
+    return true;
+  int64_t xs[TT_MAX_RANK];
+  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs);
+  if (k == TT_PRIM_INDEX)
+    return xs[ttOpAttrInt(op, "dim", 0)] >= 0;
+  for (int64_t d = 0; d < r; d++)
+    if (xs[d] < 0 && (mlirDenseI64ArrayGetElement(ttOpAttr(op, "low"), d) ||
+                      mlirDenseI64ArrayGetElement(ttOpAttr(op, "high"), d)))
+      return false;
+  return true;
+}
+
 MlirValue tileEmitMove(Emit *e, MlirOperation op, MlirValue offs) {
   MlirValue none = {NULL};
   char name[32];
@@ -259,6 +277,12 @@ MlirValue tileEmitMove(Emit *e, MlirOperation op, MlirValue offs) {
   MlirType ct = tileOf(e, tileComputeType(e->ctx, relem));
   if (e->rowMode) { /* --fuse puts data movement in elementwise groups only */
     ttEmitError(op, "tile: 'prim.%s' is only supported in elementwise kernels", name);
+    e->failed = true;
+    return none;
+  }
+  if (!staticMoved(op)) {
+    ttEmitError(op, "tile: 'prim.%s' %s a dynamic dimension is not supported yet", name,
+                ttPrimKind(op) == TT_PRIM_PAD ? "padding" : "along");
     e->failed = true;
     return none;
   }

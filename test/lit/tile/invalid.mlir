@@ -164,3 +164,21 @@ func.func @index_math(%x: tensor<8x4xf32>, %i: tensor<3xi32>) -> tensor<3x4xf32>
   %y = "prim.index_select"(%x, %j) {dim = 0 : i64} : (tensor<8x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
   return %y : tensor<3x4xf32>
 }
+
+// -----
+
+// A dynamic leading dim is fine for data movement (the offsets use the static strides),
+// but not an index into it or padding of it: the bound is only known at run time.
+func.func @index_dynamic(%x: tensor<?x4xf32>, %i: tensor<3xi32>) -> tensor<3x4xf32> {
+  // expected-error@+1 {{tile: 'prim.index_select' along a dynamic dimension is not supported yet}}
+  %y = "prim.index_select"(%x, %i) {dim = 0 : i64} : (tensor<?x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @pad_dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error@+1 {{tile: 'prim.pad' padding a dynamic dimension is not supported yet}}
+  %y = "prim.pad"(%x) {low = array<i64: 1, 0>, high = array<i64: 0, 0>, value = 0.0 : f64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
