@@ -25,7 +25,8 @@
  *     dimensions its rules say are equal one class (union-find over (tensor, dim); the
  *     same rules as runtime/rules.c: elementwise operands and result, broadcast_in_dim's
  *     mapped dims, a reduction's kept dims, transpose's permutation, matmul's batch, M,
- *     K and N, concat's other dims, a reshape that keeps its one dynamic dim, a
+ *     K and N, concat's other dims, index_select's other dims and its index's length,
+ *     gather's index dims, pad's unpadded dims, a reshape that keeps its one dynamic dim, a
  *     workspace's result dims); a class holding a static size prints it, else a class
  *     holding an input's dim prints symbol `sK` (numbered in input order); a class with
  *     neither is an error (nothing tells its size at run time).
@@ -182,6 +183,24 @@ static void unifyPrim(Meta *m, MlirOperation op, const int *ids, int nids, int r
           dimUnion(m, ids[i], (int)d, rid, (int)d);
     break;
   }
+  case TT_PRIM_INDEX: { /* index_select: x's other dims, the index's length in dim;
+                         * gather: the index's dims */
+    int64_t cd = ttOpAttrInt(op, "dim", 0);
+    bool gather = ttOpIs(op, "prim.gather");
+    for (int64_t d = 0; d < rr && nids > 1; d++)
+      if (gather || d == cd)
+        dimUnion(m, ids[1], gather ? (int)d : 0, rid, (int)d);
+      else
+        dimUnion(m, ids[0], (int)d, rid, (int)d);
+    break;
+  }
+  case TT_PRIM_PAD: { /* the dims without padding */
+    MlirAttribute lo = ttOpAttr(op, "low"), hi = ttOpAttr(op, "high");
+    for (int64_t d = 0; d < rr && d < xr; d++)
+      if (!mlirDenseI64ArrayGetElement(lo, d) && !mlirDenseI64ArrayGetElement(hi, d))
+        dimUnion(m, ids[0], (int)d, rid, (int)d);
+    break;
+  }
   case TT_PRIM_RESHAPE: { /* one dynamic dim on each side, the rest of equal product */
     int xd = -1, rd = -1, nx = 0, nr = 0;
     int64_t px = 1, pr = 1;
@@ -268,6 +287,14 @@ static void substitute(Meta *m, MlirOperation call, const MlirValue *inputs, int
   }
 }
 
+/* Appends ` key=A0,A1,...` for op's array<i64> attribute `key` (slice's, pad's). */
+static void arrayAttr(Meta *m, MlirOperation op, const char *key) {
+  MlirAttribute a = ttOpAttr(op, key);
+  ttStrAppendf(&m->prims, " %s=", key);
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(a); i++)
+    ttStrAppendf(&m->prims, "%s%lld", i ? "," : "", (long long)mlirDenseI64ArrayGetElement(a, i));
+}
+
 /* Appends one prim line for op, whose result gets tensor id `id`. */
 static void primLine(Meta *m, MlirOperation op, int id) {
   char name[64];
@@ -299,17 +326,18 @@ static void primLine(Meta *m, MlirOperation op, int id) {
     }
     if (k == TT_PRIM_REDUCTION)
       ttStrAppendf(&m->prims, " keepdim=%d", ttOpAttrInt(op, "keepdim", 0) != 0);
-  } else if (k == TT_PRIM_CONCAT) {
+  } else if (k == TT_PRIM_CONCAT || k == TT_PRIM_INDEX) {
     ttStrAppendf(&m->prims, " dim=%lld", (long long)ttOpAttrInt(op, "dim", 0));
+  } else if (k == TT_PRIM_IOTA) {
+    ttStrAppendf(&m->prims, " dimension=%lld", (long long)ttOpAttrInt(op, "dimension", 0));
   } else if (k == TT_PRIM_SLICE) {
     static const char *const keys[3] = {"start", "stop", "step"};
-    for (int j = 0; j < 3; j++) {
-      MlirAttribute a = ttOpAttr(op, keys[j]);
-      ttStrAppendf(&m->prims, " %s=", keys[j]);
-      for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(a); i++)
-        ttStrAppendf(&m->prims, "%s%lld", i ? "," : "",
-                     (long long)mlirDenseI64ArrayGetElement(a, i));
-    }
+    for (int j = 0; j < 3; j++)
+      arrayAttr(m, op, keys[j]);
+  } else if (k == TT_PRIM_PAD) {
+    arrayAttr(m, op, "low");
+    arrayAttr(m, op, "high");
+    ttStrAppendf(&m->prims, " value=%.17g", mlirFloatAttrGetValueDouble(ttOpAttr(op, "value")));
   } else if (k == TT_PRIM_COMPARE) {
     char dir[16] = "";
     ttOpAttrStr(op, "direction", dir, sizeof dir);

@@ -3,7 +3,8 @@
  *
  * The rules are the reference interpreter's own (runtime/rules.h, one table for both):
  * each prim op that has a prim line (the elementwise ops, compare, where, convert,
- * broadcast_in_dim, reshape, transpose, full/constant, sum/amax/amin, matmul, slice, concat) is read into
+ * broadcast_in_dim, reshape, transpose, full/constant, sum/amax/amin, matmul, slice, concat,
+ * index_select, gather, iota, pad) is read into
  * the plain form the table checks (a TtrtPrim with its dims, keepdim and direction, one
  * TtrtPrimTensor per operand and for the result: dtype and shape, `?` as a negative size)
  * and ttrtPrimCheck runs on it with the strict dtype rules (the compiler computes in the
@@ -104,6 +105,28 @@ static bool readSlice(MlirOperation op, const char *opName, TtrtPrim *prim) {
   return true;
 }
 
+/* The integer attribute holding an op's one dimension (concat, index_select, gather:
+ * `dim`; iota: `dimension`), or NULL. */
+static const char *oneDimAttrName(TtrtOp op) {
+  if (op == TTRT_OP_CONCAT || op == TTRT_OP_INDEX_SELECT || op == TTRT_OP_GATHER)
+    return "dim";
+  return op == TTRT_OP_IOTA ? "dimension" : NULL;
+}
+
+/* Reads the integer attribute `key` into prim->dims[0]; false after an error. */
+static bool readOneDim(MlirOperation op, const char *opName, const char *key,
+                       TtrtPrim *prim) {
+  MlirAttribute d = ttOpAttr(op, key);
+  if (mlirAttributeIsNull(d) || !mlirAttributeIsAInteger(d)) {
+    ttEmitError(op, "'%s' needs '%s' as an integer", opName, key);
+    return false;
+  }
+  int64_t v = mlirIntegerAttrGetValueInt(d);
+  prim->numDims = 1;
+  prim->dims[0] = v > INT_MAX / 2 ? INT_MAX / 2 : v < INT_MIN / 2 ? INT_MIN / 2 : (int)v;
+  return true;
+}
+
 /* Reads the attributes of op into prim; false after an error. */
 static bool readAttributes(MlirOperation op, const char *opName, TtrtPrim *prim) {
   const char *key = dimsAttrName(prim->op);
@@ -111,15 +134,19 @@ static bool readAttributes(MlirOperation op, const char *opName, TtrtPrim *prim)
     return false;
   if (prim->op == TTRT_OP_SLICE && !readSlice(op, opName, prim))
     return false;
-  if (prim->op == TTRT_OP_CONCAT) {
-    MlirAttribute d = ttOpAttr(op, "dim");
-    if (mlirAttributeIsNull(d) || !mlirAttributeIsAInteger(d)) {
-      ttEmitError(op, "'%s' needs 'dim' as an integer", opName);
+  const char *one = oneDimAttrName(prim->op);
+  if (one && !readOneDim(op, opName, one, prim))
+    return false;
+  if (prim->op == TTRT_OP_PAD) {
+    for (int k = 0; k < 2; k++)
+      if (!readArray(op, opName, ttrtPadKeys[k], prim->slice[k], &prim->numSlice[k]))
+        return false;
+    MlirAttribute v = ttOpAttr(op, "value");
+    if (mlirAttributeIsNull(v) || !mlirAttributeIsAFloat(v)) {
+      ttEmitError(op, "'%s' needs 'value' as a float", opName);
       return false;
     }
-    int64_t v = mlirIntegerAttrGetValueInt(d);
-    prim->numDims = 1;
-    prim->dims[0] = v > INT_MAX / 2 ? INT_MAX / 2 : v < INT_MIN / 2 ? INT_MIN / 2 : (int)v;
+    prim->value = mlirFloatAttrGetValueDouble(v);
   }
   if (ttrtOpIsReduction(prim->op)) {
     MlirAttribute k = ttOpAttr(op, "keepdim");

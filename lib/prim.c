@@ -30,7 +30,9 @@ static const struct {
     {"sum", TT_PRIM_REDUCTION},      {"amax", TT_PRIM_REDUCTION},
     {"amin", TT_PRIM_REDUCTION},     {"matmul", TT_PRIM_MATMUL},
     {"transpose", TT_PRIM_TRANSPOSE}, {"slice", TT_PRIM_SLICE},
-    {"concat", TT_PRIM_CONCAT},
+    {"concat", TT_PRIM_CONCAT},      {"index_select", TT_PRIM_INDEX},
+    {"gather", TT_PRIM_INDEX},       {"iota", TT_PRIM_IOTA},
+    {"pad", TT_PRIM_PAD},
     {"linear", TT_PRIM_COMPOSITE},   {"softmax", TT_PRIM_COMPOSITE},
     {"log_softmax", TT_PRIM_COMPOSITE}, {"layer_norm", TT_PRIM_COMPOSITE},
     {"rms_norm", TT_PRIM_COMPOSITE}, {"gelu", TT_PRIM_COMPOSITE},
@@ -65,7 +67,7 @@ bool ttPrimIsElementwise(TtPrimKind k) {
   return k == TT_PRIM_UNARY || k == TT_PRIM_BINARY || k == TT_PRIM_COMPARE ||
          k == TT_PRIM_WHERE || k == TT_PRIM_CONVERT || k == TT_PRIM_BROADCAST ||
          k == TT_PRIM_RESHAPE || k == TT_PRIM_CONSTANT || k == TT_PRIM_SLICE ||
-         k == TT_PRIM_CONCAT;
+         k == TT_PRIM_CONCAT || k == TT_PRIM_INDEX || k == TT_PRIM_IOTA || k == TT_PRIM_PAD;
 }
 
 bool ttPrimIsRowReduction(MlirOperation op) {

@@ -252,6 +252,9 @@ typedef enum {
   TT_PRIM_TRANSPOSE, /* transpose */
   TT_PRIM_SLICE,     /* slice: a load at mapped offsets in an elementwise group */
   TT_PRIM_CONCAT,    /* concat: a select between its operands' masked loads, likewise */
+  TT_PRIM_INDEX,     /* index_select gather: an index load, then a data load, likewise */
+  TT_PRIM_IOTA,      /* iota: the index along a dimension, likewise */
+  TT_PRIM_PAD,       /* pad: a masked load and a select with the value, likewise */
   TT_PRIM_COMPOSITE, /* linear softmax log_softmax layer_norm rms_norm gelu silu sigmoid
                         swiglu mean var std relu clamp */
 } TtPrimKind;

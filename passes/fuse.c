@@ -39,7 +39,11 @@
  * A slice is pointwise in its user's iteration space (operand index = start + step *
  * result index per dim), and so is a concat (each element comes from one operand at an
  * offset in dim): each joins like an elementwise op, and the kernel loads its operands
- * at the mapped offsets. They join elementwise groups only: a group holding one holds no
+ * at the mapped offsets. So are index_select and gather (the kernel loads the index at
+ * the element's offsets, then the operand where the index points: the index is loaded,
+ * not a kernel), pad (a load under the mask of the lanes inside the operand, then a
+ * select with the value) and iota (the element's index along its dimension, computed).
+ * They join elementwise groups only: a group holding one holds no
  * reduction or matmul (`move` below; a row or column kernel's offsets follow its rows).
  * Ops that do not fuse (other reductions, which --decompose splits into runs; composites)
  * stay where they are.
@@ -89,9 +93,12 @@ static bool fusible(MlirOperation op) {
          ttPrimIsColumnReduction(op) || ttPrimKind(op) == TT_PRIM_MATMUL;
 }
 
-/* True for the data movement ops that fuse as loads at mapped offsets (slice). */
+/* True for the data movement ops that fuse as loads at mapped offsets (slice, concat,
+ * index_select, gather, pad) or as index math (iota). */
 static bool isMove(MlirOperation op) {
-  return ttPrimKind(op) == TT_PRIM_SLICE || ttPrimKind(op) == TT_PRIM_CONCAT;
+  TtPrimKind k = ttPrimKind(op);
+  return k == TT_PRIM_SLICE || k == TT_PRIM_CONCAT || k == TT_PRIM_INDEX ||
+         k == TT_PRIM_PAD || k == TT_PRIM_IOTA;
 }
 
 /* True when a result of op is an operand of a matmul. */
@@ -259,8 +266,9 @@ static void growGroup(FuseState *st, MlirBlock block, int g) {
         if (!canJoin(st, g, p)) {
           remark(st, p, "%s",
                  isMove(p) || st->move[g]
-                     ? "not fused into the group of its user: a slice or concat fuses only into "
-                       "elementwise groups (no reduction or matmul in the group)"
+                     ? "not fused into the group of its user: data movement (slice, concat, "
+                       "index_select, gather, pad, iota) fuses only into elementwise groups "
+                       "(no reduction or matmul in the group)"
                  : ttPrimIsColumnReduction(p) || st->col[g]
                      ? "not fused into the group of its user: a column kernel computes one "
                        "column reduction, with only elementwise ops before and after it"

@@ -173,6 +173,10 @@ typedef enum TtrtOp {
   TTRT_OP_MATMUL,
   TTRT_OP_SLICE,
   TTRT_OP_CONCAT,
+  TTRT_OP_INDEX_SELECT,
+  TTRT_OP_GATHER,
+  TTRT_OP_IOTA,
+  TTRT_OP_PAD,
   /* reductions */
   TTRT_OP_SUM,
   TTRT_OP_AMAX,
@@ -208,11 +212,12 @@ typedef struct TtrtPrim {
   int operands[TTRT_MAX_OPERANDS];
   TtrtDirection direction; /* compare */
   int numDims;             /* broadcast_in_dim, reductions, transpose */
-  int dims[TTRT_MAX_RANK]; /* broadcast_in_dim, reductions; transpose: perm; concat: dim */
+  int dims[TTRT_MAX_RANK]; /* broadcast_in_dim, reductions; transpose: perm; concat,
+                              index_select, gather: dim; iota: dimension */
   bool keepdim;            /* reductions */
-  int numSlice[3];         /* slice: entries of start, stop, step */
-  int64_t slice[3][TTRT_MAX_RANK]; /* slice: start, stop, step per dim */
-  double value;            /* constant */
+  int numSlice[3];         /* slice: entries of start, stop, step; pad: of low, high */
+  int64_t slice[3][TTRT_MAX_RANK]; /* slice: start, stop, step per dim; pad: low, high */
+  double value;            /* constant, pad */
   int line;
 } TtrtPrim;
 

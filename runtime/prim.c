@@ -47,11 +47,10 @@ static TtrtStatus parseDims(Parser *p, const char *text, TtrtPrim *prim) {
   return TTRT_SUCCESS;
 }
 
-/* Parses slice's start=, stop= or step= (row k of prim->slice): numbers
- * joined by ','. */
-static TtrtStatus parseSliceList(Parser *p, int k, const char *text,
-                                 TtrtPrim *prim) {
-  const char *key = ttrtSliceKeys[k];
+/* Parses slice's start=, stop= or step=, or pad's low= or high= (`key`, row
+ * k of prim->slice): numbers joined by ','. */
+static TtrtStatus parseSliceList(Parser *p, const char *key, int k,
+                                 const char *text, TtrtPrim *prim) {
   prim->numSlice[k] = 0;
   for (const char *s = text; *s;) {
     size_t n = strcspn(s, ",");
@@ -84,17 +83,21 @@ static TtrtStatus parseAttributeValue(Parser *p, const char *key,
     return parseDims(p, value, prim);
   if (strcmp(key, "keepdim") == 0)
     return parseKeepdim(p, value, prim);
-  if (strcmp(key, "dim") == 0) { /* concat */
+  /* concat, index_select, gather: dim; iota: dimension */
+  if (strcmp(key, "dim") == 0 || strcmp(key, "dimension") == 0) {
     int64_t d;
     if (!mpParseUnsignedToken(value, TTRT_MAX_RANK, &d))
-      return FAIL(p, "bad dim=%s (expected a dimension number)", value);
+      return FAIL(p, "bad %s=%s (expected a dimension number)", key, value);
     prim->numDims = 1;
     prim->dims[0] = (int)d;
     return TTRT_SUCCESS;
   }
   for (int k = 0; k < 3; ++k)
     if (strcmp(key, ttrtSliceKeys[k]) == 0)
-      return parseSliceList(p, k, value, prim);
+      return parseSliceList(p, key, k, value, prim);
+  for (int k = 0; k < 2; ++k)
+    if (strcmp(key, ttrtPadKeys[k]) == 0)
+      return parseSliceList(p, key, k, value, prim);
   if (strcmp(key, "value") == 0) {
     if (!mpParseDouble(value, &prim->value))
       return FAIL(p, "bad value=%s (expected a decimal float, inf, -inf or "

@@ -3,7 +3,11 @@
  *
  * ttrtRefEvaluate runs the prim lines in order, each op over whole float64
  * arrays: elementwise ops through a table of functions, broadcast_in_dim,
- * slice and reductions as strided walks, concat as block copies, transpose in square tiles, matmul in cache
+ * slice and reductions as strided walks, concat as block copies,
+ * index_select as block copies and gather as a strided walk plus the index
+ * (every index checked first: one out of [0, size) is an error naming the
+ * line and the element), iota from the flat index, pad as a fill then a
+ * walk of the operand into the result, transpose in square tiles, matmul in cache
  * blocks (threads split the column blocks; every sum keeps its order), and
  * `convert` rounding through the dtype table (dtype.c). A value dies after
  * its last use and its array is reused by a later value of the same size.
@@ -174,6 +178,95 @@ static void concat(const TtrtMeta *meta, const TtrtPrim *prim,
       memcpy(dst, ops[i] + o * n, (size_t)n * sizeof *dst);
       dst += n;
     }
+}
+
+/* Row-major strides of shape s into stride[]. */
+static void stridesOf(const TtrtShape *s, int64_t stride[TTRT_MAX_RANK]) {
+  int64_t n = 1;
+  for (int k = s->rank - 1; k >= 0; --k) {
+    stride[k] = n;
+    n *= s->dims[k];
+  }
+}
+
+/* Checks every element of an index_select's or gather's index (operand 1)
+ * is in [0, size of dim) of the operand; false (after the error, at the
+ * prim's line) when one is not. */
+static TtrtStatus checkIndices(const TtrtMeta *meta, const TtrtPrim *prim,
+                               const double *index, TtrtError *err) {
+  const TtrtTensor *x = &meta->tensors[prim->operands[0]];
+  const TtrtTensor *it = &meta->tensors[prim->operands[1]];
+  int64_t size = x->shape.dims[prim->dims[0]];
+  int64_t n = ttrtShapeGetNumel(&it->shape);
+  for (int64_t i = 0; i < n; ++i)
+    if (!(index[i] >= 0 && index[i] < (double)size))
+      return ttrtErrorSet(err, prim->line,
+                          "reference: %s index %%%lld element %lld (row-major) is "
+                          "%.17g, out of range [0, %lld) of dim %d of %%%lld",
+                          ttrtOpGetName(prim->op), (long long)it->id,
+                          (long long)i, index[i], (long long)size,
+                          prim->dims[0], (long long)x->id);
+  return TTRT_SUCCESS;
+}
+
+/* index_select along dim: for each index of the dims before it and each
+ * index i, the operand's block (its dims after dim) at index[i] is copied. */
+static void indexSelect(const TtrtMeta *meta, const TtrtPrim *prim,
+                        const double *const *ops, double *dst) {
+  const TtrtShape *xs = &meta->tensors[prim->operands[0]].shape;
+  int64_t len = meta->tensors[prim->operands[1]].shape.dims[0];
+  int d = prim->dims[0];
+  int64_t outer = 1, inner = 1;
+  for (int k = 0; k < d; ++k)
+    outer *= xs->dims[k];
+  for (int k = d + 1; k < xs->rank; ++k)
+    inner *= xs->dims[k];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < len; ++i, dst += inner)
+      memcpy(dst, ops[0] + (o * xs->dims[d] + (int64_t)ops[1][i]) * inner,
+             (size_t)inner * sizeof *dst);
+}
+
+/* gather along dim: a walk over the index's shape with the operand's strides
+ * (none in dim) gives each element's offset but for dim, where the index's
+ * element times the operand's stride is added. */
+static void gatherAlong(const TtrtMeta *meta, const TtrtPrim *prim,
+                        const double *const *ops, double *dst) {
+  const TtrtShape *xs = &meta->tensors[prim->operands[0]].shape;
+  const TtrtShape *is = &meta->tensors[prim->operands[1]].shape;
+  StridedWalk w = {is, {0}, {0}, 0};
+  stridesOf(xs, w.stride);
+  int64_t along = w.stride[prim->dims[0]];
+  w.stride[prim->dims[0]] = 0;
+  int64_t numel = ttrtShapeGetNumel(is);
+  for (int64_t i = 0; i < numel; ++i, walkNext(&w))
+    dst[i] = ops[0][w.offset + (int64_t)ops[1][i] * along];
+}
+
+/* iota: element i is its index along `dimension`, i / stride % size. */
+static void iota(const TtrtPrim *prim, const TtrtShape *rs, double *dst,
+                 size_t n) {
+  int64_t stride[TTRT_MAX_RANK];
+  stridesOf(rs, stride);
+  int d = prim->dims[0];
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = (double)((int64_t)i / stride[d] % rs->dims[d]);
+}
+
+/* pad: the result filled with the value, then a walk over the operand with
+ * the result's strides from the offset of the low widths writes each
+ * element. */
+static void pad(const TtrtPrim *prim, const TtrtShape *os, const double *src,
+                const TtrtShape *rs, double *dst, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = prim->value;
+  StridedWalk w = {os, {0}, {0}, 0};
+  stridesOf(rs, w.stride);
+  for (int d = 0; d < os->rank; ++d)
+    w.offset += prim->slice[0][d] * w.stride[d];
+  int64_t numel = ttrtShapeGetNumel(os);
+  for (int64_t i = 0; i < numel; ++i, walkNext(&w))
+    dst[w.offset] = src[i];
 }
 
 /* Side of the square tiles a transpose copies (doubles). */
@@ -355,6 +448,15 @@ static void evalInto(const TtrtMeta *meta, const TtrtPrim *prim,
               &result->shape, r);
   else if (prim->op == TTRT_OP_CONCAT)
     concat(meta, prim, ops, r);
+  else if (prim->op == TTRT_OP_INDEX_SELECT)
+    indexSelect(meta, prim, ops, r);
+  else if (prim->op == TTRT_OP_GATHER)
+    gatherAlong(meta, prim, ops, r);
+  else if (prim->op == TTRT_OP_IOTA)
+    iota(prim, &result->shape, r, n);
+  else if (prim->op == TTRT_OP_PAD)
+    pad(prim, &meta->tensors[prim->operands[0]].shape, ops[0], &result->shape,
+        r, n);
   else if (prim->op == TTRT_OP_SLICE)
     slice(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
           &result->shape, r);
@@ -409,6 +511,9 @@ static TtrtStatus evalPrim(Evaluator *ev, const TtrtPrim *prim,
   if ((uint64_t)numel > SIZE_MAX / sizeof(double))
     return ttrtErrorSet(err, prim->line, "%%%lld is too large",
                         (long long)result->id);
+  if ((prim->op == TTRT_OP_INDEX_SELECT || prim->op == TTRT_OP_GATHER) &&
+      checkIndices(ev->meta, prim, ops[1], err))
+    return TTRT_FAILURE;
   double *r = takeSpare(ev, numel);
   if (!r)
     r = malloc((size_t)numel * sizeof *r);
@@ -502,6 +607,20 @@ TtrtStatus ttrtRefEvaluate(const TtrtMeta *meta, double **values,
   free(ev.spares);
   free(ev.spareNumel);
   return status;
+}
+
+int64_t ttrtRefIndexBound(const TtrtMeta *meta, int slot) {
+  int64_t bound = -1;
+  for (int i = 0; i < meta->numPrims; ++i) {
+    const TtrtPrim *p = &meta->prims[i];
+    if ((p->op != TTRT_OP_INDEX_SELECT && p->op != TTRT_OP_GATHER) ||
+        p->operands[1] != slot)
+      continue;
+    int64_t size = meta->tensors[p->operands[0]].shape.dims[p->dims[0]];
+    if (size >= 1 && (bound < 0 || size < bound))
+      bound = size;
+  }
+  return bound;
 }
 
 /*===------------------------------------------------------------------===*

@@ -58,6 +58,13 @@ void ttrtDtypeUnpack(TtrtDtype dtype, const void *bytes, size_t count,
 TtrtStatus ttrtRefEvaluate(const TtrtMeta *meta, double **values,
                            TtrtError *err);
 
+/* The number of valid indices of the tensor in `slot` when a prim line reads
+ * it as the index of index_select or gather: the size of the indexed dim of
+ * the operand (the smallest, when several read it), so that tt-run makes that
+ * input uniform in [0, size). -1 when no such line reads it (or no size is
+ * known yet: a dynamic one not bound). */
+int64_t ttrtRefIndexBound(const TtrtMeta *meta, int slot);
+
 /*===------------------------------------------------------------------===*
  * Comparison
  *===------------------------------------------------------------------===*/

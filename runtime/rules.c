@@ -17,13 +17,19 @@
  * elements, slice checks start, stop and step per dim (0 <= start < stop <=
  * size, step >= 1) and the result shape they give, concat (two operands;
  * torch.cat of more is a chain) checks its dim and that the operands differ
- * only there. A dynamic dimension (< 0) matches any size, and a reshape with
+ * only there; index_select and gather (an i32 or i64 index in every mode,
+ * the dtype rule DTYPE_INDEX) check dim, the index's rank (1; gather: the
+ * operand's, no larger than it outside dim) and the result shape (the
+ * operand's with dim resized to the index's length; gather: the index's),
+ * iota its dimension against the result's rank, pad one low and high entry
+ * per dim, each >= 0, and the result shape low + size + high. A dynamic dimension (< 0) matches any size, and a reshape with
  * one is not counted. Messages spell out the op, its attributes and its
  * tensors by the names the caller gives them.
  */
 #include "rules.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,7 +42,8 @@ typedef enum DtypeRule {
   DTYPE_ANY,     /* convert, matmul, constant */
   DTYPE_SAME,    /* every operand and the result have one dtype */
   DTYPE_COMPARE, /* one dtype for the operands, an i1 result */
-  DTYPE_WHERE    /* an i1 condition, one dtype for the others */
+  DTYPE_WHERE,   /* an i1 condition, one dtype for the others */
+  DTYPE_INDEX    /* index_select, gather: an i32/i64 index, x's dtype for the result */
 } DtypeRule;
 
 /* How an op's shapes relate (each a check below). */
@@ -49,7 +56,11 @@ typedef enum ShapeRule {
   SHAPE_REDUCTION,
   SHAPE_MATMUL,
   SHAPE_SLICE,
-  SHAPE_CONCAT
+  SHAPE_CONCAT,
+  SHAPE_INDEX_SELECT,
+  SHAPE_GATHER,
+  SHAPE_IOTA,
+  SHAPE_PAD
 } ShapeRule;
 
 /* Most attributes an op takes. */
@@ -102,12 +113,18 @@ static const OpRule kRules[TTRT_OP_COUNT] = {
     [TTRT_OP_CONCAT] = {"concat", 2, {"dim"}, DTYPE_SAME, SHAPE_CONCAT},
     [TTRT_OP_SLICE] = {"slice", 1, {"start", "stop", "step"}, DTYPE_SAME,
                        SHAPE_SLICE},
+    [TTRT_OP_INDEX_SELECT] = {"index_select", 2, {"dim"}, DTYPE_INDEX,
+                              SHAPE_INDEX_SELECT},
+    [TTRT_OP_GATHER] = {"gather", 2, {"dim"}, DTYPE_INDEX, SHAPE_GATHER},
+    [TTRT_OP_IOTA] = {"iota", 0, {"dimension"}, DTYPE_ANY, SHAPE_IOTA},
+    [TTRT_OP_PAD] = {"pad", 1, {"low", "high", "value"}, DTYPE_SAME, SHAPE_PAD},
     REDUCTION(TTRT_OP_SUM, "sum"),
     REDUCTION(TTRT_OP_AMAX, "amax"),
     REDUCTION(TTRT_OP_AMIN, "amin"),
 };
 
 const char *const ttrtSliceKeys[3] = {"start", "stop", "step"};
+const char *const ttrtPadKeys[2] = {"low", "high"};
 
 static const char *const kDirectionNames[] = {"lt", "le", "gt",
                                               "ge", "eq", "ne"};
@@ -182,6 +199,17 @@ void ttrtPrimFormatAttributes(const TtrtPrim *prim, const char *dimsKey,
             kDirectionNames[prim->direction]);
   if (op == TTRT_OP_CONSTANT)
     appendf(buf, size, &used, " value=%.17g", prim->value);
+  if (op == TTRT_OP_IOTA)
+    appendf(buf, size, &used, " dimension=%d", prim->dims[0]);
+  if (op == TTRT_OP_PAD) {
+    for (int k = 0; k < 2; ++k) {
+      appendf(buf, size, &used, " %s=", ttrtPadKeys[k]);
+      for (int i = 0; i < prim->numSlice[k]; ++i)
+        appendf(buf, size, &used, "%s%lld", i ? "," : "",
+                (long long)prim->slice[k][i]);
+    }
+    appendf(buf, size, &used, " value=%.17g", prim->value);
+  }
   if (op == TTRT_OP_BROADCAST_IN_DIM || op == TTRT_OP_TRANSPOSE ||
       ttrtOpIsReduction(op)) {
     appendf(buf, size, &used, " %s=", dimsKey ? dimsKey : lineDimsKey(op));
@@ -190,7 +218,8 @@ void ttrtPrimFormatAttributes(const TtrtPrim *prim, const char *dimsKey,
   }
   if (ttrtOpIsReduction(op))
     appendf(buf, size, &used, " keepdim=%d", prim->keepdim);
-  if (op == TTRT_OP_CONCAT)
+  if (op == TTRT_OP_CONCAT || op == TTRT_OP_INDEX_SELECT ||
+      op == TTRT_OP_GATHER)
     appendf(buf, size, &used, " dim=%d", prim->dims[0]);
   if (op == TTRT_OP_SLICE)
     for (int k = 0; k < 3; ++k) {
@@ -282,11 +311,18 @@ static bool checkDtypes(Check *c, bool strict) {
   if (rule == DTYPE_COMPARE && r->dtype != TTRT_DTYPE_I1)
     return fail(c, "%s %s must be i1, not %s", c->name,
                 named(a, sizeof a, "result", r), ttrtDtypeGetName(r->dtype));
+  if (rule == DTYPE_INDEX && c->operands[1].dtype != TTRT_DTYPE_I32 &&
+      c->operands[1].dtype != TTRT_DTYPE_I64)
+    return fail(c, "%s %s must be i32 or i64, not %s", c->name,
+                named(a, sizeof a, "index", &c->operands[1]),
+                ttrtDtypeGetName(c->operands[1].dtype));
   if (!strict)
     return true;
   switch (rule) {
   case DTYPE_ANY:
     return true;
+  case DTYPE_INDEX:
+    return sameDtype(c, 0, "the result", r);
   case DTYPE_SAME:
     for (int i = 0; i < c->prim->numOperands; ++i)
       if (!sameDtype(c, i, "the result", r))
@@ -543,15 +579,87 @@ static bool checkSlice(Check *c) {
   return checkResultShape(c, &want);
 }
 
+/* Checks the one dimension prim->dims[0] (the attribute `key`: concat's,
+ * index_select's and gather's dim, iota's dimension) against the rank of t
+ * (`noun` names it). */
+static bool checkOneDim(Check *c, const char *key, const char *noun,
+                        const TtrtPrimTensor *t) {
+  int d = c->prim->dims[0];
+  char a[64];
+  if (d < 0 || d >= t->shape.rank)
+    return fail(c, "%s %s=%d but %s has rank %d", c->name, key, d,
+                named(a, sizeof a, noun, t), t->shape.rank);
+  return true;
+}
+
+/* Checks index_select (a 1-D index; the result is the operand with dim
+ * resized to the index's length) and gather (an index of the operand's rank,
+ * no larger than it outside dim; the result has the index's shape). */
+static bool checkIndex(Check *c) {
+  const TtrtShape *xs = &c->operands[0].shape, *is = &c->operands[1].shape;
+  int d = c->prim->dims[0];
+  char what[1024];
+  if (!checkOneDim(c, "dim", "operand", &c->operands[0]))
+    return false;
+  describeShapes(c, what, sizeof what);
+  bool gather = c->prim->op == TTRT_OP_GATHER;
+  int rank = gather ? xs->rank : 1;
+  if (is->rank != rank)
+    return fail(c, "%s: the index must have rank %d%s", what, rank,
+                gather ? " (the operand's)" : "");
+  TtrtShape want = *xs;
+  want.dims[d] = is->dims[0];
+  if (gather) {
+    want = *is;
+    for (int k = 0; k < rank; ++k)
+      if (k != d && xs->dims[k] >= 0 && is->dims[k] > xs->dims[k])
+        return fail(c, "%s: the index has %lld elements in dim %d, more "
+                       "than the operand's %lld",
+                    what, (long long)is->dims[k], k, (long long)xs->dims[k]);
+  }
+  return checkResultShape(c, &want);
+}
+
+/* Checks iota's dimension against the result's rank. */
+static bool checkIota(Check *c) {
+  return checkOneDim(c, "dimension", "the result", c->result);
+}
+
+/* Checks pad's low and high (one entry per operand dim, each >= 0) and that
+ * result dim d has low[d] + size + high[d] elements. */
+static bool checkPad(Check *c) {
+  const TtrtShape *os = &c->operands[0].shape;
+  const TtrtPrim *p = c->prim;
+  char a[64];
+  TtrtShape want = *os;
+  for (int k = 0; k < 2; ++k) {
+    if (p->numSlice[k] != os->rank)
+      return fail(c, "%s has %d %s entries but %s has rank %d", c->name,
+                  p->numSlice[k], ttrtPadKeys[k],
+                  named(a, sizeof a, "operand", &c->operands[0]), os->rank);
+    for (int d = 0; d < os->rank; ++d) {
+      int64_t w = p->slice[k][d];
+      if (w < 0)
+        return fail(c, "%s %s[%d]=%lld must be at least 0 (negative widths "
+                       "crop: use slice)",
+                    c->name, ttrtPadKeys[k], d, (long long)w);
+      if (w > INT32_MAX)
+        return fail(c, "%s %s[%d]=%lld is too large", c->name, ttrtPadKeys[k],
+                    d, (long long)w);
+      if (want.dims[d] >= 0)
+        want.dims[d] += w;
+    }
+  }
+  return checkResultShape(c, &want);
+}
+
 /* Checks concat's dim (below the operands' rank; the operands all of one rank) and that
  * the result has the operands' sizes in every other dim and their sum in dim. */
 static bool checkConcat(Check *c) {
   const TtrtShape *s0 = &c->operands[0].shape;
   int d = c->prim->dims[0];
-  char a[64];
-  if (d < 0 || d >= s0->rank)
-    return fail(c, "%s dim=%d but %s has rank %d", c->name, d,
-                named(a, sizeof a, "operand", &c->operands[0]), s0->rank);
+  if (!checkOneDim(c, "dim", "operand", &c->operands[0]))
+    return false;
   TtrtShape want = *s0;
   for (int i = 1; i < c->prim->numOperands; ++i) {
     const TtrtShape *s = &c->operands[i].shape;
@@ -628,6 +736,13 @@ bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
     return checkSlice(&c);
   case SHAPE_CONCAT:
     return checkConcat(&c);
+  case SHAPE_INDEX_SELECT:
+  case SHAPE_GATHER:
+    return checkIndex(&c);
+  case SHAPE_IOTA:
+    return checkIota(&c);
+  case SHAPE_PAD:
+    return checkPad(&c);
   }
   return true;
 }

@@ -35,6 +35,10 @@ bool ttrtOpLookup(const char *name, TtrtOp *out);
  * of TtrtPrim.slice). */
 extern const char *const ttrtSliceKeys[3];
 
+/* The names of pad's two width attributes: "low", "high" (rows 0 and 1 of
+ * TtrtPrim.slice). */
+extern const char *const ttrtPadKeys[2];
+
 /* How many operands `op` takes. */
 int ttrtOpGetNumOperands(TtrtOp op);
 

@@ -6,6 +6,8 @@
 # (--dim s0=N; gpu-suite.sh runs the case once per line):
 #  - elementwise: bias + GELU(tanh) on [?, 8192] bf16 (the example), a per-row scale
 #    x [?, 1000] * s [?, 1] f32 (a broadcast along the dynamic dim), at 1, 3, 1000 rows;
+#  - data movement: an embedding lookup of a dynamic number of i64 ids in a 1000x4097 bf16
+#    table, then exp (1, 3, 37 ids), and a pad of the last dim of [?, 1000] f32;
 #  - rows: rms_norm [?, 4096] bf16, softmax [?, 1000] f16, layer_norm [?, 4097] f32, and a
 #    looped row (softmax [?, 65536] bf16), at 1, 3, 37 (and 1000) rows;
 #  - dot: f32 (bf16x3), f16 and bf16 linear layers [?, K] x [N, K]^T with odd N and K (4100 x 1000 with a
@@ -38,6 +40,15 @@ dyn row_scale_f32 'func.func @main(%x: tensor<?x1000xf32>, %s: tensor<?x1xf32>) 
   %b = "prim.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<?x1xf32>) -> tensor<?x1000xf32>
   %y = "prim.mul"(%x, %b) : (tensor<?x1000xf32>, tensor<?x1000xf32>) -> tensor<?x1000xf32>
   return %y : tensor<?x1000xf32>
+}' 1 3 1000
+dyn embedding_exp_bf16 'func.func @main(%t: tensor<1000x4097xbf16>, %i: tensor<?xi64>) -> tensor<?x4097xbf16> {
+  %e = "prim.index_select"(%t, %i) {dim = 0 : i64} : (tensor<1000x4097xbf16>, tensor<?xi64>) -> tensor<?x4097xbf16>
+  %y = "prim.exp"(%e) : (tensor<?x4097xbf16>) -> tensor<?x4097xbf16>
+  return %y : tensor<?x4097xbf16>
+}' 1 3 37
+dyn pad_f32 'func.func @main(%x: tensor<?x1000xf32>) -> tensor<?x1003xf32> {
+  %p = "prim.pad"(%x) {low = array<i64: 0, 1>, high = array<i64: 0, 2>, value = 0.5 : f64} : (tensor<?x1000xf32>) -> tensor<?x1003xf32>
+  return %p : tensor<?x1003xf32>
 }' 1 3 1000
 dyn rms_norm_bf16 "$(rows rms_norm '?' 4096)" 1 3 37 1000
 dyn softmax_f16 "$(rows softmax '?' 1000 | sed 's/bf16/f16/g')" 1 3 37

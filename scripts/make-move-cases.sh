@@ -7,7 +7,18 @@
 #  - an expert's merged gate+up projection, 16x2x4097, split into its two halves and
 #    swiglu'd, silu(gate) * up: the two slices and the chain are one elementwise kernel;
 #  - concat (torch.cat) of 3x1000 and 3x7 along dim 1 and of 2x5 and 7x5 along dim 0, and
-#    a chain cat(a, b, c) along dim 1 with an exp after it (one kernel).
+#    a chain cat(a, b, c) along dim 1 with an exp after it (one kernel);
+#  - index_select as an embedding lookup: rows of a 1000x4097 table at 3 and 37 indices,
+#    i32 and i64, then an exp (one kernel: an index load, then a data load); and along the
+#    middle dim of 3x1000x7 (5 i64 indices);
+#  - gather (torch.gather) of 3x1000x7 along each dim with an index of the same rank
+#    (3x37x7 along dim 1, 2x1000x7 along dim 0, 3x1000x4 along dim 2), i64 and i32;
+#  - iota along each dim of 3x1000 (a float arange) plus an input, and an i32 iota
+#    converted to the float type then added (torch.arange(n, dtype=int32).float());
+#  - pad of 3x1000 by low 1,2 and high 2,3 with the value 0.5, then exp, and a pad of only
+#    the last dim (low 0,5 high 0,0 with -1).
+# tt-run makes an index input uniform in [0, size of the indexed dim), so every case's
+# indices are in range.
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run move-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
@@ -56,6 +67,53 @@ for t in f32 f16 bf16; do
   %e = \"prim.concat\"(%c, %d) {dim = 1 : i64} : (tensor<3x1007x$t>, tensor<3x1x$t>) -> tensor<3x1008x$t>
   %y = \"prim.exp\"(%e) : (tensor<3x1008x$t>) -> tensor<3x1008x$t>
   return %y : tensor<3x1008x$t>
+}"
+done
+idx() { # name tag x-shape index-type index-shape result-shape dim: index_select then exp
+  local x="tensor<$3x$t>" i="tensor<$5x$4>" r="tensor<$6x$t>"
+  compile "$1" "$2_$t" "func.func @main(%x: $x, %i: $i) -> $r {
+  %s = \"prim.index_select\"(%x, %i) {dim = $7 : i64} : ($x, $i) -> $r
+  %y = \"prim.exp\"(%s) : ($r) -> $r
+  return %y : $r
+}"
+}
+gat() { # name tag index-type index-shape dim: gather of 3x1000x7 along dim
+  local x="tensor<3x1000x7x$t>" i="tensor<$4x$3>" r="tensor<$4x$t>"
+  compile "$1" "$2_$t" "func.func @main(%x: $x, %i: $i) -> $r {
+  %s = \"prim.gather\"(%x, %i) {dim = $5 : i64} : ($x, $i) -> $r
+  return %s : $r
+}"
+}
+for t in f32 f16 bf16; do
+  idx embedding 1000x4097_3_i32 1000x4097 i32 3 3x4097 0
+  idx embedding 1000x4097_37_i32 1000x4097 i32 37 37x4097 0
+  idx embedding 1000x4097_3_i64 1000x4097 i64 3 3x4097 0
+  idx embedding 1000x4097_37_i64 1000x4097 i64 37 37x4097 0
+  idx index_select_mid 3x1000x7_5_i64 3x1000x7 i64 5 3x5x7 1
+  gat gather0 3x1000x7_2x1000x7_i64 i64 2x1000x7 0
+  gat gather1 3x1000x7_3x37x7_i64 i64 3x37x7 1
+  gat gather2 3x1000x7_3x1000x4_i32 i32 3x1000x4 2
+  for d in 0 1; do
+    compile iota${d}_add "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<3x1000x$t> {
+  %i = \"prim.iota\"() {dimension = $d : i64} : () -> tensor<3x1000x$t>
+  %y = \"prim.add\"(%i, %x) : (tensor<3x1000x$t>, tensor<3x1000x$t>) -> tensor<3x1000x$t>
+  return %y : tensor<3x1000x$t>
+}"
+  done
+  compile iota_i32_convert_add "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<3x1000x$t> {
+  %i = \"prim.iota\"() {dimension = 1 : i64} : () -> tensor<3x1000xi32>
+  %f = \"prim.convert\"(%i) : (tensor<3x1000xi32>) -> tensor<3x1000x$t>
+  %y = \"prim.add\"(%f, %x) : (tensor<3x1000x$t>, tensor<3x1000x$t>) -> tensor<3x1000x$t>
+  return %y : tensor<3x1000x$t>
+}"
+  compile pad_exp "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<6x1005x$t> {
+  %p = \"prim.pad\"(%x) {low = array<i64: 1, 2>, high = array<i64: 2, 3>, value = 0.5 : f64} : (tensor<3x1000x$t>) -> tensor<6x1005x$t>
+  %y = \"prim.exp\"(%p) : (tensor<6x1005x$t>) -> tensor<6x1005x$t>
+  return %y : tensor<6x1005x$t>
+}"
+  compile pad_last "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<3x1005x$t> {
+  %p = \"prim.pad\"(%x) {low = array<i64: 0, 5>, high = array<i64: 0, 0>, value = -1.0 : f64} : (tensor<3x1000x$t>) -> tensor<3x1005x$t>
+  return %p : tensor<3x1005x$t>
 }"
 done
 ls "$out" | wc -l

@@ -10,6 +10,12 @@
  *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
  *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
  *     bytes (atomicRun), else one atomic per lane.
+ *  4. A load of integers (an index of index_select or gather) keeps its offsets' constancy
+ *     as its own axis fact: lanes that read one address read one value. (A lane off the
+ *     mask reads `other` instead, but the data load those values address is masked by a
+ *     subset of that mask, so its fast path, taken only when all its lanes are on, sees
+ *     equal values.) An embedding row's index is then constant over a row's run, and the
+ *     row itself is read in 16-byte accesses where its width allows.
  */
 #include "lower.h"
 
@@ -209,5 +215,7 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
     }
     l->b = saved;
   }
+  if (res && mlirTypeIsAInteger(elem)) /* step 4 */
+    res->axis.constancy = offs->axis.constancy;
   return true;
 }

@@ -197,6 +197,74 @@ irdl.dialect @prim {
     irdl.attributes {"dim" = %i}
   }
 
+  /// torch.index_select (an embedding lookup when x is the table and dim 0): `index` is a
+  /// 1-D tensor of i32 or i64; the result is x's shape with dimension `dim` (an integer,
+  /// 0 <= dim < rank) replaced by the index's length, result[..., i, ...] =
+  /// x[..., index[i], ...]. Same element type as x. An index must be in [0, size of dim):
+  /// negative indices are out of range, as in torch.index_select. The reference
+  /// (tt-run) reports an out-of-range index as an error naming the line and the element;
+  /// a kernel reads 0 for it (the load is masked off: an i64 index is compared before it
+  /// is truncated to the kernel's i32 offsets). In an elementwise group it is an index
+  /// load then a data load at the mapped offsets, not a kernel. Category: shape.
+  irdl.operation @index_select {
+    %t = irdl.base "!builtin.tensor"
+    %u = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %i = irdl.base "#builtin.integer"
+    irdl.operands(x: %t, index: %u)
+    irdl.results(result: %r)
+    irdl.attributes {"dim" = %i}
+  }
+
+  /// torch.gather along dimension `dim` (an integer, 0 <= dim < rank): `index` (i32 or
+  /// i64) has x's rank and, in every dimension but `dim`, at most x's size; the result has
+  /// the index's shape and element type x's, result[i0, .., id, ..] = x[i0, ..,
+  /// index[i0, .., id, ..], ..]. Indices must be in [0, size of dim): negative ones are
+  /// out of range (not wrapped). The reference reports an out-of-range index as an error
+  /// naming the line and the element; a kernel reads 0 for it (a masked-off load). In an
+  /// elementwise group it is an index load then a data load, not a kernel.
+  /// Category: shape.
+  irdl.operation @gather {
+    %t = irdl.base "!builtin.tensor"
+    %u = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %i = irdl.base "#builtin.integer"
+    irdl.operands(x: %t, index: %u)
+    irdl.results(result: %r)
+    irdl.attributes {"dim" = %i}
+  }
+
+  /// torch.arange along one dimension of the result: each element is its index along
+  /// `dimension` (an integer, 0 <= dimension < the result's rank), in the result's
+  /// element type (a float or an integer; broadcast over the other dimensions). Kernels
+  /// compute it in f32 (for f16 and bf16 too, like every op) and store only f32, f16 and
+  /// bf16: an integer iota is supported in a kernel only as the operand of a `convert` to
+  /// a float (torch.arange(n, dtype=torch.int32).float()); any other integer iota there
+  /// (stored, or an index) is a located error of --tile. Category: shape.
+  irdl.operation @iota {
+    %r = irdl.base "!builtin.tensor"
+    %i = irdl.base "#builtin.integer"
+    irdl.results(result: %r)
+    irdl.attributes {"dimension" = %i}
+  }
+
+  /// torch.nn.functional.pad in constant mode: `low` and `high` (array<i64>, one entry per
+  /// dimension, each >= 0: negative widths, which crop in PyTorch, are rejected; slice
+  /// crops) add that many elements before and after each dimension, all equal to `value`
+  /// (a float attribute); result dim d has low[d] + size + high[d] elements. Same element
+  /// type (a float). In an elementwise group each element is a load of x under the mask
+  /// of the lanes inside it, then a select with `value`; not a kernel. Category: shape.
+  irdl.operation @pad {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %a = irdl.base "#builtin.dense_array"
+    %b = irdl.base "#builtin.dense_array"
+    %v = irdl.base "#builtin.float"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+    irdl.attributes {"low" = %a, "high" = %b, "value" = %v}
+  }
+
   /// Row-major reshape to the result type (same element type and number of elements).
   /// Category: shape.
   irdl.operation @reshape {

@@ -19,14 +19,9 @@
  *       becomes x * (1 / s): one division per row instead of one per element;
  *     - broadcast_in_dim maps the offsets to the operand's (divide and remainder by the
  *       result's strides, multiply by the operand's), then recurses;
- *     - slice maps the offsets too: per dim, the result index (divide by the result's
- *       stride, remainder by its size) becomes start + step * index in the operand
- *       (sliceOffsets); the operand is read there, so a slice is a load, not a kernel;
- *     - concat along dim: the result index in dim, i = offs / inner % size (inner: the
- *       product of the dims after it), picks the operand whose range [lo, hi) holds it;
- *       each operand is emitted at outer * (its size * inner) + (i - lo) * inner +
- *       offs % inner under the kernel's mask and lo <= i < hi (so only in-range lanes
- *       read), and a select chain joins them (emitConcat);
+ *     - data movement (slice, concat, index_select, gather, pad, iota) maps the offsets
+ *       to its operands' and emits them there (move.c, tileEmitMove): a load at mapped
+ *       offsets, not a kernel;
  *     - reshape keeps the offsets (row-major order is unchanged);
  *     - constants become splat arith.constant tiles;
  *     - in a row kernel that holds its whole row, a reduction is computed where first
@@ -153,107 +148,6 @@ static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
     sum = mlirValueIsNull(sum) ? c : tileOp2(e, "arith.addi", sum, c, it);
   }
   return mlirValueIsNull(sum) ? tileSplatI32(e, 0) : sum;
-}
-
-/* Offsets into slice's operand for offsets `offs` into its result: per dim d, the
- * result index i_d = offs / rstride[d] % rs[d] (no division for the last dim, no
- * remainder for the first, nothing for a dim of size 1) gives the operand index
- * start_d + step_d * i_d, times the operand's stride; the starts add one constant. */
-static MlirValue sliceOffsets(Emit *e, MlirOperation op, MlirValue offs) {
-  int64_t rs[TT_MAX_RANK], xs[TT_MAX_RANK];
-  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), rs);
-  ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs);
-  MlirAttribute start = ttOpAttr(op, "start"), step = ttOpAttr(op, "step");
-  int64_t rstride[TT_MAX_RANK], xstride[TT_MAX_RANK];
-  for (int64_t d = r - 1; d >= 0; d--) {
-    rstride[d] = d == r - 1 ? 1 : rstride[d + 1] * rs[d + 1];
-    xstride[d] = d == r - 1 ? 1 : xstride[d + 1] * xs[d + 1];
-  }
-  MlirType it = tileOf(e, ttI32(e->ctx));
-  MlirValue sum = {NULL};
-  int64_t base = 0;
-  for (int64_t d = 0; d < r; d++) {
-    base += mlirDenseI64ArrayGetElement(start, d) * xstride[d];
-    if (rs[d] == 1)
-      continue;
-    MlirValue c = offs;
-    if (rstride[d] != 1)
-      c = tileOp2(e, "arith.divui", c, tileSplatI32(e, rstride[d]), it);
-    if (d != 0)
-      c = tileOp2(e, "arith.remui", c, tileSplatI32(e, rs[d]), it);
-    int64_t mul = mlirDenseI64ArrayGetElement(step, d) * xstride[d];
-    if (mul != 1)
-      c = tileOp2(e, "arith.muli", c, tileSplatI32(e, mul), it);
-    sum = mlirValueIsNull(sum) ? c : tileOp2(e, "arith.addi", sum, c, it);
-  }
-  if (mlirValueIsNull(sum))
-    return tileSplatI32(e, base);
-  return base ? tileOp2(e, "arith.addi", sum, tileSplatI32(e, base), it) : sum;
-}
-
-/* and of two i1 tiles. */
-static MlirValue tileAnd(Emit *e, MlirValue a, MlirValue b) {
-  return tileOp2(e, "arith.andi", a, b, mlirValueGetType(a));
-}
-
-/* concat at offsets offs: operand j holds result indices [lo_j, hi_j) of dim `dim`; each
- * is emitted at its own offsets under the kernel's mask narrowed to its lanes, and a
- * chain of selects picks each lane's value (the last operand where no range matched). */
-static MlirValue emitConcat(Emit *e, MlirOperation op, MlirValue offs) {
-  MlirValue none = {NULL};
-  int64_t rs[TT_MAX_RANK];
-  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), rs);
-  int64_t d = ttOpAttrInt(op, "dim", 0);
-  int64_t inner = 1;
-  for (int64_t k = d + 1; k < r; k++)
-    inner *= rs[k];
-  MlirType it = tileOf(e, ttI32(e->ctx));
-  MlirValue q = inner == 1 ? offs : tileOp2(e, "arith.divui", offs, tileSplatI32(e, inner), it);
-  MlirValue idx = d == 0 ? q : tileOp2(e, "arith.remui", q, tileSplatI32(e, rs[d]), it);
-  MlirValue outer = d == 0 ? none : tileOp2(e, "arith.divui", q, tileSplatI32(e, rs[d]), it);
-  MlirValue in = inner == 1 ? none : tileOp2(e, "arith.remui", offs, tileSplatI32(e, inner), it);
-  intptr_t n = mlirOperationGetNumOperands(op);
-  MlirValue *vals = ttAlloc(sizeof(MlirValue) * (size_t)n);
-  MlirValue *sel = ttAlloc(sizeof(MlirValue) * (size_t)n);
-  MlirValue mask = e->mask;
-  int64_t lo = 0;
-  for (intptr_t j = 0; j < n && !e->failed; j++) {
-    MlirValue x = mlirOperationGetOperand(op, j);
-    int64_t xs[TT_MAX_RANK];
-    ttTensorShape(mlirValueGetType(x), xs);
-    int64_t hi = lo + xs[d];
-    /* lanes of this operand: lo <= idx < hi (the first needs no lower bound, the last
-     * no upper one) */
-    MlirValue m = none;
-    if (j > 0)
-      m = tileCmp(e, 9 /* uge */, idx, tileSplatI32(e, lo));
-    if (j < n - 1) {
-      MlirValue h = tileCmp(e, 6 /* ult */, idx, tileSplatI32(e, hi));
-      m = mlirValueIsNull(m) ? h : tileAnd(e, m, h);
-    }
-    sel[j] = m;
-    /* offsets into operand j: outer * (xs[d] * inner) + (idx - lo) * inner + in */
-    MlirValue c = lo ? tileOp2(e, "arith.subi", idx, tileSplatI32(e, lo), it) : idx;
-    if (inner != 1)
-      c = tileOp2(e, "arith.muli", c, tileSplatI32(e, inner), it);
-    if (!mlirValueIsNull(outer))
-      c = tileOp2(e, "arith.addi", c,
-                  tileOp2(e, "arith.muli", outer, tileSplatI32(e, xs[d] * inner), it), it);
-    if (!mlirValueIsNull(in))
-      c = tileOp2(e, "arith.addi", c, in, it);
-    e->mask = mlirValueIsNull(m) ? mask : tileAnd(e, mask, m);
-    vals[j] = tileEmitValue(e, x, c);
-    e->mask = mask;
-    lo = hi;
-  }
-  MlirValue v = vals[n - 1];
-  for (intptr_t j = n - 2; j >= 0 && !e->failed; j--) {
-    MlirValue ops[3] = {sel[j], vals[j], v};
-    v = ttBuild(&e->b, "arith.select", e->loc, 3, ops, mlirValueGetType(v), 0, NULL);
-  }
-  free(vals);
-  free(sel);
-  return e->failed ? none : v;
 }
 
 Combiner tileCombinerOf(MlirOperation op) {
@@ -418,10 +312,17 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     return ttBuild(&e->b, "arith.select", e->loc, 3, ops, ct, 0, NULL);
   }
   case TT_PRIM_CONVERT: {
-    MlirType selem = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-    if (!isFloat || !mlirTypeIsAFloat(selem))
+    MlirValue src = mlirOperationGetOperand(op, 0);
+    MlirType selem = ttElementType(mlirValueGetType(src));
+    /* an integer iota converted to a float: the index, made in f32 */
+    bool iota = !mlirTypeIsAFloat(selem) && mlirValueIsAOpResult(src) &&
+                ttPrimKind(mlirOpResultGetOwner(src)) == TT_PRIM_IOTA;
+    if (!isFloat || (!mlirTypeIsAFloat(selem) && !iota))
       break;
-    MlirValue x = tileEmitValue(e, mlirOperationGetOperand(op, 0), offs);
+    if (iota)
+      selem = mlirF32TypeGet(e->ctx);
+    MlirValue x = iota ? tileEmitIota(e, mlirOpResultGetOwner(src), offs, tileOf(e, selem))
+                       : tileEmitValue(e, src, offs);
     if (e->failed)
       return none;
     MlirType sct = tileComputeType(e->ctx, selem), dct = tileComputeType(e->ctx, relem);
@@ -445,19 +346,11 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   case TT_PRIM_RESHAPE:
     return tileEmitValue(e, mlirOperationGetOperand(op, 0), offs);
   case TT_PRIM_SLICE:
-    if (e->rowMode) { /* --fuse puts slices in elementwise groups only */
-      ttEmitError(op, "tile: 'prim.slice' is only supported in elementwise kernels");
-      e->failed = true;
-      return none;
-    }
-    return tileEmitValue(e, mlirOperationGetOperand(op, 0), sliceOffsets(e, op, offs));
   case TT_PRIM_CONCAT:
-    if (e->rowMode) { /* --fuse puts concats in elementwise groups only */
-      ttEmitError(op, "tile: 'prim.concat' is only supported in elementwise kernels");
-      e->failed = true;
-      return none;
-    }
-    return emitConcat(e, op, offs);
+  case TT_PRIM_INDEX:
+  case TT_PRIM_IOTA:
+  case TT_PRIM_PAD:
+    return tileEmitMove(e, op, offs);
   case TT_PRIM_CONSTANT: {
     double v;
     if (!ttPrimSplatValue(op, &v)) {

@@ -8,7 +8,8 @@
  *
  * Algorithm, for each function with `prim.fusion = "elementwise"` (made by --fuse):
  *  1. Check the group: one output, static shapes, dtypes the lowering knows (f32, f16,
- *     bf16 values; i1 for comparisons).
+ *     bf16 values; i1 for comparisons; i32 and i64 inputs used only as the index of an
+ *     index_select or gather, loaded as integers for offsets).
  *  2. Create `func.func @<name>_kernel` with attribute `tile.kernel`: one `!tile.ptr<T>`
  *     per argument of the fused function,
  *     one per output, then `%n: i32`, the number of output elements.
@@ -189,12 +190,29 @@ bool tileIsDynamic(MlirType t) {
   return false;
 }
 
+/* True when v is an i32 or i64 tensor used only as the index (operand 1) of index_select
+ * or gather: an input the kernel loads as integers, for offsets. */
+static bool isIndexInput(MlirValue v) {
+  const char *d = ttDtypeName(mlirValueGetType(v));
+  if (strcmp(d, "i32") && strcmp(d, "i64"))
+    return false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (ttPrimKind(mlirOpOperandGetOwner(u)) != TT_PRIM_INDEX ||
+        mlirOpOperandGetOperandNumber(u) != 1)
+      return false;
+  return true;
+}
+
 bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
   if (!tileFusionBody(fusion, fbody, outType))
     return false;
   bool ok = tileCheckDtype(fusion, *outType, "the result");
-  for (intptr_t i = 0; i < mlirBlockGetNumArguments(*fbody) && ok; i++)
-    ok = tileCheckDtype(fusion, mlirValueGetType(mlirBlockGetArgument(*fbody, i)), "an input");
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(*fbody) && ok; i++) {
+    MlirValue a = mlirBlockGetArgument(*fbody, i);
+    ok = isIndexInput(a) ? checkShape(fusion, mlirValueGetType(a), "an index input")
+                         : tileCheckDtype(fusion, mlirValueGetType(a), "an input");
+  }
   return ok && tileCheckBody(*fbody);
 }
 

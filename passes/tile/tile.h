@@ -6,6 +6,8 @@
  *               and the pass entry, ttTilePass
  *   emit.c      step 4: a group's value at a tile of offsets (Emit, the memo, the ops),
  *               and step 5b, loads first
+ *   move.c      step 4 for data movement: slice, concat, index_select, gather, pad, iota
+ *               (operands at mapped offsets)
  *   rows.c      steps 3-5 of elementwise and row kernels: row spaces, the looped form
  *               (emitLevels)
  *   columns.c   column kernels: a reduction over a run of dims before the last, a loop
@@ -113,6 +115,15 @@ void tileMemoPut(Emit *e, MlirValue v, MlirValue offs, MlirValue r);
 MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs);
 /* Step 5b: moves every tile.load of body, with the ops it needs, ahead of the math. */
 void tileLoadsFirst(MlirBlock body);
+
+/* move.c: data movement in elementwise kernels ---------------------------------------- */
+
+/* Emits slice, concat, index_select, gather, pad or iota `op` at offsets offs: its operands
+ * at the mapped offsets (a located error in a row kernel, and for an integer pad or iota). */
+MlirValue tileEmitMove(Emit *e, MlirOperation op, MlirValue offs);
+/* iota `op` at offsets offs: the index along its dimension, as a tile of type ct (a float
+ * type; --tile's convert of an integer iota asks for f32). */
+MlirValue tileEmitIota(Emit *e, MlirOperation op, MlirValue offs, MlirType ct);
 
 /* rows.c: elementwise and row kernels -------------------------------------------------- */
 

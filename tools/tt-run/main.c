@@ -40,7 +40,9 @@ static const char kUsage[] =
     "                 (dimension DIM of tensor %ID) or NAME=N (the symbol NAME\n"
     "                 of the tensor lines, e.g. s0=37); repeat for each symbol\n"
     "  --range A,B    float inputs are uniform in [A,B] (default -1,1); integer\n"
-    "                 inputs are uniform integers in it; i1 inputs are 0 or 1\n"
+    "                 inputs are uniform integers in it, but an index of\n"
+    "                 index_select or gather is uniform in [0, size of the\n"
+    "                 indexed dim); i1 inputs are 0 or 1\n"
     "  --tol X        pass if rel_l2 <= X (default: the loosest over the\n"
     "                 dtypes of the rounded tensors the output is computed from\n"
     "                 (inputs and moves of them are exact): f64 1e-12, f32 1e-5,\n"
@@ -425,15 +427,20 @@ static bool integerRange(const Options *o, TtrtDtype dtype, double *lo,
   return *lo <= *hi;
 }
 
-/* Fills the values of input `index` (its own stream of the seed). */
+/* Fills the values of input `index` (its own stream of the seed); an index
+ * of index_select or gather (bound > 0) is uniform in [0, bound). */
 static void makeInput(const Options *o, const TtrtTensor *t, int index,
-                      double *v) {
+                      int64_t bound, double *v) {
   uint64_t state = o->seed ^ randomAt((uint64_t)index + 1, 0); /* a stream per input */
   int64_t n = ttrtShapeGetNumel(&t->shape);
   double lo = 0, hi = 0;
   bool integer = !ttrtDtypeIsFloat(t->dtype) && t->dtype != TTRT_DTYPE_I1;
   if (integer)
     integerRange(o, t->dtype, &lo, &hi);
+  if (integer && bound > 0) {
+    lo = 0;
+    hi = (double)(bound - 1);
+  }
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) {
     double u = uniformAt(state, (uint64_t)i);
@@ -453,7 +460,8 @@ static int makeInputs(Session *s) {
     const TtrtTensor *t = &s->meta->tensors[slot];
     double lo, hi;
     bool integer = !ttrtDtypeIsFloat(t->dtype) && t->dtype != TTRT_DTYPE_I1;
-    if (integer && !integerRange(s->opt, t->dtype, &lo, &hi)) {
+    int64_t bound = integer ? ttrtRefIndexBound(s->meta, slot) : -1;
+    if (integer && bound < 0 && !integerRange(s->opt, t->dtype, &lo, &hi)) {
       fprintf(stderr, "tt-run: --range %g,%g holds no %s value for input "
                       "%%%lld\n",
               s->opt->lo, s->opt->hi, ttrtDtypeGetName(t->dtype),
@@ -467,7 +475,7 @@ static int makeInputs(Session *s) {
               (long long)t->id);
       return EXIT_FAIL;
     }
-    makeInput(s->opt, t, i, s->values[slot]);
+    makeInput(s->opt, t, i, bound, s->values[slot]);
   }
   return EXIT_PASS;
 }

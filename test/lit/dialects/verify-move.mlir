@@ -1,5 +1,6 @@
 // RUN: tt-opt %s --split-input-file --verify-diagnostics
-// prim.slice and prim.concat: the data movement rules. prim.slice's rules (runtime/rules.c, checkSlice; issue 21, item 4): one start, stop and
+// prim.slice, prim.concat, prim.index_select, prim.gather, prim.iota and prim.pad: the data
+// movement rules (runtime/rules.c). prim.slice's rules (runtime/rules.c, checkSlice; issue 21, item 4): one start, stop and
 // step entry per operand dim, step >= 1, 0 <= start < stop <= size, the result's shape
 // ceil((stop - start) / step) per dim, the operand's dtype; attributes as array<i64>.
 // One case per rule; the last chunk verifies.
@@ -132,4 +133,129 @@ func.func @concat_attr(%a: tensor<2x5xf32>, %b: tensor<7x5xf32>) -> tensor<9x5xf
 func.func @concat_ok(%a: tensor<3x1000xf32>, %b: tensor<3x7xf32>) -> tensor<3x1007xf32> {
   %0 = "prim.concat"(%a, %b) {dim = 1 : i64} : (tensor<3x1000xf32>, tensor<3x7xf32>) -> tensor<3x1007xf32>
   return %0 : tensor<3x1007xf32>
+}
+
+// -----
+
+// prim.index_select (torch.index_select): dim below the operand's rank, an i32 or i64
+// index of rank 1, the result the operand with dim resized to the index's length, the
+// operand's dtype.
+func.func @index_select_dim(%x: tensor<1000x64xf32>, %i: tensor<3xi32>) -> tensor<3x64xf32> {
+  // expected-error@+1 {{index_select dim=2 but operand #0 has rank 2}}
+  %0 = "prim.index_select"(%x, %i) {dim = 2 : i64} : (tensor<1000x64xf32>, tensor<3xi32>) -> tensor<3x64xf32>
+  return %0 : tensor<3x64xf32>
+}
+
+// -----
+
+func.func @index_select_index_dtype(%x: tensor<1000x64xf32>, %i: tensor<3xf32>) -> tensor<3x64xf32> {
+  // expected-error@+1 {{index_select index #1 must be i32 or i64, not f32}}
+  %0 = "prim.index_select"(%x, %i) {dim = 0 : i64} : (tensor<1000x64xf32>, tensor<3xf32>) -> tensor<3x64xf32>
+  return %0 : tensor<3x64xf32>
+}
+
+// -----
+
+func.func @index_select_index_rank(%x: tensor<1000x64xf32>, %i: tensor<3x1xi64>) -> tensor<3x64xf32> {
+  // expected-error@+1 {{index_select dim=0 of #0 (shape 1000x64) and #1 (shape 3x1): the index must have rank 1}}
+  %0 = "prim.index_select"(%x, %i) {dim = 0 : i64} : (tensor<1000x64xf32>, tensor<3x1xi64>) -> tensor<3x64xf32>
+  return %0 : tensor<3x64xf32>
+}
+
+// -----
+
+func.func @index_select_result(%x: tensor<1000x64xf32>, %i: tensor<3xi64>) -> tensor<3x65xf32> {
+  // expected-error@+1 {{index_select dim=0 of #0 (shape 1000x64) and #1 (shape 3) has shape 3x64, but the result has shape 3x65}}
+  %0 = "prim.index_select"(%x, %i) {dim = 0 : i64} : (tensor<1000x64xf32>, tensor<3xi64>) -> tensor<3x65xf32>
+  return %0 : tensor<3x65xf32>
+}
+
+// -----
+
+func.func @index_select_dtype(%x: tensor<1000x64xf32>, %i: tensor<3xi64>) -> tensor<3x64xf16> {
+  // expected-error@+1 {{'index_select' operand #0 has dtype f32 but the result has dtype f16}}
+  %0 = "prim.index_select"(%x, %i) {dim = 0 : i64} : (tensor<1000x64xf32>, tensor<3xi64>) -> tensor<3x64xf16>
+  return %0 : tensor<3x64xf16>
+}
+
+// -----
+
+// prim.gather (torch.gather): an index of the operand's rank, no larger than it outside dim;
+// the result has the index's shape.
+func.func @gather_index_rank(%x: tensor<3x1000x7xf32>, %i: tensor<3x37xi64>) -> tensor<3x37xf32> {
+  // expected-error@+1 {{gather dim=1 of #0 (shape 3x1000x7) and #1 (shape 3x37): the index must have rank 3 (the operand's)}}
+  %0 = "prim.gather"(%x, %i) {dim = 1 : i64} : (tensor<3x1000x7xf32>, tensor<3x37xi64>) -> tensor<3x37xf32>
+  return %0 : tensor<3x37xf32>
+}
+
+// -----
+
+func.func @gather_index_size(%x: tensor<3x1000x7xf32>, %i: tensor<3x37x8xi64>) -> tensor<3x37x8xf32> {
+  // expected-error@+1 {{gather dim=1 of #0 (shape 3x1000x7) and #1 (shape 3x37x8): the index has 8 elements in dim 2, more than the operand's 7}}
+  %0 = "prim.gather"(%x, %i) {dim = 1 : i64} : (tensor<3x1000x7xf32>, tensor<3x37x8xi64>) -> tensor<3x37x8xf32>
+  return %0 : tensor<3x37x8xf32>
+}
+
+// -----
+
+func.func @gather_result(%x: tensor<3x1000x7xf32>, %i: tensor<3x37x7xi64>) -> tensor<3x38x7xf32> {
+  // expected-error@+1 {{gather dim=1 of #0 (shape 3x1000x7) and #1 (shape 3x37x7) has shape 3x37x7, but the result has shape 3x38x7}}
+  %0 = "prim.gather"(%x, %i) {dim = 1 : i64} : (tensor<3x1000x7xf32>, tensor<3x37x7xi64>) -> tensor<3x38x7xf32>
+  return %0 : tensor<3x38x7xf32>
+}
+
+// -----
+
+// prim.iota: dimension below the result's rank.
+func.func @iota_dimension() -> tensor<3x4xf32> {
+  // expected-error@+1 {{iota dimension=2 but the result has rank 2}}
+  %0 = "prim.iota"() {dimension = 2 : i64} : () -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// prim.pad: one low and high entry per dim, each >= 0 (negative widths crop in PyTorch:
+// rejected), the result low + size + high per dim, value a float.
+func.func @pad_negative(%x: tensor<3x4xf32>) -> tensor<3x6xf32> {
+  // expected-error@+1 {{pad low[1]=-1 must be at least 0 (negative widths crop: use slice)}}
+  %0 = "prim.pad"(%x) {low = array<i64: 0, -1>, high = array<i64: 0, 3>, value = 0.0 : f64} : (tensor<3x4xf32>) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}
+
+// -----
+
+func.func @pad_entries(%x: tensor<3x4xf32>) -> tensor<3x6xf32> {
+  // expected-error@+1 {{pad has 1 low entries but operand #0 has rank 2}}
+  %0 = "prim.pad"(%x) {low = array<i64: 1>, high = array<i64: 0, 3>, value = 0.0 : f64} : (tensor<3x4xf32>) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}
+
+// -----
+
+func.func @pad_result(%x: tensor<3x4xf32>) -> tensor<3x6xf32> {
+  // expected-error@+1 {{pad low=0,1 high=0,2 value=0 of #0 (shape 3x4) has shape 3x7, but the result has shape 3x6}}
+  %0 = "prim.pad"(%x) {low = array<i64: 0, 1>, high = array<i64: 0, 2>, value = 0.0 : f64} : (tensor<3x4xf32>) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}
+
+// -----
+
+func.func @pad_value(%x: tensor<3x4xf32>) -> tensor<3x7xf32> {
+  // expected-error@+1 {{expected base attribute 'builtin.float' but got 'builtin.integer'}}
+  %0 = "prim.pad"(%x) {low = array<i64: 0, 1>, high = array<i64: 0, 2>, value = 0 : i64} : (tensor<3x4xf32>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+
+// -----
+
+// Verifies: an embedding lookup (i32 and i64 indices), an index_select in a middle dim, a
+// gather along dim 1, a float iota and a pad.
+func.func @move_ok(%t: tensor<1000x4097xf32>, %i: tensor<37xi32>, %j: tensor<3xi64>, %x: tensor<3x1000x7xf32>, %g: tensor<3x37x7xi64>, %y: tensor<3x4xbf16>) -> (tensor<37x4097xf32>, tensor<3x3x7xf32>, tensor<3x37x7xf32>, tensor<3x4xbf16>, tensor<4x9xbf16>) {
+  %0 = "prim.index_select"(%t, %i) {dim = 0 : i64} : (tensor<1000x4097xf32>, tensor<37xi32>) -> tensor<37x4097xf32>
+  %1 = "prim.index_select"(%x, %j) {dim = 1 : i64} : (tensor<3x1000x7xf32>, tensor<3xi64>) -> tensor<3x3x7xf32>
+  %2 = "prim.gather"(%x, %g) {dim = 1 : i64} : (tensor<3x1000x7xf32>, tensor<3x37x7xi64>) -> tensor<3x37x7xf32>
+  %3 = "prim.iota"() {dimension = 1 : i64} : () -> tensor<3x4xbf16>
+  %4 = "prim.pad"(%y) {low = array<i64: 1, 2>, high = array<i64: 0, 3>, value = -1.5 : f64} : (tensor<3x4xbf16>) -> tensor<4x9xbf16>
+  return %0, %1, %2, %3, %4 : tensor<37x4097xf32>, tensor<3x3x7xf32>, tensor<3x37x7xf32>, tensor<3x4xbf16>, tensor<4x9xbf16>
 }

@@ -144,3 +144,41 @@ func.func private @fused_0(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {p
   %y = "prim.neg"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+// An integer iota is supported in a kernel only under a convert to a float.
+func.func @iota_index(%x: tensor<8x4xf32>) -> tensor<3x4xf32> {
+  // expected-error@+1 {{tile: 'prim.iota' of i32 elements is not supported in kernels (f32, f16, bf16): make a float iota, or convert this one to a float}}
+  %i = "prim.iota"() {dimension = 0 : i64} : () -> tensor<3xi32>
+  %y = "prim.index_select"(%x, %i) {dim = 0 : i64} : (tensor<8x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+
+// -----
+
+// An integer input is loaded only as the index of index_select or gather.
+func.func @index_math(%x: tensor<8x4xf32>, %i: tensor<3xi32>) -> tensor<3x4xf32> {
+  %j = "prim.add"(%i, %i) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  // expected-error@+1 {{tile: an input of dtype i32 is not supported by the elementwise lowering (f32, f16, bf16)}}
+  %y = "prim.index_select"(%x, %j) {dim = 0 : i64} : (tensor<8x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+
+// -----
+
+// A dynamic leading dim is fine for data movement (the offsets use the static strides),
+// but not an index into it or padding of it: the bound is only known at run time.
+func.func @index_dynamic(%x: tensor<?x4xf32>, %i: tensor<3xi32>) -> tensor<3x4xf32> {
+  // expected-error@+1 {{tile: 'prim.index_select' along a dynamic dimension is not supported yet}}
+  %y = "prim.index_select"(%x, %i) {dim = 0 : i64} : (tensor<?x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @pad_dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error@+1 {{tile: 'prim.pad' padding a dynamic dimension is not supported yet}}
+  %y = "prim.pad"(%x) {low = array<i64: 1, 0>, high = array<i64: 0, 0>, value = 0.0 : f64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
