@@ -270,6 +270,14 @@ bool ttPrimReductionRun(MlirOperation op, int64_t *outer, int64_t *red, int64_t 
 /* True for a reduction over one contiguous run of dims that ends before the last dim
  * (inner > 1 or trailing dims of size 1): the reductions a column kernel computes. */
 bool ttPrimIsColumnReduction(MlirOperation op);
+/* For a prim.transpose whose permutation is one of its operand's dims (rank <=
+ * TT_MAX_RANK): the permutation into perm, returning the rank; -1 otherwise. */
+int64_t ttPrimPermutation(MlirOperation op, int64_t *perm);
+/* A transpose that moves the last dim (perm[rank-1] != rank-1): a permute kernel's. */
+bool ttPrimIsPermute(MlirOperation op);
+/* A transpose that keeps the last dim: every output row is a contiguous input row, so an
+ * elementwise kernel reads it at mapped offsets (coalesced on both sides). */
+bool ttPrimIsRowCopy(MlirOperation op);
 /* The op's name without "prim." (for diagnostics and the metadata's prim lines). */
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n);
 /* For prim.full and splat prim.constant: the value; returns false otherwise. */

@@ -27,6 +27,10 @@
  *       each operand is emitted at outer * (its size * inner) + (i - lo) * inner +
  *       offs % inner under the kernel's mask and lo <= i < hi (so only in-range lanes
  *       read), and a select chain joins them (emitConcat);
+ *     - transpose maps the offsets too: result index i_d times the operand's stride of
+ *       dim perm[d] (transposeOffsets): a row copy (the last dim kept) is a coalesced
+ *       load; the permute kernel memoizes its exchanged tile, so this gather is only the
+ *       general fallback;
  *     - reshape keeps the offsets (row-major order is unchanged);
  *     - constants become splat arith.constant tiles;
  *     - in a row kernel that holds its whole row, a reduction is computed where first
@@ -189,6 +193,37 @@ static MlirValue sliceOffsets(Emit *e, MlirOperation op, MlirValue offs) {
   if (mlirValueIsNull(sum))
     return tileSplatI32(e, base);
   return base ? tileOp2(e, "arith.addi", sum, tileSplatI32(e, base), it) : sum;
+}
+
+/* Offsets into transpose's operand for offsets `offs` into its result: result index i_d
+ * (as in sliceOffsets) times the operand's stride of dim perm[d]. A transpose that keeps
+ * the last dim (a row copy) reads contiguous rows: coalesced; any other is a gather (the
+ * permute kernel, permute.c, memoizes its transposed tile instead). */
+static MlirValue transposeOffsets(Emit *e, MlirOperation op, MlirValue offs) {
+  int64_t rs[TT_MAX_RANK], xs[TT_MAX_RANK], perm[TT_MAX_RANK];
+  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), rs);
+  ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs);
+  ttPrimPermutation(op, perm);
+  int64_t rstride[TT_MAX_RANK], xstride[TT_MAX_RANK];
+  for (int64_t d = r - 1; d >= 0; d--) {
+    rstride[d] = d == r - 1 ? 1 : rstride[d + 1] * rs[d + 1];
+    xstride[d] = d == r - 1 ? 1 : xstride[d + 1] * xs[d + 1];
+  }
+  MlirType it = tileOf(e, ttI32(e->ctx));
+  MlirValue sum = {NULL};
+  for (int64_t d = 0; d < r; d++) {
+    if (rs[d] == 1)
+      continue;
+    MlirValue c = offs;
+    if (rstride[d] != 1)
+      c = tileOp2(e, "arith.divui", c, tileSplatI32(e, rstride[d]), it);
+    if (d != 0)
+      c = tileOp2(e, "arith.remui", c, tileSplatI32(e, rs[d]), it);
+    if (xstride[perm[d]] != 1)
+      c = tileOp2(e, "arith.muli", c, tileSplatI32(e, xstride[perm[d]]), it);
+    sum = mlirValueIsNull(sum) ? c : tileOp2(e, "arith.addi", sum, c, it);
+  }
+  return mlirValueIsNull(sum) ? tileSplatI32(e, 0) : sum;
 }
 
 /* and of two i1 tiles. */
@@ -451,6 +486,14 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
       return none;
     }
     return tileEmitValue(e, mlirOperationGetOperand(op, 0), sliceOffsets(e, op, offs));
+  case TT_PRIM_TRANSPOSE:
+    if (e->rowMode || ttPrimPermutation(op, (int64_t[TT_MAX_RANK]){0}) < 0) {
+      ttEmitError(op, "tile: 'prim.transpose' is only supported in elementwise and permute "
+                      "kernels");
+      e->failed = true;
+      return none;
+    }
+    return tileEmitValue(e, mlirOperationGetOperand(op, 0), transposeOffsets(e, op, offs));
   case TT_PRIM_CONCAT:
     if (e->rowMode) { /* --fuse puts concats in elementwise groups only */
       ttEmitError(op, "tile: 'prim.concat' is only supported in elementwise kernels");

@@ -25,7 +25,9 @@
  *     function stays: its prim ops say what the kernel computes (tt-translate hands them to
  *     the reference interpreter).
  * Row groups (`prim.fusion = "row"`) take the same steps over a row space (rows.c); column
- * groups (`prim.fusion = "column"`) over [outer, R, inner] with a loop over R (columns.c); dot
+ * groups (`prim.fusion = "column"`) over [outer, R, inner] with a loop over R (columns.c);
+ * permute groups (`prim.fusion = "permute"`) over tiles of a transpose, exchanged through
+ * shared memory (permute.c); dot
  * groups (`prim.fusion = "dot"`) their own steps 1-4 (dot.c) on a tile of the geometry
  * geometry.c chooses. This file: steps 1, 2 and 6 for every kind, and the pass entry.
  */
@@ -240,6 +242,11 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
     }
     if (strcmp(kind, "column") == 0) {
       if (!tileColumnFusion(op, block, warps))
+        return false;
+      continue;
+    }
+    if (strcmp(kind, "permute") == 0) {
+      if (!tilePermuteFusion(op, warps))
         return false;
       continue;
     }

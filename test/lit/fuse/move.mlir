@@ -60,7 +60,7 @@ func.func @chain(%x: tensor<3x1000xf32>) -> tensor<3x334xf32> {
 // CHECK-SAME: prim.fusion = "row"
 // CHECK-NEXT: "prim.amax"
 // CHECK-NEXT: return
-// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.slice' not fused into the group of its user: a slice or concat fuses only into elementwise groups (no reduction or matmul in the group)
+// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.slice' not fused into the group of its user: a slice, concat or row copy fuses only into elementwise groups (no reduction or matmul in the group)
 func.func @row(%x: tensor<4x1000xf32>) -> tensor<4xf32> {
   %s = "prim.slice"(%x) {start = array<i64: 0, 0>, stop = array<i64: 4, 500>, step = array<i64: 1, 1>} : (tensor<4x1000xf32>) -> tensor<4x500xf32>
   %m = "prim.amax"(%s) {dims = array<i64: 1>, keepdim = false} : (tensor<4x500xf32>) -> tensor<4xf32>
