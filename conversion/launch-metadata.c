@@ -299,6 +299,14 @@ static void primLine(Meta *m, MlirOperation op, int id) {
     }
     if (k == TT_PRIM_REDUCTION)
       ttStrAppendf(&m->prims, " keepdim=%d", ttOpAttrInt(op, "keepdim", 0) != 0);
+  } else if (k == TT_PRIM_ARGREDUCE) { /* dims= one dim, or none (all dims) */
+    MlirAttribute d = ttOpAttr(op, "dim");
+    int64_t rank = mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+    int64_t v = mlirAttributeIsNull(d) ? 0 : mlirIntegerAttrGetValueInt(d);
+    ttStrAppendf(&m->prims, " dims=");
+    if (!mlirAttributeIsNull(d))
+      ttStrAppendf(&m->prims, "%lld", (long long)(v < 0 ? v + rank : v));
+    ttStrAppendf(&m->prims, " keepdim=%d", ttOpAttrInt(op, "keepdim", 0) != 0);
   } else if (k == TT_PRIM_CONCAT) {
     ttStrAppendf(&m->prims, " dim=%lld", (long long)ttOpAttrInt(op, "dim", 0));
   } else if (k == TT_PRIM_SLICE) {

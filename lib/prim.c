@@ -32,6 +32,7 @@ static const struct {
     {"full", TT_PRIM_CONSTANT},      {"constant", TT_PRIM_CONSTANT},
     {"sum", TT_PRIM_REDUCTION},      {"amax", TT_PRIM_REDUCTION},
     {"amin", TT_PRIM_REDUCTION},     {"matmul", TT_PRIM_MATMUL},
+    {"argmax", TT_PRIM_ARGREDUCE},   {"argmin", TT_PRIM_ARGREDUCE},
     {"transpose", TT_PRIM_TRANSPOSE}, {"slice", TT_PRIM_SLICE},
     {"concat", TT_PRIM_CONCAT},
     {"linear", TT_PRIM_COMPOSITE},   {"softmax", TT_PRIM_COMPOSITE},
@@ -71,7 +72,21 @@ bool ttPrimIsElementwise(TtPrimKind k) {
          k == TT_PRIM_CONCAT;
 }
 
+bool ttPrimIsRowArgReduction(MlirOperation op) {
+  if (ttPrimKind(op) != TT_PRIM_ARGREDUCE || mlirOperationGetNumOperands(op) != 1)
+    return false;
+  MlirAttribute d = ttOpAttr(op, "dim");
+  int64_t shape[TT_MAX_RANK];
+  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), shape);
+  if (r < 1 || r > TT_MAX_RANK || mlirAttributeIsNull(d) || !mlirAttributeIsAInteger(d))
+    return false;
+  int64_t v = mlirIntegerAttrGetValueInt(d);
+  return v == r - 1 || v == -1;
+}
+
 bool ttPrimIsRowReduction(MlirOperation op) {
+  if (ttPrimIsRowArgReduction(op))
+    return true;
   if (ttPrimKind(op) != TT_PRIM_REDUCTION || mlirOperationGetNumOperands(op) != 1)
     return false;
   MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));

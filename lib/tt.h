@@ -248,6 +248,7 @@ typedef enum {
   TT_PRIM_RESHAPE,   /* reshape */
   TT_PRIM_CONSTANT,  /* full, constant */
   TT_PRIM_REDUCTION, /* sum amax amin */
+  TT_PRIM_ARGREDUCE, /* argmax argmin: an index per reduced slice (i64 or i32) */
   TT_PRIM_MATMUL,    /* matmul */
   TT_PRIM_TRANSPOSE, /* transpose */
   TT_PRIM_SLICE,     /* slice: a load at mapped offsets in an elementwise group */
@@ -258,9 +259,11 @@ typedef enum {
 TtPrimKind ttPrimKind(MlirOperation op);
 /* True for the kinds --fuse puts in an elementwise group. */
 bool ttPrimIsElementwise(TtPrimKind k);
-/* True for a sum/amax/amin over exactly the last dimension (dims = [rank-1] or [-1]):
- * the reductions a row kernel computes. */
+/* True for a sum/amax/amin over exactly the last dimension (dims = [rank-1] or [-1]), or
+ * an argmax/argmin with dim = rank-1 or -1: the reductions a row kernel computes. */
 bool ttPrimIsRowReduction(MlirOperation op);
+/* True for an argmax/argmin over the last dimension (dim = rank-1 or -1). */
+bool ttPrimIsRowArgReduction(MlirOperation op);
 /* For a sum/amax/amin whose dims (distinct; negative ones count from the end) are one
  * contiguous run first..last of its operand's dims: the operand viewed as
  * [outer, red, inner] (red the product of the reduced dims; any pointer may be NULL).

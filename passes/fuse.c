@@ -186,7 +186,11 @@ static bool canJoin(FuseState *st, int g, MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
   if (!mlirTypeIsNull(st->rowType[g]))
     return sameShape(t, st->rowType[g]);
-  if (!sameOrReducedShape(mlirValueGetType(mlirOperationGetResult(root, 0)), t))
+  MlirType rt = mlirValueGetType(mlirOperationGetResult(root, 0));
+  int64_t ts[TT_MAX_RANK], tr = ttTensorShape(t, ts);
+  bool perRowIndex = ttPrimIsRowArgReduction(op) && tr >= 1 && /* argmax, then a reshape */
+                     ttTensorNumel(rt) * ts[tr - 1] == ttTensorNumel(t);
+  if (!sameOrReducedShape(rt, t) && !perRowIndex)
     return false;
   st->rowType[g] = t;
   return true;

@@ -42,4 +42,37 @@ for t in f32 f16 bf16; do
   return %z : tensor<33x1000xf32>
 }"
 done
+argred() { # name op dtype shape dim(or "none") keepdim zero(1: of x * 0, all ties)
+  local name=$1 op=$2 t=$3 shape=$4 dim=$5 keep=$6 zero=$7
+  IFS=x read -r -a s <<< "$shape"
+  local res="" i attrs="keepdim = $keep"
+  for i in "${!s[@]}"; do
+    if [ "$dim" != none ] && [ "$i" != "$dim" ]; then res="$res${s[$i]}x"
+    elif [ "$keep" = true ]; then res="${res}1x"; fi
+  done
+  [ "$dim" = none ] || attrs="dim = $dim : i64, $attrs"
+  local xt="tensor<${shape}x$t>" body="" v=%x
+  if [ "$zero" = 1 ]; then
+    body="  %z = \"prim.full\"() {value = 0.0 : f32} : () -> $xt
+  %v = \"prim.mul\"(%x, %z) : ($xt, $xt) -> $xt
+"
+    v=%v
+  fi
+  compile "$name" "${shape}_${dim}_$t" "func.func @main(%x: $xt) -> tensor<${res}i64> {
+$body  %y = \"prim.$op\"($v) {$attrs} : ($xt) -> tensor<${res}i64>
+  return %y : tensor<${res}i64>
+}"
+}
+
+for t in f32 f16 bf16; do
+  for op in argmax argmin; do
+    for shape in 3x1000 5x4097 1x1; do
+      argred $op $op $t $shape 1 false 0
+      argred ${op}_ties $op $t $shape 1 false 1
+    done
+    argred ${op}_keepdim $op $t 3x1000 1 true 0
+    argred ${op}_all $op $t 3x1000 none false 0
+    argred ${op}_dim0 $op $t 3x1000 0 false 0
+  done
+done
 ls "$out" | wc -l

@@ -34,7 +34,8 @@
  *     - reshape keeps the offsets (row-major order is unchanged);
  *     - constants become splat arith.constant tiles;
  *     - in a row kernel that holds its whole row, a reduction is computed where first
- *       used (tile.reduce of the masked row) and memoized for the row.
+ *       used (tile.reduce of the masked row) and memoized for the row; argmax/argmin
+ *       likewise, as the max (min) then the least column holding it (emitArgReduction).
  *  5b. Move every tile.load (and the index math it needs) ahead of the math
  *     (tileLoadsFirst), so all loads are in flight at once.
  */
@@ -340,6 +341,55 @@ static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
   return tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, ct), c, ct);
 }
 
+/* argmax/argmin over the row (a row kernel holding its whole row): m = the row's max (min;
+ * NaN-propagating, so a NaN anywhere makes m NaN), then the least column c whose element
+ * is m or NaN: min over the masked row of (x == m || x != x ? c : N), in f32 (exact for
+ * rows below 2^24: the on-chip rows are at most 32768). So ties give the first index and a
+ * NaN counts as the max (min), as PyTorch's argmax (argmin). The index, converted to the
+ * result's integer type, is one value per row. */
+static MlirValue emitArgReduction(Emit *e, MlirOperation op, MlirType ct) {
+  MlirValue none = {NULL};
+  char name[16];
+  ttPrimShortName(op, name, sizeof name);
+  MlirType xelem = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+  if (!e->rowMode || e->looped || !mlirTypeIsAFloat(xelem) ||
+      !mlirTypeIsAInteger(mlirShapedTypeGetElementType(ct))) {
+    ttEmitError(op, "tile: 'prim.%s' is only supported over the last dimension of f32, "
+                    "f16 or bf16 rows of at most 32768 elements in a row kernel, into i32 or "
+                    "i64",
+                name);
+    e->failed = true;
+    return none;
+  }
+  MlirValue x = tileEmitValue(e, mlirOperationGetOperand(op, 0), e->offs);
+  if (e->failed)
+    return none;
+  MlirType xt = mlirValueGetType(x), f32 = mlirF32TypeGet(e->ctx), ft = tileOf(e, f32);
+  Combiner c = strcmp(name, "argmax") == 0 ? (Combiner){"max", "arith.maximumf", -INFINITY}
+                                            : (Combiner){"min", "arith.minimumf", INFINITY};
+  MlirValue m = tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, xt), c, xt);
+  MlirType i1 = mlirRankedTensorTypeGet(1, &e->block, mlirIntegerTypeGet(e->ctx, 1),
+                                        mlirAttributeGetNull());
+  MlirNamedAttribute oeq = ttNamedAttr(e->ctx, "predicate",
+                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 1));
+  MlirNamedAttribute uno = ttNamedAttr(e->ctx, "predicate",
+                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 14));
+  MlirValue eq = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, m}, i1, 1, &oeq);
+  MlirValue nan = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, x}, i1, 1, &uno);
+  MlirValue hit = tileOp2(e, "arith.andi", tileOp2(e, "arith.ori", eq, nan, i1), e->mask, i1);
+  MlirValue col = tileOp1(e, "arith.uitofp", e->cols, ft);
+  MlirValue sel[3] = {hit, col, ttConstSplat(&e->b, e->loc, ft, (double)e->rowLen)};
+  MlirValue cand = ttBuild(&e->b, "arith.select", e->loc, 3, sel, ft, 0, NULL);
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
+      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, "min")),
+  };
+  MlirValue idx = ttBuild(&e->b, "tile.reduce", e->loc, 1, &cand, f32, 2, attrs);
+  MlirType it = mlirShapedTypeGetElementType(ct);
+  return tileOp1(e, "tile.splat", ttBuild(&e->b, "arith.fptosi", e->loc, 1, &idx, it, 0, NULL),
+                 ct);
+}
+
 /* True when tile v holds one value in every element: a tile.splat or a splat constant. */
 static bool isUniform(MlirValue v) {
   if (!mlirValueIsAOpResult(v))
@@ -368,7 +418,7 @@ static bool isPerRow(MlirValue v) {
     return false;
   MlirOperation def = mlirOpResultGetOwner(v);
   TtPrimKind k = ttPrimKind(def);
-  if (k == TT_PRIM_REDUCTION || k == TT_PRIM_CONSTANT)
+  if (k == TT_PRIM_REDUCTION || k == TT_PRIM_ARGREDUCE || k == TT_PRIM_CONSTANT)
     return true;
   if (k != TT_PRIM_UNARY && k != TT_PRIM_BINARY && k != TT_PRIM_CONVERT)
     return false;
@@ -471,6 +521,8 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   }
   case TT_PRIM_REDUCTION:
     return emitRowReduction(e, op, ct);
+  case TT_PRIM_ARGREDUCE:
+    return emitArgReduction(e, op, ct);
   case TT_PRIM_BROADCAST: {
     MlirValue x = mlirOperationGetOperand(op, 0);
     if (e->rowMode && isPerRow(x))
@@ -537,7 +589,8 @@ MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs) {
   MlirValue none = {NULL};
   if (e->failed)
     return none;
-  if (mlirValueIsAOpResult(v) && ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_REDUCTION)
+  if (mlirValueIsAOpResult(v) && (ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_REDUCTION ||
+                                   ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_ARGREDUCE))
     offs = none; /* one value per row, wherever it is used */
   for (int i = 0; i < e->nmemo; i++)
     if (mlirValueEqual(e->memo[i].key, v) && mlirValueEqual(e->memo[i].offs, offs))

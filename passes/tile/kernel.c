@@ -72,9 +72,10 @@ static bool checkShape(MlirOperation at, MlirType t, const char *what) {
 /* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape. */
 bool tileCheckDtype(MlirOperation at, MlirType t, const char *what) {
   const char *d = ttDtypeName(t);
-  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16")) {
+  bool index = strcmp(what, "the result") == 0 && (!strcmp(d, "i32") || !strcmp(d, "i64"));
+  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16") && !index) {
     ttEmitError(at, "tile: %s of dtype %s is not supported by the elementwise lowering "
-                    "(f32, f16, bf16)",
+                    "(f32, f16, bf16; i32 and i64 results of argmax/argmin)",
                 what, d);
     return false;
   }

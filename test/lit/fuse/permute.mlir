@@ -97,3 +97,21 @@ func.func @into_matmul(%a: tensor<16x64xf16>, %w: tensor<128x64xf16>) -> tensor<
   %y = "prim.matmul"(%a, %wt) : (tensor<16x64xf16>, tensor<64x128xf16>) -> tensor<16x128xf16>
   return %y : tensor<16x128xf16>
 }
+
+// -----
+
+// argmax over the last dim (issue 21, item 2) is a row reduction: a row group with its
+// prologue (exp); a reshape of its per-row index (keepdim) joins too.
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: prim.fusion = "row"
+// CHECK-NEXT: "prim.exp"
+// CHECK-NEXT: "prim.argmax"
+// CHECK-NEXT: "prim.reshape"
+// CHECK-NEXT: return
+// REPORT: permute.mlir:[[# @LINE + 4]]:8: remark: fuse: 'prim.reshape' ends a row group of 3 ops, outlined as @fused_0
+func.func @argmax_rows(%x: tensor<3x1000xf32>) -> tensor<3x1xi64> {
+  %e = "prim.exp"(%x) : (tensor<3x1000xf32>) -> tensor<3x1000xf32>
+  %a = "prim.argmax"(%e) {dim = 1 : i64} : (tensor<3x1000xf32>) -> tensor<3xi64>
+  %r = "prim.reshape"(%a) : (tensor<3xi64>) -> tensor<3x1xi64>
+  return %r : tensor<3x1xi64>
+}
