@@ -159,6 +159,18 @@ static void unifyPrim(Meta *m, MlirOperation op, const int *ids, int nids, int r
         dimUnion(m, ids[0], (int)d, rid, (int)(keep ? d : k++));
     break;
   }
+  case TT_PRIM_ARGREDUCE: { /* the dims but `dim` (none: every dim is reduced) */
+    MlirAttribute da = ttOpAttr(op, "dim");
+    if (mlirAttributeIsNull(da))
+      break;
+    int64_t r = mlirIntegerAttrGetValueInt(da);
+    r = r < 0 ? r + xr : r;
+    bool keep = ttOpAttrInt(op, "keepdim", 0) != 0;
+    for (int64_t d = 0, k = 0; d < xr; d++)
+      if (d != r)
+        dimUnion(m, ids[0], (int)d, rid, (int)(keep ? d : k++));
+    break;
+  }
   case TT_PRIM_MATMUL: { /* batch dims from the right, M, K and N */
     int64_t yr = rankOf(m, ids[1], ys);
     if (xr < 2 || yr < 2 || rr < 2)

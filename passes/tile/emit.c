@@ -539,9 +539,10 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     }
     return tileEmitValue(e, mlirOperationGetOperand(op, 0), sliceOffsets(e, op, offs));
   case TT_PRIM_TRANSPOSE:
-    if (e->rowMode || ttPrimPermutation(op, (int64_t[TT_MAX_RANK]){0}) < 0) {
+    if (e->rowMode || ttPrimPermutation(op, (int64_t[TT_MAX_RANK]){0}) < 0 ||
+        !mlirShapedTypeHasStaticShape(mlirValueGetType(mlirOperationGetOperand(op, 0)))) {
       ttEmitError(op, "tile: 'prim.transpose' is only supported in elementwise and permute "
-                      "kernels");
+                      "kernels, of static shapes");
       e->failed = true;
       return none;
     }

@@ -77,6 +77,13 @@ static bool permuteGeometry(MlirOperation fusion, MlirBlock body, MlirType outTy
   }
   g->rank = ttPrimPermutation(g->tr, g->perm);
   ttTensorShape(mlirValueGetType(mlirOperationGetOperand(g->tr, 0)), g->xs);
+  for (int64_t d = 0; d < g->rank; d++)
+    if (g->xs[d] < 0) {
+      ttEmitError(g->tr, "tile: a permute kernel needs static shapes (dim %lld of the "
+                         "transpose's operand is dynamic)",
+                  (long long)d);
+      return false;
+    }
   int64_t ys[TT_MAX_RANK];
   for (int64_t d = 0; d < g->rank; d++)
     ys[d] = g->xs[g->perm[d]];

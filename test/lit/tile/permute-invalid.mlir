@@ -27,3 +27,12 @@ func.func private @fused_0(%x: tensor<4x8xf32>) -> tensor<2x8x4xf32> attributes 
   %b = "prim.broadcast_in_dim"(%t) {broadcast_dimensions = array<i64: 1, 2>} : (tensor<8x4xf32>) -> tensor<2x8x4xf32>
   return %b : tensor<2x8x4xf32>
 }
+
+// -----
+
+// A dynamic batch dim: permute kernels need static shapes.
+func.func private @fused_0(%x: tensor<?x4x64xf32>) -> tensor<?x64x4xf32> attributes {prim.fusion = "permute"} {
+  // expected-error@+1 {{tile: a permute kernel needs static shapes (dim 0 of the transpose's operand is dynamic)}}
+  %t = "prim.transpose"(%x) {permutation = array<i64: 0, 2, 1>} : (tensor<?x4x64xf32>) -> tensor<?x64x4xf32>
+  return %t : tensor<?x64x4xf32>
+}
