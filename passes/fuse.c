@@ -155,7 +155,8 @@ static bool canJoin(FuseState *st, int g, MlirOperation op) {
     st->perm[g] = true;
     return true;
   }
-  if (st->perm[g] && (ttPrimKind(op) == TT_PRIM_MATMUL || ttPrimKind(op) == TT_PRIM_REDUCTION))
+  bool reduces = ttPrimKind(op) == TT_PRIM_REDUCTION || ttPrimKind(op) == TT_PRIM_ARGREDUCE;
+  if (st->perm[g] && (ttPrimKind(op) == TT_PRIM_MATMUL || reduces))
     return false;
   if (isMove(op)) {
     if (st->dot[g] || st->col[g] || !mlirTypeIsNull(st->rowType[g]))
@@ -163,7 +164,7 @@ static bool canJoin(FuseState *st, int g, MlirOperation op) {
     st->move[g] = true;
     return true;
   }
-  if (st->move[g] && (ttPrimKind(op) == TT_PRIM_MATMUL || ttPrimKind(op) == TT_PRIM_REDUCTION))
+  if (st->move[g] && (ttPrimKind(op) == TT_PRIM_MATMUL || reduces))
     return false;
   if (ttPrimKind(op) == TT_PRIM_MATMUL) {
     if (st->dot[g] || st->col[g] || !mlirTypeIsNull(st->rowType[g]))
@@ -447,6 +448,9 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
     if (ttPrimKind(op) == TT_PRIM_REDUCTION && !fusible(op))
       remark(&st, op, "does not fuse: its dims are not one contiguous run (run --decompose, "
                       "which splits it into reductions of runs)");
+    else if (ttPrimKind(op) == TT_PRIM_ARGREDUCE && !fusible(op))
+      remark(&st, op, "does not fuse: it is not over the last dim (run --decompose, which "
+                      "moves its dim last)");
     else if (st.group[i] >= 0 && st.root[st.group[i]] == i) {
       int n = 0;
       for (int k = 0; k < st.block.n; k++)

@@ -4,13 +4,15 @@
 # --ptx), in f32, f16 and bf16:
 #  - transposes of 3x1000, 4097x3, 1x1 and 8192x8192 (a permute kernel: tiles exchanged
 #    through shared memory, masked at the edges);
-#  - permutations of 2x3x1000x7: [0,3,1,2], [3,2,1,0] and [1,0,3,2]... every kind: the last
-#    dim moved with batch dims around it (a permute kernel), and [1,0,2,3]-like ones that
-#    keep the last dim (a row copy: an elementwise kernel reading rows at mapped offsets);
+#  - permutations of 2x3x1000x7 ([0,3,1,2], [3,2,1,0], [0,1,3,2], [2,3,0,1]: the last dim
+#    moved, batch dims around it: a permute kernel; [1,0,2,3], [2,0,1,3]: the last dim
+#    kept, a row copy: an elementwise kernel reading rows at mapped offsets) and of
+#    3x1000x7 ([0,2,1], [2,1,0]);
 #  - a transpose with a pointwise prologue and epilogue (exp, then a convert to f32): one
 #    kernel;
 #  - argmax and argmin over the last dim of 3x1000, 5x4097 and 1x1, of the input and of
-#    x * 0 (all ties: the first index, 0), and over all dims (dim absent) of 3x1000.
+#    x * 0 (all ties: the first index, 0), with keepdim, over all dims (dim absent) and
+#    over dim 0 (a transpose first) of 3x1000.
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run permute-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
@@ -35,6 +37,7 @@ for t in f32 f16 bf16; do
   for perm in 0,3,1,2 3,2,1,0 0,1,3,2 2,3,0,1 1,0,2,3 2,0,1,3; do
     permute permute $t 2x3x1000x7 $perm
   done
+  for perm in 0,2,1 2,1,0; do permute permute $t 3x1000x7 $perm; done
   compile transpose_exp_f32 "1000x33_$t" "func.func @main(%x: tensor<1000x33x$t>) -> tensor<33x1000xf32> {
   %e = \"prim.exp\"(%x) : (tensor<1000x33x$t>) -> tensor<1000x33x$t>
   %y = \"prim.transpose\"(%e) {permutation = array<i64: 1, 0>} : (tensor<1000x33x$t>) -> tensor<33x1000x$t>

@@ -115,3 +115,14 @@ func.func @argmax_rows(%x: tensor<3x1000xf32>) -> tensor<3x1xi64> {
   %r = "prim.reshape"(%a) : (tensor<3xi64>) -> tensor<3x1xi64>
   return %r : tensor<3x1xi64>
 }
+
+// -----
+
+// argmax over dim 0 is no row reduction: it stays (--decompose moves its dim last).
+// CHECK-LABEL: func.func @argmax_dim0
+// CHECK-NEXT: "prim.argmax"
+// REPORT: permute.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.argmax' does not fuse: it is not over the last dim (run --decompose, which moves its dim last)
+func.func @argmax_dim0(%x: tensor<3x1000xf32>) -> tensor<1000xi64> {
+  %a = "prim.argmax"(%x) {dim = 0 : i64} : (tensor<3x1000xf32>) -> tensor<1000xi64>
+  return %a : tensor<1000xi64>
+}
