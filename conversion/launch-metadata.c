@@ -160,6 +160,18 @@ static void unifyPrim(Meta *m, MlirOperation op, const int *ids, int nids, int r
         dimUnion(m, ids[0], (int)d, rid, (int)(keep ? d : k++));
     break;
   }
+  case TT_PRIM_ARGREDUCE: { /* the dims but `dim` (none: every dim is reduced) */
+    MlirAttribute da = ttOpAttr(op, "dim");
+    if (mlirAttributeIsNull(da))
+      break;
+    int64_t r = mlirIntegerAttrGetValueInt(da);
+    r = r < 0 ? r + xr : r;
+    bool keep = ttOpAttrInt(op, "keepdim", 0) != 0;
+    for (int64_t d = 0, k = 0; d < xr; d++)
+      if (d != r)
+        dimUnion(m, ids[0], (int)d, rid, (int)(keep ? d : k++));
+    break;
+  }
   case TT_PRIM_MATMUL: { /* batch dims from the right, M, K and N */
     int64_t yr = rankOf(m, ids[1], ys);
     if (xr < 2 || yr < 2 || rr < 2)
@@ -326,6 +338,14 @@ static void primLine(Meta *m, MlirOperation op, int id) {
     }
     if (k == TT_PRIM_REDUCTION)
       ttStrAppendf(&m->prims, " keepdim=%d", ttOpAttrInt(op, "keepdim", 0) != 0);
+  } else if (k == TT_PRIM_ARGREDUCE) { /* dims= one dim, or none (all dims) */
+    MlirAttribute d = ttOpAttr(op, "dim");
+    int64_t rank = mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+    int64_t v = mlirAttributeIsNull(d) ? 0 : mlirIntegerAttrGetValueInt(d);
+    ttStrAppendf(&m->prims, " dims=");
+    if (!mlirAttributeIsNull(d))
+      ttStrAppendf(&m->prims, "%lld", (long long)(v < 0 ? v + rank : v));
+    ttStrAppendf(&m->prims, " keepdim=%d", ttOpAttrInt(op, "keepdim", 0) != 0);
   } else if (k == TT_PRIM_CONCAT || k == TT_PRIM_INDEX) {
     ttStrAppendf(&m->prims, " dim=%lld", (long long)ttOpAttrInt(op, "dim", 0));
   } else if (k == TT_PRIM_IOTA) {

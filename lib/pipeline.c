@@ -177,8 +177,9 @@ static const TtPassInfo passes[] = {
      "Each group becomes `func.func private @fused_N {prim.fusion = \"elementwise\"}` and a "
      "`func.call` of it, so a later pass makes it one kernel that reads its inputs once and "
      "writes its result once. Elementwise, compare/select, convert, broadcast_in_dim, "
-     "reshape, data movement (slice, concat, index_select, gather, pad: loads at mapped "
-     "offsets; iota: index math; elementwise groups only) and "
+     "reshape, data movement (slice, concat, index_select, gather, pad and a transpose "
+     "that keeps the last dimension: loads at mapped offsets; iota: index math; "
+     "elementwise groups only) and "
      "constant ops fuse; a producer joins its consumer's group when every user "
      "of it is in that group; constants are copied into each group that uses them. "
      "Reductions over the last dimension join too, making a row group (`prim.fusion = "
@@ -186,7 +187,9 @@ static const TtPassInfo passes[] = {
      "kernel that reads each row once. A reduction over one run of dimensions before the "
      "last (column sums, a middle dimension) makes a column group (`prim.fusion = "
      "\"column\"`) with its elementwise prologue and epilogue; --decompose splits other "
-     "reductions into these two kinds.",
+     "reductions into these two kinds. A transpose that moves the last dimension makes a "
+     "permute group (`prim.fusion = \"permute\"`) with its elementwise prologue and "
+     "epilogue.",
      fuseOptions, NOPTIONS(fuseOptions), ttFusePass},
     {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "
@@ -198,7 +201,10 @@ static const TtPassInfo passes[] = {
      "become one program per row, its block (the next power of two >= N) "
      "covering the row, with tile.reduce for each reduction; short rows share a program; "
      "a row longer than the block is reduced in a loop over chunks, one loop per level of "
-     "dependent reductions (sibling reductions share it), then a loop for the output.",
+     "dependent reductions (sibling reductions share it), then a loop for the output. "
+     "Permute groups become one program per tile of 128 bytes a side (64x64 bf16, 32x32 "
+     "f32) of the transpose: loaded along the input's contiguous dim, exchanged with "
+     "tile.trans, stored along the output's.",
      tileOptions, NOPTIONS(tileOptions), ttTilePass},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
@@ -225,7 +231,8 @@ static const TtPassInfo passes[] = {
      "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "
      "by one mask lane, and masked tails fall back to per-element accesses. An `afn` tanh "
      "becomes a short exp2/rcp formula; tile.reduce combines within a thread, across the "
-     "warp with shuffles and across warps through shared memory; each kernel asks ptxas "
+     "warp with shuffles and across warps through shared memory; a tile.trans that feeds "
+     "no tile.dot is exchanged through swizzled shared memory; each kernel asks ptxas "
      "for full occupancy.",
      lowerOptions, NOPTIONS(lowerOptions), ttConvertTileToGpu},
 };

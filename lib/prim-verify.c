@@ -3,14 +3,15 @@
  *
  * The rules are the reference interpreter's own (runtime/rules.h, one table for both):
  * each prim op that has a prim line (the elementwise ops, compare, where, convert,
- * broadcast_in_dim, reshape, transpose, full/constant, sum/amax/amin, matmul, slice, concat,
- * index_select, gather, iota, pad) is read into
+ * broadcast_in_dim, reshape, transpose, full/constant, sum/amax/amin, argmax/argmin, matmul,
+ * slice, concat, index_select, gather, iota, pad) is read into
  * the plain form the table checks (a TtrtPrim with its dims, keepdim and direction, one
  * TtrtPrimTensor per operand and for the result: dtype and shape, `?` as a negative size)
  * and ttrtPrimCheck runs on it with the strict dtype rules (the compiler computes in the
  * tensors' dtypes). Before that, what only the compiler reads is checked here: element
  * types the metadata can describe, ranks up to TT_MAX_RANK, dimension lists as
- * array<i64>, compare's direction, keepdim a bool where given, and a dense constant
+ * array<i64>, compare's direction, keepdim a bool where given, argmax's `dim` an integer
+ * where given (absent: every dim, as torch.argmax's dim=None), and a dense constant
  * of the result's type. The composites (linear, softmax, ...) are checked by --decompose,
  * which rewrites them. Every failing op gets a located error; the walk goes on, so one
  * run reports every bad op. Messages are the table's, with operands named #0, #1, #2.
@@ -148,7 +149,17 @@ static bool readAttributes(MlirOperation op, const char *opName, TtrtPrim *prim)
     }
     prim->value = mlirFloatAttrGetValueDouble(v);
   }
-  if (ttrtOpIsReduction(prim->op)) {
+  if (ttrtOpIsArgReduction(prim->op)) {
+    MlirAttribute d = ttOpAttr(op, "dim");
+    if (!mlirAttributeIsNull(d) && !mlirAttributeIsAInteger(d)) {
+      ttEmitError(op, "'%s' dim must be an integer (or absent: every dim)", opName);
+      return false;
+    }
+    prim->numDims = mlirAttributeIsNull(d) ? 0 : 1;
+    int64_t v = prim->numDims ? mlirIntegerAttrGetValueInt(d) : 0;
+    prim->dims[0] = v > INT_MAX / 2 ? INT_MAX / 2 : v < INT_MIN / 2 ? INT_MIN / 2 : (int)v;
+  }
+  if (ttrtOpIsReduction(prim->op) || ttrtOpIsArgReduction(prim->op)) {
     MlirAttribute k = ttOpAttr(op, "keepdim");
     if (!mlirAttributeIsNull(k) && !mlirAttributeIsABool(k)) {
       ttEmitError(op, "'%s' keepdim must be a bool (true or false)", opName);
@@ -205,7 +216,8 @@ static bool verifyOp(MlirOperation op, TtrtOp kind) {
       !readAttributes(op, opName, &prim))
     return false;
   char msg[2048];
-  if (!ttrtPrimCheck(&prim, operands, &result, dimsAttrName(kind), true, msg, sizeof msg)) {
+  const char *key = ttrtOpIsArgReduction(kind) ? "dim" : dimsAttrName(kind);
+  if (!ttrtPrimCheck(&prim, operands, &result, key, true, msg, sizeof msg)) {
     ttEmitError(op, "%s", msg);
     return false;
   }

@@ -4,7 +4,10 @@
  * of on op names, so a new elementwise op needs one line here and its lowering. A
  * reduction is classified by its dims: over the last dim only (a row reduction), over one
  * contiguous run of dims ending before the last (a column reduction: the operand viewed
- * as [outer, R, inner]), or neither (--decompose splits it into runs).
+ * as [outer, R, inner]), or neither (--decompose splits it into runs). A transpose is
+ * classified by whether it moves the last dim (a *permute*: its own kernel through shared
+ * memory) or keeps it (a *row copy*: each output row is a contiguous input row, a load at
+ * mapped offsets in an elementwise kernel).
  */
 #include "tt.h"
 
@@ -29,6 +32,7 @@ static const struct {
     {"full", TT_PRIM_CONSTANT},      {"constant", TT_PRIM_CONSTANT},
     {"sum", TT_PRIM_REDUCTION},      {"amax", TT_PRIM_REDUCTION},
     {"amin", TT_PRIM_REDUCTION},     {"matmul", TT_PRIM_MATMUL},
+    {"argmax", TT_PRIM_ARGREDUCE},   {"argmin", TT_PRIM_ARGREDUCE},
     {"transpose", TT_PRIM_TRANSPOSE}, {"slice", TT_PRIM_SLICE},
     {"concat", TT_PRIM_CONCAT},      {"index_select", TT_PRIM_INDEX},
     {"gather", TT_PRIM_INDEX},       {"iota", TT_PRIM_IOTA},
@@ -70,7 +74,21 @@ bool ttPrimIsElementwise(TtPrimKind k) {
          k == TT_PRIM_CONCAT || k == TT_PRIM_INDEX || k == TT_PRIM_IOTA || k == TT_PRIM_PAD;
 }
 
+bool ttPrimIsRowArgReduction(MlirOperation op) {
+  if (ttPrimKind(op) != TT_PRIM_ARGREDUCE || mlirOperationGetNumOperands(op) != 1)
+    return false;
+  MlirAttribute d = ttOpAttr(op, "dim");
+  int64_t shape[TT_MAX_RANK];
+  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), shape);
+  if (r < 1 || r > TT_MAX_RANK || mlirAttributeIsNull(d) || !mlirAttributeIsAInteger(d))
+    return false;
+  int64_t v = mlirIntegerAttrGetValueInt(d);
+  return v == r - 1 || v == -1;
+}
+
 bool ttPrimIsRowReduction(MlirOperation op) {
+  if (ttPrimIsRowArgReduction(op))
+    return true;
   if (ttPrimKind(op) != TT_PRIM_REDUCTION || mlirOperationGetNumOperands(op) != 1)
     return false;
   MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
@@ -131,6 +149,35 @@ bool ttPrimIsColumnReduction(MlirOperation op) {
   if (!ttPrimReductionRun(op, NULL, NULL, NULL, NULL, &last))
     return false;
   return last < ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), shape) - 1;
+}
+
+int64_t ttPrimPermutation(MlirOperation op, int64_t *perm) {
+  if (ttPrimKind(op) != TT_PRIM_TRANSPOSE || mlirOperationGetNumOperands(op) != 1)
+    return -1;
+  MlirAttribute p = ttOpAttr(op, "permutation");
+  int64_t shape[TT_MAX_RANK];
+  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), shape);
+  if (r < 1 || r > TT_MAX_RANK || mlirAttributeIsNull(p) || !mlirAttributeIsADenseI64Array(p) ||
+      mlirDenseArrayGetNumElements(p) != r)
+    return -1;
+  bool seen[TT_MAX_RANK] = {false};
+  for (int64_t i = 0; i < r; i++) {
+    perm[i] = mlirDenseI64ArrayGetElement(p, i);
+    if (perm[i] < 0 || perm[i] >= r || seen[perm[i]])
+      return -1;
+    seen[perm[i]] = true;
+  }
+  return r;
+}
+
+bool ttPrimIsPermute(MlirOperation op) {
+  int64_t perm[TT_MAX_RANK], r = ttPrimPermutation(op, perm);
+  return r > 0 && perm[r - 1] != r - 1;
+}
+
+bool ttPrimIsRowCopy(MlirOperation op) {
+  int64_t perm[TT_MAX_RANK], r = ttPrimPermutation(op, perm);
+  return r > 0 && perm[r - 1] == r - 1;
 }
 
 bool ttPrimSplatValue(MlirOperation op, double *value) {

@@ -248,6 +248,7 @@ typedef enum {
   TT_PRIM_RESHAPE,   /* reshape */
   TT_PRIM_CONSTANT,  /* full, constant */
   TT_PRIM_REDUCTION, /* sum amax amin */
+  TT_PRIM_ARGREDUCE, /* argmax argmin: an index per reduced slice (i64 or i32) */
   TT_PRIM_MATMUL,    /* matmul */
   TT_PRIM_TRANSPOSE, /* transpose */
   TT_PRIM_SLICE,     /* slice: a load at mapped offsets in an elementwise group */
@@ -261,9 +262,11 @@ typedef enum {
 TtPrimKind ttPrimKind(MlirOperation op);
 /* True for the kinds --fuse puts in an elementwise group. */
 bool ttPrimIsElementwise(TtPrimKind k);
-/* True for a sum/amax/amin over exactly the last dimension (dims = [rank-1] or [-1]):
- * the reductions a row kernel computes. */
+/* True for a sum/amax/amin over exactly the last dimension (dims = [rank-1] or [-1]), or
+ * an argmax/argmin with dim = rank-1 or -1: the reductions a row kernel computes. */
 bool ttPrimIsRowReduction(MlirOperation op);
+/* True for an argmax/argmin over the last dimension (dim = rank-1 or -1). */
+bool ttPrimIsRowArgReduction(MlirOperation op);
 /* For a sum/amax/amin whose dims (distinct; negative ones count from the end) are one
  * contiguous run first..last of its operand's dims: the operand viewed as
  * [outer, red, inner] (red the product of the reduced dims; any pointer may be NULL).
@@ -273,6 +276,14 @@ bool ttPrimReductionRun(MlirOperation op, int64_t *outer, int64_t *red, int64_t 
 /* True for a reduction over one contiguous run of dims that ends before the last dim
  * (inner > 1 or trailing dims of size 1): the reductions a column kernel computes. */
 bool ttPrimIsColumnReduction(MlirOperation op);
+/* For a prim.transpose whose permutation is one of its operand's dims (rank <=
+ * TT_MAX_RANK): the permutation into perm, returning the rank; -1 otherwise. */
+int64_t ttPrimPermutation(MlirOperation op, int64_t *perm);
+/* A transpose that moves the last dim (perm[rank-1] != rank-1): a permute kernel's. */
+bool ttPrimIsPermute(MlirOperation op);
+/* A transpose that keeps the last dim: every output row is a contiguous input row, so an
+ * elementwise kernel reads it at mapped offsets (coalesced on both sides). */
+bool ttPrimIsRowCopy(MlirOperation op);
 /* The op's name without "prim." (for diagnostics and the metadata's prim lines). */
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n);
 /* For prim.full and splat prim.constant: the value; returns false otherwise. */

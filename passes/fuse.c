@@ -45,6 +45,14 @@
  * select with the value) and iota (the element's index along its dimension, computed).
  * They join elementwise groups only: a group holding one holds no
  * reduction or matmul (`move` below; a row or column kernel's offsets follow its rows).
+ * A transpose that keeps the last dim (a row copy: each output row is a contiguous input
+ * row) is pointwise in the same way and joins like a slice. A transpose that moves the
+ * last dim makes a *permute* group (`prim.fusion = "permute"`, --tile's permute kernel
+ * exchanges tiles through shared memory): at most one per group, with no reduction or
+ * matmul, and only when the group's result has as many elements as the transpose's (the
+ * transposed value and elementwise ops of it: an epilogue, e.g. a convert); its producers
+ * join as above (the prologue, computed at each loaded element). A transpose that feeds a
+ * matmul joins the matmul's group instead (read in place).
  * Ops that do not fuse (other reductions, which --decompose splits into runs; composites)
  * stay where they are.
  */
@@ -84,21 +92,23 @@ typedef struct {
   bool *dot;         /* per group: it holds a matmul */
   bool *col;         /* per group: it holds a column reduction */
   bool *move;        /* per group: it holds a slice (elementwise groups only) */
+  bool *perm;        /* per group: it holds a transpose that moves the last dim */
   int *root;         /* per group: index of its root in `block` */
 } FuseState;
 
 /* The ops a group may hold (a transpose only as a matmul's operand, see growGroup). */
 static bool fusible(MlirOperation op) {
   return ttPrimIsElementwise(ttPrimKind(op)) || ttPrimIsRowReduction(op) ||
-         ttPrimIsColumnReduction(op) || ttPrimKind(op) == TT_PRIM_MATMUL;
+         ttPrimIsColumnReduction(op) || ttPrimKind(op) == TT_PRIM_MATMUL ||
+         ttPrimIsRowCopy(op) || ttPrimIsPermute(op);
 }
 
 /* True for the data movement ops that fuse as loads at mapped offsets (slice, concat,
- * index_select, gather, pad) or as index math (iota). */
+ * index_select, gather, pad, a transpose that keeps the last dim) or as index math (iota). */
 static bool isMove(MlirOperation op) {
   TtPrimKind k = ttPrimKind(op);
   return k == TT_PRIM_SLICE || k == TT_PRIM_CONCAT || k == TT_PRIM_INDEX ||
-         k == TT_PRIM_PAD || k == TT_PRIM_IOTA;
+         k == TT_PRIM_PAD || k == TT_PRIM_IOTA || ttPrimIsRowCopy(op);
 }
 
 /* True when a result of op is an operand of a matmul. */
@@ -141,13 +151,25 @@ static bool sameOrReducedShape(MlirType a, MlirType b) {
 static bool canJoin(FuseState *st, int g, MlirOperation op) {
   if (!fusible(op) || feedsMatmul(op))
     return false;
+  MlirOperation root = st->block.ops[st->root[g]];
+  if (ttPrimIsPermute(op)) { /* one per group; the result is the transposed value's size */
+    if (st->dot[g] || st->col[g] || st->perm[g] || !mlirTypeIsNull(st->rowType[g]) ||
+        ttTensorNumel(mlirValueGetType(mlirOperationGetResult(root, 0))) !=
+            ttTensorNumel(mlirValueGetType(mlirOperationGetResult(op, 0))))
+      return false;
+    st->perm[g] = true;
+    return true;
+  }
+  bool reduces = ttPrimKind(op) == TT_PRIM_REDUCTION || ttPrimKind(op) == TT_PRIM_ARGREDUCE;
+  if (st->perm[g] && (ttPrimKind(op) == TT_PRIM_MATMUL || reduces))
+    return false;
   if (isMove(op)) {
     if (st->dot[g] || st->col[g] || !mlirTypeIsNull(st->rowType[g]))
       return false;
     st->move[g] = true;
     return true;
   }
-  if (st->move[g] && (ttPrimKind(op) == TT_PRIM_MATMUL || ttPrimKind(op) == TT_PRIM_REDUCTION))
+  if (st->move[g] && (ttPrimKind(op) == TT_PRIM_MATMUL || reduces))
     return false;
   if (ttPrimKind(op) == TT_PRIM_MATMUL) {
     if (st->dot[g] || st->col[g] || !mlirTypeIsNull(st->rowType[g]))
@@ -155,7 +177,6 @@ static bool canJoin(FuseState *st, int g, MlirOperation op) {
     st->dot[g] = true;
     return true;
   }
-  MlirOperation root = st->block.ops[st->root[g]];
   if (ttPrimIsColumnReduction(op)) { /* one per group; the result is its [outer, inner] */
     if (st->dot[g] || st->col[g] || !mlirTypeIsNull(st->rowType[g]) ||
         ttTensorNumel(mlirValueGetType(mlirOperationGetResult(root, 0))) !=
@@ -171,7 +192,11 @@ static bool canJoin(FuseState *st, int g, MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
   if (!mlirTypeIsNull(st->rowType[g]))
     return sameShape(t, st->rowType[g]);
-  if (!sameOrReducedShape(mlirValueGetType(mlirOperationGetResult(root, 0)), t))
+  MlirType rt = mlirValueGetType(mlirOperationGetResult(root, 0));
+  int64_t ts[TT_MAX_RANK], tr = ttTensorShape(t, ts);
+  bool perRowIndex = ttPrimIsRowArgReduction(op) && tr >= 1 && /* argmax, then a reshape */
+                     ttTensorNumel(rt) * ts[tr - 1] == ttTensorNumel(t);
+  if (!sameOrReducedShape(rt, t) && !perRowIndex)
     return false;
   st->rowType[g] = t;
   return true;
@@ -247,7 +272,8 @@ static void growGroup(FuseState *st, MlirBlock block, int g) {
       MlirOperation op = st->block.ops[i];
       intptr_t nops = mlirOperationGetNumOperands(op);
       bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL;
-      for (intptr_t k = 0; k < nops && ttPrimKind(op) != TT_PRIM_TRANSPOSE; k++) {
+      bool operandOfDot = st->dot[g] && ttPrimKind(op) == TT_PRIM_TRANSPOSE;
+      for (intptr_t k = 0; k < nops && !operandOfDot; k++) {
         MlirOperation p = producerIn(mlirOperationGetOperand(op, k), block);
         if (mlirOperationIsNull(p) || isConstant(p))
           continue;
@@ -265,10 +291,14 @@ static void growGroup(FuseState *st, MlirBlock block, int g) {
           continue;
         if (!canJoin(st, g, p)) {
           remark(st, p, "%s",
-                 isMove(p) || st->move[g]
+                 ttPrimIsPermute(p) || st->perm[g]
+                     ? "not fused into the group of its user: a permute kernel computes one "
+                       "transpose that moves the last dim, with only elementwise ops before "
+                       "and after it"
+                 : isMove(p) || st->move[g]
                      ? "not fused into the group of its user: data movement (slice, concat, "
-                       "index_select, gather, pad, iota) fuses only into elementwise groups "
-                       "(no reduction or matmul in the group)"
+                       "index_select, gather, pad, iota, a row copy) fuses only into "
+                       "elementwise groups (no reduction or matmul in the group)"
                  : ttPrimIsColumnReduction(p) || st->col[g]
                      ? "not fused into the group of its user: a column kernel computes one "
                        "column reduction, with only elementwise ops before and after it"
@@ -340,8 +370,9 @@ static void outlineGroup(FuseState *st, MlirBlock block, MlirOperation func, int
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nin, types, 1, &outType))),
       ttNamedAttr(ctx, "sym_visibility", ttStrAttr(ctx, "private")),
       ttNamedAttr(ctx, "prim.fusion",
-                  ttStrAttr(ctx, st->dot[g]   ? "dot"
-                                 : st->col[g] ? "column"
+                  ttStrAttr(ctx, st->dot[g]    ? "dot"
+                                 : st->col[g]  ? "column"
+                                 : st->perm[g] ? "permute"
                                  : mlirTypeIsNull(st->rowType[g]) ? "elementwise"
                                                                    : "row")),
   };
@@ -400,6 +431,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   st.dot = ttAlloc(sizeof(bool) * cap);
   st.col = ttAlloc(sizeof(bool) * cap);
   st.move = ttAlloc(sizeof(bool) * cap);
+  st.perm = ttAlloc(sizeof(bool) * cap);
   for (int i = st.block.n - 1; i >= 0; i--) {
     MlirOperation op = st.block.ops[i];
     if (st.group[i] >= 0 || !fusible(op))
@@ -413,6 +445,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
     st.dot[ngroups] = ttPrimKind(op) == TT_PRIM_MATMUL;
     st.col[ngroups] = ttPrimIsColumnReduction(op);
     st.move[ngroups] = isMove(op);
+    st.perm[ngroups] = ttPrimIsPermute(op);
     growGroup(&st, block, ngroups);
     ngroups++;
   }
@@ -421,6 +454,9 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
     if (ttPrimKind(op) == TT_PRIM_REDUCTION && !fusible(op))
       remark(&st, op, "does not fuse: its dims are not one contiguous run (run --decompose, "
                       "which splits it into reductions of runs)");
+    else if (ttPrimKind(op) == TT_PRIM_ARGREDUCE && !fusible(op))
+      remark(&st, op, "does not fuse: it is not over the last dim (run --decompose, which "
+                      "moves its dim last)");
     else if (st.group[i] >= 0 && st.root[st.group[i]] == i) {
       int n = 0;
       for (int k = 0; k < st.block.n; k++)
@@ -436,6 +472,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
       remark(&st, op, "ends a%s group of %d ops, outlined as @fused_%d%s",
              st.dot[st.group[i]]                          ? " dot"
              : st.col[st.group[i]]                        ? " column"
+             : st.perm[st.group[i]]                       ? " permute"
              : mlirTypeIsNull(st.rowType[st.group[i]]) ? "n elementwise"
                                                           : " row",
              n,
@@ -460,6 +497,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   free(st.dot);
   free(st.col);
   free(st.move);
+  free(st.perm);
   free(st.group);
   free(st.block.ops);
 }

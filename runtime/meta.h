@@ -181,6 +181,9 @@ typedef enum TtrtOp {
   TTRT_OP_SUM,
   TTRT_OP_AMAX,
   TTRT_OP_AMIN,
+  /* index reductions: the first index of the max or min (NaN counts as both) */
+  TTRT_OP_ARGMAX,
+  TTRT_OP_ARGMIN,
   TTRT_OP_COUNT
 } TtrtOp;
 
@@ -189,6 +192,8 @@ const char *ttrtOpGetName(TtrtOp op);
 
 /* True for the reductions (sum, amax, amin). */
 bool ttrtOpIsReduction(TtrtOp op);
+/* True for argmax and argmin (dims: none for all dims, or one; keepdim). */
+bool ttrtOpIsArgReduction(TtrtOp op);
 
 typedef enum TtrtDirection {
   TTRT_DIRECTION_LT,
@@ -211,7 +216,7 @@ typedef struct TtrtPrim {
   int numOperands;
   int operands[TTRT_MAX_OPERANDS];
   TtrtDirection direction; /* compare */
-  int numDims;             /* broadcast_in_dim, reductions, transpose */
+  int numDims;             /* broadcast_in_dim, reductions, transpose; argmax: 0 or 1 */
   int dims[TTRT_MAX_RANK]; /* broadcast_in_dim, reductions; transpose: perm; concat,
                               index_select, gather: dim; iota: dimension */
   bool keepdim;            /* reductions */

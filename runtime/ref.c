@@ -3,7 +3,8 @@
  *
  * ttrtRefEvaluate runs the prim lines in order, each op over whole float64
  * arrays: elementwise ops through a table of functions, broadcast_in_dim,
- * slice and reductions as strided walks, concat as block copies,
+ * slice and reductions as strided walks, argmax/argmin as a walk keeping
+ * the best value and index of each result element, concat as block copies,
  * index_select as block copies and gather as a strided walk plus the index
  * (every index checked first: one out of [0, size) is an error naming the
  * line and the element), iota from the flat index, pad as a fill then a
@@ -415,6 +416,49 @@ static void reduce(const TtrtPrim *prim, const TtrtShape *os, const double *src,
     dst[w.offset] = fold(dst[w.offset], src[i]);
 }
 
+/* argmax/argmin over prim->dims (none: all dims) into dst (numel n): the
+ * index along the reduced dim (row-major over all dims when none) of the
+ * first maximum (minimum); a NaN counts as greater (smaller) than every
+ * number, so the first NaN wins, as PyTorch's argmax and argmin. A walk in
+ * operand order with the result's strides, as reduce(); the index of an
+ * element is its position along the reduced dim, counted per result
+ * element. */
+static void argReduce(const TtrtPrim *prim, const TtrtShape *os,
+                      const double *src, double *dst, size_t n) {
+  bool isMax = prim->op == TTRT_OP_ARGMAX;
+  double *best = malloc(n * sizeof *best);
+  int64_t *seen = calloc(n, sizeof *seen);
+  if (!best || !seen) {
+    free(best);
+    free(seen);
+    for (size_t i = 0; i < n; ++i)
+      dst[i] = NAN; /* (out of memory: the comparison fails) */
+    return;
+  }
+  bool reduced[TTRT_MAX_RANK] = {false};
+  for (int k = 0; k < os->rank; ++k)
+    reduced[k] = prim->numDims == 0 || prim->dims[0] == k;
+  StridedWalk w = {os, {0}, {0}, 0};
+  int64_t resultStride = 1;
+  for (int k = os->rank - 1; k >= 0; --k)
+    if (!reduced[k]) {
+      w.stride[k] = resultStride;
+      resultStride *= os->dims[k];
+    }
+  int64_t numel = ttrtShapeGetNumel(os);
+  for (int64_t i = 0; i < numel; ++i, walkNext(&w)) {
+    int64_t o = w.offset, at = seen[o]++;
+    double x = src[i], b = best[o];
+    bool better = at == 0 || (!isnan(b) && (isnan(x) || (isMax ? x > b : x < b)));
+    if (better) {
+      best[o] = x;
+      dst[o] = (double)at;
+    }
+  }
+  free(best);
+  free(seen);
+}
+
 /* Computes `prim` into `r` (numel `n`) from the operand values. */
 static void evalInto(const TtrtMeta *meta, const TtrtPrim *prim,
                      const double *const *ops, double *r, size_t n) {
@@ -443,6 +487,8 @@ static void evalInto(const TtrtMeta *meta, const TtrtPrim *prim,
       r[i] = prim->value; /* exactly as written: only convert rounds */
   else if (ttrtOpIsReduction(prim->op))
     reduce(prim, &meta->tensors[prim->operands[0]].shape, ops[0], r, n);
+  else if (ttrtOpIsArgReduction(prim->op))
+    argReduce(prim, &meta->tensors[prim->operands[0]].shape, ops[0], r, n);
   else if (prim->op == TTRT_OP_TRANSPOSE)
     transpose(prim, &meta->tensors[prim->operands[0]].shape, ops[0],
               &result->shape, r);

@@ -22,7 +22,10 @@
  * operand's, no larger than it outside dim) and the result shape (the
  * operand's with dim resized to the index's length; gather: the index's),
  * iota its dimension against the result's rank, pad one low and high entry
- * per dim, each >= 0, and the result shape low + size + high. A dynamic dimension (< 0) matches any size, and a reshape with
+ * per dim, each >= 0, and the result shape low + size + high; argmax and
+ * argmin (an i32 or i64 result: PyTorch's is i64; DTYPE_ARGREDUCE) check
+ * their one dim (or none: all dims) and the result shape it implies. A
+ * dynamic dimension (< 0) matches any size, and a reshape with
  * one is not counted. Messages spell out the op, its attributes and its
  * tensors by the names the caller gives them.
  */
@@ -43,7 +46,8 @@ typedef enum DtypeRule {
   DTYPE_SAME,    /* every operand and the result have one dtype */
   DTYPE_COMPARE, /* one dtype for the operands, an i1 result */
   DTYPE_WHERE,   /* an i1 condition, one dtype for the others */
-  DTYPE_INDEX    /* index_select, gather: an i32/i64 index, x's dtype for the result */
+  DTYPE_INDEX,    /* index_select, gather: an i32/i64 index, x's dtype for the result */
+  DTYPE_ARGREDUCE /* argmax/argmin: a float operand, an i32 or i64 result */
 } DtypeRule;
 
 /* How an op's shapes relate (each a check below). */
@@ -60,7 +64,8 @@ typedef enum ShapeRule {
   SHAPE_INDEX_SELECT,
   SHAPE_GATHER,
   SHAPE_IOTA,
-  SHAPE_PAD
+  SHAPE_PAD,
+  SHAPE_ARGREDUCE
 } ShapeRule;
 
 /* Most attributes an op takes. */
@@ -78,6 +83,8 @@ typedef struct OpRule {
 #define BINARY(op, name) [op] = {name, 2, {NULL}, DTYPE_SAME, SHAPE_ELEMENTWISE}
 #define REDUCTION(op, name)                                                    \
   [op] = {name, 1, {"dims", "keepdim"}, DTYPE_SAME, SHAPE_REDUCTION}
+#define ARGREDUCTION(op, name)                                                 \
+  [op] = {name, 1, {"dims", "keepdim"}, DTYPE_ARGREDUCE, SHAPE_ARGREDUCE}
 
 static const OpRule kRules[TTRT_OP_COUNT] = {
     UNARY(TTRT_OP_NEG, "neg"),
@@ -121,6 +128,8 @@ static const OpRule kRules[TTRT_OP_COUNT] = {
     REDUCTION(TTRT_OP_SUM, "sum"),
     REDUCTION(TTRT_OP_AMAX, "amax"),
     REDUCTION(TTRT_OP_AMIN, "amin"),
+    ARGREDUCTION(TTRT_OP_ARGMAX, "argmax"),
+    ARGREDUCTION(TTRT_OP_ARGMIN, "argmin"),
 };
 
 const char *const ttrtSliceKeys[3] = {"start", "stop", "step"};
@@ -133,6 +142,15 @@ const char *ttrtOpGetName(TtrtOp op) { return kRules[op].name; }
 
 bool ttrtOpIsReduction(TtrtOp op) {
   return kRules[op].shape == SHAPE_REDUCTION;
+}
+
+bool ttrtOpIsArgReduction(TtrtOp op) {
+  return kRules[op].shape == SHAPE_ARGREDUCE;
+}
+
+/* Ops whose prim line gives dims= and keepdim=. */
+static bool hasDimsKeepdim(TtrtOp op) {
+  return ttrtOpIsReduction(op) || ttrtOpIsArgReduction(op);
 }
 
 bool ttrtOpLookup(const char *name, TtrtOp *out) {
@@ -211,12 +229,12 @@ void ttrtPrimFormatAttributes(const TtrtPrim *prim, const char *dimsKey,
     appendf(buf, size, &used, " value=%.17g", prim->value);
   }
   if (op == TTRT_OP_BROADCAST_IN_DIM || op == TTRT_OP_TRANSPOSE ||
-      ttrtOpIsReduction(op)) {
+      hasDimsKeepdim(op)) {
     appendf(buf, size, &used, " %s=", dimsKey ? dimsKey : lineDimsKey(op));
     for (int i = 0; i < prim->numDims; ++i)
       appendf(buf, size, &used, "%s%d", i ? "," : "", prim->dims[i]);
   }
-  if (ttrtOpIsReduction(op))
+  if (hasDimsKeepdim(op))
     appendf(buf, size, &used, " keepdim=%d", prim->keepdim);
   if (op == TTRT_OP_CONCAT || op == TTRT_OP_INDEX_SELECT ||
       op == TTRT_OP_GATHER)
@@ -316,6 +334,15 @@ static bool checkDtypes(Check *c, bool strict) {
     return fail(c, "%s %s must be i32 or i64, not %s", c->name,
                 named(a, sizeof a, "index", &c->operands[1]),
                 ttrtDtypeGetName(c->operands[1].dtype));
+  if (rule == DTYPE_ARGREDUCE && r->dtype != TTRT_DTYPE_I64 &&
+      r->dtype != TTRT_DTYPE_I32)
+    return fail(c, "%s %s must be i64 (or i32), not %s", c->name,
+                named(a, sizeof a, "result", r), ttrtDtypeGetName(r->dtype));
+  if (rule == DTYPE_ARGREDUCE && strict &&
+      !ttrtDtypeIsFloat(c->operands[0].dtype))
+    return fail(c, "%s %s must be a float tensor, not %s", c->name,
+                named(a, sizeof a, "operand", &c->operands[0]),
+                ttrtDtypeGetName(c->operands[0].dtype));
   if (!strict)
     return true;
   switch (rule) {
@@ -330,6 +357,8 @@ static bool checkDtypes(Check *c, bool strict) {
     return true;
   case DTYPE_COMPARE:
     return sameDtype(c, 1, "operand", &c->operands[0]);
+  case DTYPE_ARGREDUCE:
+    return true;
   case DTYPE_WHERE:
     if (c->operands[0].dtype != TTRT_DTYPE_I1)
       return fail(c, "%s %s must be i1, not %s", c->name,
@@ -454,6 +483,29 @@ static bool checkReduction(Check *c) {
     return fail(c, "%s needs at least one dimension in %s=", c->name,
                 c->dimsKey);
   if (!checkDimList(c, &c->operands[0], "the operand", true, dims, reduced))
+    return false;
+  TtrtShape want = {0, {0}};
+  for (int i = 0; i < os->rank; ++i)
+    if (!reduced[i] || c->prim->keepdim)
+      want.dims[want.rank++] = reduced[i] ? 1 : os->dims[i];
+  return checkResultShape(c, &want);
+}
+
+/* Checks argmax/argmin's dims (none: every dim, the result a scalar, or all
+ * 1s with keepdim; else one dim, negative from the end) and the result
+ * shape. */
+static bool checkArgReduction(Check *c) {
+  const TtrtShape *os = &c->operands[0].shape;
+  bool reduced[TTRT_MAX_RANK] = {false};
+  int dims[TTRT_MAX_RANK];
+  if (c->prim->numDims > 1)
+    return fail(c, "%s takes one dim or none (all dims), not %d", c->name,
+                c->prim->numDims);
+  if (c->prim->numDims == 0)
+    for (int i = 0; i < os->rank; ++i)
+      reduced[i] = true;
+  else if (!checkDimList(c, &c->operands[0], "the operand", true, dims,
+                         reduced))
     return false;
   TtrtShape want = {0, {0}};
   for (int i = 0; i < os->rank; ++i)
@@ -743,6 +795,8 @@ bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
     return checkIota(&c);
   case SHAPE_PAD:
     return checkPad(&c);
+  case SHAPE_ARGREDUCE:
+    return checkArgReduction(&c);
   }
   return true;
 }

@@ -151,8 +151,8 @@ static bool lowerFor(Lower *l, MlirOperation op) {
 }
 
 /* Step 2 for tensor.expand_shape/collapse_shape (the flat layout is row-major, so the
- * parts stay) and tile.trans (a transposed view, for tile.dot). */
-static bool lowerView(Lower *l, MlirOperation op) {
+ * parts stay) and tile.trans feeding only tile.dot (a transposed view; trans.c decides). */
+bool tgLowerView(Lower *l, MlirOperation op) {
   Lowered *x = tgLookup(l, mlirOperationGetOperand(op, 0));
   if (!x) {
     ttEmitError(op, "convert-tile-to-gpu: the operand is not lowered");
@@ -254,9 +254,10 @@ static const struct {
     {"hopper.griddep_launch_dependents", tgLowerGriddep},
     /* here */
     {"tile.barrier", lowerBarrier},
-    {"tensor.expand_shape", lowerView},
-    {"tensor.collapse_shape", lowerView},
-    {"tile.trans", lowerView},
+    {"tensor.expand_shape", tgLowerView},
+    {"tensor.collapse_shape", tgLowerView},
+    /* trans.c */
+    {"tile.trans", tgLowerTrans},
     {"scf.for", lowerFor},
     {"func.return", lowerReturn},
 };

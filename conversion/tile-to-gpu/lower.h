@@ -9,6 +9,8 @@
  *                   (program_id, num_programs, range, splat)
  *   load-store.c    step 3: tile.load, tile.store, tile.atomic_add
  *   reduce.c        tile.reduce across threads, warps and shared memory
+ *   trans.c         tile.trans: a view for tile.dot, else an exchange through shared
+ *                   memory (the permute kernels)
  *   dot.c           step 5's dispatcher for tile.dot: operand staging, accumulator
  *                   layouts, the choice of mma.sync or wgmma
  *   dot-mma-sync.c  step 5 on mma.sync.m16n8k16 (ldmatrix from padded shared memory)
@@ -80,6 +82,7 @@ typedef struct {
   bool pdl;        /* the kernel has a hopper.griddep_wait: its launch may be early */
   MlirValue base;  /* with dynamic: the buffer's start, rounded up to 1024 bytes */
   int nbars;       /* mbarrier groups made so far (each a shared global) */
+  bool scratchUsed; /* a tile.trans exchange used the scratch (the next one barriers) */
   bool failed;
 } Lower;
 
@@ -155,6 +158,12 @@ bool tgLowerGeneric(Lower *l, MlirOperation op);
 bool tgLowerIndex(Lower *l, MlirOperation op);
 bool tgLowerRange(Lower *l, MlirOperation op);
 bool tgLowerSplat(Lower *l, MlirOperation op);
+
+/* kernel.c */
+bool tgLowerView(Lower *l, MlirOperation op);
+
+/* trans.c */
+bool tgLowerTrans(Lower *l, MlirOperation op);
 
 /* reduce.c */
 bool tgLowerReduce(Lower *l, MlirOperation op);

@@ -337,6 +337,26 @@ irdl.dialect @prim {
     irdl.results(result: %r)
     irdl.attributes {"dims" = %d}
   }
+  /// The index of the first maximum along `dim` (an integer, optional: absent means
+  /// every dim, the index into the flattened tensor, as torch.argmax's dim=None);
+  /// `keepdim` (a bool, optional: false when absent) keeps the reduced dim(s) with size 1.
+  /// The operand is a float tensor; the result is i64 (PyTorch's dtype) or i32. Ties give
+  /// the lowest index; a NaN counts as greater than every number (the first NaN's index),
+  /// as in PyTorch. Category: reduction.
+  irdl.operation @argmax {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+  }
+  /// The index of the first minimum along `dim`, as `argmax` (a NaN counts as smaller
+  /// than every number: the first NaN's index, as in PyTorch). Category: reduction.
+  irdl.operation @argmin {
+    %t = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %r)
+  }
   /// Matrix product of 2-D (MxK, KxN) or batched 3-D (BxMxK, BxKxN) operands; fp32
   /// accumulation; the result's element type is the output dtype. Category: matmul.
   irdl.operation @matmul {

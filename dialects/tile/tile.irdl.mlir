@@ -113,7 +113,10 @@ irdl.dialect @tile {
   }
 
   /// The transpose of a 2-D tile: `result[i][j] = value[j][i]`. It feeds `tile.dot` an
-  /// operand loaded K-contiguous (a `[N, K]` weight read as `[K, N]`). Category: dot.
+  /// operand loaded K-contiguous (a `[N, K]` weight read as `[K, N]`), which reads it in
+  /// place; for any other user (a permute kernel) the lowering exchanges the tile through
+  /// shared memory: stored in rows, a barrier, read in columns (both dims multiples of
+  /// the 16-byte run). Category: dot.
   irdl.operation @trans {
     %t = irdl.base "!builtin.tensor"
     %r = irdl.base "!builtin.tensor"

@@ -32,6 +32,9 @@
  *   std(x, dims, c)        sqrt(var(x, dims, c))
  *   relu(x)                max(x, 0)
  *   clamp(x, lo?, hi?)     min(max(x, lo), hi), either bound optional
+ *   argmax/argmin(x, dim?, keepdim?)  over the last dim as they are (a row kernel); another
+ *                          dim is transposed last, no dim (all dims) reshapes x to 1-D,
+ *                          keepdim reshapes the result (reduce.c)
  *   matmul(a, b)           (a primitive, rewritten when it is not [M, K] x [K, N] or
  *                          [B, M, K] x [B, K, N]: torch.matmul's 1-D operands and batch
  *                          dims become reshapes, broadcasts and one of those; see below)
@@ -84,6 +87,8 @@ static const struct {
     {"relu", dcRuleClamp},
     {"clamp", dcRuleClamp},
     {"matmul", dcRuleMatmul},
+    {"argmax", dcRuleArgReduce},
+    {"argmin", dcRuleArgReduce},
 };
 #define NRULES ((int)(sizeof rules / sizeof rules[0]))
 
@@ -91,7 +96,8 @@ static const struct {
 static int ruleOf(MlirOperation op) {
   if (!ttOpHasPrefix(op, "prim.") ||
       (ttPrimKind(op) == TT_PRIM_REDUCTION && !dcReductionNeedsRewrite(op)) ||
-      (ttPrimKind(op) == TT_PRIM_MATMUL && !dcMatmulNeedsRewrite(op)))
+      (ttPrimKind(op) == TT_PRIM_MATMUL && !dcMatmulNeedsRewrite(op)) ||
+      ttPrimIsRowArgReduction(op))
     return -1;
   char name[64];
   ttPrimShortName(op, name, sizeof name);

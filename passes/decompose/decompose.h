@@ -88,5 +88,6 @@ MlirValue dcRuleMatmul(Rw *w);
 bool dcReductionNeedsRewrite(MlirOperation op);
 MlirValue dcRuleReduce(Rw *w);
 MlirValue dcRuleMeanVar(Rw *w);
+MlirValue dcRuleArgReduce(Rw *w);
 
 #endif

@@ -267,3 +267,52 @@ MlirValue dcRuleMeanVar(Rw *w) {
     y = dcUnary(w, "sqrt", y);
   return dcConvertTo(w, y, ttElementType(x.type));
 }
+
+/* --- argmax, argmin ------------------------------------------------------------------ *
+ * A row kernel computes argmax/argmin over the last dim (passes/tile/emit.c: the max, then
+ * the least column holding it). Any other form is rewritten into that one:
+ *  - no `dim` (torch.argmax(x) with dim=None: the index into the flattened tensor): x is
+ *    reshaped to [numel] and reduced over its one dim;
+ *  - a dim before the last: x is transposed to move it last (a permute kernel), keeping
+ *    the order of the others;
+ *  - keepdim: the result of the row form is reshaped to the result's shape. */
+MlirValue dcRuleArgReduce(Rw *w) {
+  MlirValue x = mlirOperationGetOperand(w->op, 0);
+  Shape xs;
+  if (!dcCheckTensor(w, x, "the operand", &xs) || !dcComputeType(w, xs.type))
+    return dcNullValue();
+  MlirType elem = ttElementType(xs.type);
+  MlirType rtype = mlirValueGetType(mlirOperationGetResult(w->op, 0));
+  MlirAttribute dimAttr = ttOpAttr(w->op, "dim");
+  MlirValue y = x;
+  int64_t ys[TT_MAX_RANK], yr = xs.rank;
+  memcpy(ys, xs.shape, sizeof ys);
+  if (mlirAttributeIsNull(dimAttr)) {
+    int64_t n = ttTensorNumel(xs.type);
+    if (xs.rank != 1)
+      y = dcPrim(w, "reshape", 1, &x, dcTensorOf(1, &n, elem), 0, NULL);
+    yr = 1;
+    ys[0] = n;
+  } else {
+    int64_t d = mlirIntegerAttrGetValueInt(dimAttr);
+    d = d < 0 ? d + xs.rank : d; /* (in range: the prim verifier checked it) */
+    if (d != xs.rank - 1) {
+      int64_t perm[TT_MAX_RANK], n = 0;
+      for (int64_t i = 0; i < xs.rank; i++)
+        if (i != d)
+          perm[n++] = i;
+      perm[n] = d;
+      for (int64_t i = 0; i < xs.rank; i++)
+        ys[i] = xs.shape[perm[i]];
+      MlirNamedAttribute p =
+          ttNamedAttr(w->ctx, "permutation", mlirDenseI64ArrayGet(w->ctx, xs.rank, perm));
+      y = dcPrim(w, "transpose", 1, &x, dcTensorOf(xs.rank, ys, elem), 1, &p);
+    }
+  }
+  int64_t last = yr - 1;
+  MlirNamedAttribute a =
+      ttNamedAttr(w->ctx, "dim", mlirIntegerAttrGet(mlirIntegerTypeGet(w->ctx, 64), last));
+  MlirType zt = dcTensorOf(yr - 1, ys, ttElementType(rtype));
+  MlirValue z = dcPrim(w, w->name, 1, &y, zt, 1, &a);
+  return mlirTypeEqual(zt, rtype) ? z : dcPrim(w, "reshape", 1, &z, rtype, 0, NULL);
+}

@@ -22,10 +22,15 @@
  *     - data movement (slice, concat, index_select, gather, pad, iota) maps the offsets
  *       to its operands' and emits them there (move.c, tileEmitMove): a load at mapped
  *       offsets, not a kernel;
+ *     - transpose maps the offsets too: result index i_d times the operand's stride of
+ *       dim perm[d] (transposeOffsets): a row copy (the last dim kept) is a coalesced
+ *       load; the permute kernel memoizes its exchanged tile, so this gather is only the
+ *       general fallback;
  *     - reshape keeps the offsets (row-major order is unchanged);
  *     - constants become splat arith.constant tiles;
  *     - in a row kernel that holds its whole row, a reduction is computed where first
- *       used (tile.reduce of the masked row) and memoized for the row.
+ *       used (tile.reduce of the masked row) and memoized for the row; argmax/argmin
+ *       likewise, as the max (min) then the least column holding it (emitArgReduction).
  *  5b. Move every tile.load (and the index math it needs) ahead of the math
  *     (tileLoadsFirst), so all loads are in flight at once.
  */
@@ -150,6 +155,37 @@ static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
   return mlirValueIsNull(sum) ? tileSplatI32(e, 0) : sum;
 }
 
+/* Offsets into transpose's operand for offsets `offs` into its result: result index i_d
+ * (as in move.c's sliceOffsets) times the operand's stride of dim perm[d]. A transpose that keeps
+ * the last dim (a row copy) reads contiguous rows: coalesced; any other is a gather (the
+ * permute kernel, permute.c, memoizes its transposed tile instead). */
+static MlirValue transposeOffsets(Emit *e, MlirOperation op, MlirValue offs) {
+  int64_t rs[TT_MAX_RANK], xs[TT_MAX_RANK], perm[TT_MAX_RANK];
+  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), rs);
+  ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs);
+  ttPrimPermutation(op, perm);
+  int64_t rstride[TT_MAX_RANK], xstride[TT_MAX_RANK];
+  for (int64_t d = r - 1; d >= 0; d--) {
+    rstride[d] = d == r - 1 ? 1 : rstride[d + 1] * rs[d + 1];
+    xstride[d] = d == r - 1 ? 1 : xstride[d + 1] * xs[d + 1];
+  }
+  MlirType it = tileOf(e, ttI32(e->ctx));
+  MlirValue sum = {NULL};
+  for (int64_t d = 0; d < r; d++) {
+    if (rs[d] == 1)
+      continue;
+    MlirValue c = offs;
+    if (rstride[d] != 1)
+      c = tileOp2(e, "arith.divui", c, tileSplatI32(e, rstride[d]), it);
+    if (d != 0)
+      c = tileOp2(e, "arith.remui", c, tileSplatI32(e, rs[d]), it);
+    if (xstride[perm[d]] != 1)
+      c = tileOp2(e, "arith.muli", c, tileSplatI32(e, xstride[perm[d]]), it);
+    sum = mlirValueIsNull(sum) ? c : tileOp2(e, "arith.addi", sum, c, it);
+  }
+  return mlirValueIsNull(sum) ? tileSplatI32(e, 0) : sum;
+}
+
 Combiner tileCombinerOf(MlirOperation op) {
   char name[16];
   ttPrimShortName(op, name, sizeof name);
@@ -199,6 +235,55 @@ static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
   return tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, ct), c, ct);
 }
 
+/* argmax/argmin over the row (a row kernel holding its whole row): m = the row's max (min;
+ * NaN-propagating, so a NaN anywhere makes m NaN), then the least column c whose element
+ * is m or NaN: min over the masked row of (x == m || x != x ? c : N), in f32 (exact for
+ * rows below 2^24: the on-chip rows are at most 32768). So ties give the first index and a
+ * NaN counts as the max (min), as PyTorch's argmax (argmin). The index, converted to the
+ * result's integer type, is one value per row. */
+static MlirValue emitArgReduction(Emit *e, MlirOperation op, MlirType ct) {
+  MlirValue none = {NULL};
+  char name[16];
+  ttPrimShortName(op, name, sizeof name);
+  MlirType xelem = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+  if (!e->rowMode || e->looped || !mlirTypeIsAFloat(xelem) ||
+      !mlirTypeIsAInteger(mlirShapedTypeGetElementType(ct))) {
+    ttEmitError(op, "tile: 'prim.%s' is only supported over the last dimension of f32, "
+                    "f16 or bf16 rows of at most 32768 elements in a row kernel, into i32 or "
+                    "i64",
+                name);
+    e->failed = true;
+    return none;
+  }
+  MlirValue x = tileEmitValue(e, mlirOperationGetOperand(op, 0), e->offs);
+  if (e->failed)
+    return none;
+  MlirType xt = mlirValueGetType(x), f32 = mlirF32TypeGet(e->ctx), ft = tileOf(e, f32);
+  Combiner c = strcmp(name, "argmax") == 0 ? (Combiner){"max", "arith.maximumf", -INFINITY}
+                                            : (Combiner){"min", "arith.minimumf", INFINITY};
+  MlirValue m = tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, xt), c, xt);
+  MlirType i1 = mlirRankedTensorTypeGet(1, &e->block, mlirIntegerTypeGet(e->ctx, 1),
+                                        mlirAttributeGetNull());
+  MlirNamedAttribute oeq = ttNamedAttr(e->ctx, "predicate",
+                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 1));
+  MlirNamedAttribute uno = ttNamedAttr(e->ctx, "predicate",
+                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 14));
+  MlirValue eq = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, m}, i1, 1, &oeq);
+  MlirValue nan = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, x}, i1, 1, &uno);
+  MlirValue hit = tileOp2(e, "arith.andi", tileOp2(e, "arith.ori", eq, nan, i1), e->mask, i1);
+  MlirValue col = tileOp1(e, "arith.uitofp", e->cols, ft);
+  MlirValue sel[3] = {hit, col, ttConstSplat(&e->b, e->loc, ft, (double)e->rowLen)};
+  MlirValue cand = ttBuild(&e->b, "arith.select", e->loc, 3, sel, ft, 0, NULL);
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
+      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, "min")),
+  };
+  MlirValue idx = ttBuild(&e->b, "tile.reduce", e->loc, 1, &cand, f32, 2, attrs);
+  MlirType it = mlirShapedTypeGetElementType(ct);
+  return tileOp1(e, "tile.splat", ttBuild(&e->b, "arith.fptosi", e->loc, 1, &idx, it, 0, NULL),
+                 ct);
+}
+
 /* True when tile v holds one value in every element: a tile.splat or a splat constant. */
 static bool isUniform(MlirValue v) {
   if (!mlirValueIsAOpResult(v))
@@ -227,7 +312,7 @@ static bool isPerRow(MlirValue v) {
     return false;
   MlirOperation def = mlirOpResultGetOwner(v);
   TtPrimKind k = ttPrimKind(def);
-  if (k == TT_PRIM_REDUCTION || k == TT_PRIM_CONSTANT)
+  if (k == TT_PRIM_REDUCTION || k == TT_PRIM_ARGREDUCE || k == TT_PRIM_CONSTANT)
     return true;
   if (k != TT_PRIM_UNARY && k != TT_PRIM_BINARY && k != TT_PRIM_CONVERT)
     return false;
@@ -337,6 +422,8 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   }
   case TT_PRIM_REDUCTION:
     return emitRowReduction(e, op, ct);
+  case TT_PRIM_ARGREDUCE:
+    return emitArgReduction(e, op, ct);
   case TT_PRIM_BROADCAST: {
     MlirValue x = mlirOperationGetOperand(op, 0);
     if (e->rowMode && isPerRow(x))
@@ -351,6 +438,15 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   case TT_PRIM_IOTA:
   case TT_PRIM_PAD:
     return tileEmitMove(e, op, offs);
+  case TT_PRIM_TRANSPOSE:
+    if (e->rowMode || ttPrimPermutation(op, (int64_t[TT_MAX_RANK]){0}) < 0 ||
+        !mlirShapedTypeHasStaticShape(mlirValueGetType(mlirOperationGetOperand(op, 0)))) {
+      ttEmitError(op, "tile: 'prim.transpose' is only supported in elementwise and permute "
+                      "kernels, of static shapes");
+      e->failed = true;
+      return none;
+    }
+    return tileEmitValue(e, mlirOperationGetOperand(op, 0), transposeOffsets(e, op, offs));
   case TT_PRIM_CONSTANT: {
     double v;
     if (!ttPrimSplatValue(op, &v)) {
@@ -387,7 +483,8 @@ MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs) {
   MlirValue none = {NULL};
   if (e->failed)
     return none;
-  if (mlirValueIsAOpResult(v) && ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_REDUCTION)
+  if (mlirValueIsAOpResult(v) && (ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_REDUCTION ||
+                                   ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_ARGREDUCE))
     offs = none; /* one value per row, wherever it is used */
   for (int i = 0; i < e->nmemo; i++)
     if (mlirValueEqual(e->memo[i].key, v) && mlirValueEqual(e->memo[i].offs, offs))

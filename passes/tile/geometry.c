@@ -38,6 +38,16 @@ Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps) {
   return geo;
 }
 
+/* True when body holds an argmax/argmin: computed on chip only (emit.c), so its rows stay
+ * on chip up to MAX_ROW whatever their registers. */
+static bool hasArgReduction(MlirBlock body) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttPrimKind(op) == TT_PRIM_ARGREDUCE)
+      return true;
+  return false;
+}
+
 /* Step 1 for a row fusion: the row shape (from its first reduction) and the block, from
  * `block-size`/`num-warps` when given, else by the defaults above; a block shorter than
  * the row makes the kernel looped. Short rows: several per program, so a program moves
@@ -58,7 +68,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t perThread = fit >= 32768 ? 64 : fit >= 8192 ? 32 : 16;
     int64_t onChipWarps = clampI(fit / perThread / 32, 1, 32);
     int64_t live = fit / (32 * onChipWarps) * mlirBlockGetNumArguments(body);
-    bool onChip = fit <= MAX_ROW && live <= MAX_LIVE;
+    bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || hasArgReduction(body));
     if (!g->block)
       g->block = onChip ? fit : fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
     g->looped = g->block < g->rowLen;

@@ -26,7 +26,9 @@
  *     function stays: its prim ops say what the kernel computes (tt-translate hands them to
  *     the reference interpreter).
  * Row groups (`prim.fusion = "row"`) take the same steps over a row space (rows.c); column
- * groups (`prim.fusion = "column"`) over [outer, R, inner] with a loop over R (columns.c); dot
+ * groups (`prim.fusion = "column"`) over [outer, R, inner] with a loop over R (columns.c);
+ * permute groups (`prim.fusion = "permute"`) over tiles of a transpose, exchanged through
+ * shared memory (permute.c); dot
  * groups (`prim.fusion = "dot"`) their own steps 1-4 (dot.c) on a tile of the geometry
  * geometry.c chooses. This file: steps 1, 2 and 6 for every kind, and the pass entry.
  */
@@ -71,9 +73,10 @@ static bool checkShape(MlirOperation at, MlirType t, const char *what) {
 /* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape. */
 bool tileCheckDtype(MlirOperation at, MlirType t, const char *what) {
   const char *d = ttDtypeName(t);
-  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16")) {
+  bool index = strcmp(what, "the result") == 0 && (!strcmp(d, "i32") || !strcmp(d, "i64"));
+  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16") && !index) {
     ttEmitError(at, "tile: %s of dtype %s is not supported by the elementwise lowering "
-                    "(f32, f16, bf16)",
+                    "(f32, f16, bf16; i32 and i64 results of argmax/argmin)",
                 what, d);
     return false;
   }
@@ -258,6 +261,11 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
     }
     if (strcmp(kind, "column") == 0) {
       if (!tileColumnFusion(op, block, warps))
+        return false;
+      continue;
+    }
+    if (strcmp(kind, "permute") == 0) {
+      if (!tilePermuteFusion(op, warps))
         return false;
       continue;
     }

@@ -12,6 +12,9 @@
  *               (emitLevels)
  *   columns.c   column kernels: a reduction over a run of dims before the last, a loop
  *               over its rows carrying a tile of columns (tileColumnFusion)
+ *   permute.c   permute kernels: a transpose that moves the last dim, a tile loaded along
+ *               the input's contiguous dim and stored along the output's
+ *               (tilePermuteFusion)
  *   dot.c       dot kernels: operands, operand tiles and loads, the K loop, the epilogue;
  *               ttTileDotFusion
  *   geometry.c  block sizes and warps: rows (tileRowGeometry) and dots (tileDotGeometry)
@@ -134,6 +137,11 @@ bool tileFusion(MlirOperation fusion, Geometry geo);
 
 /* A column group's kernel and launch (block-size/num-warps options: 0 from the shape). */
 bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt);
+
+/* permute.c: permute kernels ---------------------------------------------------------- */
+
+/* A permute group's kernel and launch (num-warps option: 0 for the default). */
+bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
 
 /* geometry.c: block sizes and warps ---------------------------------------------------- */
 

@@ -20,13 +20,16 @@ func.func @non_splat_constant() attributes {tile.kernel, tile.num_warps = 1 : i3
 
 // -----
 
-// A transposed view feeds only tile.dot (its elements stay where the load put them).
-func.func @trans_not_dot(%p: !tile.ptr<f16>, %q: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
-  %a = arith.constant dense<1.0> : tensor<16x32xf16>
-  %t = "tile.trans"(%a) : (tensor<16x32xf16>) -> tensor<32x16xf16>
-  // DIAG: {{^}}{{.*}}convert-tile-to-gpu/invalid.mlir:[[@LINE+2]]:8: error: convert-tile-to-gpu: a tile.trans result can only feed tile.dot{{$}}
-  // expected-error@+1 {{convert-tile-to-gpu: a tile.trans result can only feed tile.dot}}
-  %n = arith.negf %t : tensor<32x16xf16>
+// A tile.trans outside a dot is an exchange through shared memory in 16-byte runs (trans.c):
+// both dims must be multiples of VEC (8 f16 elements here, from the f16 store).
+func.func @trans_small(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %a = arith.constant dense<1.0> : tensor<4x128xf16>
+  // expected-error@+1 {{convert-tile-to-gpu: tile.trans outside a dot needs both dims to be multiples of 8 (16-byte runs)}}
+  %t = "tile.trans"(%a) : (tensor<4x128xf16>) -> tensor<128x4xf16>
+  %f = tensor.collapse_shape %t [[0, 1]] : tensor<128x4xf16> into tensor<512xf16>
+  %o = "tile.range"() {start = 0 : i32, end = 512 : i32} : () -> tensor<512xi32>
+  %m = arith.constant dense<true> : tensor<512xi1>
+  "tile.store"(%p, %o, %f, %m) : (!tile.ptr<f16>, tensor<512xi32>, tensor<512xf16>, tensor<512xi1>) -> ()
   return
 }
 // -----

@@ -60,7 +60,7 @@ func.func @chain(%x: tensor<3x1000xf32>) -> tensor<3x334xf32> {
 // CHECK-SAME: prim.fusion = "row"
 // CHECK-NEXT: "prim.amax"
 // CHECK-NEXT: return
-// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.slice' not fused into the group of its user: data movement (slice, concat, index_select, gather, pad, iota) fuses only into elementwise groups (no reduction or matmul in the group)
+// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.slice' not fused into the group of its user: data movement (slice, concat, index_select, gather, pad, iota, a row copy) fuses only into elementwise groups (no reduction or matmul in the group)
 func.func @row(%x: tensor<4x1000xf32>) -> tensor<4xf32> {
   %s = "prim.slice"(%x) {start = array<i64: 0, 0>, stop = array<i64: 4, 500>, step = array<i64: 1, 1>} : (tensor<4x1000xf32>) -> tensor<4x500xf32>
   %m = "prim.amax"(%s) {dims = array<i64: 1>, keepdim = false} : (tensor<4x500xf32>) -> tensor<4xf32>
@@ -144,7 +144,7 @@ func.func @gather_pad_iota(%x: tensor<3x1000xf32>, %i: tensor<3x7xi32>) -> tenso
 // CHECK-SAME: prim.fusion = "row"
 // CHECK-NEXT: "prim.amax"
 // CHECK-NEXT: return
-// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.index_select' not fused into the group of its user: data movement (slice, concat, index_select, gather, pad, iota) fuses only into elementwise groups (no reduction or matmul in the group)
+// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.index_select' not fused into the group of its user: data movement (slice, concat, index_select, gather, pad, iota, a row copy) fuses only into elementwise groups (no reduction or matmul in the group)
 func.func @row(%t: tensor<1000x64xf32>, %i: tensor<5xi32>) -> tensor<5xf32> {
   %e = "prim.index_select"(%t, %i) {dim = 0 : i64} : (tensor<1000x64xf32>, tensor<5xi32>) -> tensor<5x64xf32>
   %m = "prim.amax"(%e) {dims = array<i64: 1>} : (tensor<5x64xf32>) -> tensor<5xf32>
@@ -161,7 +161,7 @@ func.func @row(%t: tensor<1000x64xf32>, %i: tensor<5xi32>) -> tensor<5xf32> {
 // CHECK-SAME: prim.fusion = "column"
 // CHECK-NEXT: "prim.sum"
 // CHECK-NEXT: return
-// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.pad' not fused into the group of its user: data movement (slice, concat, index_select, gather, pad, iota) fuses only into elementwise groups (no reduction or matmul in the group)
+// REPORT: move.mlir:[[# @LINE + 2]]:8: remark: fuse: 'prim.pad' not fused into the group of its user: data movement (slice, concat, index_select, gather, pad, iota, a row copy) fuses only into elementwise groups (no reduction or matmul in the group)
 func.func @column(%x: tensor<1000x64xf32>) -> tensor<66xf32> {
   %p = "prim.pad"(%x) {low = array<i64: 0, 1>, high = array<i64: 0, 1>, value = 0.0 : f64} : (tensor<1000x64xf32>) -> tensor<1000x66xf32>
   %s = "prim.sum"(%p) {dims = array<i64: 0>} : (tensor<1000x66xf32>) -> tensor<66xf32>
@@ -179,7 +179,7 @@ func.func @column(%x: tensor<1000x64xf32>) -> tensor<66xf32> {
 // CHECK-NEXT: "prim.matmul"
 // CHECK-NEXT: "prim.add"
 // CHECK-NEXT: return
-// REPORT: move.mlir:[[# @LINE + 3]]:8: remark: fuse: 'prim.gather' not fused into the group of its user: data movement (slice, concat, index_select, gather, pad, iota) fuses only into elementwise groups (no reduction or matmul in the group)
+// REPORT: move.mlir:[[# @LINE + 3]]:8: remark: fuse: 'prim.gather' not fused into the group of its user: data movement (slice, concat, index_select, gather, pad, iota, a row copy) fuses only into elementwise groups (no reduction or matmul in the group)
 func.func @dot(%a: tensor<16x64xf16>, %b: tensor<64x128xf16>, %bias: tensor<32x128xf16>, %i: tensor<16x128xi64>) -> tensor<16x128xf16> {
   %m = "prim.matmul"(%a, %b) : (tensor<16x64xf16>, tensor<64x128xf16>) -> tensor<16x128xf16>
   %g = "prim.gather"(%bias, %i) {dim = 0 : i64} : (tensor<32x128xf16>, tensor<16x128xi64>) -> tensor<16x128xf16>
