@@ -769,7 +769,8 @@ static const char *notCopiedWhy(FuseState *st, int i, char *buf, size_t n) {
   }
   if (!usersFusible(st, op))
     return "; it is also a result of the program or read by an op that does not fuse";
-  return "; a group reading it cannot hold all of its chain (a slice in a row group)";
+  return "; a group reading it cannot hold its chain: a slice or concat in a row, column or "
+         "dot group";
 }
 
 /* Step 1's and steps 2-3's remarks, in program order (ngroups: before the merges). */
