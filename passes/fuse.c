@@ -22,8 +22,9 @@
  *        memory), and every op of the chain may join the group (a slice only in
  *        elementwise groups): a broadcast feeding two groups is no kernel of its own;
  *     b. else it is an extra *output* of the group when the group can store it: an
- *        elementwise or row group, P has the root's shape (the same iteration space: for
- *        a row group, full rows or one value per row, as the root), and every user
+ *        elementwise or row group, P has the root's shape, static (the same iteration
+ *        space: for a row group, full rows or one value per row, as the root; a dynamic
+ *        dim may differ at run time between values of one type), and every user
  *        outside the group comes after the root (the call, placed at the root, precedes
  *        them, so no cycle): a pre-norm step's residual `h = x + r`, also a result of
  *        the program, is stored by the kernel that computes rms_norm(h);
@@ -33,9 +34,10 @@
  *  3. Merge groups (*horizontal* fusion), walking the roots in program order: a group
  *     joins the last earlier group that reads one of its inputs (through copied values
  *     too) when both are elementwise groups, or row groups of one row shape, their roots
- *     have one shape, and every user outside the earlier group comes after the later
- *     root: two outputs computed from the same inputs (a rotary embedding's two halves)
- *     are one kernel that reads the inputs once (union-find; the later root is the root).
+ *     have one static shape, and every user outside the earlier group comes after the
+ *     later root: two outputs computed from the same inputs (a rotary embedding's two
+ *     halves) are one kernel that reads the inputs once (union-find; the later root is
+ *     the root).
  *  4. The group's outputs are its members used outside it (the root always), in program
  *     order; its inputs are the values its ops (and the copied values they read) use that
  *     are defined outside it, in order of first use. Create the fused function (inputs as
@@ -72,7 +74,6 @@
 #include "tt.h"
 
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,40 +100,10 @@ static void opListPush(OpList *l, MlirOperation op) {
   l->ops[l->n++] = op;
 }
 
-/* An open-addressing hash from operation to its index in the block (linear probing,
- * at most half full). */
-typedef struct {
-  const void **keys;
-  int *vals;
-  size_t mask;
-} OpIndex;
-
-static size_t slotOf(const OpIndex *h, const void *p) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x = (x ^ (x >> 31)) * 0x9e3779b97f4a7c15ull;
-  return (size_t)(x >> 17) & h->mask;
-}
-
-static void opIndexInit(OpIndex *h, const OpList *l) {
-  size_t cap = 16;
-  while (cap < 2 * (size_t)l->n)
-    cap *= 2;
-  h->mask = cap - 1;
-  h->keys = ttAlloc(sizeof(void *) * cap);
-  h->vals = ttAlloc(sizeof(int) * cap);
-  for (int i = 0; i < l->n; i++) {
-    size_t s = slotOf(h, l->ops[i].ptr);
-    while (h->keys[s])
-      s = (s + 1) & h->mask;
-    h->keys[s] = l->ops[i].ptr;
-    h->vals[s] = i;
-  }
-}
-
 typedef struct {
   bool report;       /* print remarks (option report=1) */
   OpList block;      /* the block's ops in program order */
-  OpIndex index;     /* op -> its index in `block` */
+  TtPtrIndex index;  /* op -> its index in `block` */
   int *group;        /* group id per op in `block`, -1 when none */
   int *cost;         /* per op: elementwise ops of its chain (step 2a); above the limit:
                         RECOMPUTE_MAX_OPS + 1 too long, + 2 not elementwise upstream */
@@ -153,13 +124,7 @@ typedef struct {
 
 /* The index of op in the block, or -1. */
 static int indexOf(const FuseState *st, MlirOperation op) {
-  if (mlirOperationIsNull(op))
-    return -1;
-  const OpIndex *h = &st->index;
-  for (size_t s = slotOf(h, op.ptr); h->keys[s]; s = (s + 1) & h->mask)
-    if (h->keys[s] == op.ptr)
-      return h->vals[s];
-  return -1;
+  return ttPtrIndexFind(&st->index, op.ptr);
 }
 
 /* The ops a group may hold (a transpose only as a matmul's operand, see growGroup). */
@@ -205,6 +170,17 @@ static bool sameOrReducedShape(MlirType a, MlirType b) {
   if (!lead)
     return false;
   return ar == br - 1 || (ar == br && (as[br - 1] == bs[br - 1] || as[br - 1] == 1));
+}
+
+/* True when tensor type t has static dims only: two values of one type with a dynamic dim
+ * may differ in size at run time, so only static ones share an iteration space. */
+static bool isStatic(MlirType t) {
+  int64_t shape[TT_MAX_RANK];
+  int64_t r = ttTensorShape(t, shape);
+  for (int64_t i = 0; i < r && i < TT_MAX_RANK; i++)
+    if (shape[i] < 0)
+      return false;
+  return r >= 0 && r <= TT_MAX_RANK;
 }
 
 static MlirType resultType(MlirOperation op) {
@@ -405,7 +381,8 @@ static bool shareProducer(FuseState *st, MlirBlock block, int g, int j) {
   MlirOperation root = st->block.ops[st->root[g]];
   if (!st->dot[g] && !st->col[g] && !storedByOwnKernel(op, block) &&
       mlirOperationGetNumResults(op) == 1 &&
-      sameShape(resultType(op), resultType(root)) && usersAfterRoot(st, op, g) &&
+      sameShape(resultType(op), resultType(root)) && isStatic(resultType(root)) &&
+      usersAfterRoot(st, op, g) &&
       canJoin(st, g, op, false)) {
     canJoin(st, g, op, true);
     st->group[j] = g;
@@ -558,6 +535,7 @@ static bool canMerge(FuseState *st, int a, int b) {
          (!rowA || sameShape(st->rowType[a], st->rowType[b])) &&
          sameShape(resultType(st->block.ops[st->root[a]]),
                    resultType(st->block.ops[st->root[b]])) &&
+         isStatic(resultType(st->block.ops[st->root[b]])) &&
          st->firstUse[a] > st->root[b];
 }
 
@@ -832,7 +810,11 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     opListPush(&st.block, op);
-  opIndexInit(&st.index, &st.block);
+  const void **keys = ttAlloc(sizeof(void *) * (size_t)(st.block.n ? st.block.n : 1));
+  for (int i = 0; i < st.block.n; i++)
+    keys[i] = st.block.ops[i].ptr;
+  ttPtrIndexInit(&st.index, keys, st.block.n);
+  free(keys);
   size_t cap = (size_t)(st.block.n ? st.block.n : 1);
   st.group = ttAlloc(sizeof(int) * cap);
   st.cost = ttAlloc(sizeof(int) * cap);
@@ -897,10 +879,10 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   }
   void *arrays[] = {st.group,  st.cost, st.next, st.copied, st.needed, st.skipped,
                     st.output, st.root, st.parent, st.firstUse, st.head, st.rowType,
-                    st.dot,    st.col,  st.move,  st.multi,  scratch,  st.block.ops,
-                    st.index.keys, st.index.vals};
+                    st.dot,    st.col,  st.move,  st.multi,  scratch,  st.block.ops};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
     free(arrays[k]);
+  ttPtrIndexDestroy(&st.index);
 }
 
 /* Counts existing fused functions, so a second run names its functions apart. */

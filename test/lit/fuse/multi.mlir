@@ -218,3 +218,26 @@ func.func @shapes(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<1x8xf32>) {
   %n = "prim.neg"(%s) : (tensor<1x8xf32>) -> tensor<1x8xf32>
   return %e, %n : tensor<4x8xf32>, tensor<1x8xf32>
 }
+
+// -----
+
+// Refused merge with a dynamic dim: two values of type tensor<?x8xf32> need not have one
+// size at run time, so groups and outputs of dynamic shapes do not merge (exp is still
+// recomputed in each): 2 kernels.
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: -> tensor<?x8xf32>
+// CHECK-NEXT: "prim.exp"
+// CHECK-NEXT: "prim.neg"
+// CHECK-LABEL: func.func private @fused_1
+// CHECK-SAME: -> tensor<?x8xf32>
+// CHECK-NEXT: "prim.exp"
+// CHECK-NEXT: "prim.tanh"
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NEXT: call @fused_0
+// CHECK-NEXT: call @fused_1
+func.func @dynamic(%x: tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+  %e = "prim.exp"(%x) : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  %a = "prim.neg"(%e) : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  %b = "prim.tanh"(%e) : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %a, %b : tensor<?x8xf32>, tensor<?x8xf32>
+}
