@@ -86,19 +86,11 @@
  * the saved load costs, even when several groups recompute them. */
 enum { RECOMPUTE_MAX_OPS = 8 };
 
-/* A growable list of operations. */
+/* The operations of a block, in program order. */
 typedef struct {
   MlirOperation *ops;
-  int n, cap;
+  int n;
 } OpList;
-
-static void opListPush(OpList *l, MlirOperation op) {
-  if (l->n == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 16;
-    l->ops = ttRealloc(l->ops, sizeof(MlirOperation) * (size_t)l->cap);
-  }
-  l->ops[l->n++] = op;
-}
 
 typedef struct {
   bool report;       /* print remarks (option report=1) */
@@ -521,7 +513,7 @@ static void addDistinct(FuseState *st, MlirValue v, void *arg) {
 }
 
 /* Step 3's state: per value key (an op's index, or block.n + an argument's number), the
- * last group that read it; the group being merged and its flag of a merge. */
+ * last group that read it; the group whose inputs are being visited. */
 typedef struct {
   int *lastReader;
   int nkeys, g;
@@ -809,13 +801,15 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   st.report = report;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    opListPush(&st.block, op);
-  const void **keys = ttAlloc(sizeof(void *) * (size_t)(st.block.n ? st.block.n : 1));
-  for (int i = 0; i < st.block.n; i++)
-    keys[i] = st.block.ops[i].ptr;
+    st.block.n++;
+  size_t cap = (size_t)(st.block.n ? st.block.n : 1);
+  st.block.ops = ttAlloc(sizeof(MlirOperation) * cap);
+  const void **keys = ttAlloc(sizeof(void *) * cap);
+  MlirOperation at = mlirBlockGetFirstOperation(block);
+  for (int i = 0; i < st.block.n; i++, at = mlirOperationGetNextInBlock(at))
+    keys[i] = (st.block.ops[i] = at).ptr;
   ttPtrIndexInit(&st.index, keys, st.block.n);
   free(keys);
-  size_t cap = (size_t)(st.block.n ? st.block.n : 1);
   st.group = ttAlloc(sizeof(int) * cap);
   st.cost = ttAlloc(sizeof(int) * cap);
   st.next = ttAlloc(sizeof(int) * cap);
