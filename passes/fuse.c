@@ -26,18 +26,19 @@
  *        space: for a row group, full rows or one value per row, as the root; a dynamic
  *        dim may differ at run time between values of one type), and every user
  *        outside the group comes after the root (the call, placed at the root, precedes
- *        them, so no cycle): a pre-norm step's residual `h = x + r`, also a result of
- *        the program, is stored by the kernel that computes rms_norm(h);
+ *        them, so no cycle), and the group has fewer than MAX_OUTPUTS outputs: a
+ *        pre-norm step's residual `h = x + r`, also a result of the program, is stored
+ *        by the kernel that computes rms_norm(h);
  *     c. else it stays out (a remark says why) and becomes the root of a group of its own
  *        when the walk reaches it (a copied value that some group could not take is
  *        *needed*: it is stored too, and that group reads it).
  *  3. Merge groups (*horizontal* fusion), walking the roots in program order: a group
  *     joins the last earlier group that reads one of its inputs (through copied values
  *     too) when both are elementwise groups, or row groups of one row shape, their roots
- *     have one static shape, and every user outside the earlier group comes after the
- *     later root: two outputs computed from the same inputs (a rotary embedding's two
- *     halves) are one kernel that reads the inputs once (union-find; the later root is
- *     the root).
+ *     have one static shape, every user outside the earlier group comes after the later
+ *     root, and the two have at most MAX_OUTPUTS outputs together: two outputs
+ *     computed from the same inputs (a rotary embedding's two halves) are one kernel
+ *     that reads the inputs once (union-find; the later root is the root).
  *  4. The group's outputs are its members used outside it (the root always), in program
  *     order; its inputs are the values its ops (and the copied values they read) use that
  *     are defined outside it, in order of first use. Create the fused function (inputs as
@@ -86,6 +87,13 @@
  * the saved load costs, even when several groups recompute them. */
 enum { RECOMPUTE_MAX_OPS = 8 };
 
+/* The most outputs of one group (steps 2b and 3): a kernel's parameters are a pointer per
+ * input and output (CUDA allows 4 KiB of them) and each output is one more store stream
+ * per program; 16 covers every program of issue 21 (two outputs) with room to spare, and a
+ * program of hundreds of outputs of one input becomes several kernels, not one with a
+ * parameter list the driver refuses. */
+enum { MAX_OUTPUTS = 16 };
+
 /* The operations of a block, in program order. */
 typedef struct {
   MlirOperation *ops;
@@ -108,6 +116,7 @@ typedef struct {
   bool *col;         /* per group: it holds a column reduction */
   bool *move;        /* per group: it holds a slice (elementwise groups only) */
   bool *multi;       /* per group: it may have several outputs (no matmul or column) */
+  int *nout;         /* per group: its outputs so far (at most MAX_OUTPUTS) */
   int *root;         /* per group: index of its root in `block` */
   int *parent;       /* per group: the group it merged into (step 3), itself when none */
   int *firstUse;     /* per group: the first user of its members outside it */
@@ -371,14 +380,15 @@ static bool shareProducer(FuseState *st, MlirBlock block, int g, int j) {
     return false;
   }
   MlirOperation root = st->block.ops[st->root[g]];
-  if (!st->dot[g] && !st->col[g] && !storedByOwnKernel(op, block) &&
-      mlirOperationGetNumResults(op) == 1 &&
+  if (!st->dot[g] && !st->col[g] && st->nout[g] < MAX_OUTPUTS &&
+      !storedByOwnKernel(op, block) && mlirOperationGetNumResults(op) == 1 &&
       sameShape(resultType(op), resultType(root)) && isStatic(resultType(root)) &&
       usersAfterRoot(st, op, g) &&
       canJoin(st, g, op, false)) {
     canJoin(st, g, op, true);
     st->group[j] = g;
     st->output[j] = st->multi[g] = true;
+    st->nout[g]++;
     return true;
   }
   st->needed[j] = true;
@@ -528,6 +538,7 @@ static bool canMerge(FuseState *st, int a, int b) {
          sameShape(resultType(st->block.ops[st->root[a]]),
                    resultType(st->block.ops[st->root[b]])) &&
          isStatic(resultType(st->block.ops[st->root[b]])) &&
+         st->nout[a] + st->nout[b] <= MAX_OUTPUTS &&
          st->firstUse[a] > st->root[b];
 }
 
@@ -546,6 +557,7 @@ static void mergeReader(FuseState *st, MlirValue v, void *arg) {
     st->parent[h] = g;
     st->move[g] |= st->move[h];
     st->multi[g] = true;
+    st->nout[g] += st->nout[h];
     st->firstUse[g] = st->firstUse[h] < st->firstUse[g] ? st->firstUse[h] : st->firstUse[g];
   }
   m->lastReader[key] = g;
@@ -831,6 +843,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   st.col = ttAlloc(sizeof(bool) * cap);
   st.move = ttAlloc(sizeof(bool) * cap);
   st.multi = ttAlloc(sizeof(bool) * cap);
+  st.nout = ttAlloc(sizeof(int) * cap);
   for (int i = st.block.n - 1; i >= 0; i--) { /* steps 1 and 2 */
     MlirOperation op = st.block.ops[i];
     if (st.group[i] >= 0 || !fusible(op))
@@ -842,6 +855,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
     st.group[i] = ngroups;
     st.root[ngroups] = i;
     st.parent[ngroups] = ngroups;
+    st.nout[ngroups] = 1;
     if (ttPrimIsRowReduction(op))
       st.rowType[ngroups] = mlirValueGetType(mlirOperationGetOperand(op, 0));
     st.dot[ngroups] = ttPrimKind(op) == TT_PRIM_MATMUL;
@@ -873,7 +887,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   }
   void *arrays[] = {st.group,  st.cost, st.next, st.copied, st.needed, st.skipped,
                     st.output, st.root, st.parent, st.firstUse, st.head, st.rowType,
-                    st.dot,    st.col,  st.move,  st.multi,  scratch,  st.block.ops};
+                    st.dot,    st.col,  st.move,  st.multi,  st.nout,  scratch,  st.block.ops};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
     free(arrays[k]);
   ttPtrIndexDestroy(&st.index);

@@ -241,3 +241,32 @@ func.func @dynamic(%x: tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
   %b = "prim.tanh"(%e) : (tensor<?x8xf32>) -> tensor<?x8xf32>
   return %a, %b : tensor<?x8xf32>, tensor<?x8xf32>
 }
+
+// -----
+
+// At most MAX_OUTPUTS (16) outputs a group: 17 values of one input merge into a kernel of
+// 16 outputs and one of 1.
+// CHECK-LABEL: func.func @wide
+// CHECK-NEXT: %{{.*}}:16 = call @fused_0(%arg0)
+// CHECK-NEXT: %{{.*}} = call @fused_1(%arg0)
+// CHECK-NEXT: return
+func.func @wide(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %a0 = "prim.neg"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a1 = "prim.exp"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a2 = "prim.abs"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a3 = "prim.tanh"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a4 = "prim.sqrt"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a5 = "prim.sin"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a6 = "prim.cos"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a7 = "prim.neg"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a8 = "prim.exp"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a9 = "prim.abs"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a10 = "prim.tanh"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a11 = "prim.sqrt"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a12 = "prim.sin"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a13 = "prim.cos"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a14 = "prim.neg"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a15 = "prim.exp"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a16 = "prim.abs"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9, %a10, %a11, %a12, %a13, %a14, %a15, %a16 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
