@@ -3,13 +3,14 @@
  * docs/metadata.md is the format. This file reads the host function (the one func.func
  * that is neither a tile kernel nor a fused function) after --tile:
  *  1. Number tensors: the function's arguments are inputs %0..%k-1; each call of a fused
- *     function (whose `tile.launch` attribute names its kernel) gets the next id for its
- *     result, and each prim op inside the fused function one for its value.
+ *     function (whose `tile.launch` attribute names its kernel) gets the next ids for its
+ *     results (a fused function may return several: one kernel stores each), and each
+ *     prim op inside the fused function one for its value.
  *  2. A call's result is an output when the host returns it, else a temp buffer; prim
- *     values inside fused functions are reference-only temps (the returned one is the
+ *     values inside fused functions are reference-only temps (a returned one is the
  *     call's result itself).
  *  3. Print tensor lines, then the prim program (fused functions in call order), then the
- *     launches with their arguments: the call's operand pointers, the result pointer, then
+ *     launches with their arguments: the call's operand pointers, one pointer per result, then
  *     the `args` expressions, with `%iN`/`%rN` replaced by tensor ids. A launch whose
  *     `tile.launch` has `zero_result` (split-K kernels accumulate into their result) is
  *     preceded by `//@zero` of its result; such a file is format version 2, others 1. A
@@ -488,7 +489,8 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
   ttStrAppend(&m->launches, "\n", 1);
   for (int i = 0; i < nin; i++)
     ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", tensorId(m, inputs[i]));
-  ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", rid);
+  for (intptr_t k = 0; k < mlirOperationGetNumResults(call); k++)
+    ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", rid + (int)k);
   if (wid >= 0)
     ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", wid);
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(args); i++) {
@@ -571,7 +573,12 @@ static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
   MlirOperation fn = ttModuleLookup(module, callee);
   MlirAttribute launch = mlirOperationIsNull(fn) ? mlirAttributeGetNull()
                                                  : ttOpAttr(fn, "tile.launch");
-  if (mlirAttributeIsNull(launch) || mlirOperationGetNumResults(call) != 1) {
+  intptr_t nres = mlirOperationGetNumResults(call);
+  MlirBlock body = mlirAttributeIsNull(launch)
+                       ? (MlirBlock){NULL}
+                       : mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
+  if (mlirAttributeIsNull(launch) || nres < 1 || mlirBlockIsNull(body) ||
+      mlirOperationGetNumOperands(mlirBlockGetTerminator(body)) != nres) {
     ttEmitError(call, "tt-translate: '%s' is not a fused function with a kernel (run "
                       "--fuse and --tile)",
                 callee);
@@ -590,19 +597,23 @@ static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
     }
   }
   MlirValue result = mlirOperationGetResult(call, 0);
-  int rid = addTensor(m, result, "temp", 0);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
+  int rid = addTensor(m, result, "temp", 0); /* the results' ids: rid .. rid + nres - 1 */
+  for (intptr_t k = 1; k < nres; k++)
+    addTensor(m, mlirOperationGetResult(call, k), "temp", 0);
   for (int i = 0; i < nin; i++)
     bind(m, mlirBlockGetArgument(body, i), tensorId(m, inputs[i]));
-  MlirValue returned = mlirOperationGetOperand(mlirBlockGetTerminator(body), 0);
+  MlirOperation ret = mlirBlockGetTerminator(body);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     if (ttOpIs(op, "func.return"))
       break;
     MlirValue v = mlirOperationGetResult(op, 0);
-    int id = rid;
-    if (mlirValueEqual(v, returned))
-      bind(m, v, rid);
+    int id = -1;
+    for (intptr_t k = 0; k < nres && id < 0; k++)
+      if (mlirValueEqual(v, mlirOperationGetOperand(ret, k)))
+        id = rid + (int)k;
+    if (id >= 0)
+      bind(m, v, id);
     else
       id = addTensor(m, v, "temp", 0);
     primLine(m, op, id);

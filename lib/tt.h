@@ -45,6 +45,18 @@ bool ttStrRefEq(MlirStringRef a, const char *b);
 void *ttAlloc(size_t n);            /* calloc or abort with a message */
 void *ttRealloc(void *p, size_t n); /* realloc or abort with a message */
 char *ttStrDup(const char *s);
+/* A hash from pointer to index (open addressing, linear probing, at most half full): the
+ * index of each op of a block in O(1), instead of a scan. */
+typedef struct {
+  const void **keys;
+  int *vals;
+  size_t mask;
+} TtPtrIndex;
+/* Indexes keys[0..n) (distinct, non-null) as 0..n-1. */
+void ttPtrIndexInit(TtPtrIndex *h, const void *const *keys, int n);
+/* The index of key, or -1. */
+int ttPtrIndexFind(const TtPtrIndex *h, const void *key);
+void ttPtrIndexDestroy(TtPtrIndex *h);
 
 /* diag.c: diagnostics printed as file:line:col, and --verify-diagnostics -------------- */
 

@@ -1,4 +1,5 @@
-/* util.c - growable strings, whole-file reads and writes, checked allocation.
+/* util.c - growable strings, whole-file reads and writes, checked allocation, a pointer
+ * -> index hash.
  *
  * Everything here is plain C with no MLIR state; allocation failure aborts with a message
  * (the tools have no sensible way to go on without memory).
@@ -6,6 +7,7 @@
 #include "tt.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,4 +115,41 @@ MlirStringRef ttStrRef(const char *s) { return mlirStringRefCreateFromCString(s)
 bool ttStrRefEq(MlirStringRef a, const char *b) {
   size_t n = strlen(b);
   return a.length == n && memcmp(a.data, b, n) == 0;
+}
+
+static size_t ptrSlot(const TtPtrIndex *h, const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x = (x ^ (x >> 31)) * 0x9e3779b97f4a7c15ull;
+  return (size_t)(x >> 17) & h->mask;
+}
+
+void ttPtrIndexInit(TtPtrIndex *h, const void *const *keys, int n) {
+  size_t cap = 16;
+  while (cap < 2 * (size_t)(n > 0 ? n : 0))
+    cap *= 2;
+  h->mask = cap - 1;
+  h->keys = ttAlloc(sizeof(void *) * cap);
+  h->vals = ttAlloc(sizeof(int) * cap);
+  for (int i = 0; i < n; i++) {
+    size_t s = ptrSlot(h, keys[i]);
+    while (h->keys[s])
+      s = (s + 1) & h->mask;
+    h->keys[s] = keys[i];
+    h->vals[s] = i;
+  }
+}
+
+int ttPtrIndexFind(const TtPtrIndex *h, const void *key) {
+  if (!key)
+    return -1;
+  for (size_t s = ptrSlot(h, key); h->keys[s]; s = (s + 1) & h->mask)
+    if (h->keys[s] == key)
+      return h->vals[s];
+  return -1;
+}
+
+void ttPtrIndexDestroy(TtPtrIndex *h) {
+  free(h->keys);
+  free(h->vals);
+  *h = (TtPtrIndex){0};
 }

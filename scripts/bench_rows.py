@@ -7,7 +7,7 @@ tt's time is tt-run's median (CUDA events, warm-up; --no-check: correctness is t
 suite's job, scripts/gpu-suite.sh, on the same PTX). Bytes counted: every input read once
 and the output written once. The copy rate is a 1 GiB device-to-device copy, measured in
 the same run; "% copy" is bytes / time / that rate. Prints a Markdown table with ratios.
-A second table times programs of two kernels (pre_norm) launched on a stream and replayed
+A second table times programs of two outputs (pre_norm: one kernel) launched on a stream and replayed
 as a CUDA graph (tt-run --graph), with the launch gap.
 Usage: bench_rows.py --tt-run PATH [--cases DIR]
 """
@@ -81,9 +81,10 @@ def pre_norm(x, r, w):
     return h, F.rms_norm(h, (h.shape[-1],), w, 1e-6)
 
 def several_kernels(a):
-    """Programs of two kernels (examples/pre_norm_bf16.mlir): the sequence launched on a
-    stream and replayed as a CUDA graph, with tt-run's launch gap per launch."""
-    print("\n| program (2 kernels) | shape | eager (us) | torch.compile (us) | tt stream (us) | "
+    """Programs of two outputs (examples/pre_norm_bf16.mlir: two kernels until multi-output
+    fusion, one row kernel since): the launches on a stream and replayed as a CUDA graph,
+    with tt-run's launch gap per launch."""
+    print("\n| program (two outputs) | shape | eager (us) | torch.compile (us) | tt stream (us) | "
           "tt graph (us) | kernels alone (us) | graph saves (us per launch) | check |")
     print("|---|---|---|---|---|---|---|---|---|")
     for shape in ("16x8192", "8192x8192"):

@@ -4,8 +4,8 @@
 # log_softmax, layer_norm, rms_norm, residual + rms_norm; written at 8192x8192 bf16): rows
 # that are not a multiple of the block (3x1000, 5x4097, 1x1), and the benchmark shapes
 # 8192x8192, 4096x32768 and 1048576x128; long rows in the looped form (3x70001,
-# 2048x65536, and 5x4097 with a 1024-element block); softmax also in f16; pre_norm (two
-# kernels) at 3x1000, 16x8192 and 8192x8192. Examples are written at one
+# 2048x65536, and 5x4097 with a 1024-element block); softmax also in f16; pre_norm (one
+# kernel, two outputs) at 3x1000, 16x8192 and 8192x8192. Examples are written at one
 # size; the size is substituted textually. Runs on the build machine (it needs tt-opt and
 # tt-translate); the device runs the PTX with scripts/gpu-suite.sh.
 set -euo pipefail

@@ -179,7 +179,7 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
   char name[128];
   Emit e;
   MlirOperation kfunc =
-      tileStartKernel(fusion, fbody, outType, false, g.warps, g.block, &e, name, sizeof name);
+      tileStartKernel(fusion, fbody, false, g.warps, g.block, &e, name, sizeof name);
   MlirBlock kbody = e.kernel;
   MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));

@@ -263,7 +263,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   char name[128];
   Emit e;
   MlirOperation kfunc =
-      tileStartKernel(fusion, fbody, outType, d->dynM, g->warps, g->bm * g->bn, &e, name,
+      tileStartKernel(fusion, fbody, d->dynM, g->warps, g->bm * g->bn, &e, name,
                       sizeof name);
   MlirBlock kbody = e.kernel;
   MlirValue mArg = d->dynM ? mlirBlockGetArgument(kbody, nin + 1) : (MlirValue){NULL};

@@ -7,7 +7,8 @@
  * the walk over the module and the steps every kind shares.
  *
  * Algorithm, for each function with `prim.fusion = "elementwise"` (made by --fuse):
- *  1. Check the group: one output, static shapes, dtypes the lowering knows (f32, f16,
+ *  1. Check the group: its outputs (several for elementwise and row groups, one for dot
+ *     and column groups), static shapes, dtypes the lowering knows (f32, f16,
  *     bf16 values; i1 for comparisons; i32 and i64 inputs used only as the index of an
  *     index_select or gather, loaded as integers for offsets).
  *  2. Create `func.func @<name>_kernel` with attribute `tile.kernel`: one `!tile.ptr<T>`
@@ -104,21 +105,24 @@ static MlirType ptrType(MlirContext ctx, MlirType elem) {
 }
 
 /* Step 2: creates `func.func @<fusion>_kernel` (a tile.kernel of `warps` warps) before the
- * fusion, with one `!tile.ptr<T>` argument per input, one for the output and, when
- * withSize, `%n: i32`. Its name goes to name[0..n). */
+ * fusion, with one `!tile.ptr<T>` argument per input, one per output (the values `ret`
+ * returns) and, when withSize, `%n: i32`. Its name goes to name[0..n). */
 static MlirOperation kernelFunc(MlirOperation fusion, const MlirValue *inputs, intptr_t nin,
-                                MlirType outType, bool withSize, int64_t warps, char *name,
+                                MlirOperation ret, bool withSize, int64_t warps, char *name,
                                 size_t n) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirLocation loc = mlirOperationGetLocation(fusion);
-  intptr_t nargs = nin + (withSize ? 2 : 1);
+  intptr_t nout = mlirOperationGetNumOperands(ret);
+  intptr_t nargs = nin + nout + (withSize ? 1 : 0);
   MlirType *argTypes = ttAlloc(sizeof(MlirType) * (size_t)nargs);
   MlirLocation *argLocs = ttAlloc(sizeof(MlirLocation) * (size_t)nargs);
   for (intptr_t i = 0; i < nin; i++)
     argTypes[i] = ptrType(ctx, ttElementType(mlirValueGetType(inputs[i])));
-  argTypes[nin] = ptrType(ctx, ttElementType(outType));
+  for (intptr_t k = 0; k < nout; k++)
+    argTypes[nin + k] =
+        ptrType(ctx, ttElementType(mlirValueGetType(mlirOperationGetOperand(ret, k))));
   if (withSize)
-    argTypes[nin + 1] = ttI32(ctx);
+    argTypes[nin + nout] = ttI32(ctx);
   for (intptr_t i = 0; i < nargs; i++)
     argLocs[i] = loc;
   MlirRegion region = mlirRegionCreate();
@@ -157,19 +161,33 @@ void tileSetLaunch(MlirOperation fusion, const char *name, const char *gridX,
                                   mlirDictionaryAttrGet(ctx, 3, lattrs));
 }
 
-/* Step 1 for every kind: the fused function's body, one block returning one tensor. */
-bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
+/* Step 1 for every kind: the fused function's body, one block returning *nout tensors. */
+bool tileFusionResults(MlirOperation fusion, MlirBlock *fbody, int *nout) {
   *fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
   if (mlirBlockIsNull(*fbody) || !mlirBlockIsNull(mlirBlockGetNextInRegion(*fbody))) {
     ttEmitError(fusion, "tile: a fused function must have a body of one block");
     return false;
   }
   MlirOperation ret = mlirBlockGetTerminator(*fbody);
-  if (mlirOperationGetNumOperands(ret) != 1) {
-    ttEmitError(fusion, "tile: a fused function must return one tensor");
+  *nout = (int)mlirOperationGetNumOperands(ret);
+  if (*nout < 1) {
+    ttEmitError(fusion, "tile: a fused function must return one tensor or more");
     return false;
   }
-  *outType = mlirValueGetType(mlirOperationGetOperand(ret, 0));
+  return true;
+}
+
+/* Step 1 for a dot or column fusion: the body, returning one tensor (of *outType). */
+bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
+  int nout;
+  if (!tileFusionResults(fusion, fbody, &nout))
+    return false;
+  if (nout != 1) {
+    ttEmitError(fusion, "tile: a dot or column fusion must return one tensor (several "
+                        "outputs: elementwise and row fusions only)");
+    return false;
+  }
+  *outType = mlirValueGetType(mlirOperationGetOperand(mlirBlockGetTerminator(*fbody), 0));
   return true;
 }
 
@@ -207,24 +225,46 @@ static bool isIndexInput(MlirValue v) {
   return true;
 }
 
-bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
-  if (!tileFusionBody(fusion, fbody, outType))
-    return false;
-  bool ok = tileCheckDtype(fusion, *outType, "the result");
-  for (intptr_t i = 0; i < mlirBlockGetNumArguments(*fbody) && ok; i++) {
-    MlirValue a = mlirBlockGetArgument(*fbody, i);
+/* Step 1's dtype and shape checks of the inputs, the body and the nout results. */
+static bool checkValues(MlirOperation fusion, MlirBlock fbody, int nout) {
+  MlirOperation ret = mlirBlockGetTerminator(fbody);
+  bool ok = true;
+  for (int k = 0; k < nout && ok; k++)
+    ok = tileCheckDtype(fusion, mlirValueGetType(mlirOperationGetOperand(ret, k)),
+                        "the result");
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody) && ok; i++) {
+    MlirValue a = mlirBlockGetArgument(fbody, i);
     ok = isIndexInput(a) ? checkShape(fusion, mlirValueGetType(a), "an index input")
                          : tileCheckDtype(fusion, mlirValueGetType(a), "an input");
   }
-  return ok && tileCheckBody(*fbody);
+  for (int k = 0; k < nout && ok && nout > 1; k++) { /* each output stored once */
+    MlirValue v = mlirOperationGetOperand(ret, k);
+    ok = mlirValueIsAOpResult(v) &&
+         mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)), fbody);
+    for (int j = 0; j < k && ok; j++)
+      ok = !mlirValueEqual(mlirOperationGetOperand(ret, j), v);
+    if (!ok)
+      ttEmitError(fusion, "tile: result %d of a fused function with several results must be "
+                          "a value computed in it, and no other result",
+                  k);
+  }
+  return ok && tileCheckBody(fbody);
+}
+
+bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
+  return tileFusionBody(fusion, fbody, outType) && checkValues(fusion, *fbody, 1);
+}
+
+bool tileCheckOutputs(MlirOperation fusion, MlirBlock *fbody, int *nout) {
+  return tileFusionResults(fusion, fbody, nout) && checkValues(fusion, *fbody, *nout);
 }
 
 /* Step 2 for every kind: the kernel function (kernelFunc) and an emitter e at its start,
  * over tiles of `block` elements; e->inputs is malloc'd (the caller frees it). */
-MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, MlirType outType,
-                              bool withSize, int64_t warps, int64_t block, Emit *e,
-                              char *name, size_t n) {
+MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, bool withSize,
+                              int64_t warps, int64_t block, Emit *e, char *name, size_t n) {
   intptr_t nin = mlirBlockGetNumArguments(fbody);
+  MlirOperation ret = mlirBlockGetTerminator(fbody);
   *e = (Emit){0};
   e->ctx = mlirOperationGetContext(fusion);
   e->loc = mlirOperationGetLocation(fusion);
@@ -232,11 +272,14 @@ MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, MlirType ou
   for (intptr_t i = 0; i < nin; i++)
     e->inputs[i] = mlirBlockGetArgument(fbody, i);
   e->nin = (int)nin;
-  MlirOperation kfunc = kernelFunc(fusion, e->inputs, nin, outType, withSize, warps, name, n);
+  MlirOperation kfunc = kernelFunc(fusion, e->inputs, nin, ret, withSize, warps, name, n);
   e->kernel = mlirRegionGetFirstBlock(mlirOperationGetRegion(kfunc, 0));
   e->b = ttBuilderAtEnd(e->kernel);
   e->block = block;
-  e->halfOutput = ttTypeIsHalf(ttElementType(outType));
+  e->halfOutput = true; /* every output is stored as f16/bf16 */
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(ret); k++)
+    e->halfOutput &=
+        ttTypeIsHalf(ttElementType(mlirValueGetType(mlirOperationGetOperand(ret, k))));
   return kfunc;
 }
 

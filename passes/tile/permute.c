@@ -178,7 +178,7 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt) {
   /* Step 2: the kernel, the program's tile and batch offsets. */
   char name[128];
   Emit e;
-  MlirOperation kfunc = tileStartKernel(fusion, fbody, outType, false, g.warps, g.ta * g.tb,
+  MlirOperation kfunc = tileStartKernel(fusion, fbody, false, g.warps, g.ta * g.tb,
                                         &e, name, sizeof name);
   MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));

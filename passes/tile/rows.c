@@ -20,6 +20,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Offsets and mask of columns `cols` (an i32 tile) of the row starting at element
  * rowStart; rowOk (null when every row is valid) masks rows past the end. */
@@ -142,14 +143,78 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
   free(depth);
 }
 
+/* Step 1 for several outputs: one iteration space. Elementwise: every output has the
+ * first one's number of elements; rows: each is full rows or one value per row (a
+ * dynamic M: each has the first one's shape). */
+static bool checkOutputSpace(MlirOperation fusion, MlirOperation ret, int nout,
+                             const Geometry *geo) {
+  MlirType t0 = mlirValueGetType(mlirOperationGetOperand(ret, 0));
+  for (int k = 1; k < nout; k++) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(ret, k));
+    int64_t n = ttTensorNumel(t);
+    bool ok;
+    if (tileIsDynamic(t0) || tileIsDynamic(t)) {
+      int64_t a[TT_MAX_RANK], b[TT_MAX_RANK];
+      int64_t ra = ttTensorShape(t0, a), rb = ttTensorShape(t, b);
+      ok = ra == rb && ra >= 0 && ra <= TT_MAX_RANK &&
+           memcmp(a, b, sizeof(int64_t) * (size_t)ra) == 0;
+    } else {
+      ok = geo->row ? n == geo->rows * geo->rowLen || n == geo->rows
+                    : n == ttTensorNumel(t0);
+    }
+    if (!ok) {
+      ttEmitError(fusion, geo->row ? "tile: result %d of a row fusion is neither full rows "
+                                     "nor one value per row (a dynamic M: result 0's shape)"
+                                   : "tile: result %d of an elementwise fusion has another "
+                                     "number of elements than result 0",
+                  k);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Whether output type t of a row kernel holds one value per row (else full rows). */
+static bool perRowOutput(MlirType t, const Geometry *geo, bool dynRows) {
+  if (dynRows) { /* full rows: the output has the rows' rank and last dim */
+    int64_t os[TT_MAX_RANK], orank = ttTensorShape(t, os);
+    return orank < 1 || orank != geo->rowRank || os[orank - 1] != geo->rowLen;
+  }
+  return geo->row && ttTensorNumel(t) != geo->rows * geo->rowLen;
+}
+
+/* Step 5 for output k (kernel argument nin + k): the value at e->offs, rounded to the
+ * output's dtype, stored under the mask (one value per row: lane 0 stores it at the
+ * row's index). */
+static void storeOutput(Emit *e, MlirOperation ret, int k, int nin, bool perRow,
+                        MlirValue row, MlirValue range) {
+  MlirValue out = mlirOperationGetOperand(ret, k);
+  MlirType oelem = ttElementType(mlirValueGetType(out));
+  MlirValue v = tileEmitValue(e, out, e->offs);
+  if (e->failed)
+    return;
+  if (ttTypeIsHalf(oelem))
+    v = tileOp1(e, "arith.truncf", v, tileOf(e, oelem));
+  MlirValue st[4] = {mlirBlockGetArgument(e->kernel, nin + k), e->offs, v, e->mask};
+  if (perRow) {
+    MlirType it = tileOf(e, ttI32(e->ctx));
+    st[1] = tileOp1(e, "tile.splat", row, it);
+    st[3] = tileOp2(e, "arith.andi", e->mask, tileCmp(e, CMPI_EQ, range, tileSplatI32(e, 0)),
+                    mlirValueGetType(e->mask));
+  }
+  ttBuild(&e->b, "tile.store", e->loc, 4, st, ttNoType(), 0, NULL);
+}
+
 /* Steps 2-6 for one fusion. */
 bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirLocation loc = mlirOperationGetLocation(fusion);
   MlirBlock fbody;
-  MlirType outType;
-  bool ok = tileCheckFusion(fusion, &fbody, &outType) &&
+  int nout;
+  bool ok = tileCheckOutputs(fusion, &fbody, &nout) &&
             (!geo.row || tileRowGeometry(fusion, fbody, &geo));
+  MlirOperation ret = ok ? mlirBlockGetTerminator(fbody) : (MlirOperation){NULL};
+  ok = ok && checkOutputSpace(fusion, ret, nout, &geo);
   if (ok && geo.block < 32 * geo.warps) {
     ttEmitError(fusion, "tile: a block of %lld elements is smaller than 32 * num-warps (%lld "
                         "threads); give a larger block-size or fewer num-warps",
@@ -158,8 +223,7 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   }
   if (!ok)
     return false;
-  intptr_t nin = mlirBlockGetNumArguments(fbody);
-  MlirOperation ret = mlirBlockGetTerminator(fbody);
+  int nin = (int)mlirBlockGetNumArguments(fbody);
 
   /* Step 2: the kernel function (row kernels take no size: their shape is constant,
    * unless M is dynamic: then the size argument is M). */
@@ -167,9 +231,11 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   bool dynRows = geo.row && geo.rows < 0;
   char name[128];
   Emit e;
-  MlirOperation kfunc = tileStartKernel(fusion, fbody, outType, !geo.row || dynRows, geo.warps,
-                                        block, &e, name, sizeof name);
+  MlirOperation kfunc = tileStartKernel(fusion, fbody, !geo.row || dynRows, geo.warps, block,
+                                        &e, name, sizeof name);
   MlirBlock kbody = e.kernel;
+  MlirValue size = !geo.row || dynRows ? mlirBlockGetArgument(kbody, nin + nout)
+                                       : (MlirValue){NULL};
 
   /* Step 3: the index space. */
   MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
@@ -178,19 +244,21 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirNamedAttribute range[2] = {ttNamedAttr(ctx, "start", ttIntAttr(ctx, 0, i32)),
                                  ttNamedAttr(ctx, "end", ttIntAttr(ctx, block, i32))};
   MlirValue r = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
-  MlirType oelem = ttElementType(outType);
   e.rowMode = geo.row;
   e.rowLen = geo.rowLen;
-  bool perRow = geo.row && ttTensorNumel(outType) != geo.rows * geo.rowLen;
-  if (dynRows) { /* full rows: the output has the rows' rank and last dim */
-    int64_t os[TT_MAX_RANK], orank = ttTensorShape(outType, os);
-    perRow = orank < 1 || orank != geo.rowRank || os[orank - 1] != geo.rowLen;
+  bool *perRow = ttAlloc(sizeof(bool) * (size_t)nout);
+  int nrowOut = 0; /* outputs of one value per row */
+  for (int k = 0; k < nout; k++) {
+    perRow[k] = geo.row &&
+                perRowOutput(mlirValueGetType(mlirOperationGetOperand(ret, k)), &geo, dynRows);
+    nrowOut += perRow[k];
   }
 
   /* Steps 3-5 per row of the program (elementwise: once): offsets and mask (elementwise:
    * offs < numel; row i: row = pid * R + i, offs = row * N + column, column < N and, when
-   * R does not divide M, row < M), the value, and its store. A looped row kernel first
-   * computes its reductions (emitLevels), then loops over the row's chunks for the output. */
+   * R does not divide M, row < M), the values, and their stores. A looped row kernel
+   * first computes its reductions (emitLevels), then loops over the row's chunks for the
+   * full-row outputs, then stores the outputs of one value per row. */
   int64_t nrows = geo.row ? geo.rowsPerProgram : 1;
   e.looped = geo.looped;
   for (int64_t i = 0; i < nrows && !e.failed; i++) {
@@ -204,48 +272,43 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
                               ttConstInt(&e.b, loc, i32, geo.row ? geo.rowLen : block), i32);
     if (geo.looped)
       emitLevels(&e, fbody, start, r, &geo);
-    if (e.failed)
-      break;
-    TtBuilder outer = e.b;
-    MlirOperation loop = {NULL};
-    if (geo.looped && !perRow) {
-      loop = beginChunkLoop(&e, start, r, &geo, 0, NULL);
-    } else if (geo.row) {
-      MlirValue rowOk = {NULL};
-      if (dynRows) /* M is the size argument */
-        rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
-                        tileOp1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it));
-      else if (geo.rows % nrows != 0)
-        rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
-                        tileSplatI32(&e, geo.rows));
-      rowSpace(&e, start, r, rowOk, &geo);
-    } else {
-      e.offs = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", start, it), r, it);
-      e.mask = tileCmp(&e, CMPI_SLT, e.offs,
-                       tileOp1(&e, "tile.splat", mlirBlockGetArgument(kbody, nin + 1), it));
+    for (int pass = 0; pass < (geo.looped ? 2 : 1) && !e.failed; pass++) {
+      /* looped: pass 0 the full-row outputs in a chunk loop, pass 1 those per row */
+      if (geo.looped && (pass == 0 ? nrowOut == nout : nrowOut == 0))
+        continue;
+      TtBuilder outer = e.b;
+      MlirOperation loop = {NULL};
+      if (geo.looped && pass == 0) {
+        loop = beginChunkLoop(&e, start, r, &geo, 0, NULL);
+      } else if (geo.row) {
+        MlirValue rowOk = {NULL};
+        if (dynRows) /* M is the size argument */
+          rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
+                          tileOp1(&e, "tile.splat", size, it));
+        else if (geo.rows % nrows != 0)
+          rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
+                          tileSplatI32(&e, geo.rows));
+        rowSpace(&e, start, r, rowOk, &geo);
+      } else {
+        e.offs = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", start, it), r, it);
+        e.mask = tileCmp(&e, CMPI_SLT, e.offs, tileOp1(&e, "tile.splat", size, it));
+      }
+      for (int k = 0; k < nout && !e.failed; k++)
+        if (!geo.looped || perRow[k] == (pass == 1))
+          storeOutput(&e, ret, k, nin, perRow[k], row, r);
+      if (!mlirOperationIsNull(loop) && !e.failed)
+        endChunkLoop(&e, loop, outer, 0, NULL);
     }
-    MlirValue v = tileEmitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
-    if (e.failed)
-      break;
-    if (ttTypeIsHalf(oelem))
-      v = tileOp1(&e, "arith.truncf", v, tileOf(&e, oelem));
-    MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
-    if (perRow) { /* one value per row: lane 0 stores it at the row's index */
-      st[1] = tileOp1(&e, "tile.splat", row, it);
-      st[3] = tileOp2(&e, "arith.andi", e.mask, tileCmp(&e, CMPI_EQ, r, tileSplatI32(&e, 0)),
-                      mlirValueGetType(e.mask));
-    }
-    ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
-    if (!mlirOperationIsNull(loop))
-      endChunkLoop(&e, loop, outer, 0, NULL);
   }
+  bool perRow0 = perRow[0];
+  free(perRow);
   if (!tileFinishKernel(&e, kfunc))
     return false;
 
   /* Step 6: the launch. */
   char grid[64], rowsArg[64];
   if (dynRows) { /* M from the result: its numel is M (per row) or M * N */
-    int64_t per = perRow ? 1 : geo.rowLen;
+    int64_t per = perRow0 ? 1 : geo.rowLen;
     snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)(per * geo.rowsPerProgram));
     if (per == 1)
       snprintf(rowsArg, sizeof rowsArg, "numel(%%r0)");

@@ -157,7 +157,9 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
 
 /* kernel.c: the steps every kind shares ----------------------------------------------- */
 
-/* Step 1: the fused function's body, one block returning one tensor (of *outType). */
+/* Step 1: the fused function's body, one block returning *nout >= 1 tensors. */
+bool tileFusionResults(MlirOperation fusion, MlirBlock *fbody, int *nout);
+/* Step 1 for a dot or column fusion: the body, returning one tensor (of *outType). */
 bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
 /* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape. */
 bool tileCheckDtype(MlirOperation at, MlirType t, const char *what);
@@ -165,15 +167,18 @@ bool tileCheckDtype(MlirOperation at, MlirType t, const char *what);
 bool tileIsDynamic(MlirType t);
 /* Step 1 for the values inside: shapes the index math can handle. */
 bool tileCheckBody(MlirBlock body);
-/* Step 1 for an elementwise, row or column fusion: tileFusionBody, then the result's and
- * inputs' dtypes (tileCheckDtype) and the body's shapes (tileCheckBody). */
+/* Step 1 for a column fusion: tileFusionBody, then the result's and inputs' dtypes
+ * (tileCheckDtype) and the body's shapes (tileCheckBody). */
 bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
-/* Step 2: the kernel function (`warps` warps; withSize: a last `%n: i32` argument) and an
- * emitter e at its start, over tiles of `block` elements; its name goes to name[0..n);
- * e->inputs is malloc'd (the caller frees it). */
-MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, MlirType outType,
-                              bool withSize, int64_t warps, int64_t block, Emit *e,
-                              char *name, size_t n);
+/* Step 1 for an elementwise or row fusion: tileFusionResults and the same checks, of
+ * every result; several results must be distinct values computed in the body. */
+bool tileCheckOutputs(MlirOperation fusion, MlirBlock *fbody, int *nout);
+/* Step 2: the kernel function (`warps` warps; one pointer per input, then one per result
+ * of the fused function; withSize: a last `%n: i32` argument) and an emitter e at its
+ * start, over tiles of `block` elements; its name goes to name[0..n); e->inputs is
+ * malloc'd (the caller frees it). */
+MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, bool withSize,
+                              int64_t warps, int64_t block, Emit *e, char *name, size_t n);
 /* Step 5's end for an elementwise, row or column kernel: frees e's memo and inputs; on
  * failure erases kfunc and returns false, else ends the kernel (func.return) and puts its
  * loads first. */

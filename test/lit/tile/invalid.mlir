@@ -67,7 +67,7 @@ func.func private @fused_0(%x: tensor<8xf32>) -> tensor<8xf32> attributes {prim.
 
 // -----
 
-// expected-error@+1 {{tile: a fused function must return one tensor}}
+// expected-error@+1 {{tile: result 0 of a fused function with several results must be a value computed in it, and no other result}}
 func.func private @fused_0(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {prim.fusion = "elementwise"} {
   %y = "prim.neg"(%x) : (tensor<8xf32>) -> tensor<8xf32>
   return %x, %y : tensor<8xf32>, tensor<8xf32>
