@@ -71,19 +71,7 @@ bool ttrtShapeEqual(const TtrtShape *a, const TtrtShape *b) {
 }
 
 void ttrtShapeFormat(const TtrtShape *shape, char *buf, size_t size) {
-  if (shape->rank == 0) {
-    snprintf(buf, size, "scalar");
-    return;
-  }
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < shape->rank && used < size; ++i) {
-    int n = snprintf(buf + used, size - used, "%s%lld", i ? "x" : "",
-                     (long long)shape->dims[i]);
-    if (n < 0)
-      return;
-    used += (size_t)n;
-  }
+  ttrtMetaFormatShape(NULL, shape, buf, size); /* dims.c: no symbols without a file */
 }
 
 /*===------------------------------------------------------------------===*

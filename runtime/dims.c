@@ -243,8 +243,8 @@ void ttrtMetaFormatShape(const TtrtMeta *meta, const TtrtShape *declared,
   buf[0] = '\0';
   for (int i = 0; i < declared->rank && used < size; ++i) {
     int64_t d = declared->dims[i];
-    int n = d > 0 ? snprintf(buf + used, size - used, "%s%lld", i ? "x" : "",
-                             (long long)d)
+    int n = d > 0 || !meta ? snprintf(buf + used, size - used, "%s%lld", i ? "x" : "",
+                                      (long long)d)
                   : snprintf(buf + used, size - used, "%s%s", i ? "x" : "",
                              meta->symbols[-d - 1].name);
     if (n < 0)

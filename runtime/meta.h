@@ -347,7 +347,8 @@ TtrtStatus ttrtMetaBindSymbol(TtrtMeta *meta, const char *name, int64_t size,
  * matrix. Fails naming the first tensor line or prim line at fault. */
 TtrtStatus ttrtMetaResolve(TtrtMeta *meta, TtrtError *err);
 
-/* Writes a declared shape with its symbols' names ("s0x4096"). */
+/* Writes a declared shape with its symbols' names ("s0x4096"; meta NULL: a shape
+ * without symbols, as ttrtShapeFormat). */
 void ttrtMetaFormatShape(const TtrtMeta *meta, const TtrtShape *declared,
                          char *buf, size_t size);
 

@@ -472,6 +472,16 @@ static bool checkBroadcast(Check *c) {
   return true;
 }
 
+/* The result of a reduction of shape os over the dims marked in reduced: without
+ * them, or with them as 1s (keepdim). */
+static bool checkReducedShape(Check *c, const TtrtShape *os, const bool *reduced) {
+  TtrtShape want = {0, {0}};
+  for (int i = 0; i < os->rank; ++i)
+    if (!reduced[i] || c->prim->keepdim)
+      want.dims[want.rank++] = reduced[i] ? 1 : os->dims[i];
+  return checkResultShape(c, &want);
+}
+
 /* Checks a reduction's dims against its operand, and that the result has
  * the operand's shape without the reduced dims (keepdim=0) or with them set
  * to 1 (keepdim=1). */
@@ -484,11 +494,7 @@ static bool checkReduction(Check *c) {
                 c->dimsKey);
   if (!checkDimList(c, &c->operands[0], "the operand", true, dims, reduced))
     return false;
-  TtrtShape want = {0, {0}};
-  for (int i = 0; i < os->rank; ++i)
-    if (!reduced[i] || c->prim->keepdim)
-      want.dims[want.rank++] = reduced[i] ? 1 : os->dims[i];
-  return checkResultShape(c, &want);
+  return checkReducedShape(c, os, reduced);
 }
 
 /* Checks argmax/argmin's dims (none: every dim, the result a scalar, or all
@@ -507,11 +513,7 @@ static bool checkArgReduction(Check *c) {
   else if (!checkDimList(c, &c->operands[0], "the operand", true, dims,
                          reduced))
     return false;
-  TtrtShape want = {0, {0}};
-  for (int i = 0; i < os->rank; ++i)
-    if (!reduced[i] || c->prim->keepdim)
-      want.dims[want.rank++] = reduced[i] ? 1 : os->dims[i];
-  return checkResultShape(c, &want);
+  return checkReducedShape(c, os, reduced);
 }
 
 /* Checks that transpose's perm is a permutation of its operand's dims and

@@ -32,6 +32,28 @@ reduce() { # name op dtype shape dims keepdim [attrs]: prim.<op> over dims (comm
   return %s : $rt
 }"
 }
+rotary_mlir() { # dtype B S H D: a rotary embedding step, two outputs (x1*cos - x2*sin,
+  # x2*cos + x1*sin) from the halves of x [B, S, H, D] (slices) and cos/sin [S, D/2]
+  # broadcast over batch and heads
+  local t=$1 b=$2 s=$3 h=$4 d=$5 e=$(($5 / 2))
+  local xt="tensor<${b}x${s}x${h}x${d}x$t>" ht="tensor<${b}x${s}x${h}x${e}x$t>"
+  local ct="tensor<${s}x${e}x$t>" one="array<i64: 1, 1, 1, 1>"
+  cat <<MLIR
+func.func @main(%x: $xt, %cos: $ct, %sin: $ct) -> ($ht, $ht) {
+  %x1 = "prim.slice"(%x) {start = array<i64: 0, 0, 0, 0>, stop = array<i64: $b, $s, $h, $e>, step = $one} : ($xt) -> $ht
+  %x2 = "prim.slice"(%x) {start = array<i64: 0, 0, 0, $e>, stop = array<i64: $b, $s, $h, $d>, step = $one} : ($xt) -> $ht
+  %c = "prim.broadcast_in_dim"(%cos) {broadcast_dimensions = array<i64: 1, 3>} : ($ct) -> $ht
+  %n = "prim.broadcast_in_dim"(%sin) {broadcast_dimensions = array<i64: 1, 3>} : ($ct) -> $ht
+  %a = "prim.mul"(%x1, %c) : ($ht, $ht) -> $ht
+  %q = "prim.mul"(%x2, %n) : ($ht, $ht) -> $ht
+  %o1 = "prim.sub"(%a, %q) : ($ht, $ht) -> $ht
+  %u = "prim.mul"(%x2, %c) : ($ht, $ht) -> $ht
+  %v = "prim.mul"(%x1, %n) : ($ht, $ht) -> $ht
+  %o2 = "prim.add"(%u, %v) : ($ht, $ht) -> $ht
+  return %o1, %o2 : $ht, $ht
+}
+MLIR
+}
 rows() { # example M N: the row example (written at 8192x8192 bf16) at M x N
   sed -e "s/8192x8192/$2x$3/g" -e "s/tensor<8192xbf16>/tensor<$3xbf16>/g" "$root/examples/$1_bf16.mlir"
 }

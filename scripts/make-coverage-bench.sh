@@ -22,20 +22,7 @@ for n in 16 256 4096; do
   return %y : tensor<${n}x4096x$t>
 }"
 done
-xt="tensor<1x4096x32x128x$t>" ht="tensor<1x4096x32x64x$t>" ct="tensor<4096x64x$t>" one="array<i64: 1, 1, 1, 1>"
-compile rotary 1x4096x32x128 "func.func @main(%x: $xt, %cos: $ct, %sin: $ct) -> ($ht, $ht) {
-  %x1 = \"prim.slice\"(%x) {start = array<i64: 0, 0, 0, 0>, stop = array<i64: 1, 4096, 32, 64>, step = $one} : ($xt) -> $ht
-  %x2 = \"prim.slice\"(%x) {start = array<i64: 0, 0, 0, 64>, stop = array<i64: 1, 4096, 32, 128>, step = $one} : ($xt) -> $ht
-  %c = \"prim.broadcast_in_dim\"(%cos) {broadcast_dimensions = array<i64: 1, 3>} : ($ct) -> $ht
-  %n = \"prim.broadcast_in_dim\"(%sin) {broadcast_dimensions = array<i64: 1, 3>} : ($ct) -> $ht
-  %a = \"prim.mul\"(%x1, %c) : ($ht, $ht) -> $ht
-  %q = \"prim.mul\"(%x2, %n) : ($ht, $ht) -> $ht
-  %o1 = \"prim.sub\"(%a, %q) : ($ht, $ht) -> $ht
-  %u = \"prim.mul\"(%x2, %c) : ($ht, $ht) -> $ht
-  %v = \"prim.mul\"(%x1, %n) : ($ht, $ht) -> $ht
-  %o2 = \"prim.add\"(%u, %v) : ($ht, $ht) -> $ht
-  return %o1, %o2 : $ht, $ht
-}"
+compile rotary 1x4096x32x128 "$(rotary_mlir $t 1 4096 32 128)"
 compile pre_norm 8192x8192 "$(cat "$root/examples/pre_norm_bf16.mlir")"
 compile concat 4096x4096 "func.func @main(%a: tensor<4096x4096x$t>, %b: tensor<4096x4096x$t>) -> tensor<4096x8192x$t> {
   %c = \"prim.concat\"(%a, %b) {dim = 1 : i64} : (tensor<4096x4096x$t>, tensor<4096x4096x$t>) -> tensor<4096x8192x$t>

@@ -22,22 +22,7 @@ default_out=fusion-cases
 source "$(dirname "$0")/caselib.sh"
 
 rotary() { # dtype B S H D
-  local t=$1 b=$2 s=$3 h=$4 d=$5 e=$(($5 / 2))
-  local xt="tensor<${b}x${s}x${h}x${d}x$t>" ht="tensor<${b}x${s}x${h}x${e}x$t>"
-  local ct="tensor<${s}x${e}x$t>" one="array<i64: 1, 1, 1, 1>"
-  compile rotary "${b}x${s}x${h}x${d}_$t" "func.func @main(%x: $xt, %cos: $ct, %sin: $ct) -> ($ht, $ht) {
-  %x1 = \"prim.slice\"(%x) {start = array<i64: 0, 0, 0, 0>, stop = array<i64: $b, $s, $h, $e>, step = $one} : ($xt) -> $ht
-  %x2 = \"prim.slice\"(%x) {start = array<i64: 0, 0, 0, $e>, stop = array<i64: $b, $s, $h, $d>, step = $one} : ($xt) -> $ht
-  %c = \"prim.broadcast_in_dim\"(%cos) {broadcast_dimensions = array<i64: 1, 3>} : ($ct) -> $ht
-  %n = \"prim.broadcast_in_dim\"(%sin) {broadcast_dimensions = array<i64: 1, 3>} : ($ct) -> $ht
-  %a = \"prim.mul\"(%x1, %c) : ($ht, $ht) -> $ht
-  %q = \"prim.mul\"(%x2, %n) : ($ht, $ht) -> $ht
-  %o1 = \"prim.sub\"(%a, %q) : ($ht, $ht) -> $ht
-  %u = \"prim.mul\"(%x2, %c) : ($ht, $ht) -> $ht
-  %v = \"prim.mul\"(%x1, %n) : ($ht, $ht) -> $ht
-  %o2 = \"prim.add\"(%u, %v) : ($ht, $ht) -> $ht
-  return %o1, %o2 : $ht, $ht
-}"
+  compile rotary "$2x$3x$4x$5_$1" "$(rotary_mlir "$@")"
 }
 
 pre_norm() { # dtype M N: examples/pre_norm_bf16.mlir at M x N in dtype
