@@ -7,5 +7,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/build-gpu}
 mkdir -p "$out"
 gcc -std=c11 -O2 -fopenmp -I"$root/runtime" -I/usr/local/cuda/include "$root"/runtime/*.c \
-  "$root/tools/tt-run/main.c" -ldl -lm -o "$out/tt-run"
+  "$root"/tools/tt-run/*.c -ldl -lm -o "$out/tt-run"
 echo "$out/tt-run"

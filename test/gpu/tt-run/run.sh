@@ -16,7 +16,7 @@ root=$here/../../..
 work=${1:-/tmp/tt-run-gpu}
 mkdir -p "$work" || exit 1
 gcc -std=c11 -O2 -Wall -Wextra -I"$root/runtime" -I/usr/local/cuda/include \
-  "$root"/runtime/*.c "$root/tools/tt-run/main.c" -ldl -lm -o "$work/tt-run" ||
+  "$root"/runtime/*.c "$root"/tools/tt-run/*.c -ldl -lm -o "$work/tt-run" ||
   exit 1
 
 passed=0

@@ -1,0 +1,146 @@
+/* common.c - --fuse's helpers shared by every step (fuse.c's head states the algorithm):
+ * op lookups in the block (an op -> index hash), the ops a group may hold, shapes, the
+ * values a group reads from outside (through copied values), its members in program
+ * order, and remarks. */
+#include "fuse.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The index of op in the block, or -1. */
+int fuIndexOf(const FuseState *st, MlirOperation op) {
+  return ttPtrIndexFind(&st->index, op.ptr);
+}
+
+/* The ops a group may hold (a transpose only as a matmul's operand, see growGroup). */
+bool fuFusible(MlirOperation op) {
+  return ttPrimIsElementwise(ttPrimKind(op)) || ttPrimIsRowReduction(op) ||
+         ttPrimIsColumnReduction(op) || ttPrimKind(op) == TT_PRIM_MATMUL ||
+         ttPrimIsRowCopy(op) || ttPrimIsPermute(op);
+}
+
+/* True for the data movement ops that fuse as loads at mapped offsets (slice, concat,
+ * index_select, gather, pad, a transpose that keeps the last dim) or as index math (iota). */
+bool fuIsMove(MlirOperation op) {
+  TtPrimKind k = ttPrimKind(op);
+  return k == TT_PRIM_SLICE || k == TT_PRIM_CONCAT || k == TT_PRIM_INDEX ||
+         k == TT_PRIM_PAD || k == TT_PRIM_IOTA || ttPrimIsRowCopy(op);
+}
+
+/* True when a result of op is an operand of a matmul. */
+bool fuFeedsMatmul(MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+      if (ttPrimKind(mlirOpOperandGetOwner(u)) == TT_PRIM_MATMUL)
+        return true;
+  return false;
+}
+
+/* True when tensor types a and b have the same shape (whatever their element types). */
+bool fuSameShape(MlirType a, MlirType b) {
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
+  int64_t r = ttTensorShape(a, as);
+  if (r < 0 || r > TT_MAX_RANK || r != ttTensorShape(b, bs))
+    return false;
+  return memcmp(as, bs, sizeof(int64_t) * (size_t)r) == 0;
+}
+
+/* True when tensor type t has static dims only: two values of one type with a dynamic dim
+ * may differ in size at run time, so only static ones share an iteration space. */
+bool fuIsStatic(MlirType t) {
+  int64_t shape[TT_MAX_RANK];
+  int64_t r = ttTensorShape(t, shape);
+  for (int64_t i = 0; i < r && i < TT_MAX_RANK; i++)
+    if (shape[i] < 0)
+      return false;
+  return r >= 0 && r <= TT_MAX_RANK;
+}
+
+MlirType fuResultType(MlirOperation op) {
+  return mlirValueGetType(mlirOperationGetResult(op, 0));
+}
+
+bool fuIsConstant(MlirOperation op) { return ttPrimKind(op) == TT_PRIM_CONSTANT; }
+
+/* The op defining v when it is an op result in `block`, else a null op. */
+MlirOperation fuProducerIn(MlirValue v, MlirBlock block) {
+  MlirOperation none = {NULL};
+  if (!mlirValueIsAOpResult(v))
+    return none;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  return mlirBlockEqual(mlirOperationGetBlock(def), block) ? def : none;
+}
+
+/* The index of the user of use u in the block, or -1. */
+int fuUserIndex(const FuseState *st, MlirOpOperand u) {
+  return fuIndexOf(st, mlirOpOperandGetOwner(u));
+}
+
+/* Prints `file:line:col: remark: fuse: ...` at op when reporting. */
+void fuRemark(FuseState *st, MlirOperation op, const char *fmt, ...) {
+  if (!st->report)
+    return;
+  TtStr at = {0};
+  ttLocationFormat(mlirOperationGetLocation(op), &at);
+  char name[64];
+  fprintf(stderr, "%s: remark: fuse: '%s' ", at.data ? at.data : "?",
+          ttOpName(op, name, sizeof name));
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  ttStrDestroy(&at);
+}
+
+/* True when op i is a copied value in no group: each group that reads it copies it. */
+bool fuIsCopy(const FuseState *st, int i) {
+  return i >= 0 && st->copied[i] && st->group[i] < 0;
+}
+
+/* Calls fn on each value that group g reads from outside (constants excepted), in order
+ * of first use, looking through copied values to what they read; a value may repeat. */
+static void visitValue(FuseState *st, MlirBlock block, int g, MlirValue v, InputFn fn,
+                       void *arg) {
+  MlirOperation p = fuProducerIn(v, block);
+  int at = fuIndexOf(st, p);
+  if (!mlirOperationIsNull(p) && fuIsConstant(p))
+    return;
+  if (at >= 0 && fuGroupOf(st, st->group[at]) == g)
+    return;
+  if (fuIsCopy(st, at)) {
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(p); k++)
+      visitValue(st, block, g, mlirOperationGetOperand(p, k), fn, arg);
+    return;
+  }
+  fn(st, v, arg);
+}
+
+/* Links the members of every group in program order (st->head, st->next): after step 2,
+ * and again after step 3's merges. */
+void fuLinkMembers(FuseState *st, int ngroups, int *tail) {
+  for (int g = 0; g < ngroups; g++)
+    st->head[g] = tail[g] = -1;
+  for (int i = 0; i < st->block.n; i++) {
+    int g = st->group[i];
+    st->next[i] = -1;
+    if (g < 0)
+      continue;
+    if (tail[g] < 0)
+      st->head[g] = i;
+    else
+      st->next[tail[g]] = i;
+    tail[g] = i;
+  }
+}
+
+/* Calls fn on each value that group g reads from outside (see visitValue). */
+void fuVisitInputs(FuseState *st, MlirBlock block, int g, InputFn fn, void *arg) {
+  for (int i = st->head[g]; i >= 0; i = st->next[i]) {
+    MlirOperation op = st->block.ops[i];
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++)
+      visitValue(st, block, g, mlirOperationGetOperand(op, k), fn, arg);
+  }
+}
