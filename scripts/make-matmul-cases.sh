@@ -13,6 +13,7 @@
 #  - f32 operands (XLA's BF16_BF16_F32_X3: bf16 hi/lo parts, three products): a linear's
 #    37x100 @ (65x100)^T and the 4-D case, held to --tol 1e-4 (NAME.runs: the parts'
 #    bf16 dtype would loosen the default to bf16's 1e-2).
+#  - a constant weight (prim.full) read through a transpose: stored by a kernel of its own.
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run matmul-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
@@ -52,3 +53,5 @@ mm linear 37x100x65_f32 37x100 100x65 37x65 f32 65x100
 mm matmul4d 2x3x5x70x33_f32 2x3x5x70 2x3x70x33 2x3x5x33 f32
 for c in linear_37x100x65_f32 matmul4d_2x3x5x70x33_f32; do echo "--tol 1e-4" > "$out/$c.runs"; done
 ls "$out" | wc -l
+# a constant weight (prim.full, stored by its own kernel, read through a transpose)
+compile const_weight 37x64x48_bf16 "$(cat "$root/test/lit/tt-translate/Inputs/constant-operand.mlir")"

@@ -64,6 +64,22 @@ MlirType fuResultType(MlirOperation op) {
 
 bool fuIsConstant(MlirOperation op) { return ttPrimKind(op) == TT_PRIM_CONSTANT; }
 
+/* True when constant op is an operand of a matmul (directly or through a transpose the dot
+ * kernel reads in place): a dot kernel loads its operands from memory tile by tile, so the
+ * constant is stored by a kernel of its own (step 1) and read like an input, not copied. */
+bool fuConstantInMemory(MlirOperation op) {
+  if (!fuIsConstant(op))
+    return false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    if (ttPrimKind(user) == TT_PRIM_MATMUL ||
+        (ttPrimKind(user) == TT_PRIM_TRANSPOSE && fuFeedsMatmul(user)))
+      return true;
+  }
+  return false;
+}
+
 /* The op defining v when it is an op result in `block`, else a null op. */
 MlirOperation fuProducerIn(MlirValue v, MlirBlock block) {
   MlirOperation none = {NULL};
@@ -106,7 +122,7 @@ static void visitValue(FuseState *st, MlirBlock block, int g, MlirValue v, Input
                        void *arg) {
   MlirOperation p = fuProducerIn(v, block);
   int at = fuIndexOf(st, p);
-  if (!mlirOperationIsNull(p) && fuIsConstant(p))
+  if (!mlirOperationIsNull(p) && fuIsConstant(p) && !fuConstantInMemory(p))
     return;
   if (at >= 0 && fuGroupOf(st, st->group[at]) == g)
     return;

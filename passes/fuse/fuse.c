@@ -296,7 +296,8 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
     MlirOperation op = st.block.ops[i];
     if (st.group[i] >= 0 || !fuFusible(op))
       continue;
-    if ((fuIsConstant(op) || (st.copied[i] && !st.needed[i])) && usedOnlyByGroups(&st, op)) {
+    if (((fuIsConstant(op) && !fuConstantInMemory(op)) || (st.copied[i] && !st.needed[i])) &&
+        usedOnlyByGroups(&st, op)) {
       st.skipped[i] = true;
       continue;
     }

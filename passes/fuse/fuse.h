@@ -103,6 +103,9 @@ int fuUserIndex(const FuseState *st, MlirOpOperand u);
 MlirOperation fuProducerIn(MlirValue v, MlirBlock block);
 bool fuFusible(MlirOperation op);
 bool fuIsMove(MlirOperation op);
+/* True when constant op feeds a matmul (or a transpose a dot reads in place): stored by
+ * a kernel of its own and read like an input, not copied into groups. */
+bool fuConstantInMemory(MlirOperation op);
 bool fuIsConstant(MlirOperation op);
 bool fuIsCopy(const FuseState *st, int i);
 bool fuFeedsMatmul(MlirOperation op);
