@@ -12,8 +12,10 @@
  * types the metadata can describe, ranks up to TT_MAX_RANK, dimension lists as
  * array<i64>, compare's direction, keepdim a bool where given, argmax's `dim` an integer
  * where given (absent: every dim, as torch.argmax's dim=None), and a dense constant
- * of the result's type. The composites (linear, softmax, ...) are checked by --decompose,
- * which rewrites them. Every failing op gets a located error; the walk goes on, so one
+ * of the result's type. The composites (linear, softmax, ...), which have no prim line,
+ * are checked by their --decompose rule run on a copy that is thrown away
+ * (ttDecomposeCheck): the same checks the pass makes before it rewrites them. Every
+ * failing op gets a located error; the walk goes on, so one
  * run reports every bad op. Messages are the table's, with operands named #0, #1, #2.
  */
 #include "rules.h"
@@ -233,8 +235,11 @@ static bool visit(MlirOperation op, void *userData) {
   TtrtOp kind;
   if (strcmp(name, "full") == 0) /* full and a dense constant are the reference's constant */
     kind = TTRT_OP_CONSTANT;
-  else if (!ttrtOpLookup(name, &kind))
-    return true; /* composites: --decompose checks them */
+  else if (!ttrtOpLookup(name, &kind)) { /* composites: their --decompose rule's checks */
+    if (!ttDecomposeCheck(op))
+      v->ok = false;
+    return true;
+  }
   if (!verifyOp(op, kind))
     v->ok = false;
   return true;

@@ -386,6 +386,10 @@ bool ttRunPass(MlirModule module, const char *name, const char *options);
 
 /* The passes (passes/ and conversion/), each in its own file. */
 bool ttDecomposePass(MlirModule module, const TtPassOptions *opts);
+/* Checks a composite prim op (softmax, layer_norm, linear, mean, ...) by its --decompose
+ * rule, on a copy that is then thrown away: false after the rule's located error. Ops
+ * without a rule pass. The prim verifier calls it at parsing. */
+bool ttDecomposeCheck(MlirOperation op);
 bool ttFusePass(MlirModule module, const TtPassOptions *opts);
 /* --tile for one dot group (`prim.fusion = "dot"`), with --tile's options; --splitk
  * uses it for groups not tiled yet. */

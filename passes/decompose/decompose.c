@@ -146,6 +146,20 @@ static bool decomposeOp(MlirOperation op) {
   return true;
 }
 
+bool ttDecomposeCheck(MlirOperation op) {
+  if (ruleOf(op) < 0)
+    return true;
+  /* The rule's checks run as it builds; it builds on a copy in a scratch block, which is
+   * then destroyed with all it holds (the original op still reads every operand, so no
+   * transpose outside the block loses its last use). */
+  MlirBlock scratch = mlirBlockCreate(0, NULL, NULL);
+  MlirOperation copy = mlirOperationClone(op);
+  mlirBlockAppendOwnedOperation(scratch, copy);
+  bool ok = decomposeOp(copy);
+  mlirBlockDestroy(scratch);
+  return ok;
+}
+
 bool ttDecomposePass(MlirModule module, const TtPassOptions *opts) {
   (void)opts;
   OpList l = {0};
