@@ -515,9 +515,11 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
     }
     for (int j = 1; j < 5; j++)
       v[j] = mlirDenseI64ArrayGetElement(e, j);
-    char rows[24] = "?"; /* a dynamic M: numel / columns rows at run time */
+    char rows[24] = "?"; /* a dynamic M: numel / columns rows at run time (format 6) */
     if (v[1] >= 0)
       snprintf(rows, sizeof rows, "%lld", (long long)v[1]);
+    else
+      m->symbolic = true;
     ttStrAppendf(&m->launches, "//@arg tma %%%d %sx%lld box %lldx%lld\n",
                  tensorId(m, inputs[v[0]]), rows, (long long)v[2], (long long)v[3],
                  (long long)v[4]);

@@ -265,13 +265,14 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
                 name);
     return false;
   }
-  int64_t programs = ttLaunchPrograms(fusion), steps = (k + step - 1) / step;
+  int64_t programs = ttLaunchProgramsExact(fusion), steps = (k + step - 1) / step;
 
-  /* Step 2 (a grid sized at run time, a dynamic M's open bucket, has many rows: no split
-   * from the shape). */
+  /* Step 2 (a grid sized at run time, a dynamic M's bucket whose tile rows vary with M:
+   * no split from the shape; a given split-k still applies). */
   int64_t split = option;
-  if (split == 0 && ttLaunchProgramsExact(fusion) < 0)
+  if (split == 0 && programs < 0)
     return true;
+  programs = programs < 0 ? 1 : programs;
   if (split == 0)
     for (split = 1; programs * split * 2 <= sms && steps / (split * 2) >= 2;)
       split *= 2;

@@ -18,7 +18,8 @@
  *     division by zero or an int64 overflow is an error naming its line
  *     before any GPU work (mpCheckExpressions; the parser runs it on a file
  *     without symbols).
- * Binding again and resolving again gives the program other sizes.
+ * A symbol takes one size: a second, different binding is an error (a new
+ * ttrtMetaParse of the file gives it other sizes).
  */
 #include "parse.h"
 #include "rules.h"
@@ -34,6 +35,10 @@ int64_t mpSymbolDim(Parser *p, const char *token, size_t length) {
     return 0;
   }
   bool anonymous = length == 1 && token[0] == '?';
+  if (token[0] == '?' && !anonymous) {
+    FAIL(p, "bad symbolic size '%.*s' (expected '?' or a name)", (int)length, token);
+    return 0;
+  }
   for (size_t i = 1; i < length && !anonymous; ++i) {
     char c = token[i];
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
@@ -158,21 +163,24 @@ static TtrtStatus checkExpr(const TtrtMeta *meta, int expr, int line,
 TtrtStatus mpCheckExpressions(const TtrtMeta *meta, TtrtError *err) {
   for (int i = 0; i < meta->numLaunches; ++i) {
     const TtrtLaunch *l = &meta->launches[i];
+    if (checkExpr(meta, l->when, l->line, "'when' expression", 0, INT64_MAX, err))
+      return TTRT_FAILURE;
+    int64_t w;
+    if (l->when >= 0 && ttrtExprEval(meta, l->when, &w, NULL) == TTRT_SUCCESS &&
+        (w < l->whenLo || w > l->whenHi))
+      continue; /* does not run at these sizes: its grid and arguments need not fit */
     for (int k = 0; k < 3; ++k) /* CUDA's grid limits */
       if (checkExpr(meta, l->grid[k], l->line, "grid size", 1,
                     k == 0 ? INT32_MAX : 65535, err))
         return TTRT_FAILURE;
-    if (checkExpr(meta, l->when, l->line, "'when' expression", 0, INT64_MAX,
-                  err))
-      return TTRT_FAILURE;
-  }
-  for (int i = 0; i < meta->numArgs; ++i) {
-    const TtrtArg *a = &meta->args[i];
-    if ((a->kind == TTRT_ARG_I32 &&
-         checkExpr(meta, a->expr, a->line, "i32 argument", 0, INT32_MAX, err)) ||
-        (a->kind == TTRT_ARG_I64 &&
-         checkExpr(meta, a->expr, a->line, "i64 argument", 0, INT64_MAX, err)))
-      return TTRT_FAILURE;
+    for (int j = l->firstArg; j < l->firstArg + l->numArgs; ++j) {
+      const TtrtArg *a = &meta->args[j];
+      if ((a->kind == TTRT_ARG_I32 &&
+           checkExpr(meta, a->expr, a->line, "i32 argument", 0, INT32_MAX, err)) ||
+          (a->kind == TTRT_ARG_I64 &&
+           checkExpr(meta, a->expr, a->line, "i64 argument", 0, INT64_MAX, err)))
+        return TTRT_FAILURE;
+    }
   }
   return TTRT_SUCCESS;
 }

@@ -393,10 +393,15 @@ static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
   if (!parsePair(p->tokens[3], INT32_MAX, p->meta->version >= 6, a->tmaDims) ||
       strcmp(p->tokens[4], "box") || !parsePair(p->tokens[5], 256, false, a->tmaBox))
     return FAIL(p, "'arg tma' line must be: arg tma ID ROWSxCOLS box ROWSxCOLS");
-  bool symbolic = a->tmaDims[0] < 0;
+  bool symbolic = false; /* the tensor's sizes are bound later: ttrtMetaResolve checks */
   for (int d = 0; d < t->declared.rank; ++d)
     symbolic |= t->declared.dims[d] < 0;
-  if (!symbolic && a->tmaDims[0] * a->tmaDims[1] != ttrtShapeGetNumel(&t->shape))
+  if (!symbolic && a->tmaDims[0] < 0 && ttrtShapeGetNumel(&t->shape) % a->tmaDims[1])
+    return FAIL(p, "'arg tma' matrix ?x%lld does not hold the %lld elements of the tensor "
+                   "in whole rows",
+                (long long)a->tmaDims[1], (long long)ttrtShapeGetNumel(&t->shape));
+  if (!symbolic && a->tmaDims[0] > 0 &&
+      a->tmaDims[0] * a->tmaDims[1] != ttrtShapeGetNumel(&t->shape))
     return FAIL(p, "'arg tma' matrix %lldx%lld does not hold the %lld elements of the "
                    "tensor",
                 (long long)a->tmaDims[0], (long long)a->tmaDims[1],

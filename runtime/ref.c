@@ -427,17 +427,16 @@ static void argReduce(const TtrtPrim *prim, const TtrtShape *os,
                       const double *src, double *dst, size_t n) {
   bool isMax = prim->op == TTRT_OP_ARGMAX;
   double *best = malloc(n * sizeof *best);
-  int64_t *seen = calloc(n, sizeof *seen);
-  if (!best || !seen) {
-    free(best);
-    free(seen);
+  if (!best) {
     for (size_t i = 0; i < n; ++i)
       dst[i] = NAN; /* (out of memory: the comparison fails) */
     return;
   }
+  int dim = prim->numDims == 0 ? -1 /* every dim: the flat index */
+            : prim->dims[0] < 0 ? prim->dims[0] + os->rank : prim->dims[0];
   bool reduced[TTRT_MAX_RANK] = {false};
   for (int k = 0; k < os->rank; ++k)
-    reduced[k] = prim->numDims == 0 || prim->dims[0] == k;
+    reduced[k] = dim < 0 || dim == k;
   StridedWalk w = {os, {0}, {0}, 0};
   int64_t resultStride = 1;
   for (int k = os->rank - 1; k >= 0; --k)
@@ -447,16 +446,16 @@ static void argReduce(const TtrtPrim *prim, const TtrtShape *os,
     }
   int64_t numel = ttrtShapeGetNumel(os);
   for (int64_t i = 0; i < numel; ++i, walkNext(&w)) {
-    int64_t o = w.offset, at = seen[o]++;
-    double x = src[i], b = best[o];
-    bool better = at == 0 || (!isnan(b) && (isnan(x) || (isMax ? x > b : x < b)));
+    int64_t o = w.offset, at = dim < 0 ? i : w.index[dim]; /* along the reduced dim */
+    double x = src[i];
+    bool better = at == 0 || (!isnan(best[o]) &&
+                              (isnan(x) || (isMax ? x > best[o] : x < best[o])));
     if (better) {
       best[o] = x;
       dst[o] = (double)at;
     }
   }
   free(best);
-  free(seen);
 }
 
 /* Computes `prim` into `r` (numel `n`) from the operand values. */
@@ -625,6 +624,9 @@ static TtrtStatus checkInitialValues(const TtrtMeta *meta,
 
 TtrtStatus ttrtRefEvaluate(const TtrtMeta *meta, double **values,
                            TtrtError *err) {
+  if (!meta->resolved)
+    return ttrtErrorSet(err, 0, "the program's symbolic sizes are not bound "
+                                "and resolved (ttrtMetaResolve)");
   if (checkInitialValues(meta, values, err))
     return TTRT_FAILURE;
   size_t slots = (size_t)meta->numTensors + 1;

@@ -553,8 +553,9 @@ static TtrtStatus makeTensorMap(Program *p, int i, CUtensorMap *map, TtrtError *
     return ttrtErrorSet(err, a->line, "this driver has no cuTensorMapEncodeTiled (TMA "
                                       "needs CUDA 12 or later)");
   const TtrtTensor *t = &p->meta->tensors[a->tensor];
-  int64_t rows = a->tmaDims[0] > 0 ? a->tmaDims[0] /* symbolic: whole rows (resolved) */
-                                   : ttrtShapeGetNumel(&t->shape) / a->tmaDims[1];
+  int64_t rows = a->tmaDims[0] > 0 ? a->tmaDims[0]
+                                   : ttrtShapeGetNumel(&t->shape) / a->tmaDims[1]; /* `?`:
+                                       whole rows, checked when parsed or resolved */
   cuuint64_t dims[2] = {(cuuint64_t)a->tmaDims[1], (cuuint64_t)rows};
   cuuint64_t strides[1] = {(cuuint64_t)a->tmaDims[1] * ttrtDtypeGetSize(t->dtype)};
   cuuint32_t box[2] = {(cuuint32_t)a->tmaBox[1], (cuuint32_t)a->tmaBox[0]};

@@ -82,7 +82,6 @@ typedef struct {
   bool pdl;        /* the kernel has a hopper.griddep_wait: its launch may be early */
   MlirValue base;  /* with dynamic: the buffer's start, rounded up to 1024 bytes */
   int nbars;       /* mbarrier groups made so far (each a shared global) */
-  bool scratchUsed; /* a tile.trans exchange used the scratch (the next one barriers) */
   bool failed;
 } Lower;
 

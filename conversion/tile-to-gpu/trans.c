@@ -50,17 +50,15 @@ bool tgLowerTrans(Lower *l, MlirOperation op) {
     return false;
   }
   int64_t rows = shape[0], cols = shape[1], nch = cols / l->VEC;
-  if (rows % l->VEC || cols % l->VEC) {
+  if (rows % l->VEC || cols % l->VEC || (nch & (nch - 1))) { /* the swizzle: a power of 2 */
     ttEmitError(op, "convert-tile-to-gpu: tile.trans outside a dot needs both dims to be "
-                    "multiples of %lld (16-byte runs)",
+                    "multiples of %lld (16-byte runs), the columns a power of two of them",
                 (long long)l->VEC);
     return false;
   }
   MlirType elem = ttElementType(mlirValueGetType(xv));
   int bytes = ttDtypeBytes(elem);
-  if (l->scratchUsed)
-    tgBarrier(l);
-  l->scratchUsed = true;
+  tgBarrier(l); /* whatever used the scratch before (another exchange, mma staging) */
   MlirValue buf = tgScratchSmem(l, rows * cols * bytes, 16);
 
   /* 1-2: rows in, swizzled; barrier */
@@ -69,7 +67,7 @@ bool tgLowerTrans(Lower *l, MlirOperation op) {
     tgRunAt(l, r, cols, &row, &col);
     MlirValue p = tgGep(l, buf, swizzled(l, row, tgArithC(l, "arith.divui", col, l->VEC),
                                          cols, nch), elem);
-    MlirNamedAttribute align = tgAlignAttr(l, l->VEC * bytes);
+    MlirNamedAttribute align = tgAlignAttr(l, l->VEC * bytes < 16 ? l->VEC * bytes : 16);
     tgBuild(l, "llvm.store", 2, (MlirValue[]){x->parts[r], p}, ttNoType(), 1, &align);
   }
   tgBarrier(l);

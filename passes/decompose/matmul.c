@@ -233,7 +233,7 @@ static MlirValue mmOperand(Rw *w, MlirValue x, bool allowTrans, int64_t wantRank
   MlirType t = mlirValueGetType(x), elem = ttElementType(t);
   int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape), xp = 1;
   for (int64_t i = 0; i + 2 < r; i++)
-    xp *= shape[i];
+    xp = dcMulDims(xp, shape[i]);
   MlirOperation tr = allowTrans ? lastTwoTranspose(x) : (MlirOperation){NULL};
   bool trans = !mlirOperationIsNull(tr);
   MlirValue src = trans ? mlirOperationGetOperand(tr, 0) : x;

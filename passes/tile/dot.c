@@ -437,7 +437,7 @@ bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts) {
   DotOperands d;
   DotGeometry g;
   return tileFusionBody(fusion, &fbody, &outType) &&
-         tileCheckDtype(fusion, outType, "the result") && dotOperands(fusion, fbody, &d) &&
+         tileCheckDtype(fusion, outType, "the result", false) && dotOperands(fusion, fbody, &d) &&
          (!d.dynM || dynamicBucket(fusion, &d)) && tileDotGeometry(fusion, &d, opts, &g) &&
          tileDot(fusion, fbody, &d, &g);
 }

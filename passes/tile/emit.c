@@ -246,7 +246,7 @@ static MlirValue emitArgReduction(Emit *e, MlirOperation op, MlirType ct) {
   char name[16];
   ttPrimShortName(op, name, sizeof name);
   MlirType xelem = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-  if (!e->rowMode || e->looped || !mlirTypeIsAFloat(xelem) ||
+  if (!e->rowMode || !mlirTypeIsAFloat(xelem) || /* looped: refused by tileRowGeometry */
       !mlirTypeIsAInteger(mlirShapedTypeGetElementType(ct))) {
     ttEmitError(op, "tile: 'prim.%s' is only supported over the last dimension of f32, "
                     "f16 or bf16 rows of at most 32768 elements in a row kernel, into i32 or "

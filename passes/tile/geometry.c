@@ -40,12 +40,12 @@ Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps) {
 
 /* True when body holds an argmax/argmin: computed on chip only (emit.c), so its rows stay
  * on chip up to MAX_ROW whatever their registers. */
-static bool hasArgReduction(MlirBlock body) {
+static MlirOperation argReduction(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttPrimKind(op) == TT_PRIM_ARGREDUCE)
-      return true;
-  return false;
+      return op;
+  return (MlirOperation){NULL};
 }
 
 /* Step 1 for a row fusion: the row shape (from its first reduction) and the block, from
@@ -68,10 +68,17 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t perThread = fit >= 32768 ? 64 : fit >= 8192 ? 32 : 16;
     int64_t onChipWarps = clampI(fit / perThread / 32, 1, 32);
     int64_t live = fit / (32 * onChipWarps) * mlirBlockGetNumArguments(body);
-    bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || hasArgReduction(body));
+    MlirOperation arg = argReduction(body);
+    bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || !mlirOperationIsNull(arg));
     if (!g->block)
       g->block = onChip ? fit : fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
     g->looped = g->block < g->rowLen;
+    if (g->looped && !mlirOperationIsNull(arg)) { /* one pass keeps no (value, index) */
+      ttEmitError(arg, "tile: argmax/argmin over rows longer than the block (%lld elements) "
+                       "is not supported yet",
+                  (long long)g->block);
+      return false;
+    }
     if (!g->warps)
       g->warps = g->looped ? clampI(g->block / 32 / 16, 1, LOOP_WARPS)
                            : clampI(g->block / perThread / 32, 1, 32);

@@ -71,10 +71,11 @@ static bool checkShape(MlirOperation at, MlirType t, const char *what) {
   return true;
 }
 
-/* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape. */
-bool tileCheckDtype(MlirOperation at, MlirType t, const char *what) {
+/* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape;
+ * with indexOk, i32 and i64 too (an argmax/argmin result of an elementwise or row kernel). */
+bool tileCheckDtype(MlirOperation at, MlirType t, const char *what, bool indexOk) {
   const char *d = ttDtypeName(t);
-  bool index = strcmp(what, "the result") == 0 && (!strcmp(d, "i32") || !strcmp(d, "i64"));
+  bool index = indexOk && (!strcmp(d, "i32") || !strcmp(d, "i64"));
   if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16") && !index) {
     ttEmitError(at, "tile: %s of dtype %s is not supported by the elementwise lowering "
                     "(f32, f16, bf16; i32 and i64 results of argmax/argmin)",
@@ -226,16 +227,16 @@ static bool isIndexInput(MlirValue v) {
 }
 
 /* Step 1's dtype and shape checks of the inputs, the body and the nout results. */
-static bool checkValues(MlirOperation fusion, MlirBlock fbody, int nout) {
+static bool checkValues(MlirOperation fusion, MlirBlock fbody, int nout, bool indexOk) {
   MlirOperation ret = mlirBlockGetTerminator(fbody);
   bool ok = true;
   for (int k = 0; k < nout && ok; k++)
     ok = tileCheckDtype(fusion, mlirValueGetType(mlirOperationGetOperand(ret, k)),
-                        "the result");
+                        "the result", indexOk);
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody) && ok; i++) {
     MlirValue a = mlirBlockGetArgument(fbody, i);
     ok = isIndexInput(a) ? checkShape(fusion, mlirValueGetType(a), "an index input")
-                         : tileCheckDtype(fusion, mlirValueGetType(a), "an input");
+                         : tileCheckDtype(fusion, mlirValueGetType(a), "an input", false);
   }
   for (int k = 0; k < nout && ok && nout > 1; k++) { /* each output stored once */
     MlirValue v = mlirOperationGetOperand(ret, k);
@@ -252,11 +253,11 @@ static bool checkValues(MlirOperation fusion, MlirBlock fbody, int nout) {
 }
 
 bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
-  return tileFusionBody(fusion, fbody, outType) && checkValues(fusion, *fbody, 1);
+  return tileFusionBody(fusion, fbody, outType) && checkValues(fusion, *fbody, 1, false);
 }
 
 bool tileCheckOutputs(MlirOperation fusion, MlirBlock *fbody, int *nout) {
-  return tileFusionResults(fusion, fbody, nout) && checkValues(fusion, *fbody, *nout);
+  return tileFusionResults(fusion, fbody, nout) && checkValues(fusion, *fbody, *nout, true);
 }
 
 /* Step 2 for every kind: the kernel function (kernelFunc) and an emitter e at its start,

@@ -102,15 +102,6 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     for (int j = 0; j < n; j++)
       if (depth[j] == level && ttPrimIsRowReduction(ops[j]))
         reds[nr++] = ops[j];
-    for (int j = 0; j < nr && !e->failed; j++)
-      if (ttPrimKind(reds[j]) == TT_PRIM_ARGREDUCE) { /* one pass keeps no (value, index) */
-        ttEmitError(reds[j], "tile: argmax/argmin over rows longer than the block (%lld "
-                             "elements) is not supported yet",
-                    (long long)g->block);
-        e->failed = true;
-      }
-    if (e->failed)
-      break;
     for (int j = 0; j < nr; j++) {
       MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(reds[j], 0)));
       acc[j] = ttConstSplat(&e->b, e->loc, tileOf(e, tileComputeType(e->ctx, relem)),

@@ -161,8 +161,9 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
 bool tileFusionResults(MlirOperation fusion, MlirBlock *fbody, int *nout);
 /* Step 1 for a dot or column fusion: the body, returning one tensor (of *outType). */
 bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
-/* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape. */
-bool tileCheckDtype(MlirOperation at, MlirType t, const char *what);
+/* Step 1 for an input or the result: a dtype the kernel can load or store (indexOk: i32 and
+ * i64 too, an argmax result of an elementwise or row kernel), and a shape. */
+bool tileCheckDtype(MlirOperation at, MlirType t, const char *what, bool indexOk);
 /* True when tensor type t has a dynamic dimension (only the leading one passes step 1). */
 bool tileIsDynamic(MlirType t);
 /* Step 1 for the values inside: shapes the index math can handle. */

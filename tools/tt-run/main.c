@@ -110,7 +110,7 @@ static int bindDims(Session *s) {
         if (end == d || end != eq)
           dim = -1;
       }
-      if (dim < 0 || dim > TTRT_MAX_RANK) {
+      if (dim < 0 || dim >= TTRT_MAX_RANK) {
         fprintf(stderr, "tt-run: bad --dim '%s' (expected %%ID:DIM=N)\n", spec);
         return EXIT_USAGE;
       }

@@ -32,6 +32,18 @@ func.func @trans_small(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_war
   "tile.store"(%p, %o, %f, %m) : (!tile.ptr<f16>, tensor<512xi32>, tensor<512xf16>, tensor<512xi1>) -> ()
   return
 }
+// The exchange's XOR swizzle keeps a row's 16-byte chunks in the row only for a power of
+// two of them: 48 columns are 6 chunks.
+func.func @trans_chunks(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %a = arith.constant dense<1.0> : tensor<16x48xf16>
+  // expected-error@+1 {{convert-tile-to-gpu: tile.trans outside a dot needs both dims to be multiples of 8 (16-byte runs), the columns a power of two of them}}
+  %t = "tile.trans"(%a) : (tensor<16x48xf16>) -> tensor<48x16xf16>
+  %f = tensor.collapse_shape %t [[0, 1]] : tensor<48x16xf16> into tensor<768xf16>
+  %o = "tile.range"() {start = 0 : i32, end = 768 : i32} : () -> tensor<768xi32>
+  %m = arith.constant dense<true> : tensor<768xi1>
+  "tile.store"(%p, %o, %f, %m) : (!tile.ptr<f16>, tensor<768xi32>, tensor<768xf16>, tensor<768xi1>) -> ()
+  return
+}
 // -----
 
 func.func @three_dims() attributes {tile.kernel, tile.num_warps = 1 : i32} {
