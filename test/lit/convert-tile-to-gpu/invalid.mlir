@@ -32,6 +32,9 @@ func.func @trans_small(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_war
   "tile.store"(%p, %o, %f, %m) : (!tile.ptr<f16>, tensor<512xi32>, tensor<512xf16>, tensor<512xi1>) -> ()
   return
 }
+
+// -----
+
 // The exchange's XOR swizzle keeps a row's 16-byte chunks in the row only for a power of
 // two of them: 48 columns are 6 chunks.
 func.func @trans_chunks(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
@@ -44,6 +47,7 @@ func.func @trans_chunks(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_wa
   "tile.store"(%p, %o, %f, %m) : (!tile.ptr<f16>, tensor<768xi32>, tensor<768xf16>, tensor<768xi1>) -> ()
   return
 }
+
 // -----
 
 func.func @three_dims() attributes {tile.kernel, tile.num_warps = 1 : i32} {
@@ -51,6 +55,7 @@ func.func @three_dims() attributes {tile.kernel, tile.num_warps = 1 : i32} {
   %c = arith.constant dense<0.0> : tensor<4x8x32xf32>
   return
 }
+
 // -----
 
 // The accumulator of a tile.dot starts from a splat constant (made as mma fragments).
@@ -78,6 +83,7 @@ func.func @dot_types() attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %d = "tile.dot"(%a, %b, %c) {mma = "wgmma"} : (tensor<16x64xf32>, tensor<64x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return
 }
+
 // -----
 
 // 100 elements over 128 threads.
