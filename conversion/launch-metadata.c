@@ -621,10 +621,11 @@ static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
     primLine(m, op, id);
   }
   kernelLines(m, module, call, fn, launch, inputs, nin, result, rid);
-  /* a dynamic M's other buckets: fused functions with tile.variant_of = @callee */
-  MlirBlock mb = mlirModuleGetBody(module);
-  for (MlirOperation v = mlirBlockGetFirstOperation(mb); !mlirOperationIsNull(v) && !m->failed;
-       v = mlirOperationGetNextInBlock(v)) {
+  /* a dynamic M's other buckets: fused functions with tile.variant_of = @callee, inserted
+   * right after it by --tile (only a fusion with tile.when has any) */
+  bool buckets = !mlirAttributeIsNull(ttOpAttr(fn, "tile.when"));
+  for (MlirOperation v = mlirOperationGetNextInBlock(fn);
+       buckets && !mlirOperationIsNull(v) && !m->failed; v = mlirOperationGetNextInBlock(v)) {
     MlirAttribute of = ttOpAttr(v, "tile.variant_of");
     if (mlirAttributeIsNull(of) || !mlirAttributeIsAFlatSymbolRef(of) ||
         !ttStrRefEq(mlirFlatSymbolRefAttrGetValue(of), callee))
