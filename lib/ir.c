@@ -281,7 +281,8 @@ bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n) {
     return false;
   MlirStringRef s = mlirStringAttrGetValue(a);
   size_t k = s.length < n - 1 ? s.length : n - 1;
-  memcpy(buf, s.data, k);
+  if (k > 0) /* an empty string's data may be NULL */
+    memcpy(buf, s.data, k);
   buf[k] = 0;
   return true;
 }
@@ -436,6 +437,8 @@ MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name) 
   /* Like mlir-opt, accept several top-level ops by wrapping them in a module. The wrapper
    * opens on line 1 (shifting only that line's columns, which is a comment in practice)
    * so that every line number stays the file's. */
+  if (!ttPrescan(ctx, source, name)) /* what would crash MLIR's parser */
+    return (MlirModule){NULL};
   TtStr text = {0};
   bool wrap = !startsWithModule(source);
   if (wrap)
@@ -448,7 +451,9 @@ MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name) 
   if (mlirOperationIsNull(op))
     return (MlirModule){NULL};
   /* no pass ever sees a program that breaks the dialects' or the prim ops' rules */
-  if (!mlirOperationVerify(op) || !ttPrimVerify(op) || !functionsDefined(op)) {
+  bool ok = mlirOperationVerify(op) && functionsDefined(op);
+  ok = ok && ttPrimVerify(op) & ttTileVerify(op) & ttHopperVerify(op); /* all three report */
+  if (!ok) {
     mlirOperationDestroy(op);
     return (MlirModule){NULL};
   }

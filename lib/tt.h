@@ -197,9 +197,13 @@ MlirValue ttConstSplat(TtBuilder *b, MlirLocation loc, MlirType t, double value)
 MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value);
 /* Parses source (a buffer named `name`, for locations) into a module: a file holding one
  * op that is not a builtin.module is wrapped in one, as mlir-opt does. Then verifies it:
- * the dialects' verifiers (IRDL) and ttPrimVerify. Null on failure (the parser or the
+ * ttPrescan first, then the dialects' verifiers (IRDL), ttPrimVerify, ttTileVerify and
+ * ttHopperVerify. Null on failure (the parser or the
  * verifier has emitted the diagnostics). */
 MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name);
+/* prescan.c: refuses, with a located error, text that would crash MLIR's parser (nesting
+ * past 256 brackets, dense arrays of index); true when MLIR may parse it. */
+bool ttPrescan(MlirContext ctx, const char *source, const char *name);
 /* The first func.func/gpu.func-like op named `name` under module. Null when none. */
 MlirOperation ttModuleLookup(MlirModule m, const char *name);
 /* Replaces `of` by `with` in the operands of `scope` and of the ops nested in it (other
@@ -300,10 +304,18 @@ bool ttPrimIsRowCopy(MlirOperation op);
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n);
 /* For prim.full and splat prim.constant: the value; returns false otherwise. */
 bool ttPrimSplatValue(MlirOperation op, double *value);
-/* prim-verify.c: the shape and dtype rules of every prim op under root, the reference
+/* The prim verifier (dialects/prim/verify.c): the shape and dtype rules of every prim op under root, the reference
  * interpreter's own (runtime/rules.h); a located error for each op that breaks one.
  * ttParseModule runs it on every program. */
 bool ttPrimVerify(MlirOperation root);
+/* The tile verifier (dialects/tile/verify.c): tile ops' shapes and attribute ranges,
+ * kernels' signatures, fused functions' prim.fusion and tile.launch (the kernel it names,
+ * its grid/args expressions, what the kernel takes). ttParseModule runs it on every
+ * program; false after located errors. */
+bool ttTileVerify(MlirOperation root);
+/* The hopper verifier (dialects/hopper/verify.c): hopper ops' attribute ranges and
+ * operand shapes. ttParseModule runs it on every program. */
+bool ttHopperVerify(MlirOperation root);
 
 /* dialects.c: the prim, tile and hopper dialects -------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* rules.c - the rules of the prim ops (rules.h): what the reference's
  * metadata parser (prim.c) and the compiler's prim verifier
- * (lib/prim-verify.c) both check.
+ * (dialects/prim/verify.c) both check.
  *
  * kRules holds, per op, its name, its arity, the attributes a prim line
  * must give, its dtype rule and its shape rule. ttrtPrimCheck applies the

@@ -1,6 +1,6 @@
 /* rules.h - the rules of the prim ops, one table that the reference's
  * metadata parser (runtime/prim.c) and the compiler's prim verifier
- * (lib/prim-verify.c) both apply, so that the compiler accepts exactly the
+ * (dialects/prim/verify.c) both apply, so that the compiler accepts exactly the
  * programs the reference interpreter calls well-formed.
  *
  * Per op (TtrtOp, meta.h): its name on a prim line, its arity, the

@@ -19,6 +19,9 @@ for tool in ("tt-opt", "tt-translate", "tt-run", "tt-docgen"):
     config.substitutions.append((r"\b%s\b" % tool, os.path.join(tools, tool)))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append((r"\bFileCheck\b", config.filecheck))
+# split-file (one test file holding several inputs) ships beside FileCheck (llvm-22-tools)
+config.substitutions.append((r"\bsplit-file\b",
+                             os.path.join(os.path.dirname(config.filecheck), "split-file")))
 config.substitutions.append(("%tt_src", config.tt_src_root))
 if config.ptxas:
     config.available_features.add("ptxas")

@@ -79,7 +79,7 @@ func.func @dot_types() attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %a = arith.constant dense<1.0> : tensor<16x64xf32>
   %b = arith.constant dense<1.0> : tensor<64x64xf32>
   %c = arith.constant dense<0.0> : tensor<16x64xf32>
-  // expected-error@+1 {{convert-tile-to-gpu: tile.dot needs 2-D operands MxK and KxN, both f16, both bf16 or both fp8 (E4M3FN or E5M2; in registers, or K-major TMA slots for wgmma), and an f32 MxN accumulator}}
+  // expected-error@+1 {{'tile.dot' needs f16, bf16 or fp8 operands (one type, or two fp8 formats) and an f32 accumulator}}
   %d = "tile.dot"(%a, %b, %c) {mma = "wgmma"} : (tensor<16x64xf32>, tensor<64x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return
 }
@@ -104,14 +104,14 @@ func.func @too_many_per_thread() attributes {tile.kernel, tile.num_warps = 1 : i
 
 // -----
 
-// expected-error@+1 {{convert-tile-to-gpu: tile.num_warps = 0 is out of range (1 to 32)}}
+// expected-error@+1 {{'func.func' needs tile.num_warps, an integer from 1 to 32}}
 func.func @no_warps(%a: i32) attributes {tile.kernel, tile.num_warps = 0 : i32} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{convert-tile-to-gpu: tile.num_warps = -1 is out of range (1 to 32)}}
+// expected-error@+1 {{'func.func' needs tile.num_warps, an integer from 1 to 32}}
 func.func @negative_warps(%a: i32) attributes {tile.kernel, tile.num_warps = -1 : i32} {
   return
 }
@@ -134,14 +134,14 @@ func.func @many_attrs(%a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32
 
 func.func @reduce_kind(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   %t = "tile.splat"(%a) : (f32) -> tensor<32xf32>
-  // expected-error@+1 {{convert-tile-to-gpu: tile.reduce of kind 'prod' to a scalar of this type is not supported (sum, max, min to f32)}}
+  // expected-error@+1 {{'tile.reduce' kind must be "sum", "max" or "min"}}
   %r = "tile.reduce"(%t) {axis = 0 : i32, kind = "prod"} : (tensor<32xf32>) -> f32
   return
 }
 
 // -----
 
-// expected-error@+1 {{convert-tile-to-gpu: argument 0 of a tile kernel is a tile; kernels take !tile.ptr<T>, integers and floats}}
+// expected-error@+1 {{a tile.kernel's argument 0 must be a !tile.ptr, an integer, a float or a !hopper.tma_desc}}
 func.func @tile_argument(%t: tensor<128xf32>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   return
 }
@@ -183,7 +183,7 @@ func.func @dot_form(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps 
 
 // A ring must be a static memref<S x R x C x T, 3> with rows of whole 16-byte chunks.
 func.func @ring_rank(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
-  // expected-error@+1 {{convert-tile-to-gpu: tile.local_alloc needs a static memref<S x R x C x T, 3> whose rows are a multiple of 16 bytes}}
+  // expected-error@+1 {{'tile.local_alloc' gives a static memref<S x R x C x T, 3> whose rows are a multiple of 16 bytes}}
   %r = "tile.local_alloc"() : () -> memref<16x20xf16, 3>
   return
 }
@@ -191,7 +191,7 @@ func.func @ring_rank(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps
 // -----
 
 func.func @ring_row_bytes(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
-  // expected-error@+1 {{convert-tile-to-gpu: tile.local_alloc needs a static memref<S x R x C x T, 3> whose rows are a multiple of 16 bytes}}
+  // expected-error@+1 {{'tile.local_alloc' gives a static memref<S x R x C x T, 3> whose rows are a multiple of 16 bytes}}
   %r = "tile.local_alloc"() : () -> memref<2x16x12xf16, 3>
   return
 }
@@ -201,7 +201,7 @@ func.func @ring_row_bytes(%p: !tile.ptr<f16>) attributes {tile.kernel, tile.num_
 // tile.local_load gives one whole slot: its tile is R x C of the ring's element type.
 func.func @local_load_shape(%i: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   %r = "tile.local_alloc"() : () -> memref<2x16x16xf16, 3>
-  // expected-error@+1 {{convert-tile-to-gpu: tile.local_load needs a tile.local_alloc buffer and gives one R x C slot of it}}
+  // expected-error@+1 {{'tile.local_load' gives a static tile of one slot of its memref<S x R x C x T, 3> (R * C elements of T)}}
   %t = "tile.local_load"(%r, %i) : (memref<2x16x16xf16, 3>, i32) -> tensor<16x32xf16>
   return
 }
@@ -223,7 +223,7 @@ func.func @async_copy_run(%p: !tile.ptr<i8>, %i: i32) attributes {tile.kernel, t
 
 // hopper.mbarrier_alloc makes 1 to 64 mbarriers.
 func.func @mbarriers() attributes {tile.kernel, tile.num_warps = 1 : i32} {
-  // expected-error@+1 {{convert-tile-to-gpu: hopper.mbarrier_alloc needs a count of 1 to 64}}
+  // expected-error@+1 {{'hopper.mbarrier_alloc' needs count, an integer from 1 to 64}}
   %b = "hopper.mbarrier_alloc"() {count = 0 : i32} : () -> !hopper.mbarrier
   return
 }
@@ -232,10 +232,10 @@ func.func @mbarriers() attributes {tile.kernel, tile.num_warps = 1 : i32} {
 
 // A ring that TMA fills holds 128-byte swizzled rows of 64 two-byte elements.
 func.func @tma_ring(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 1 : i32} {
-  // expected-error@+1 {{convert-tile-to-gpu: a ring that hopper.tma_load fills needs 1- or 2-byte elements, a multiple of 8 rows and rows of a multiple of 128 bytes}}
   %r = "tile.local_alloc"() : () -> memref<2x8x32xf32, 3>
   %b = "hopper.mbarrier_alloc"() {count = 2 : i32} : () -> !hopper.mbarrier
   %o = "tile.range"() {start = 0 : i32, end = 256 : i32} : () -> tensor<256xi32>
+  // expected-error@+1 {{'hopper.tma_load' needs a static memref<S x R x C x T, 3> ring of 1- or 2-byte T, R a multiple of 8 and rows of a multiple of 128 bytes}}
   "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 8, 32>} : (!hopper.tma_desc, memref<2x8x32xf32, 3>, i32, !hopper.mbarrier, tensor<256xi32>, i1) -> ()
   return
 }
@@ -243,11 +243,12 @@ func.func @tma_ring(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kern
 // -----
 
 // hopper.tma_load copies into a tile.local_alloc ring and completes on the mbarriers of
-// a hopper.mbarrier_alloc (here a kernel argument).
+// a hopper.mbarrier_alloc (a kernel argument cannot be one); dims is [D0, D1].
+// expected-error@+1 {{a tile.kernel's argument 1 must be a !tile.ptr, an integer, a float or a !hopper.tma_desc}}
 func.func @tma_barriers(%d: !hopper.tma_desc, %b: !hopper.mbarrier, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   %r = "tile.local_alloc"() : () -> memref<2x8x64xf16, 3>
   %o = "tile.range"() {start = 0 : i32, end = 512 : i32} : () -> tensor<512xi32>
-  // expected-error@+1 {{convert-tile-to-gpu: hopper.tma_load needs a descriptor, a ring of tile.local_alloc, a slot, mbarriers of hopper.mbarrier_alloc, offsets, a predicate and dims = [D0, D1]}}
+  // expected-error@+1 {{'hopper.tma_load' needs a static memref<S x R x C x T, 3> ring}}
   "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 8, 64, 1>} : (!hopper.tma_desc, memref<2x8x64xf16, 3>, i32, !hopper.mbarrier, tensor<512xi32>, i1) -> ()
   return
 }

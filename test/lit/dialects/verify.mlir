@@ -1,5 +1,5 @@
 // RUN: tt-opt %s --split-input-file --verify-diagnostics
-// The prim verifier (lib/prim-verify.c): every rule of runtime/rules.c, the reference
+// The prim verifier (dialects/prim/verify.c): every rule of runtime/rules.c, the reference
 // interpreter's own, checked when the program is parsed, before any pass. One case per rule;
 // operands are named #0, #1, #2 in the messages. The last chunks verify.
 

@@ -3,7 +3,7 @@
 
 // reduce=two-stage stores the flattened accumulator where the result's tile.store puts the
 // result: a kernel whose K loop result is not flattened and stored has neither.
-func.func @nostore() attributes {tile.kernel, tile.num_warps = 4 : i32} {
+func.func @nostore(%p0: !tile.ptr<f32>, %p1: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %a = arith.constant dense<1.0> : tensor<16x64xf16>
   %b = arith.constant dense<1.0> : tensor<64x64xf16>
   %z = arith.constant dense<0.0> : tensor<16x64xf32>

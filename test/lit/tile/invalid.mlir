@@ -75,7 +75,7 @@ func.func private @fused_0(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) 
 
 // -----
 
-// expected-error@+1 {{tile: fusion kind 'reduction' is not supported yet}}
+// expected-error@+1 {{prim.fusion must be "elementwise", "row", "column", "permute" or "dot"}}
 func.func private @fused_0(%x: tensor<8xf32>) -> tensor<8xf32> attributes {prim.fusion = "reduction"} {
   return %x : tensor<8xf32>
 }

@@ -16,7 +16,7 @@ module {
     "tile.store"(%arg2, %4, %7, %6) : (!tile.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>, tensor<1024xi1>) -> ()
     return
   }
-  func.func private @fused_0(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>) -> tensor<16x32xf32> attributes {prim.fusion = "matmul", tile.launch = {args = ["numel(%r0)"], grid = ["cdiv(numel(%r0),1024)", "1", "1"], kernel = @copy, zero_result}} {
+  func.func private @fused_0(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>) -> tensor<16x32xf32> attributes {prim.fusion = "dot", tile.launch = {args = ["numel(%r0)"], grid = ["cdiv(numel(%r0),1024)", "1", "1"], kernel = @copy, zero_result}} {
     %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<32x64xf32>) -> tensor<64x32xf32>
     %y = "prim.matmul"(%x, %wt) : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
     return %y : tensor<16x32xf32>

@@ -1,4 +1,4 @@
-/* prim-verify.c - the prim verifier: the shape and dtype rules of every prim op, checked
+/* verify.c - the prim verifier: the shape and dtype rules of every prim op, checked
  * right after parsing (ttParseModule), before any pass.
  *
  * The rules are the reference interpreter's own (runtime/rules.h, one table for both):

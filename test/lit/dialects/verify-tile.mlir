@@ -1,0 +1,220 @@
+// RUN: tt-opt %s --split-input-file --verify-diagnostics
+// RUN: not tt-opt %s --split-input-file 2>&1 | FileCheck %s
+// The tile and hopper verifiers (dialects/tile/verify.c, dialects/hopper/verify.c): what
+// IRDL cannot state, checked when the program is parsed, before any pass. One case per
+// rule; the last chunk verifies.
+
+// CHECK: {{^}}{{.*}}verify-tile.mlir:[[@LINE+3]]:8: error: 'tile.range' gives a 1-D i32 tile of end - start = 64 elements{{$}}
+func.func @range_size() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{'tile.range' gives a 1-D i32 tile of end - start = 64 elements}}
+  %r = "tile.range"() {start = 0 : i32, end = 64 : i32} : () -> tensor<32xi32>
+  return
+}
+
+// -----
+
+func.func @range_order() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{'tile.range' needs end, an integer from 33 to 2147483647}}
+  %r = "tile.range"() {start = 32 : i32, end = 0 : i32} : () -> tensor<32xi32>
+  return
+}
+
+// -----
+
+func.func @splat_type(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{'tile.splat' gives a static tile of its operand's type}}
+  %t = "tile.splat"(%a) : (f32) -> tensor<32xf16>
+  return
+}
+
+// -----
+
+func.func @broadcast_dims(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %t = "tile.splat"(%a) : (f32) -> tensor<2x32xf32>
+  // expected-error@+1 {{'tile.broadcast' needs a static tile of the result's rank and element type whose dims are 1 or the result's}}
+  %b = "tile.broadcast"(%t) : (tensor<2x32xf32>) -> tensor<4x32xf32>
+  return
+}
+
+// -----
+
+func.func @expand_axis(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %t = "tile.splat"(%a) : (f32) -> tensor<32xf32>
+  // expected-error@+1 {{'tile.expand_dims' needs axis, an integer from 0 to 1}}
+  %b = "tile.expand_dims"(%t) {axis = 2 : i32} : (tensor<32xf32>) -> tensor<32x1xf32>
+  return
+}
+
+// -----
+
+func.func @expand_shape(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %t = "tile.splat"(%a) : (f32) -> tensor<32xf32>
+  // expected-error@+1 {{'tile.expand_dims' gives its operand's tile with a dim of 1 at axis 0}}
+  %b = "tile.expand_dims"(%t) {axis = 0 : i32} : (tensor<32xf32>) -> tensor<32x1xf32>
+  return
+}
+
+// -----
+
+// A store writes elements of its pointer's type.
+func.func @store_ptr(%p: !tile.ptr<f16>, %v: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %o = "tile.range"() {start = 0 : i32, end = 32 : i32} : () -> tensor<32xi32>
+  %m = arith.constant dense<true> : tensor<32xi1>
+  %t = "tile.splat"(%v) : (f32) -> tensor<32xf32>
+  // expected-error@+1 {{'tile.store' reads or writes elements of another type than its pointer's}}
+  "tile.store"(%p, %o, %t, %m) : (!tile.ptr<f16>, tensor<32xi32>, tensor<32xf32>, tensor<32xi1>) -> ()
+  return
+}
+
+// -----
+
+func.func @atomic_offsets(%p: !tile.ptr<f32>, %v: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %o = arith.constant dense<0> : tensor<32xi64>
+  %m = arith.constant dense<true> : tensor<32xi1>
+  %t = "tile.splat"(%v) : (f32) -> tensor<32xf32>
+  // expected-error@+1 {{'tile.atomic_add' needs i32 offsets and an i1 mask}}
+  "tile.atomic_add"(%p, %o, %t, %m) : (!tile.ptr<f32>, tensor<32xi64>, tensor<32xf32>, tensor<32xi1>) -> ()
+  return
+}
+
+// -----
+
+func.func @reduce_result(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %t = "tile.splat"(%a) : (f32) -> tensor<4x32xf32>
+  // expected-error@+1 {{'tile.reduce' gives the operand's tile without dim 1}}
+  %r = "tile.reduce"(%t) {axis = 1 : i32, kind = "sum"} : (tensor<4x32xf32>) -> tensor<32xf32>
+  return
+}
+
+// -----
+
+func.func @trans_shape(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %t = "tile.splat"(%a) : (f32) -> tensor<4x32xf32>
+  // expected-error@+1 {{'tile.trans' gives a static 2-D tile's transpose}}
+  %r = "tile.trans"(%t) : (tensor<4x32xf32>) -> tensor<4x32xf32>
+  return
+}
+
+// -----
+
+func.func @dot_k(%x: f16, %z: f32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %a = "tile.splat"(%x) : (f16) -> tensor<16x64xf16>
+  %b = "tile.splat"(%x) : (f16) -> tensor<32x16xf16>
+  %c = "tile.splat"(%z) : (f32) -> tensor<16x16xf32>
+  // expected-error@+1 {{'tile.dot' needs static 2-D tiles a MxK, b KxN and acc MxN}}
+  %d = "tile.dot"(%a, %b, %c) {mma = "sync"} : (tensor<16x64xf16>, tensor<32x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @async_copy_slot(%p: !tile.ptr<f16>, %i: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %r = "tile.local_alloc"() : () -> memref<2x16x16xf16, 3>
+  %o = "tile.range"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %m = arith.constant dense<true> : tensor<128xi1>
+  // expected-error@+1 {{'tile.async_copy' needs i32 offsets and an i1 mask of one static shape, as many elements as a slot of its memref<S x R x C x T, 3>, and a pointer to T}}
+  "tile.async_copy"(%p, %o, %m, %r, %i) : (!tile.ptr<f16>, tensor<128xi32>, tensor<128xi1>, memref<2x16x16xf16, 3>, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @async_wait() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{'tile.async_wait' needs pending, an integer from 0 to 64}}
+  "tile.async_wait"() {pending = -1 : i32} : () -> ()
+  return
+}
+
+// -----
+
+// expected-error@+1 {{a tile.kernel function returns nothing (it stores through its pointers)}}
+func.func @kernel_result(%a: i32) -> i32 attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return %a : i32
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' needs tile.num_stages, an integer from 1 to 64}}
+func.func @stages(%a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32, tile.num_stages = 0 : i32} {
+  return
+}
+
+// -----
+
+func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return
+}
+// expected-error@+1 {{tile.launch: unknown key 'gird'}}
+func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["numel(%r0)"], grid = ["1", "1", "1"], gird = ["1"], kernel = @k}} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return
+}
+// A dim() past the tensor's rank, and an expression the runtime cannot read.
+// expected-error@+2 {{tile.launch: args must be an array of launch expressions}}
+// expected-error@+1 {{tile.launch: grid must be three launch expressions}}
+func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["dim(%i0,1)"], grid = ["cdiv(numel(%i0),0-1)", "1", "1"], kernel = @k}} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return
+}
+// expected-error@+1 {{tile.launch: when (a launch expression) needs when_range = array<i64: lo, hi> (lo >= 1; hi >= lo, or 0: no upper bound)}}
+func.func private @f(%x: tensor<?xf32>) -> tensor<?xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["numel(%r0)"], grid = ["1", "1", "1"], kernel = @k, when = "dim(%i0,0)", when_range = array<i64: 17, 16>}} {
+  return %x : tensor<?xf32>
+}
+
+// -----
+
+// expected-error@+1 {{tile.variant_of must name a fused function, on a function with tile.when}}
+func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {prim.fusion = "dot", tile.variant_of = @g} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @wgmma_shape(%c: f32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %m = "tile.local_alloc"() : () -> memref<1x64x64xf16, 3>
+  %a = "hopper.wgmma_descriptor"(%m) {swizzle = 128 : i32} : (memref<1x64x64xf16, 3>) -> !hopper.wgmma_desc
+  %acc = "tile.splat"(%c) : (f32) -> tensor<64x24xf32>
+  // expected-error@+1 {{'hopper.wgmma' needs m = 64, n a multiple of 8 from 8 to 256 and k 8, 16 or 32}}
+  %r = "hopper.wgmma"(%a, %a, %acc) {m = 64 : i32, n = 20 : i32, k = 16 : i32} : (!hopper.wgmma_desc, !hopper.wgmma_desc, tensor<64x24xf32>) -> tensor<64x24xf32>
+  return
+}
+
+// -----
+
+func.func @swizzle() attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %m = "tile.local_alloc"() : () -> memref<1x64x64xf16, 3>
+  // expected-error@+1 {{'hopper.wgmma_descriptor' needs swizzle 0, 32, 64 or 128}}
+  %d = "hopper.wgmma_descriptor"(%m) {swizzle = 16 : i32} : (memref<1x64x64xf16, 3>) -> !hopper.wgmma_desc
+  return
+}
+
+// -----
+
+func.func @cluster() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{'hopper.cluster_ctaid' needs axis, an integer from 0 to 2}}
+  %c = "hopper.cluster_ctaid"() {axis = 3 : i32} : () -> i32
+  return
+}
+
+// -----
+
+// Verifies: a launch with every key, over a kernel that takes what it passes.
+func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %w: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32, tile.split_k = 2 : i32} {
+  return
+}
+func.func @r(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %w: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  return
+}
+func.func private @f(%x: tensor<?x8xf32>) -> tensor<?x8xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["dim(%i0,0)*8"], grid = ["cdiv(numel(%r0),1024)+(2*dim(%r0,1))", "2", "1"], kernel = @k, reduce = @r, workspace = 2 : i32, zero_result, when = "dim(%i0,0)", when_range = array<i64: 1, 0>}, tile.when = array<i64: 1, 0>} {
+  return %x : tensor<?x8xf32>
+}
