@@ -342,25 +342,48 @@ TtrtStatus ttrtFunctionSetDynamicSharedBytes(TtrtFunction fn, uint32_t bytes,
             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes);
 }
 
+long ttrtPtxEntryParams(const char *ptx, const char *name) {
+  size_t n = strlen(name);
+  for (const char *e = strstr(ptx, ".entry "); e; e = strstr(e + 1, ".entry ")) {
+    const char *q = e + 7;
+    while (*q == ' ' || *q == '\t')
+      q++;
+    if (strncmp(q, name, n) != 0)
+      continue;
+    q += n;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+      q++;
+    if (*q != '(')
+      continue; /* a longer name that starts with this one */
+    long count = 0;
+    for (q++; *q && *q != ')'; q++)
+      if (strncmp(q, ".param", 6) == 0)
+        count++;
+    return *q == ')' ? count : -1;
+  }
+  return -1;
+}
+
 TtrtStatus ttrtFunctionCheckParams(TtrtFunction fn, size_t count,
-                                   const size_t *sizes, TtrtError *err) {
+                                   const size_t *sizes, long declared,
+                                   TtrtError *err) {
+  if (declared >= 0 && (size_t)declared != count)
+    return ttrtErrorSet(err, 0, "the kernel has %ld parameters but there are "
+                                "%zu arg lines",
+                        declared, count);
   if (!driver.funcGetParamInfo)
     return TTRT_SUCCESS;
+  /* only the parameters the kernel has: probing past the last one is an API
+   * error that compute-sanitizer reports */
   size_t offset, size;
-  for (size_t i = 0; i <= count; ++i) {
+  for (size_t i = 0; i < count; ++i) {
     CUresult r = driver.funcGetParamInfo((CUfunction)fn.ptr, i, &offset, &size);
-    if (r == CUDA_ERROR_INVALID_VALUE && i == count)
-      return TTRT_SUCCESS; /* no parameter after the last one: as expected */
     if (r == CUDA_ERROR_INVALID_VALUE)
       return ttrtErrorSet(err, 0, "the kernel has %zu parameters but there "
                                   "are %zu arg lines",
                           i, count);
     if (check(r, driver.names.funcGetParamInfo, err))
       return TTRT_FAILURE;
-    if (i == count)
-      return ttrtErrorSet(err, 0, "the kernel has more than the %zu "
-                                  "parameters that the arg lines give",
-                          count);
     if (size != sizes[i])
       return ttrtErrorSet(err, 0, "kernel parameter %zu has %zu bytes but "
                                   "its arg line gives %zu",
@@ -612,7 +635,8 @@ static TtrtStatus prepareArg(Program *p, int i, size_t *size,
 /* Evaluates launch `i`'s `when` clause (format 6) into p->active[i]; then,
  * for an active launch, its grid and arguments, checked against its
  * kernel's parameters. */
-static TtrtStatus prepareLaunch(Program *p, int i, TtrtError *err) {
+static TtrtStatus prepareLaunch(Program *p, int i, const char *ptx,
+                                TtrtError *err) {
   const TtrtLaunch *l = &p->meta->launches[i];
   TtrtLaunchDims *d = &p->dims[i];
   p->active[i] = true;
@@ -642,7 +666,7 @@ static TtrtStatus prepareLaunch(Program *p, int i, TtrtError *err) {
       return TTRT_FAILURE;
   if (ttrtModuleGetFunction(p->module, l->kernel, &p->functions[i], err) ||
       ttrtFunctionCheckParams(p->functions[i], (size_t)l->numArgs, sizes,
-                              err) ||
+                              ttrtPtxEntryParams(ptx, l->kernel), err) ||
       ttrtFunctionSetDynamicSharedBytes(p->functions[i], l->shared, err))
     return TTRT_FAILURE;
   return TTRT_SUCCESS;
@@ -682,7 +706,7 @@ TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
   if (s == TTRT_SUCCESS)
     s = allocateBuffers(p, err);
   for (int i = 0; s == TTRT_SUCCESS && i < meta->numLaunches; ++i)
-    if (prepareLaunch(p, i, err))
+    if (prepareLaunch(p, i, ptx, err))
       s = blameLaunch(meta, i, err);
   if (s != TTRT_SUCCESS) {
     ttrtProgramDestroy((TtrtProgram){p}, NULL);
