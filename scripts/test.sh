@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, part 2: the whole test suite. Installs and builds as setup.sh does, then
-# runs the lit suite twice: on the normal build, and on an ASan+UBSan build.
+# runs the lit suite twice: on the normal build, and on an ASan+UBSan build; then the
+# Python importer's tests (scripts/setup-python.sh makes .venv with PyTorch).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -12,4 +13,7 @@ cmake --build build-asan -j"$(nproc)"
 # LLVM keeps process-lifetime allocations; leaks are not what this run looks for.
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   $lit -sv build-asan/test/lit
-echo "tt: all tests passed (normal and ASan+UBSan builds)"
+# The Python importer (python/tests): torch.export -> prim text that tt-opt accepts.
+bash scripts/setup-python.sh
+TT_BIN=$root/build .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+echo "tt: all tests passed (normal and ASan+UBSan builds, Python importer)"
