@@ -103,6 +103,12 @@ TtrtStatus ttrtMetaBindDim(TtrtMeta *meta, int64_t id, int dim, int64_t size,
   return bindSymbol(meta, (int)(-d - 1), size, err);
 }
 
+void ttrtMetaClearBindings(TtrtMeta *meta) {
+  for (int k = 0; k < meta->numSymbols; ++k)
+    meta->symbols[k].value = 0;
+  meta->resolved = meta->numSymbols == 0;
+}
+
 TtrtStatus ttrtMetaBindSymbol(TtrtMeta *meta, const char *name, int64_t size,
                               TtrtError *err) {
   for (int k = 0; k < meta->numSymbols; ++k)

@@ -337,6 +337,10 @@ TtrtStatus ttrtMetaParse(const char *text, size_t length, TtrtMeta **out,
 TtrtStatus ttrtMetaBindDim(TtrtMeta *meta, int64_t id, int dim, int64_t size,
                            TtrtError *err);
 
+/* Forgets every symbol's size (to bind the program at other sizes); a file
+ * with symbols is then unresolved until ttrtMetaResolve. */
+void ttrtMetaClearBindings(TtrtMeta *meta);
+
 /* Binds the symbol named `name` ("s0") to `size`. */
 TtrtStatus ttrtMetaBindSymbol(TtrtMeta *meta, const char *name, int64_t size,
                               TtrtError *err);

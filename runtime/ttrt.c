@@ -181,7 +181,8 @@ static TtrtStatus check(CUresult result, const char *call, TtrtError *err) {
 typedef struct Context {
   CUdevice device;
   CUcontext context; /* the retained primary context; NULL if not retained */
-  CUstream stream;
+  CUstream stream;   /* the context's own */
+  CUstream work;     /* where work goes: `stream`, or the caller's (ttrtContextSetStream) */
   int computeCapability;
   int driverVersion;
   char name[256];
@@ -239,6 +240,7 @@ static TtrtStatus openContext(Context *c, TtrtError *err) {
   if (CU(err, ctxSetCurrent, c->context) ||
       CU(err, streamCreate, &c->stream, 0))
     return TTRT_FAILURE;
+  c->work = c->stream;
   return TTRT_SUCCESS;
 }
 
@@ -285,8 +287,13 @@ int ttrtContextGetDriverVersion(TtrtContext ctx) {
   return unwrapContext(ctx)->driverVersion;
 }
 
+void ttrtContextSetStream(TtrtContext ctx, void *stream) {
+  Context *c = unwrapContext(ctx);
+  c->work = stream ? (CUstream)stream : c->stream;
+}
+
 TtrtStatus ttrtContextSynchronize(TtrtContext ctx, TtrtError *err) {
-  return CU(err, streamSynchronize, unwrapContext(ctx)->stream);
+  return CU(err, streamSynchronize, unwrapContext(ctx)->work);
 }
 
 /*===------------------------------------------------------------------===*
@@ -395,7 +402,7 @@ TtrtStatus ttrtFunctionCheckParams(TtrtFunction fn, size_t count,
 TtrtStatus ttrtFunctionLaunch(TtrtContext ctx, TtrtFunction fn,
                               const TtrtLaunchDims *d, void **params,
                               TtrtError *err) {
-  CUstream stream = unwrapContext(ctx)->stream;
+  CUstream stream = unwrapContext(ctx)->work;
   if (!d->pdl || !driver.pdl)
     return CU(err, launchKernel, (CUfunction)fn.ptr, d->grid[0], d->grid[1],
               d->grid[2], d->block[0], d->block[1], d->block[2], d->shared,
@@ -472,7 +479,7 @@ TtrtStatus ttrtEventDestroy(TtrtEvent event, TtrtError *err) {
 }
 
 TtrtStatus ttrtEventRecord(TtrtEvent event, TtrtContext ctx, TtrtError *err) {
-  return CU(err, eventRecord, (CUevent)event.ptr, unwrapContext(ctx)->stream);
+  return CU(err, eventRecord, (CUevent)event.ptr, unwrapContext(ctx)->work);
 }
 
 TtrtStatus ttrtEventElapsedMs(TtrtEvent start, TtrtEvent end, float *ms,
@@ -506,6 +513,10 @@ typedef struct Program {
   ParamValue *values;      /* per arg */
   void **params;           /* per arg: &values[i] */
   bool *active;            /* per launch: its `when` holds (or it has none) */
+  bool *owned;             /* per slot: the buffer is the program's to free */
+  long *declared;          /* per launch: parameters its PTX .entry declares */
+  bool ownsModule;         /* false: a module the caller loaded and keeps */
+  bool dirty;              /* a buffer was bound since the launches were prepared */
 } Program;
 
 static Program *unwrapProgram(TtrtProgram p) { return p.ptr; }
@@ -534,13 +545,16 @@ static bool needsBuffer(const TtrtMeta *meta, int slot) {
   return false;
 }
 
-/* Allocates the buffers of every tensor that needs one. */
-static TtrtStatus allocateBuffers(Program *p, TtrtError *err) {
+/* Allocates the buffers of every tensor that needs one (with externalIO, not the
+ * inputs' and outputs': the caller binds its own). */
+static TtrtStatus allocateBuffers(Program *p, bool externalIO, TtrtError *err) {
   const TtrtMeta *meta = p->meta;
   for (int slot = 0; slot < meta->numTensors; ++slot) {
     const TtrtTensor *t = &meta->tensors[slot];
-    if (!needsBuffer(meta, slot))
+    if (!needsBuffer(meta, slot) ||
+        (externalIO && (t->role == TTRT_ROLE_INPUT || t->role == TTRT_ROLE_OUTPUT)))
       continue;
+    p->owned[slot] = true;
     size_t bytes = (size_t)ttrtShapeGetNumel(&t->shape) *
                    ttrtDtypeGetSize(t->dtype);
     if (ttrtBufferCreate(p->ctx, bytes, &p->buffers[slot], err)) {
@@ -635,8 +649,7 @@ static TtrtStatus prepareArg(Program *p, int i, size_t *size,
 /* Evaluates launch `i`'s `when` clause (format 6) into p->active[i]; then,
  * for an active launch, its grid and arguments, checked against its
  * kernel's parameters. */
-static TtrtStatus prepareLaunch(Program *p, int i, const char *ptx,
-                                TtrtError *err) {
+static TtrtStatus prepareLaunch(Program *p, int i, TtrtError *err) {
   const TtrtLaunch *l = &p->meta->launches[i];
   TtrtLaunchDims *d = &p->dims[i];
   p->active[i] = true;
@@ -666,7 +679,7 @@ static TtrtStatus prepareLaunch(Program *p, int i, const char *ptx,
       return TTRT_FAILURE;
   if (ttrtModuleGetFunction(p->module, l->kernel, &p->functions[i], err) ||
       ttrtFunctionCheckParams(p->functions[i], (size_t)l->numArgs, sizes,
-                              ttrtPtxEntryParams(ptx, l->kernel), err) ||
+                              p->declared[i], err) ||
       ttrtFunctionSetDynamicSharedBytes(p->functions[i], l->shared, err))
     return TTRT_FAILURE;
   return TTRT_SUCCESS;
@@ -684,12 +697,25 @@ static bool allocateArrays(Program *p) {
     memset(p->values, 0, valueBytes);
   p->params = calloc((size_t)m->numArgs + 1, sizeof *p->params);
   p->active = calloc((size_t)m->numLaunches + 1, sizeof *p->active);
-  return p->buffers && p->functions && p->dims && p->values && p->params && p->active;
+  p->owned = calloc((size_t)m->numTensors + 1, sizeof *p->owned);
+  p->declared = calloc((size_t)m->numLaunches + 1, sizeof *p->declared);
+  return p->buffers && p->functions && p->dims && p->values && p->params && p->active &&
+         p->owned && p->declared;
 }
 
-TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
-                             const char *ptx, TtrtProgram *out,
-                             TtrtError *err) {
+/* Prepares every launch (grid, arguments, parameters checked); blamed on the
+ * launch at fault. */
+static TtrtStatus prepareLaunches(Program *p, TtrtError *err) {
+  for (int i = 0; i < p->meta->numLaunches; ++i)
+    if (prepareLaunch(p, i, err))
+      return blameLaunch(p->meta, i, err);
+  p->dirty = false;
+  return TTRT_SUCCESS;
+}
+
+static TtrtStatus programCreate(TtrtContext ctx, const TtrtMeta *meta, const char *ptx,
+                                TtrtModule module, bool externalIO, TtrtProgram *out,
+                                TtrtError *err) {
   out->ptr = NULL;
   if (!meta->resolved)
     return ttrtErrorSet(err, 0, "the program's symbolic sizes are not bound "
@@ -701,13 +727,18 @@ TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
   p->meta = meta;
   TtrtStatus s = allocateArrays(p) ? TTRT_SUCCESS
                                    : ttrtErrorSet(err, 0, "out of memory");
-  if (s == TTRT_SUCCESS)
+  for (int i = 0; s == TTRT_SUCCESS && i < meta->numLaunches; ++i)
+    p->declared[i] = ttrtPtxEntryParams(ptx, meta->launches[i].kernel);
+  p->ownsModule = !module.ptr;
+  if (s == TTRT_SUCCESS && module.ptr)
+    p->module = module;
+  else if (s == TTRT_SUCCESS)
     s = ttrtModuleCreate(ctx, ptx, &p->module, err);
   if (s == TTRT_SUCCESS)
-    s = allocateBuffers(p, err);
-  for (int i = 0; s == TTRT_SUCCESS && i < meta->numLaunches; ++i)
-    if (prepareLaunch(p, i, ptx, err))
-      s = blameLaunch(meta, i, err);
+    s = allocateBuffers(p, externalIO, err);
+  if (s == TTRT_SUCCESS && !externalIO)
+    s = prepareLaunches(p, err);
+  p->dirty = externalIO; /* prepared at the first run, once the caller's buffers are bound */
   if (s != TTRT_SUCCESS) {
     ttrtProgramDestroy((TtrtProgram){p}, NULL);
     return s;
@@ -716,15 +747,42 @@ TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
   return TTRT_SUCCESS;
 }
 
+TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
+                             const char *ptx, TtrtProgram *out,
+                             TtrtError *err) {
+  return programCreate(ctx, meta, ptx, (TtrtModule){NULL}, false, out, err);
+}
+
+TtrtStatus ttrtProgramCreateExternal(TtrtContext ctx, const TtrtMeta *meta,
+                                     const char *ptx, TtrtModule module,
+                                     TtrtProgram *out, TtrtError *err) {
+  return programCreate(ctx, meta, ptx, module, true, out, err);
+}
+
+TtrtStatus ttrtProgramBindBuffer(TtrtProgram program, int slot, TtrtBuffer buffer,
+                                 TtrtError *err) {
+  Program *p = unwrapProgram(program);
+  if (slot < 0 || slot >= p->meta->numTensors)
+    return ttrtErrorSet(err, 0, "no tensor slot %d", slot);
+  if (p->buffers[slot].address == buffer.address && p->buffers[slot].bytes == buffer.bytes)
+    return TTRT_SUCCESS;
+  if (p->owned[slot] && ttrtBufferDestroy(p->buffers[slot], err))
+    return TTRT_FAILURE;
+  p->owned[slot] = false;
+  p->buffers[slot] = buffer;
+  p->dirty = true;
+  return TTRT_SUCCESS;
+}
+
 TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err) {
   Program *p = unwrapProgram(program);
   TtrtStatus s = TTRT_SUCCESS;
   if (!p)
     return s;
-  for (int slot = 0; p->buffers && slot < p->meta->numTensors; ++slot)
-    if (ttrtBufferDestroy(p->buffers[slot], s ? NULL : err))
+  for (int slot = 0; p->buffers && p->owned && slot < p->meta->numTensors; ++slot)
+    if (p->owned[slot] && ttrtBufferDestroy(p->buffers[slot], s ? NULL : err))
       s = TTRT_FAILURE;
-  if (ttrtModuleDestroy(p->module, s ? NULL : err))
+  if (p->ownsModule && ttrtModuleDestroy(p->module, s ? NULL : err))
     s = TTRT_FAILURE;
   free(p->buffers);
   free(p->functions);
@@ -732,6 +790,8 @@ TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err) {
   free(p->values);
   free(p->params);
   free(p->active);
+  free(p->owned);
+  free(p->declared);
   free(p);
   return s;
 }
@@ -745,7 +805,7 @@ TtrtBuffer ttrtProgramGetBuffer(TtrtProgram program, int slot) {
  * a graph with them). */
 static TtrtStatus zeroBeforeLaunch(Program *p, int i, TtrtError *err) {
   const TtrtLaunch *l = &p->meta->launches[i];
-  CUstream stream = unwrapContext(p->ctx)->stream;
+  CUstream stream = unwrapContext(p->ctx)->work;
   for (int k = l->firstZero; k < l->firstZero + l->numZeros; ++k) {
     const TtrtZero *z = &p->meta->zeros[k];
     TtrtBuffer b = p->buffers[z->tensor];
@@ -763,6 +823,8 @@ static TtrtStatus zeroBeforeLaunch(Program *p, int i, TtrtError *err) {
 TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err) {
   Program *p = unwrapProgram(program);
   const TtrtLaunch *l = &p->meta->launches[i];
+  if (p->dirty && prepareLaunches(p, err)) /* buffers bound since: new parameters */
+    return TTRT_FAILURE;
   if (!p->active[i]) /* its `when` does not hold at these sizes */
     return TTRT_SUCCESS;
   if (zeroBeforeLaunch(p, i, err) ||
@@ -807,7 +869,7 @@ TtrtStatus ttrtProgramCaptureGraph(TtrtProgram program, TtrtGraph *out,
   if (!g)
     return ttrtErrorSet(err, 0, "out of memory");
   g->context = unwrapContext(p->ctx);
-  CUstream stream = g->context->stream;
+  CUstream stream = g->context->work;
   if (CU(err, streamBeginCapture, stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)) {
     free(g);
     return TTRT_FAILURE;
@@ -831,7 +893,7 @@ TtrtStatus ttrtProgramCaptureGraph(TtrtProgram program, TtrtGraph *out,
 
 TtrtStatus ttrtGraphLaunch(TtrtGraph graph, TtrtError *err) {
   Graph *g = graph.ptr;
-  return CU(err, graphLaunch, g->exec, g->context->stream);
+  return CU(err, graphLaunch, g->exec, g->context->work);
 }
 
 TtrtStatus ttrtGraphDestroy(TtrtGraph graph, TtrtError *err) {

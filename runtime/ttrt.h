@@ -91,6 +91,11 @@ int ttrtContextGetComputeCapability(TtrtContext ctx);
 /* The driver's CUDA version as 1000 * major + 10 * minor (13000). */
 int ttrtContextGetDriverVersion(TtrtContext ctx);
 
+/* Makes `stream` (a CUstream of this context, e.g. PyTorch's current stream) the
+ * one every later launch, fill, event and graph replay of the context goes on;
+ * NULL: the context's own stream again. */
+void ttrtContextSetStream(TtrtContext ctx, void *stream);
+
 /* Waits until everything enqueued on the context's stream has finished. */
 TtrtStatus ttrtContextSynchronize(TtrtContext ctx, TtrtError *err);
 
@@ -187,7 +192,22 @@ TtrtStatus ttrtProgramCreate(TtrtContext ctx, const TtrtMeta *meta,
                              const char *ptx, TtrtProgram *out,
                              TtrtError *err);
 
-/* Frees the buffers and unloads the module. */
+/* As ttrtProgramCreate, for a caller that owns the memory of the inputs and
+ * outputs (exec.h's executables): `module` is `ptx` already loaded (the
+ * program uses it and does not unload it), no buffer is made for an input or
+ * an output, and each must be bound (ttrtProgramBindBuffer) before the first
+ * run; temps are the program's. */
+TtrtStatus ttrtProgramCreateExternal(TtrtContext ctx, const TtrtMeta *meta,
+                                     const char *ptx, TtrtModule module,
+                                     TtrtProgram *out, TtrtError *err);
+
+/* Makes `buffer` (caller's memory, not freed by the program) the memory of
+ * tensor slot `slot`, freeing the program's own buffer of it if it had one.
+ * The launches' parameters are made again before the next launch. */
+TtrtStatus ttrtProgramBindBuffer(TtrtProgram program, int slot, TtrtBuffer buffer,
+                                 TtrtError *err);
+
+/* Frees the buffers it made and unloads the module it loaded. */
 TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err);
 
 static inline bool ttrtProgramIsNull(TtrtProgram p) { return !p.ptr; }

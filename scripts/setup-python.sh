@@ -13,5 +13,5 @@ if ! /usr/bin/python3 -c "import ensurepip" 2> /dev/null; then
 fi
 [ -x .venv/bin/python ] || /usr/bin/python3 -m venv .venv
 .venv/bin/python -c "import torch, numpy, pytest" 2> /dev/null ||
-  .venv/bin/pip install -q "torch==2.9.1" numpy pytest
+  .venv/bin/pip install -q "torch==2.11.0" numpy pytest
 .venv/bin/pip install -q --no-deps -e python

@@ -13,6 +13,11 @@ cmake --build build-asan -j"$(nproc)"
 # LLVM keeps process-lifetime allocations; leaks are not what this run looks for.
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   $lit -sv build-asan/test/lit
+# The installed runtime's CMake package: examples/runtime-c builds against it with
+# find_package(tt) (it runs in the GPU suite; here it must build).
+cmake --install build --prefix build/install > /dev/null
+cmake -S examples/runtime-c -B build/example -DCMAKE_PREFIX_PATH="$root/build/install" > /dev/null
+cmake --build build/example
 # The Python importer (python/tests): torch.export -> prim text that tt-opt accepts.
 bash scripts/setup-python.sh
 TT_BIN=$root/build .venv/bin/python -m pytest -q -p no:cacheprovider python/tests

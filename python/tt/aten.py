@@ -361,6 +361,24 @@ def layer_norm(cx, x, normalized_shape, weight, bias, eps):
     return (y, None, None)
 
 
+@aten("_fused_rms_norm.default")
+def rms_norm(cx, x, normalized_shape, weight=None, eps=None):
+    """`prim.rms_norm` over the last dim with its weight (ones when absent) and `eps`
+    (the dtype's machine epsilon when absent, as torch.rms_norm); only the normalized
+    output (item 0) is mapped, not rstd. (Newer PyTorch keeps rms_norm whole on CUDA.)"""
+    import torch
+    v = cx.value(x)
+    if len(normalized_shape) != 1:
+        cx.unsupported("rms_norm over more than the last dim")
+    n = normalized_shape[0]
+    w = cx.value(weight) if weight is not None else cx.full(1.0, (n,), v.dtype)
+    if eps is None:
+        eps = torch.finfo(cx.node.args[0].meta["val"].dtype).eps
+    y = cx.emit("rms_norm", [v, w], shape=v.shape, dtype=v.dtype,
+                attrs={"eps": cx.float_attr(eps)})
+    return (y, None)
+
+
 @aten("mm.default", "bmm.default", "matmul.default")
 def mm(cx, a, b):
     """`prim.matmul` (2-D, or batched 3-D)."""
