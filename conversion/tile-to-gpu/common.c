@@ -35,11 +35,10 @@ int64_t tgPow2Div(int64_t v) {
   return d;
 }
 
+/* The last definition of v (tgDefine), through the value -> index hash. */
 Lowered *tgLookup(Lower *l, MlirValue v) {
-  for (int i = l->nvals - 1; i >= 0; i--)
-    if (mlirValueEqual(l->vals[i]->key, v))
-      return l->vals[i];
-  return NULL;
+  int i = ttPtrIndexFind(&l->valIndex, v.ptr);
+  return i < 0 ? NULL : l->vals[i];
 }
 
 void tgOperands(Lower *l, MlirOperation op, int n, Lowered **out) {
@@ -61,6 +60,8 @@ Lowered *tgDefine(Lower *l, MlirValue key) {
     l->vals = ttRealloc(l->vals, sizeof(Lowered *) * (size_t)l->capvals);
   }
   Lowered *x = ttAlloc(sizeof(Lowered));
+  if (key.ptr) /* (a null key is found by no lookup) */
+    ttPtrIndexPut(&l->valIndex, key.ptr, l->nvals);
   l->vals[l->nvals++] = x;
   x->key = key;
   x->n = repsOf(l, key);

@@ -347,8 +347,13 @@ static bool fitsOp(MlirOperation op, void *userData) {
   return !ctx[1];
 }
 
-static MlirOperation gpuModule(MlirModule module) {
-  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
+/* The module's `gpu.module @tt_kernels`, made at the end of the module the first time it
+ * is asked for; *cached holds it after the first call (one lookup per pass, not a scan
+ * of the module per kernel). */
+static MlirOperation gpuModule(MlirModule module, MlirOperation *cached) {
+  if (!mlirOperationIsNull(*cached))
+    return *cached;
+  MlirOperation gm = *cached = ttModuleLookup(module, "tt_kernels");
   if (!mlirOperationIsNull(gm))
     return gm;
   MlirContext ctx = mlirModuleGetContext(module);
@@ -360,11 +365,12 @@ static MlirOperation gpuModule(MlirModule module) {
   mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), gm);
   mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
                                   ttStrRef("gpu.container_module"), mlirUnitAttrGet(ctx));
-  return gm;
+  return *cached = gm;
 }
 
 /* Steps 1-3 for one kernel. */
-static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptions *opts) {
+static bool lowerKernel(MlirModule module, MlirOperation *gm, MlirOperation func,
+                        const TtPassOptions *opts) {
   MlirContext ctx = mlirOperationGetContext(func);
   Lower l = {0};
   l.wgmma = opts->v[TT_LOWER_MMA] == 1;
@@ -455,7 +461,7 @@ static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptio
       ttNamedAttr(ctx, "tt.llvm_arg_attrs", mlirArrayAttrGet(ctx, nargs, argAttrs)),
   };
   MlirOperation gfunc = ttOpCreate("gpu.func", l.loc, 0, NULL, 0, NULL, 6, attrs, 1, &region);
-  l.gpuModule = gpuModule(module);
+  l.gpuModule = gpuModule(module, gm);
   mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l.gpuModule, 0)),
                                 gfunc);
   for (intptr_t i = 0; i < nargs; i++) {
@@ -502,6 +508,7 @@ static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptio
   for (int i = 0; i < l.nvals; i++)
     free(l.vals[i]);
   free(l.vals);
+  ttPtrIndexDestroy(&l.valIndex);
   if (!ok)
     mlirOperationDestroy(gfunc);
   return ok;
@@ -509,11 +516,11 @@ static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptio
 
 bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts) {
   MlirBlock body = mlirModuleGetBody(module);
-  MlirOperation op = mlirBlockGetFirstOperation(body);
+  MlirOperation op = mlirBlockGetFirstOperation(body), gm = {NULL};
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
-      if (!lowerKernel(module, op, opts))
+      if (!lowerKernel(module, &gm, op, opts))
         return false;
       mlirOperationDestroy(op); /* step 4 */
     }

@@ -69,6 +69,7 @@ typedef struct {
   MlirOperation gpuModule; /* where the kernel goes (and its shared-memory scratch) */
   Lowered **vals; /* each allocated alone: pointers stay valid as the table grows */
   int nvals, capvals;
+  TtPtrIndex valIndex; /* value -> its last definition in vals (tgLookup in O(1)) */
   char smemName[160];  /* the kernel's shared-memory buffer (tile.dot), made at the end */
   int64_t smemBytes;
   /* tile.local_alloc rings sit in that buffer below ringTop; scratch goes above them
