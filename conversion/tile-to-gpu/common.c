@@ -170,12 +170,8 @@ void tgYield(Lower *l, MlirBlock blk, MlirValue v) {
 void tgSharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t align,
                          bool external) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpuModule, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    char have[160] = "";
-    if (ttOpAttrStr(op, "sym_name", have, sizeof have) && strcmp(have, name) == 0)
-      return;
-  }
+  if (ttStrIndexFind(l->gpuNames, ttStrRef(name)) >= 0)
+    return;
   char type[64];
   snprintf(type, sizeof type, "!llvm.array<%lld x i8>", (long long)bytes);
   MlirNamedAttribute attrs[5] = {
@@ -189,6 +185,7 @@ void tgSharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t align,
   MlirRegion init = mlirRegionCreate();
   MlirOperation g = ttOpCreate("llvm.mlir.global", l->loc, 0, NULL, 0, NULL, 5, attrs, 1, &init);
   mlirBlockInsertOwnedOperation(body, 0, g);
+  ttStrIndexAdd(l->gpuNames, mlirStringAttrGetValue(ttOpAttr(g, "sym_name")), 0);
 }
 
 /* The address of shared-memory global `name`. */
