@@ -46,18 +46,17 @@ typedef struct {
   int index;
 } Tensor;
 
-/* Which tensor an SSA value stands for (a launch body's arguments and yielded value
- * stand for the launch's operands and result). */
-typedef struct {
-  MlirValue v;
-  int id;
-} Binding;
-
 typedef struct {
   Tensor *t;
-  int n;
-  Binding *b;
-  int nb;
+  int n, cap;
+  /* which tensor an SSA value stands for (a launch body's arguments and yielded value
+   * stand for the launch's operands and result): value -> id, the last binding wins */
+  TtPtrIndex b;
+  /* the module's top-level ops and the gpu.funcs of @tt_kernels by name, indexed once
+   * (a scan per launch was O(kernels) each) */
+  TtModuleIndex mod;
+  TtStrIndex gpuFuncs;
+  MlirOperation *gpuOps;
   int *parent; /* step 4: union-find over dim slots (tensor * TT_MAX_RANK + dim) */
   int nparent;
   TtStr prims, launches;
@@ -69,23 +68,21 @@ typedef struct {
   const char *arch; /* the target, for its shared-memory limit */
 } Meta;
 
-static int tensorId(Meta *m, MlirValue v) {
-  for (int i = m->nb - 1; i >= 0; i--)
-    if (mlirValueEqual(m->b[i].v, v))
-      return m->b[i].id;
-  return -1;
-}
+static int tensorId(Meta *m, MlirValue v) { return ttPtrIndexFind(&m->b, v.ptr); }
 
 static void bind(Meta *m, MlirValue v, int id) {
-  m->b = ttRealloc(m->b, sizeof(Binding) * (size_t)(m->nb + 1));
-  m->b[m->nb++] = (Binding){v, id};
+  if (v.ptr)
+    ttPtrIndexPut(&m->b, v.ptr, id);
 }
 
 /* A new tensor of type `type` (no value stands for it yet). */
 static int newTensor(Meta *m, MlirType type, const char *role, int index) {
-  m->t = ttRealloc(m->t, sizeof(Tensor) * (size_t)(m->n + 1));
+  if (m->n == m->cap) { /* doubled: amortized O(1) a tensor */
+    m->cap = m->cap ? 2 * m->cap : 64;
+    m->t = ttRealloc(m->t, sizeof(Tensor) * (size_t)m->cap);
+    m->parent = ttRealloc(m->parent, sizeof(int) * (size_t)m->cap * TT_MAX_RANK);
+  }
   m->t[m->n] = (Tensor){type, role, index};
-  m->parent = ttRealloc(m->parent, sizeof(int) * (size_t)(m->n + 1) * TT_MAX_RANK);
   for (int d = 0; d < TT_MAX_RANK; d++)
     m->parent[m->n * TT_MAX_RANK + d] = m->n * TT_MAX_RANK + d;
   return m->n++;
@@ -379,36 +376,50 @@ static void primLine(Meta *m, MlirOperation op, int id) {
 }
 
 /* The gpu.func of kernel `name` (a null op before convert-tile-to-gpu). */
-static MlirOperation gpuFunc(MlirModule module, const char *name) {
-  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
-  if (mlirOperationIsNull(gm) || !ttOpIs(gm, "gpu.module"))
-    return (MlirOperation){NULL};
-  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute s = ttOpAttr(op, "sym_name");
-    if (ttOpIs(op, "gpu.func") && !mlirAttributeIsNull(s) &&
-        ttStrRefEq(mlirStringAttrGetValue(s), name))
-      return op;
-  }
-  return (MlirOperation){NULL};
+static MlirOperation gpuFunc(const Meta *m, const char *name) {
+  int i = ttStrIndexFind(&m->gpuFuncs, ttStrRef(name));
+  return i < 0 || !ttOpIs(m->gpuOps[i], "gpu.func") ? (MlirOperation){NULL} : m->gpuOps[i];
 }
 
 /* Threads per block of kernel `name`, from the tile kernel or its gpu.func. */
-static int64_t blockThreads(MlirModule module, const char *name) {
-  MlirOperation f = ttModuleLookup(module, name);
+static int64_t blockThreads(const Meta *m, const char *name) {
+  MlirOperation f = ttModuleIndexSymbol(&m->mod, name);
   if (!mlirOperationIsNull(f))
     return 32 * ttOpAttrInt(f, "tile.num_warps", 4);
-  MlirOperation g = gpuFunc(module, name);
+  MlirOperation g = gpuFunc(m, name);
   MlirAttribute bs = mlirOperationIsNull(g) ? mlirAttributeGetNull() : ttOpAttr(g, "known_block_size");
   return mlirAttributeIsNull(bs) ? 0 : mlirDenseI32ArrayGetElement(bs, 0);
 }
 
 /* Dynamic shared memory of kernel `name`: its gpu.func's `tt.dynamic_shared` (TMA rings),
  * else 0 (static shared memory needs no launch parameter). */
-static int64_t dynamicShared(MlirModule module, const char *name) {
-  MlirOperation g = gpuFunc(module, name);
+static int64_t dynamicShared(const Meta *m, const char *name) {
+  MlirOperation g = gpuFunc(m, name);
   return mlirOperationIsNull(g) ? 0 : ttOpAttrInt(g, "tt.dynamic_shared", 0);
+}
+
+/* Builds m's indexes of the module (the module is not changed while they are used): its
+ * top-level ops, and the ops of `gpu.module @tt_kernels` by sym_name (the first wins). */
+static void indexModule(Meta *m, MlirModule module) {
+  ttModuleIndexInit(&m->mod, module);
+  MlirOperation gm = ttModuleIndexSymbol(&m->mod, "tt_kernels");
+  if (mlirOperationIsNull(gm) || !ttOpIs(gm, "gpu.module"))
+    return;
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    n++;
+  m->gpuOps = ttAlloc(sizeof(MlirOperation) * (size_t)(n ? n : 1));
+  n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute s = ttOpAttr(op, "sym_name");
+    m->gpuOps[n] = op;
+    if (!mlirAttributeIsNull(s) && mlirAttributeIsAString(s))
+      ttStrIndexAdd(&m->gpuFuncs, mlirStringAttrGetValue(s), n);
+    n++;
+  }
 }
 
 /* The most shared memory a block may opt in to on `arch` (target.c's table). */
@@ -435,7 +446,7 @@ static bool zeroesResult(Meta *m, MlirOperation fn, MlirAttribute launch) {
 /* The launch and arg lines of kernel `kname` for a call: grid from `launch` (grid[1] = 1
  * for a split-K reduce kernel), pointers to the call's operands, its result (tensor rid)
  * and the workspace (wid, when >= 0), then the `args` expressions. */
-static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttribute launch,
+static void launchLines(Meta *m, MlirOperation call, MlirAttribute launch,
                         const MlirValue *inputs, int nin, MlirStringRef kname, int rid, int wid,
                         bool reduce) {
   MlirAttribute grid = mlirDictionaryAttrGetElementByName(launch, ttStrRef("grid"));
@@ -450,7 +461,7 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
     ttStrAppend(&m->launches, " ", 1);
     substitute(m, call, inputs, nin, reduce && i == 1 ? "1" : buf, &m->launches);
   }
-  int64_t shared = dynamicShared(module, name);
+  int64_t shared = dynamicShared(m, name);
   if (shared > archSharedLimit(m->arch)) {
     ttEmitError(call, "tt-translate: kernel @%s needs %lld bytes of shared memory; %s allows "
                       "at most %lld a block (smaller dot tiles: --tile='tma=0' for "
@@ -459,11 +470,11 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
                 name, (long long)shared, m->arch, (long long)archSharedLimit(m->arch));
     m->failed = true;
   }
-  MlirOperation g = gpuFunc(module, name);
+  MlirOperation g = gpuFunc(m, name);
   bool pdl = !mlirOperationIsNull(g) && !mlirAttributeIsNull(ttOpAttr(g, "tt.pdl"));
   m->pdl = m->pdl || pdl;
   ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld%s",
-               (long long)blockThreads(module, name), (long long)shared, pdl ? " pdl" : "");
+               (long long)blockThreads(m, name), (long long)shared, pdl ? " pdl" : "");
   MlirAttribute when = mlirDictionaryAttrGetElementByName(launch, ttStrRef("when"));
   MlirAttribute range = mlirDictionaryAttrGetElementByName(launch, ttStrRef("when_range"));
   if (!mlirAttributeIsNull(when)) { /* a dynamic M's bucket (format 6) */
@@ -529,7 +540,7 @@ static void launchLines(Meta *m, MlirModule module, MlirOperation call, MlirAttr
 
 /* The lines of one kernel (and a two-stage reduce) of fused function fn, whose
  * `tile.launch` is `launch`, for `call`: its workspace tensor, zero lines and launches. */
-static void kernelLines(Meta *m, MlirModule module, MlirOperation call, MlirOperation fn,
+static void kernelLines(Meta *m, MlirOperation call, MlirOperation fn,
                         MlirAttribute launch, const MlirValue *inputs, int nin,
                         MlirValue result, int rid) {
   MlirAttribute kernel = mlirDictionaryAttrGetElementByName(launch, ttStrRef("kernel"));
@@ -560,19 +571,19 @@ static void kernelLines(Meta *m, MlirModule module, MlirOperation call, MlirOper
     ttStrAppendf(&m->launches, "//@zero %%%d\n", rid);
     m->zeroes = true;
   }
-  launchLines(m, module, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(kernel), rid,
+  launchLines(m, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(kernel), rid,
               wid, false);
   if (wid >= 0)
-    launchLines(m, module, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(reduce),
+    launchLines(m, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(reduce),
                 rid, wid, true);
 }
 
 /* Steps 1-2 for one call of a fused function, and its lines. */
-static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
+static void describeLaunch(Meta *m, MlirOperation call) {
   MlirStringRef cname = mlirFlatSymbolRefAttrGetValue(ttOpAttr(call, "callee"));
   char callee[128];
   snprintf(callee, sizeof callee, "%.*s", (int)cname.length, cname.data);
-  MlirOperation fn = ttModuleLookup(module, callee);
+  MlirOperation fn = ttModuleIndexSymbol(&m->mod, callee);
   MlirAttribute launch = mlirOperationIsNull(fn) ? mlirAttributeGetNull()
                                                  : ttOpAttr(fn, "tile.launch");
   intptr_t nres = mlirOperationGetNumResults(call);
@@ -620,7 +631,7 @@ static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
       id = addTensor(m, v, "temp", 0);
     primLine(m, op, id);
   }
-  kernelLines(m, module, call, fn, launch, inputs, nin, result, rid);
+  kernelLines(m, call, fn, launch, inputs, nin, result, rid);
   /* a dynamic M's other buckets: fused functions with tile.variant_of = @callee, inserted
    * right after it by --tile (only a fusion with tile.when has any) */
   bool buckets = !mlirAttributeIsNull(ttOpAttr(fn, "tile.when"));
@@ -636,7 +647,7 @@ static void describeLaunch(Meta *m, MlirModule module, MlirOperation call) {
       m->failed = true;
       break;
     }
-    kernelLines(m, module, call, v, vl, inputs, nin, result, rid);
+    kernelLines(m, call, v, vl, inputs, nin, result, rid);
   }
   free(inputs);
 }
@@ -660,13 +671,14 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
   }
   Meta m = {0};
   m.arch = arch;
+  indexModule(&m, module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(host, 0));
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++)
     addTensor(&m, mlirBlockGetArgument(body, i), "input", (int)i);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op) && !m.failed; op = mlirOperationGetNextInBlock(op)) {
     if (ttOpIs(op, "func.call")) {
-      describeLaunch(&m, module, op);
+      describeLaunch(&m, op);
     } else if (ttOpIs(op, "func.return")) {
       for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
         int id = tensorId(&m, mlirOperationGetOperand(op, i));
@@ -713,7 +725,10 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
   ttStrDestroy(&m.prims);
   ttStrDestroy(&m.launches);
   free(m.t);
-  free(m.b);
+  ttPtrIndexDestroy(&m.b);
+  ttModuleIndexDestroy(&m.mod);
+  ttStrIndexDestroy(&m.gpuFuncs);
+  free(m.gpuOps);
   free(m.parent);
   return !m.failed;
 }

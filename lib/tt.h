@@ -46,17 +46,50 @@ void *ttAlloc(size_t n);            /* calloc or abort with a message */
 void *ttRealloc(void *p, size_t n); /* realloc or abort with a message */
 char *ttStrDup(const char *s);
 /* A hash from pointer to index (open addressing, linear probing, at most half full): the
- * index of each op of a block in O(1), instead of a scan. */
+ * index of each op of a block in O(1), instead of a scan. Zero-initialized: empty. */
 typedef struct {
   const void **keys;
   int *vals;
-  size_t mask;
+  size_t mask, n;
 } TtPtrIndex;
 /* Indexes keys[0..n) (distinct, non-null) as 0..n-1. */
 void ttPtrIndexInit(TtPtrIndex *h, const void *const *keys, int n);
+/* Sets non-null key -> val (added, or its value replaced), growing the table. */
+void ttPtrIndexPut(TtPtrIndex *h, const void *key, int val);
 /* The index of key, or -1. */
 int ttPtrIndexFind(const TtPtrIndex *h, const void *key);
 void ttPtrIndexDestroy(TtPtrIndex *h);
+
+/* index.c: a string -> int hash, and a module's top-level ops by name ---------------- */
+
+/* A hash from string to int (open addressing, at most half full, grows). Keys are not
+ * copied: their bytes must outlive the index (attribute strings do, with the context). */
+typedef struct {
+  MlirStringRef *keys;
+  int *vals;
+  bool *used;
+  size_t mask, n;
+} TtStrIndex; /* zero-initialized: empty */
+/* Adds key -> val; false (and no change) when key is there already (the first wins). */
+bool ttStrIndexAdd(TtStrIndex *h, MlirStringRef key, int val);
+/* The value of key, or -1. */
+int ttStrIndexFind(const TtStrIndex *h, MlirStringRef key);
+void ttStrIndexDestroy(TtStrIndex *h);
+/* A module's top-level ops, indexed once (O(1) lookups instead of a scan per name): by
+ * `sym_name`, and by the kernel a fused function's `tile.launch` names. The first op of a
+ * name wins. It sees the body as built: rebuild it after adding or erasing the ops looked
+ * up. */
+typedef struct {
+  MlirOperation *ops; /* the body's ops in order */
+  int n;
+  TtStrIndex bySym, byKernel;
+} TtModuleIndex;
+void ttModuleIndexInit(TtModuleIndex *x, MlirModule module);
+/* The op named @name (ttModuleLookup), or a null op. */
+MlirOperation ttModuleIndexSymbol(const TtModuleIndex *x, const char *name);
+/* The fused function that launches kernel @kernel (ttLauncherOf), or a null op. */
+MlirOperation ttModuleIndexLauncher(const TtModuleIndex *x, const char *kernel);
+void ttModuleIndexDestroy(TtModuleIndex *x);
 
 /* diag.c: diagnostics printed as file:line:col, and --verify-diagnostics -------------- */
 

@@ -123,29 +123,52 @@ static size_t ptrSlot(const TtPtrIndex *h, const void *p) {
   return (size_t)(x >> 17) & h->mask;
 }
 
-void ttPtrIndexInit(TtPtrIndex *h, const void *const *keys, int n) {
+/* The slot of key, or the empty slot where it would go. */
+static size_t ptrFindSlot(const TtPtrIndex *h, const void *key) {
+  size_t s = ptrSlot(h, key);
+  while (h->keys[s] && h->keys[s] != key)
+    s = (s + 1) & h->mask;
+  return s;
+}
+
+/* An empty table of at least 16 slots and twice n. */
+static void ptrAlloc(TtPtrIndex *h, size_t n) {
   size_t cap = 16;
-  while (cap < 2 * (size_t)(n > 0 ? n : 0))
+  while (cap < 2 * n)
     cap *= 2;
   h->mask = cap - 1;
+  h->n = 0;
   h->keys = ttAlloc(sizeof(void *) * cap);
   h->vals = ttAlloc(sizeof(int) * cap);
-  for (int i = 0; i < n; i++) {
-    size_t s = ptrSlot(h, keys[i]);
-    while (h->keys[s])
-      s = (s + 1) & h->mask;
-    h->keys[s] = keys[i];
-    h->vals[s] = i;
+}
+
+void ttPtrIndexInit(TtPtrIndex *h, const void *const *keys, int n) {
+  ptrAlloc(h, (size_t)(n > 0 ? n : 0));
+  for (int i = 0; i < n; i++)
+    ttPtrIndexPut(h, keys[i], i);
+}
+
+void ttPtrIndexPut(TtPtrIndex *h, const void *key, int val) {
+  if (!h->keys || 2 * (h->n + 1) > h->mask + 1) { /* rehash into twice the slots */
+    TtPtrIndex old = *h;
+    ptrAlloc(h, old.keys ? old.mask + 1 : 8);
+    for (size_t i = 0; old.keys && i <= old.mask; i++)
+      if (old.keys[i])
+        ttPtrIndexPut(h, old.keys[i], old.vals[i]);
+    free(old.keys);
+    free(old.vals);
   }
+  size_t s = ptrFindSlot(h, key);
+  h->n += !h->keys[s];
+  h->keys[s] = key;
+  h->vals[s] = val;
 }
 
 int ttPtrIndexFind(const TtPtrIndex *h, const void *key) {
-  if (!key)
+  if (!key || !h->keys)
     return -1;
-  for (size_t s = ptrSlot(h, key); h->keys[s]; s = (s + 1) & h->mask)
-    if (h->keys[s] == key)
-      return h->vals[s];
-  return -1;
+  size_t s = ptrFindSlot(h, key);
+  return h->keys[s] ? h->vals[s] : -1;
 }
 
 void ttPtrIndexDestroy(TtPtrIndex *h) {

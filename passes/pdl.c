@@ -70,15 +70,6 @@ static bool leavesGlobalMemory(MlirOperation op) {
   return false;
 }
 
-/* Whether every func.call of `callee` passes, as operand `index`, an argument of the
- * calling function that is marked tt.invariant (and there is at least one call). */
-typedef struct {
-  const char *callee;
-  intptr_t index;
-  int calls;
-  bool invariant;
-} CallScan;
-
 static bool argIsInvariant(MlirValue v) {
   if (!mlirValueIsABlockArgument(v))
     return false;
@@ -94,24 +85,62 @@ static bool argIsInvariant(MlirValue v) {
              mlirDictionaryAttrGetElementByName(dict, ttStrRef("tt.invariant")));
 }
 
-static bool scanCall(MlirOperation op, void *userData) {
-  CallScan *s = userData;
-  if (!ttOpIs(op, "func.call") || mlirOperationGetNumOperands(op) <= s->index)
+/* The pass's indexes, built once: the module's top-level ops (a kernel's launcher), and
+ * every func.call of the module by callee (callee name -> its first call in `calls`, each
+ * call -> the next of the same callee in `next`), so that the calls of a fused function
+ * are found without a walk of the module per kernel. */
+typedef struct {
+  TtModuleIndex mod;
+  TtStrIndex byCallee;
+  MlirOperation *calls;
+  int *next, ncalls, cap;
+} PdlIndex;
+
+static bool collectCall(MlirOperation op, void *userData) {
+  PdlIndex *x = userData;
+  MlirAttribute a = ttOpIs(op, "func.call") ? ttOpAttr(op, "callee") : mlirAttributeGetNull();
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAFlatSymbolRef(a))
     return true;
-  MlirAttribute a = ttOpAttr(op, "callee");
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAFlatSymbolRef(a) ||
-      !ttStrRefEq(mlirFlatSymbolRefAttrGetValue(a), s->callee))
-    return true;
-  s->calls++;
-  s->invariant = s->invariant && argIsInvariant(mlirOperationGetOperand(op, s->index));
+  if (x->ncalls == x->cap) {
+    x->cap = x->cap ? 2 * x->cap : 64;
+    x->calls = ttRealloc(x->calls, sizeof(MlirOperation) * (size_t)x->cap);
+    x->next = ttRealloc(x->next, sizeof(int) * (size_t)x->cap);
+  }
+  MlirStringRef callee = mlirFlatSymbolRefAttrGetValue(a);
+  int first = ttStrIndexFind(&x->byCallee, callee);
+  x->calls[x->ncalls] = op;
+  x->next[x->ncalls] = -1;
+  if (first < 0) {
+    ttStrIndexAdd(&x->byCallee, callee, x->ncalls);
+  } else { /* appended to the callee's list (the order does not matter) */
+    x->next[x->ncalls] = x->next[first];
+    x->next[first] = x->ncalls;
+  }
+  x->ncalls++;
   return true;
+}
+
+/* Whether every func.call of `callee` passes, as operand `index`, an argument of the
+ * calling function that is marked tt.invariant, and there is at least one such call
+ * (a call with too few operands is not counted). */
+static bool invariantAtEveryCall(const PdlIndex *x, const char *callee, intptr_t index) {
+  int calls = 0;
+  bool invariant = true;
+  for (int c = ttStrIndexFind(&x->byCallee, ttStrRef(callee)); c >= 0; c = x->next[c]) {
+    MlirOperation op = x->calls[c];
+    if (mlirOperationGetNumOperands(op) <= index)
+      continue;
+    calls++;
+    invariant = invariant && argIsInvariant(mlirOperationGetOperand(op, index));
+  }
+  return calls > 0 && invariant;
 }
 
 /* Marks in invariant[] (by kernel argument number, cleared by the caller) the TMA
  * descriptors that map an invariant input of the fused function `fusion` launching the
  * kernel: descriptors are the kernel's last arguments, in the order of the launch's `tma`
  * entries, each entry naming its input first. */
-static void invariantDescs(MlirModule module, MlirOperation fusion, MlirBlock kbody,
+static void invariantDescs(const PdlIndex *x, MlirOperation fusion, MlirBlock kbody,
                            bool *invariant) {
   MlirAttribute launch = mlirOperationIsNull(fusion) ? mlirAttributeGetNull()
                                                      : ttOpAttr(fusion, "tile.launch");
@@ -134,9 +163,8 @@ static void invariantDescs(MlirModule module, MlirOperation fusion, MlirBlock kb
     MlirAttribute e = mlirArrayAttrGetElement(tma, i);
     if (!mlirAttributeIsADenseI64Array(e) || mlirDenseArrayGetNumElements(e) < 1)
       continue;
-    CallScan s = {name, (intptr_t)mlirDenseI64ArrayGetElement(e, 0), 0, true};
-    ttWalk(mlirModuleGetOperation(module), scanCall, &s);
-    invariant[first + i] = s.calls > 0 && s.invariant;
+    invariant[first + i] =
+        invariantAtEveryCall(x, name, (intptr_t)mlirDenseI64ArrayGetElement(e, 0));
   }
 }
 
@@ -164,12 +192,12 @@ static void build0(MlirBlock block, MlirOperation before, const char *name, Mlir
   ttBuild(&b, name, loc, 0, NULL, ttNoType(), 0, NULL);
 }
 
-static void pdlKernel(MlirModule module, MlirOperation kernel, int trigger, int64_t numSms) {
+static void pdlKernel(const PdlIndex *x, MlirOperation kernel, int trigger, int64_t numSms) {
   MlirContext ctx = mlirOperationGetContext(kernel);
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   char kname[128] = "";
   ttOpAttrStr(kernel, "sym_name", kname, sizeof kname);
-  MlirOperation fusion = ttLauncherOf(module, kname);
+  MlirOperation fusion = ttModuleIndexLauncher(&x->mod, kname);
   MlirOperation loop = ttDotLoop(kbody);
   if (trigger == TRIGGER_AUTO) { /* a symbolic grid counts as more than one wave */
     int64_t programs = mlirOperationIsNull(fusion) ? -1 : ttLaunchProgramsExact(fusion);
@@ -187,7 +215,7 @@ static void pdlKernel(MlirModule module, MlirOperation kernel, int trigger, int6
 
   /* Step 1. */
   bool *invariant = ttAlloc(sizeof(bool) * (size_t)(mlirBlockGetNumArguments(kbody) + 1));
-  invariantDescs(module, fusion, kbody, invariant);
+  invariantDescs(x, fusion, kbody, invariant);
   MlirOperation held[64], op = mlirBlockGetFirstOperation(kbody);
   int nheld = 0;
   for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -216,11 +244,18 @@ static void pdlKernel(MlirModule module, MlirOperation kernel, int trigger, int6
 }
 
 bool ttPdlPass(MlirModule module, const TtPassOptions *opts) {
-  MlirBlock body = mlirModuleGetBody(module);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
+  PdlIndex x = {0}; /* the pass adds no top-level ops and no calls */
+  ttModuleIndexInit(&x.mod, module);
+  ttWalk(mlirModuleGetOperation(module), collectCall, &x);
+  for (int i = 0; i < x.mod.n; i++) {
+    MlirOperation op = x.mod.ops[i];
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
         mlirAttributeIsNull(ttOpAttr(op, "tile.pdl")))
-      pdlKernel(module, op, (int)opts->v[TT_PDL_TRIGGER], opts->v[TT_PDL_NUM_SMS]);
+      pdlKernel(&x, op, (int)opts->v[TT_PDL_TRIGGER], opts->v[TT_PDL_NUM_SMS]);
+  }
+  ttModuleIndexDestroy(&x.mod);
+  ttStrIndexDestroy(&x.byCallee);
+  free(x.calls);
+  free(x.next);
   return true;
 }

@@ -477,7 +477,7 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
 }
 
 /* Steps 1-5 for one kernel. */
-static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stages,
+static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int64_t stages,
                            int form, int wgmmaInFlight) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation loop = ttDotLoop(kbody);
@@ -502,7 +502,7 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
   }
   char kname[128] = "";
   ttOpAttrStr(kernel, "sym_name", kname, sizeof kname);
-  MlirOperation fusion = ttLauncherOf(module, kname);
+  MlirOperation fusion = ttModuleIndexLauncher(index, kname);
   int64_t asked = stages; /* the option (0: from the shape) */
   /* tma (or auto: tma where the loop qualifies, else registers) */
   bool shared = form == FORM_SHARED, tma = form == FORM_TMA || form == FORM_AUTO;
@@ -691,13 +691,16 @@ static bool pipelineKernel(MlirModule module, MlirOperation kernel, int64_t stag
 }
 
 bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
-  MlirBlock body = mlirModuleGetBody(module);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
-        !pipelineKernel(module, op, opts->v[TT_PIPELINE_NUM_STAGES],
-                        (int)opts->v[TT_PIPELINE_STAGE_IN],
-                        (int)opts->v[TT_PIPELINE_WGMMA_IN_FLIGHT]))
-      return false;
-  return true;
+  TtModuleIndex index; /* the launchers, indexed once (the pass adds no top-level ops) */
+  ttModuleIndexInit(&index, module);
+  bool ok = true;
+  for (int i = 0; i < index.n && ok; i++) {
+    MlirOperation op = index.ops[i];
+    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")))
+      ok = pipelineKernel(&index, op, opts->v[TT_PIPELINE_NUM_STAGES],
+                          (int)opts->v[TT_PIPELINE_STAGE_IN],
+                          (int)opts->v[TT_PIPELINE_WGMMA_IN_FLIGHT]);
+  }
+  ttModuleIndexDestroy(&index);
+  return ok;
 }

@@ -247,7 +247,8 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
 }
 
 /* Steps 2-5 for one kernel. */
-static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option, int64_t sms,
+static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOperation kernel,
+                        int64_t option, int64_t sms,
                         bool twoStageOpt) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation loop = ttDotLoop(body);
@@ -255,7 +256,7 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
     return true;
   char name[128] = "";
   ttOpAttrStr(kernel, "sym_name", name, sizeof name);
-  MlirOperation fusion = ttLauncherOf(module, name);
+  MlirOperation fusion = ttModuleIndexLauncher(index, name);
   int64_t lb = constInt(mlirOperationGetOperand(loop, 0));
   int64_t k = constInt(mlirOperationGetOperand(loop, 1));
   int64_t step = constInt(mlirOperationGetOperand(loop, 2));
@@ -356,12 +357,16 @@ static bool splitKernel(MlirModule module, MlirOperation kernel, int64_t option,
 bool ttSplitKPass(MlirModule module, const TtPassOptions *opts) {
   if (!tileUntiledDots(module))
     return false;
+  /* the launchers, indexed once (the reduce kernels added below have none to look up) */
+  TtModuleIndex index;
+  ttModuleIndexInit(&index, module);
   MlirBlock body = mlirModuleGetBody(module);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op) && ok;
        op = mlirOperationGetNextInBlock(op))
-    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")) &&
-        !splitKernel(module, op, opts->v[TT_SPLITK_SPLIT_K], opts->v[TT_SPLITK_NUM_SMS],
-                     opts->v[TT_SPLITK_REDUCE] == 1))
-      return false;
-  return true;
+    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")))
+      ok = splitKernel(module, &index, op, opts->v[TT_SPLITK_SPLIT_K],
+                       opts->v[TT_SPLITK_NUM_SMS], opts->v[TT_SPLITK_REDUCE] == 1);
+  ttModuleIndexDestroy(&index);
+  return ok;
 }

@@ -35,11 +35,10 @@ int64_t tgPow2Div(int64_t v) {
   return d;
 }
 
+/* The last definition of v (tgDefine), through the value -> index hash. */
 Lowered *tgLookup(Lower *l, MlirValue v) {
-  for (int i = l->nvals - 1; i >= 0; i--)
-    if (mlirValueEqual(l->vals[i]->key, v))
-      return l->vals[i];
-  return NULL;
+  int i = ttPtrIndexFind(&l->valIndex, v.ptr);
+  return i < 0 ? NULL : l->vals[i];
 }
 
 void tgOperands(Lower *l, MlirOperation op, int n, Lowered **out) {
@@ -61,6 +60,8 @@ Lowered *tgDefine(Lower *l, MlirValue key) {
     l->vals = ttRealloc(l->vals, sizeof(Lowered *) * (size_t)l->capvals);
   }
   Lowered *x = ttAlloc(sizeof(Lowered));
+  if (key.ptr) /* (a null key is found by no lookup) */
+    ttPtrIndexPut(&l->valIndex, key.ptr, l->nvals);
   l->vals[l->nvals++] = x;
   x->key = key;
   x->n = repsOf(l, key);
@@ -169,12 +170,8 @@ void tgYield(Lower *l, MlirBlock blk, MlirValue v) {
 void tgSharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t align,
                          bool external) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpuModule, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    char have[160] = "";
-    if (ttOpAttrStr(op, "sym_name", have, sizeof have) && strcmp(have, name) == 0)
-      return;
-  }
+  if (ttStrIndexFind(l->gpuNames, ttStrRef(name)) >= 0)
+    return;
   char type[64];
   snprintf(type, sizeof type, "!llvm.array<%lld x i8>", (long long)bytes);
   MlirNamedAttribute attrs[5] = {
@@ -188,6 +185,7 @@ void tgSharedGlobal(Lower *l, const char *name, int64_t bytes, int64_t align,
   MlirRegion init = mlirRegionCreate();
   MlirOperation g = ttOpCreate("llvm.mlir.global", l->loc, 0, NULL, 0, NULL, 5, attrs, 1, &init);
   mlirBlockInsertOwnedOperation(body, 0, g);
+  ttStrIndexAdd(l->gpuNames, mlirStringAttrGetValue(ttOpAttr(g, "sym_name")), 0);
 }
 
 /* The address of shared-memory global `name`. */

@@ -347,10 +347,23 @@ static bool fitsOp(MlirOperation op, void *userData) {
   return !ctx[1];
 }
 
-static MlirOperation gpuModule(MlirModule module) {
-  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
-  if (!mlirOperationIsNull(gm))
+/* The module's `gpu.module @tt_kernels`, made at the end of the module the first time it
+ * is asked for; *cached holds it after the first call (one lookup per pass, not a scan
+ * of the module per kernel), and names the sym_names of the ops it already had. */
+static MlirOperation gpuModule(MlirModule module, MlirOperation *cached, TtStrIndex *names) {
+  if (!mlirOperationIsNull(*cached))
+    return *cached;
+  MlirOperation gm = *cached = ttModuleLookup(module, "tt_kernels");
+  if (!mlirOperationIsNull(gm)) {
+    MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+    for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op)) {
+      MlirAttribute s = ttOpAttr(op, "sym_name");
+      if (!mlirAttributeIsNull(s) && mlirAttributeIsAString(s))
+        ttStrIndexAdd(names, mlirStringAttrGetValue(s), 0);
+    }
     return gm;
+  }
   MlirContext ctx = mlirModuleGetContext(module);
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, mlirBlockCreate(0, NULL, NULL));
@@ -360,11 +373,12 @@ static MlirOperation gpuModule(MlirModule module) {
   mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), gm);
   mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
                                   ttStrRef("gpu.container_module"), mlirUnitAttrGet(ctx));
-  return gm;
+  return *cached = gm;
 }
 
 /* Steps 1-3 for one kernel. */
-static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptions *opts) {
+static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmNames,
+                        MlirOperation func, const TtPassOptions *opts) {
   MlirContext ctx = mlirOperationGetContext(func);
   Lower l = {0};
   l.wgmma = opts->v[TT_LOWER_MMA] == 1;
@@ -455,9 +469,11 @@ static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptio
       ttNamedAttr(ctx, "tt.llvm_arg_attrs", mlirArrayAttrGet(ctx, nargs, argAttrs)),
   };
   MlirOperation gfunc = ttOpCreate("gpu.func", l.loc, 0, NULL, 0, NULL, 6, attrs, 1, &region);
-  l.gpuModule = gpuModule(module);
+  l.gpuModule = gpuModule(module, gm, gmNames);
+  l.gpuNames = gmNames;
   mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l.gpuModule, 0)),
                                 gfunc);
+  ttStrIndexAdd(gmNames, mlirStringAttrGetValue(symName), 0);
   for (intptr_t i = 0; i < nargs; i++) {
     Lowered *x = tgDefine(&l, mlirBlockGetArgument(tbody, i));
     x->parts[0] = mlirBlockGetArgument(body, i);
@@ -502,6 +518,7 @@ static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptio
   for (int i = 0; i < l.nvals; i++)
     free(l.vals[i]);
   free(l.vals);
+  ttPtrIndexDestroy(&l.valIndex);
   if (!ok)
     mlirOperationDestroy(gfunc);
   return ok;
@@ -509,15 +526,17 @@ static bool lowerKernel(MlirModule module, MlirOperation func, const TtPassOptio
 
 bool ttConvertTileToGpu(MlirModule module, const TtPassOptions *opts) {
   MlirBlock body = mlirModuleGetBody(module);
-  MlirOperation op = mlirBlockGetFirstOperation(body);
+  MlirOperation op = mlirBlockGetFirstOperation(body), gm = {NULL};
+  TtStrIndex gmNames = {0}; /* the sym_names in gm */
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
-      if (!lowerKernel(module, op, opts))
-        return false;
+      if (!lowerKernel(module, &gm, &gmNames, op, opts))
+        break;
       mlirOperationDestroy(op); /* step 4 */
     }
     op = next;
   }
-  return true;
+  ttStrIndexDestroy(&gmNames);
+  return mlirOperationIsNull(op); /* every kernel lowered */
 }

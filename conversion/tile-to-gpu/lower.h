@@ -67,8 +67,10 @@ typedef struct {
   int64_t T, VEC, REPS; /* REPS: the most any tile of the kernel has */
   MlirValue tid; /* i32 thread index */
   MlirOperation gpuModule; /* where the kernel goes (and its shared-memory scratch) */
+  TtStrIndex *gpuNames;    /* the sym_names in gpuModule (kept by the pass, O(1) checks) */
   Lowered **vals; /* each allocated alone: pointers stay valid as the table grows */
   int nvals, capvals;
+  TtPtrIndex valIndex; /* value -> its last definition in vals (tgLookup in O(1)) */
   char smemName[160];  /* the kernel's shared-memory buffer (tile.dot), made at the end */
   int64_t smemBytes;
   /* tile.local_alloc rings sit in that buffer below ringTop; scratch goes above them

@@ -46,7 +46,9 @@
  *     copied values (each copied value once per group), return the outputs, and call it
  *     before the root; the call's results replace the outputs outside the group.
  *  5. Erase constants and copied values left without users.
- * Ops are found by an op -> index hash, so each user lookup is O(1).
+ * Ops are found by an op -> index hash, so each user lookup is O(1); step 2's sweeps visit
+ * only the members that may still pull in a producer (growGroup), so a group of n ops
+ * costs O(n) sweeps of its live members, not O(n) sweeps of the block.
  * Reductions over the last dimension fuse too (a *row* group, `prim.fusion = "row"`): the
  * first one fixes the group's row shape [..., N]; a later one joins only when it reduces
  * rows of that same shape, and only when the group's result is full rows or one value per
@@ -194,63 +196,115 @@ static bool usedOnlyByGroups(FuseState *st, MlirOperation op) {
   return true;
 }
 
-/* Step 2: adds producers to group g until nothing changes. */
-static void growGroup(FuseState *st, MlirBlock block, int g) {
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (int i = 0; i < st->block.n; i++) {
-      if (st->group[i] != g)
-        continue;
-      MlirOperation op = st->block.ops[i];
-      intptr_t nops = mlirOperationGetNumOperands(op);
-      bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL;
-      bool operandOfDot = st->dot[g] && ttPrimKind(op) == TT_PRIM_TRANSPOSE;
-      for (intptr_t k = 0; k < nops && !operandOfDot; k++) {
-        MlirOperation p = fuProducerIn(mlirOperationGetOperand(op, k), block);
-        if (mlirOperationIsNull(p) || fuIsConstant(p))
-          continue;
-        int j = fuIndexOf(st, p);
-        if (j < 0 || st->group[j] >= 0)
-          continue;
-        if (!allUsersIn(st, p, g)) { /* steps 2a-2c; refusals are reported in step 1 */
-          if (!matmul && fuFusible(p))
-            changed |= fuShareProducer(st, block, g, j);
-          continue;
-        }
-        if (matmul) { /* only a transpose of an operand joins (read in place) */
-          if (ttPrimKind(p) == TT_PRIM_TRANSPOSE) {
-            st->group[j] = g;
-            changed = true;
-          }
-          continue;
-        }
-        if (!fuFusible(p))
-          continue;
-        if (!fuCanJoin(st, g, p, true)) {
-          fuRemark(st, p, "%s",
-                 ttPrimIsPermute(p) || st->perm[g]
-                     ? "not fused into the group of its user: a permute kernel computes one "
-                       "transpose that moves the last dim, with only elementwise ops before "
-                       "and after it"
-                 : fuIsMove(p) || st->move[g]
-                     ? "not fused into the group of its user: data movement (slice, concat, "
-                       "index_select, gather, pad, iota, a row copy) fuses only into "
-                       "elementwise groups (no reduction or matmul in the group)"
-                 : st->multi[g] && (ttPrimKind(p) == TT_PRIM_MATMUL || ttPrimIsColumnReduction(p))
-                     ? "not fused into the group of its user: a group with several outputs "
-                       "holds no matmul or column reduction"
-                 : ttPrimIsColumnReduction(p) || st->col[g]
-                     ? "not fused into the group of its user: a column kernel computes one "
-                       "column reduction, with only elementwise ops before and after it"
-                     : "not fused into the group of its user: it reduces rows of another "
-                       "shape, which the group would have to read as well");
-          continue;
-        }
-        st->group[j] = g;
+/* Step 2 for member i of group g: each producer of its operands joins g when it may
+ * (or is shared, steps 2a-2c). Appends the index of each op that joined to
+ * added[*nadded]; true when one did. */
+static bool visitMember(FuseState *st, MlirBlock block, int g, int i, int *added,
+                        int *nadded) {
+  MlirOperation op = st->block.ops[i];
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL, changed = false;
+  bool operandOfDot = st->dot[g] && ttPrimKind(op) == TT_PRIM_TRANSPOSE;
+  for (intptr_t k = 0; k < nops && !operandOfDot; k++) {
+    MlirOperation p = fuProducerIn(mlirOperationGetOperand(op, k), block);
+    if (mlirOperationIsNull(p) || fuIsConstant(p))
+      continue;
+    int j = fuIndexOf(st, p);
+    if (j < 0 || st->group[j] >= 0)
+      continue;
+    if (!allUsersIn(st, p, g)) { /* steps 2a-2c; refusals are reported in step 1 */
+      if (!matmul && fuFusible(p) && fuShareProducer(st, block, g, j)) {
+        added[(*nadded)++] = j;
         changed = true;
       }
+      continue;
     }
+    if (matmul) { /* only a transpose of an operand joins (read in place) */
+      if (ttPrimKind(p) == TT_PRIM_TRANSPOSE) {
+        st->group[j] = g;
+        added[(*nadded)++] = j;
+        changed = true;
+      }
+      continue;
+    }
+    if (!fuFusible(p))
+      continue;
+    if (!fuCanJoin(st, g, p, true)) {
+      fuRemark(st, p, "%s",
+             ttPrimIsPermute(p) || st->perm[g]
+                 ? "not fused into the group of its user: a permute kernel computes one "
+                   "transpose that moves the last dim, with only elementwise ops before "
+                   "and after it"
+             : fuIsMove(p) || st->move[g]
+                 ? "not fused into the group of its user: data movement (slice, concat, "
+                   "index_select, gather, pad, iota, a row copy) fuses only into "
+                   "elementwise groups (no reduction or matmul in the group)"
+             : st->multi[g] && (ttPrimKind(p) == TT_PRIM_MATMUL || ttPrimIsColumnReduction(p))
+                 ? "not fused into the group of its user: a group with several outputs "
+                   "holds no matmul or column reduction"
+             : ttPrimIsColumnReduction(p) || st->col[g]
+                 ? "not fused into the group of its user: a column kernel computes one "
+                   "column reduction, with only elementwise ops before and after it"
+                 : "not fused into the group of its user: it reduces rows of another "
+                   "shape, which the group would have to read as well");
+      continue;
+    }
+    st->group[j] = g;
+    added[(*nadded)++] = j;
+    changed = true;
+  }
+  return changed;
+}
+
+/* False when visiting member i of group g (visitMember) can change nothing, now or later:
+ * no producer of its operands is a block op in no group, not a constant, that may join
+ * (a fusible op; for a matmul member, a transpose), or g holds a matmul and i is a
+ * transpose (a dot operand, whose producers stay out). Ops never leave a group, so a
+ * member that is not live stays so. */
+static bool memberLive(FuseState *st, MlirBlock block, int g, int i) {
+  MlirOperation op = st->block.ops[i];
+  bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL;
+  if (st->dot[g] && ttPrimKind(op) == TT_PRIM_TRANSPOSE)
+    return false;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
+    MlirOperation p = fuProducerIn(mlirOperationGetOperand(op, k), block);
+    if (mlirOperationIsNull(p) || fuIsConstant(p))
+      continue;
+    int j = fuIndexOf(st, p);
+    if (j >= 0 && st->group[j] < 0 &&
+        (matmul ? ttPrimKind(p) == TT_PRIM_TRANSPOSE : fuFusible(p)))
+      return true;
+  }
+  return false;
+}
+
+static int cmpInt(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Step 2: adds producers to group g until nothing changes. Each sweep visits the members
+ * g had when it began, in program order (an op that joins is a producer, before its
+ * user, so it waits for the next sweep), as a sweep over the whole block would; members
+ * that are no longer live (memberLive) are dropped from the sweeps, since visiting them
+ * would change nothing. A chain of n ops then takes n sweeps of one member each, O(n),
+ * where sweeps over the block took O(n^2). live and added have room for every op. */
+static void growGroup(FuseState *st, MlirBlock block, int g, int *live, int *added) {
+  int nlive = 1;
+  live[0] = st->root[g];
+  for (bool changed = true; changed;) {
+    changed = false;
+    int kept = 0, nadded = 0;
+    for (int a = 0; a < nlive; a++) {
+      int i = live[a];
+      changed |= visitMember(st, block, g, i, added, &nadded);
+      if (memberLive(st, block, g, i))
+        live[kept++] = i;
+    }
+    for (int a = 0; a < nadded; a++)
+      live[kept++] = added[a];
+    nlive = kept;
+    qsort(live, (size_t)nlive, sizeof(int), cmpInt);
   }
 }
 
@@ -292,6 +346,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   st.perm = ttAlloc(sizeof(bool) * cap);
   st.multi = ttAlloc(sizeof(bool) * cap);
   st.nout = ttAlloc(sizeof(int) * cap);
+  int *live = ttAlloc(sizeof(int) * cap), *added = ttAlloc(sizeof(int) * cap);
   for (int i = st.block.n - 1; i >= 0; i--) { /* steps 1 and 2 */
     MlirOperation op = st.block.ops[i];
     if (st.group[i] >= 0 || !fuFusible(op))
@@ -311,7 +366,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
     st.col[ngroups] = ttPrimIsColumnReduction(op);
     st.move[ngroups] = fuIsMove(op);
     st.perm[ngroups] = ttPrimIsPermute(op);
-    growGroup(&st, block, ngroups);
+    growGroup(&st, block, ngroups, live, added);
     ngroups++;
   }
   int *scratch = ttAlloc(sizeof(int) * cap);
@@ -338,7 +393,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
   void *arrays[] = {st.group,  st.cost, st.next, st.copied, st.needed, st.skipped,
                     st.output, st.root, st.parent, st.firstUse, st.head, st.rowType,
                     st.dot,    st.col,  st.move,  st.perm,   st.multi, st.nout,  scratch,
-                    st.block.ops};
+                    st.block.ops, live, added};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
     free(arrays[k]);
   ttPtrIndexDestroy(&st.index);

@@ -143,7 +143,7 @@ static MlirValue rowLoop(Emit *e, const ColumnGeometry *g, MlirValue obase, Mlir
     a = ttBuild(&e->b, c.combine, e->loc, 2, ops, ct, 0, NULL);
   }
   ttBuild(&e->b, "scf.yield", e->loc, 1, &a, ttNoType(), 0, NULL);
-  e->nmemo = saved;
+  tileMemoTruncate(e, saved);
   tileLoadsFirst(body);
   e->b = outer;
   return mlirOperationGetResult(loop, 0);

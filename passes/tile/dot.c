@@ -360,7 +360,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
     ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);
   }
-  free(e.memo);
+  tileMemoFree(&e);
   free(e.inputs);
   if (!ok) {
     mlirOperationDestroy(kfunc);

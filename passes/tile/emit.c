@@ -5,7 +5,8 @@
  * given the offsets `offs` and the mask of the elements a program computes (Emit, in
  * tile.h). This is step 4 of kernel.c's algorithm, and step 5's load scheduling:
  *  4. Emit the returned value at the offsets `offs` by recursion over its producers,
- *     memoized on (value, offsets):
+ *     memoized on (value, offsets) (a hash of the values, with each value's entries
+ *     chained: O(1) a lookup):
  *     - a function argument is a `tile.load` of its pointer at the offsets (masked);
  *     - elementwise ops become arith/math ops on tiles, computing f16/bf16 in f32 (the
  *       dtype policy of PyTorch's own kernels); a `convert` to f16/bf16 rounds there.
@@ -476,7 +477,31 @@ void tileMemoPut(Emit *e, MlirValue v, MlirValue offs, MlirValue r) {
     e->capmemo = e->capmemo ? 2 * e->capmemo : 32;
     e->memo = ttRealloc(e->memo, sizeof(Memo) * (size_t)e->capmemo);
   }
-  e->memo[e->nmemo++] = (Memo){v, offs, r};
+  int prev = ttPtrIndexFind(&e->memoIndex, v.ptr);
+  ttPtrIndexPut(&e->memoIndex, v.ptr, e->nmemo);
+  e->memo[e->nmemo++] = (Memo){v, offs, r, prev};
+}
+
+void tileMemoTruncate(Emit *e, int n) {
+  for (; e->nmemo > n; e->nmemo--) { /* the key's chain back to the entry before */
+    Memo *m = &e->memo[e->nmemo - 1];
+    ttPtrIndexPut(&e->memoIndex, m->key.ptr, m->prev);
+  }
+}
+
+void tileMemoFree(Emit *e) {
+  free(e->memo);
+  ttPtrIndexDestroy(&e->memoIndex);
+}
+
+/* The first memo entry of v at offs (the chain of v's entries, walked to its start), or
+ * -1. */
+static int memoFind(const Emit *e, MlirValue v, MlirValue offs) {
+  int found = -1;
+  for (int i = ttPtrIndexFind(&e->memoIndex, v.ptr); i >= 0; i = e->memo[i].prev)
+    if (mlirValueEqual(e->memo[i].offs, offs))
+      found = i;
+  return found;
 }
 
 MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs) {
@@ -486,9 +511,9 @@ MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs) {
   if (mlirValueIsAOpResult(v) && (ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_REDUCTION ||
                                    ttPrimKind(mlirOpResultGetOwner(v)) == TT_PRIM_ARGREDUCE))
     offs = none; /* one value per row, wherever it is used */
-  for (int i = 0; i < e->nmemo; i++)
-    if (mlirValueEqual(e->memo[i].key, v) && mlirValueEqual(e->memo[i].offs, offs))
-      return e->memo[i].result;
+  int memo = memoFind(e, v, offs);
+  if (memo >= 0)
+    return e->memo[memo].result;
   int input = -1;
   for (int i = 0; i < e->nin; i++)
     if (mlirValueEqual(e->inputs[i], v))
@@ -506,7 +531,9 @@ MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs) {
 }
 
 /* Step 5b: moves every tile.load, with the ops its operands need (its backward slice in
- * the block), to the front of the body, keeping program order within each part. All loads
+ * the block: an op is in it when a later op of the block in it uses one of its results,
+ * found through its uses, O(uses)), to the front of the body, keeping program order
+ * within each part. All loads
  * then issue before any math, and the math lowers into one basic block. */
 void tileLoadsFirst(MlirBlock body) {
   int n = 0, cap = 64;
@@ -518,15 +545,19 @@ void tileLoadsFirst(MlirBlock body) {
     ops[n++] = op;
   }
   bool *inSlice = ttAlloc(sizeof(bool) * (size_t)n);
+  TtPtrIndex index = {0}; /* op -> its position: each op's users looked up in O(1) */
+  for (int i = 0; i < n; i++)
+    ttPtrIndexPut(&index, ops[i].ptr, i);
   for (int i = n - 1; i >= 0; i--) {
     inSlice[i] = ttOpIs(ops[i], "tile.load");
-    for (int j = i + 1; j < n && !inSlice[i]; j++) /* used by an op of the slice? */
-      for (intptr_t k = 0; inSlice[j] && k < mlirOperationGetNumOperands(ops[j]); k++) {
-        MlirValue x = mlirOperationGetOperand(ops[j], k);
-        inSlice[i] |= mlirValueIsAOpResult(x) &&
-                      mlirOperationEqual(mlirOpResultGetOwner(x), ops[i]);
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[i]) && !inSlice[i]; r++)
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(ops[i], r));
+           !mlirOpOperandIsNull(u) && !inSlice[i]; u = mlirOpOperandGetNextUse(u)) {
+        int j = ttPtrIndexFind(&index, mlirOpOperandGetOwner(u).ptr); /* an op of the */
+        inSlice[i] = j > i && inSlice[j];                               /* slice uses it */
       }
   }
+  ttPtrIndexDestroy(&index);
   int anchor = 0;
   while (anchor < n && inSlice[anchor])
     anchor++;

@@ -193,7 +193,7 @@ bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
 }
 
 bool tileFinishKernel(Emit *e, MlirOperation kfunc) {
-  free(e->memo);
+  tileMemoFree(e);
   free(e->inputs);
   if (e->failed) {
     mlirOperationDestroy(kfunc);

@@ -57,7 +57,7 @@ static MlirOperation beginChunkLoop(Emit *e, MlirValue rowStart, MlirValue range
 static void endChunkLoop(Emit *e, MlirOperation loop, TtBuilder outer, int n,
                          const MlirValue *results) {
   ttBuild(&e->b, "scf.yield", e->loc, n, results, ttNoType(), 0, NULL);
-  e->nmemo = e->loopMemo;
+  tileMemoTruncate(e, e->loopMemo);
   tileLoadsFirst(ttForBody(loop));
   e->b = outer;
 }
@@ -253,7 +253,7 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   int64_t nrows = geo.row ? geo.rowsPerProgram : 1;
   e.looped = geo.looped;
   for (int64_t i = 0; i < nrows && !e.failed; i++) {
-    e.nmemo = 0; /* reductions are memoized per row */
+    tileMemoTruncate(&e, 0); /* reductions are memoized per row */
     MlirValue row = pid;
     if (nrows > 1) {
       row = tileOp2(&e, "arith.muli", pid, ttConstInt(&e.b, loc, i32, nrows), i32);

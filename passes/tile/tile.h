@@ -29,9 +29,11 @@
 /* arith.cmpi predicates. */
 enum { CMPI_EQ = 0, CMPI_SLT = 2 };
 
-/* One memoized value: `key` emitted at offsets `offs` (null: the same everywhere). */
+/* One memoized value: `key` emitted at offsets `offs` (null: the same everywhere); prev
+ * is the entry of the same key before it (-1: none), a chain from Emit.memoIndex. */
 typedef struct {
   MlirValue key, offs, result;
+  int prev;
 } Memo;
 
 /* The state of one kernel's emission (emit.c): where ops go, the offsets and mask of the
@@ -53,6 +55,7 @@ typedef struct {
   int nin;
   Memo *memo;
   int nmemo, capmemo;
+  TtPtrIndex memoIndex; /* key -> its last entry in memo (-1: none): O(1) lookups */
   bool failed;
 } Emit;
 
@@ -113,6 +116,10 @@ MlirValue tileMaskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct);
 MlirValue tileReduceToSplat(Emit *e, MlirValue x, Combiner c, MlirType ct);
 /* Records that v at offsets offs (null: everywhere) is r. */
 void tileMemoPut(Emit *e, MlirValue v, MlirValue offs, MlirValue r);
+/* Forgets the memo entries from the n-th on (the values made inside a loop body). */
+void tileMemoTruncate(Emit *e, int n);
+/* Frees the memo. */
+void tileMemoFree(Emit *e);
 /* Emits value v of the fused function at offsets offs (step 4); sets e->failed (after a
  * diagnostic) when it cannot. */
 MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs);
