@@ -42,6 +42,9 @@ bool ttWriteFile(const char *path, const char *bytes, size_t n);
 MlirStringRef ttStrRef(const char *s);
 /* True when the string ref equals the C string. */
 bool ttStrRefEq(MlirStringRef a, const char *b);
+/* Runs fn(argc, argv) on a thread with a 1 GiB stack (the passes recurse along chains
+ * of values; a 100k-op chain overflowed 8 MiB) and returns its result. */
+int ttMainOnBigStack(int (*fn)(int, char **), int argc, char **argv);
 void *ttAlloc(size_t n);            /* calloc or abort with a message */
 void *ttRealloc(void *p, size_t n); /* realloc or abort with a message */
 char *ttStrDup(const char *s);

@@ -1,5 +1,5 @@
 /* util.c - growable strings, whole-file reads and writes, checked allocation, a pointer
- * -> index hash.
+ * -> index hash, and the tools' main on a big stack.
  *
  * Everything here is plain C with no MLIR state; allocation failure aborts with a message
  * (the tools have no sensible way to go on without memory).
@@ -7,6 +7,7 @@
 #include "tt.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -175,4 +176,39 @@ void ttPtrIndexDestroy(TtPtrIndex *h) {
   free(h->keys);
   free(h->vals);
   *h = (TtPtrIndex){0};
+}
+
+/* ttMainOnBigStack: main's work on a thread whose stack is TT_MAIN_STACK bytes. The
+ * passes recurse along a kernel's chains of values (--tile's emission, operand by
+ * operand), about a kilobyte a level; a 100,000-op chain overflowed the default 8 MiB
+ * stack. 1 GiB of address space is reserved, touched only as deep as the recursion
+ * goes. Where the thread cannot be made, the work runs on the caller's stack. */
+#define TT_MAIN_STACK ((size_t)1 << 30)
+
+typedef struct {
+  int (*fn)(int, char **);
+  int argc;
+  char **argv;
+  int rc;
+} MainCall;
+
+static void *runMain(void *p) {
+  MainCall *c = p;
+  c->rc = c->fn(c->argc, c->argv);
+  return NULL;
+}
+
+int ttMainOnBigStack(int (*fn)(int, char **), int argc, char **argv) {
+  MainCall c = {fn, argc, argv, 1};
+  pthread_attr_t attr;
+  pthread_t thread;
+  if (pthread_attr_init(&attr) != 0)
+    return fn(argc, argv);
+  bool started = pthread_attr_setstacksize(&attr, TT_MAIN_STACK) == 0 &&
+                 pthread_create(&thread, &attr, runMain, &c) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started)
+    return fn(argc, argv);
+  pthread_join(thread, NULL);
+  return c.rc;
 }

@@ -36,10 +36,15 @@
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
   MlirModule module;
+  TtModuleIndex index; /* the module's functions by name: a lookup per launch, not a scan */
+  TtStrIndex gpuFuncs;  /* gpu.funcs of @tt_kernels by name -> position in gpuOps */
+  MlirOperation *gpuOps;
+  bool gpuIndexed;
   bool ok;
 } Verify;
 
@@ -393,20 +398,33 @@ static MlirOperation kernelNamed(Verify *v, MlirAttribute ref) {
   if (name.length >= sizeof buf)
     return none;
   snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
-  MlirOperation f = ttModuleLookup(v->module, buf);
+  MlirOperation f = ttModuleIndexSymbol(&v->index, buf);
   if (!mlirOperationIsNull(f))
     return ttOpIs(f, "func.func") && !mlirAttributeIsNull(ttOpAttr(f, "tile.kernel")) ? f : none;
-  MlirOperation gm = ttModuleLookup(v->module, "tt_kernels");
-  if (mlirOperationIsNull(gm) || !ttOpIs(gm, "gpu.module"))
-    return none;
-  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute s = ttOpAttr(op, "sym_name");
-    if (ttOpIs(op, "gpu.func") && !mlirAttributeIsNull(s) && ttStrRefEq(mlirStringAttrGetValue(s), buf))
-      return op;
+  if (!v->gpuIndexed) { /* once: the gpu.funcs of @tt_kernels (after the lowering) */
+    v->gpuIndexed = true;
+    MlirOperation gm = ttModuleIndexSymbol(&v->index, "tt_kernels");
+    if (!mlirOperationIsNull(gm) && ttOpIs(gm, "gpu.module")) {
+      MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+      int n = 0;
+      for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+           op = mlirOperationGetNextInBlock(op))
+        n++;
+      v->gpuOps = ttAlloc(sizeof(MlirOperation) * (size_t)(n + 1));
+      n = 0;
+      for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+           op = mlirOperationGetNextInBlock(op)) {
+        MlirAttribute s = ttOpAttr(op, "sym_name");
+        if (ttOpIs(op, "gpu.func") && !mlirAttributeIsNull(s) &&
+            ttStrIndexFind(&v->gpuFuncs, mlirStringAttrGetValue(s)) < 0) {
+          v->gpuOps[n] = op;
+          ttStrIndexAdd(&v->gpuFuncs, mlirStringAttrGetValue(s), n++);
+        }
+      }
+    }
   }
-  return none;
+  int k = v->gpuOps ? ttStrIndexFind(&v->gpuFuncs, ttStrRef(buf)) : -1;
+  return k >= 0 ? v->gpuOps[k] : none;
 }
 
 static MlirType funcType(MlirOperation f) {
@@ -574,7 +592,7 @@ static void fusedFunc(Verify *v, MlirOperation f) {
     if (mlirAttributeIsAFlatSymbolRef(of)) {
       MlirStringRef s = mlirFlatSymbolRefAttrGetValue(of);
       snprintf(buf, sizeof buf, "%.*s", (int)s.length, s.data);
-      o = ttModuleLookup(v->module, buf);
+      o = ttModuleIndexSymbol(&v->index, buf);
     }
     if (mlirOperationIsNull(o) || mlirAttributeIsNull(ttOpAttr(o, "prim.fusion")) ||
         mlirAttributeIsNull(w))
@@ -602,7 +620,11 @@ static bool visit(MlirOperation op, void *data) {
 }
 
 bool ttTileVerify(MlirOperation root) {
-  Verify v = {mlirModuleFromOperation(root), true};
+  Verify v = {.module = mlirModuleFromOperation(root), .ok = true};
+  ttModuleIndexInit(&v.index, v.module);
   ttWalk(root, visit, &v);
+  ttModuleIndexDestroy(&v.index);
+  ttStrIndexDestroy(&v.gpuFuncs);
+  free(v.gpuOps);
   return v.ok;
 }

@@ -301,7 +301,7 @@ static bool processFile(const Options *o, const char *name, const char *src, TtS
   return ok;
 }
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   Options o = {0};
   int rc = parseArgs(argc, argv, &o);
   if (rc)
@@ -327,3 +327,5 @@ int main(int argc, char **argv) {
   ttStrDestroy(&out);
   return ok ? 0 : 1;
 }
+
+int main(int argc, char **argv) { return ttMainOnBigStack(toolMain, argc, argv); }

@@ -164,7 +164,7 @@ static bool translate(MlirModule m, bool ptx, const char *arch, const char *mma,
   return ptx ? ttEmitPtx(m, arch, out) : ttEmitLlvmIr(m, arch, out);
 }
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   const char *input = NULL, *output = NULL, *arch = "sm_90a", *mma = NULL;
   int mode = 0; /* 1 ptx, 2 llvm ir */
   for (int i = 1; i < argc; i++) {
@@ -237,3 +237,5 @@ int main(int argc, char **argv) {
   ttStrDestroy(&out);
   return ok ? 0 : 1;
 }
+
+int main(int argc, char **argv) { return ttMainOnBigStack(toolMain, argc, argv); }
