@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, part 2: the whole test suite. Installs and builds as setup.sh does, then
-# runs the lit suite twice: on the normal build, and on an ASan+UBSan build.
+# runs the lit suite twice: on the normal build, and on an ASan+UBSan build; then the
+# bounded fuzz run (scripts/fuzz.sh: each libFuzzer target for TT_FUZZ_SECONDS, 60 s).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -12,4 +13,5 @@ cmake --build build-asan -j"$(nproc)"
 # LLVM keeps process-lifetime allocations; leaks are not what this run looks for.
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   $lit -sv build-asan/test/lit
-echo "tt: all tests passed (normal and ASan+UBSan builds)"
+bash scripts/fuzz.sh "${TT_FUZZ_SECONDS:-60}"
+echo "tt: all tests passed (normal and ASan+UBSan builds, fuzzing)"
