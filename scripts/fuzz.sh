@@ -19,10 +19,14 @@ targets=("$@")
 CC=clang-22 CXX=clang++-22 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTT_WERROR=ON -DTT_FUZZ=ON > /dev/null
 cmake --build build-fuzz -j"$(nproc)" --target fuzz-opt fuzz-translate fuzz-meta
-rm -rf build-fuzz/seeds build-fuzz/corpus
-python3 test/fuzz/make-corpus.py build build-fuzz/seeds
+# TT_FUZZ_KEEP_SEEDS=1 reuses the seeds of an earlier run (a campaign in chunks).
+if [ "${TT_FUZZ_KEEP_SEEDS:-0}" != 1 ] || ! [ -d build-fuzz/seeds/meta ]; then
+  rm -rf build-fuzz/seeds
+  python3 test/fuzz/make-corpus.py build build-fuzz/seeds
+fi
 status=0
 for t in "${targets[@]}"; do
+  rm -rf "build-fuzz/corpus/$t"
   mkdir -p "build-fuzz/corpus/$t" "build-fuzz/artifacts/$t"
   # LLVM keeps process-lifetime allocations: leaks are looked for in the runtime only.
   leaks=0
