@@ -390,7 +390,10 @@ static MlirValue constOf(TtBuilder *b, MlirLocation loc, MlirType t, double fv,
 }
 
 MlirValue ttConstSplat(TtBuilder *b, MlirLocation loc, MlirType t, double value) {
-  return constOf(b, loc, t, value, (int64_t)value);
+  /* the integer form only where it exists: a float splat of -inf (a max's identity) or
+   * NaN has none, and converting it would be undefined (UBSan, found by fuzz-opt) */
+  bool fits = value > -9.2e18 && value < 9.2e18; /* false for NaN */
+  return constOf(b, loc, t, value, fits ? (int64_t)value : 0);
 }
 
 MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value) {

@@ -460,4 +460,12 @@ bool ttCheckArch(const char *arch);
 /* conversion/launch-metadata.c: the `//@` launch metadata of docs/metadata.md. */
 bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out);
 
+/* translate.c: tt-translate's steps ------------------------------------------------------ */
+
+/* Finishes the lowering a verified module still needs (prim -> fused -> tile -> gpu, the
+ * passes tt-translate's header lists) and appends to out the launch metadata and PTX
+ * (ptx) or the kernels' LLVM IR (!ptx). `arch` must be known (ttCheckArch); `mma` is
+ * "sync", "wgmma" or NULL (the target's default). False after emitting diagnostics. */
+bool ttTranslate(MlirModule m, bool ptx, const char *arch, const char *mma, TtStr *out);
+
 #endif

@@ -421,6 +421,8 @@ static TtrtStatus parseArgLine(Parser *p) {
     return FAIL(p, "'arg' line after a 'zero' line (a 'zero' line belongs to "
                    "the 'launch' line after it, and a launch's 'arg' lines "
                    "follow it)");
+  if (p->numTokens < 2) /* (tokens[1] would be the last line's, freed) */
+    return FAIL(p, "'arg' line must be: arg KIND VALUE");
   int kind = mpLookupName(kArgKindNames, 5, p->tokens[1]);
   if (kind < 0)
     return FAIL(p, "unknown arg kind '%s' (expected ptr, i32, i64, f32 or tma)",

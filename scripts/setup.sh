@@ -4,10 +4,15 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-if ! [ -x /usr/lib/llvm-22/bin/mlir-opt ] || ! [ -d /usr/lib/llvm-22/lib/cmake/mlir ]; then
+# clang-22 with its runtime (libFuzzer, the sanitizers) builds the fuzz harnesses that
+# scripts/test.sh runs (scripts/fuzz.sh); checked apart from LLVM, which may be there alone.
+if ! [ -x /usr/lib/llvm-22/bin/mlir-opt ] || ! [ -d /usr/lib/llvm-22/lib/cmake/mlir ] ||
+   ! command -v clang-22 > /dev/null ||
+   ! [ -f /usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
   apt-get update
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-    cmake make gcc g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+    cmake make gcc g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
+    clang-22 libclang-rt-22-dev
 fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTT_WERROR=ON
 cmake --build build -j"$(nproc)"

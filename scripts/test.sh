@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, part 2: the whole test suite. Installs and builds as setup.sh does, then
 # runs the lit suite twice: on the normal build, and on an ASan+UBSan build; then the
-# Python importer's tests (scripts/setup-python.sh makes .venv with PyTorch).
+# Python importer's tests (scripts/setup-python.sh makes .venv with PyTorch), and a
+# bounded fuzz run (scripts/fuzz.sh: each libFuzzer target for TT_FUZZ_SECONDS, 60 s).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -21,4 +22,5 @@ cmake --build build/example
 # The Python importer (python/tests): torch.export -> prim text that tt-opt accepts.
 bash scripts/setup-python.sh
 TT_BIN=$root/build .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
-echo "tt: all tests passed (normal and ASan+UBSan builds, Python importer)"
+bash scripts/fuzz.sh "${TT_FUZZ_SECONDS:-60}"
+echo "tt: all tests passed (normal and ASan+UBSan builds, Python importer, fuzzing)"

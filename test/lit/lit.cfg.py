@@ -15,7 +15,7 @@ for v in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
         config.environment[v] = os.environ[v]
 
 tools = os.path.join(config.tt_tools_dir)
-for tool in ("tt-opt", "tt-translate", "tt-run", "tt-docgen"):
+for tool in ("tt-opt", "tt-translate", "tt-run", "tt-docgen", "tt-fuzz-dict"):
     config.substitutions.append((r"\b%s\b" % tool, os.path.join(tools, tool)))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append((r"\bFileCheck\b", config.filecheck))
