@@ -455,7 +455,10 @@ MlirModule ttParseModule(MlirContext ctx, const char *source, const char *name) 
     return (MlirModule){NULL};
   /* no pass ever sees a program that breaks the dialects' or the prim ops' rules */
   bool ok = mlirOperationVerify(op) && functionsDefined(op);
-  ok = ok && ttPrimVerify(op) & ttTileVerify(op) & ttHopperVerify(op); /* all three report */
+  if (ok) { /* all three verifiers report, each its own errors */
+    bool prim = ttPrimVerify(op), tile = ttTileVerify(op), hopper = ttHopperVerify(op);
+    ok = prim && tile && hopper;
+  }
   if (!ok) {
     mlirOperationDestroy(op);
     return (MlirModule){NULL};
