@@ -12,7 +12,9 @@
  * indices 0..n-1, every output and const computed by a prim line. Every
  * error names the line and what is wrong with it. prim lines are parsed in
  * prim.c and expressions in expr.c (parse.h); ttrtMetaPrint writes the
- * parsed form back in the same syntax.
+ * parsed form back in the same syntax. ttrtPtxEntryParams reads the other
+ * part of the file a launch needs: how many parameters a kernel's `.entry`
+ * declares.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "parse.h"
@@ -737,4 +739,26 @@ void ttrtMetaPrint(const TtrtMeta *meta, FILE *file) {
     printPrim(meta, &meta->prims[i], file);
   for (int i = 0; i < meta->numLaunches; ++i)
     printLaunch(meta, &meta->launches[i], file);
+}
+
+long ttrtPtxEntryParams(const char *ptx, const char *name) {
+  size_t n = strlen(name);
+  for (const char *e = strstr(ptx, ".entry "); e; e = strstr(e + 1, ".entry ")) {
+    const char *q = e + 7;
+    while (*q == ' ' || *q == '\t')
+      q++;
+    if (strncmp(q, name, n) != 0)
+      continue;
+    q += n;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+      q++;
+    if (*q != '(')
+      continue; /* a longer name that starts with this one */
+    long count = 0;
+    for (q++; *q && *q != ')'; q++)
+      if (strncmp(q, ".param", 6) == 0)
+        count++;
+    return *q == ')' ? count : -1;
+  }
+  return -1;
 }

@@ -356,6 +356,11 @@ TtrtStatus ttrtMetaResolve(TtrtMeta *meta, TtrtError *err);
 void ttrtMetaFormatShape(const TtrtMeta *meta, const TtrtShape *declared,
                          char *buf, size_t size);
 
+/* The number of parameters PTX text declares for `.entry name(...)`, or -1
+ * when it has no such entry. (The driver has no call that counts them, and
+ * asking cuFuncGetParamInfo past the last one is an API error.) */
+long ttrtPtxEntryParams(const char *ptx, const char *name);
+
 /* Frees what ttrtMetaParse made. NULL is allowed. */
 void ttrtMetaDestroy(TtrtMeta *meta);
 

@@ -349,28 +349,6 @@ TtrtStatus ttrtFunctionSetDynamicSharedBytes(TtrtFunction fn, uint32_t bytes,
             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes);
 }
 
-long ttrtPtxEntryParams(const char *ptx, const char *name) {
-  size_t n = strlen(name);
-  for (const char *e = strstr(ptx, ".entry "); e; e = strstr(e + 1, ".entry ")) {
-    const char *q = e + 7;
-    while (*q == ' ' || *q == '\t')
-      q++;
-    if (strncmp(q, name, n) != 0)
-      continue;
-    q += n;
-    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-      q++;
-    if (*q != '(')
-      continue; /* a longer name that starts with this one */
-    long count = 0;
-    for (q++; *q && *q != ')'; q++)
-      if (strncmp(q, ".param", 6) == 0)
-        count++;
-    return *q == ')' ? count : -1;
-  }
-  return -1;
-}
-
 TtrtStatus ttrtFunctionCheckParams(TtrtFunction fn, size_t count,
                                    const size_t *sizes, long declared,
                                    TtrtError *err) {

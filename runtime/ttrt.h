@@ -121,11 +121,6 @@ TtrtStatus ttrtModuleGetFunction(TtrtModule module, const char *name,
 TtrtStatus ttrtFunctionSetDynamicSharedBytes(TtrtFunction fn, uint32_t bytes,
                                              TtrtError *err);
 
-/* The number of parameters PTX text declares for `.entry name(...)`, or -1
- * when it has no such entry. (The driver has no call that counts them, and
- * asking cuFuncGetParamInfo past the last one is an API error.) */
-long ttrtPtxEntryParams(const char *ptx, const char *name);
-
 /* Checks that the function has exactly `count` parameters of the given sizes
  * in bytes: `declared` (from ttrtPtxEntryParams; -1: unknown) must be count,
  * and cuFuncGetParamInfo (CUDA 12.4 and later; skipped where the driver lacks

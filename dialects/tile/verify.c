@@ -116,13 +116,12 @@ static bool isTmaDesc(MlirType t) {
   return strcmp(typeText(t, buf, sizeof buf), "!hopper.tma_desc") == 0;
 }
 
-/* Whether ptr is !tile.ptr<elem>. */
+/* Whether ptr is !tile.ptr<elem>: their printed forms (no type is made). */
 static bool ptrHolds(MlirType ptr, MlirType elem) {
-  char e[64], want[80];
+  char e[64], want[80], have[80];
   typeText(elem, e, sizeof e);
   snprintf(want, sizeof want, "!tile.ptr<%s>", e);
-  MlirType t = mlirTypeParseGet(mlirTypeGetContext(ptr), ttStrRef(want));
-  return !mlirTypeIsNull(t) && mlirTypeEqual(t, ptr);
+  return strcmp(typeText(ptr, have, sizeof have), want) == 0;
 }
 
 /* load / store / atomic_add: `ptr` operand 0, offsets 1; the value (store: operand 2,
