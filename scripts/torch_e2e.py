@@ -29,6 +29,10 @@ import torch.nn.functional as F  # noqa: E402
 import tt  # noqa: E402
 import tt.dynamo  # noqa: E402
 
+if "tt" not in torch._dynamo.list_backends():  # the package is not pip-installed here
+    print("note: tt is not installed (pip install -e python); registering its backend")
+    torch._dynamo.register_backend(tt.dynamo.backend, name="tt")
+
 D, H = 4096, 11008
 BATCHES = [1, 16, 37, 128]
 
