@@ -118,7 +118,7 @@ def run(cache):
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}, ptx {compiled.ptx.name}")
     names = list(variants)
     print("| batch | " + " | ".join(f"{n} us" for n in names) +
-          " | tt.compile rel. err | backend=tt rel. err |")
+          " | tt.compile rel. err | backend=tt rel. err (graphs, none) |")
     print("|---" * (len(names) + 3) + "|")
     ok, rows = True, []
     with torch.no_grad():
@@ -129,12 +129,13 @@ def run(cache):
             for n in ("tt.compile", "backend=tt", "backend=tt, no graphs"):
                 out = variants[n][0](x).float()
                 errs.append(((out - ref).norm() / ref.norm()).item())
-            good = max(errs) < 2e-2  # bf16: a few ulps through GEMMs of K = 4096, 11008
+            # bf16: a few ulps through GEMMs of K = 4096, 11008 (a NaN fails)
+            good = all(e < 2e-2 for e in errs)
             ok = ok and good
             times = [timed(variants[n][0], x) for n in names]
             rows.append((b, dict(zip(names, times))))
             print(f"| {b} | " + " | ".join(f"{t:.1f}" for t in times) +
-                  f" | {errs[0]:.2e} | {max(errs[1:]):.2e} {'PASS' if good else 'FAIL'} |")
+                  f" | {errs[0]:.2e} | {errs[1]:.2e}, {errs[2]:.2e} {'PASS' if good else 'FAIL'} |")
     peers = [n for n in names if not variants[n][1]]
     print("\nspeedup = peer time / tt time (above 1: tt faster)")
     print("| batch | tt form | " + " | ".join(f"vs {p}" for p in peers) + " |")
