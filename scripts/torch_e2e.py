@@ -10,7 +10,7 @@ depend on the device (on CUDA, rms_norm stays whole):
            (DIR/block.mlir from tt.export; DIR/misses/*.json: the parts the tt backend
            could not find in the cache, recorded through TT_MISSES)
   here:    .venv/bin/python scripts/torch_e2e.py --precompile CACHE --text DIR/block.mlir
-           TT_CACHE=CACHE .venv/bin/python -m tt.compile DIR/misses/*.json
+           TT_CACHE=CACHE .venv/bin/python -m tt fill DIR/misses/*.json
   device:  TT_LIBTTRT=build-gpu/libttrt.so python scripts/torch_e2e.py --cache CACHE
 The cache is keyed by the program text without its locations (tt/compile.py), so the
 device finds the PTX compiled here.

@@ -314,3 +314,24 @@ def test_backend_rejects_unknown_options():
     c = torch.compile(lambda a: a + 1, backend="tt", options={"cuda_graphs": False})
     with pytest.raises(Exception, match="unknown option"):
         c(torch.randn(2))
+
+
+def test_cache_misses_are_recorded_and_filled(tmp_path, monkeypatch):
+    """A machine without the compiler records what its cache lacks (TT_MISSES); `python
+    -m tt fill` on a machine with it compiles those programs into the cache."""
+    ttc = __import__("importlib").import_module("tt.compile")
+    text = tt.export(torch.tanh, xf).text
+    monkeypatch.setenv("TT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("TT_MISSES", str(tmp_path / "misses"))
+    monkeypatch.setenv("TT_BIN", str(tmp_path / "no-compiler"))
+    with pytest.raises(RuntimeError, match="not in the cache"):
+        ttc.build_ptx(text, arch="sm_90a")
+    misses = sorted((tmp_path / "misses").glob("*.json"))
+    assert len(misses) == 1
+    monkeypatch.setenv("TT_BIN", str(BIN))
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    r = subprocess.run([os.sys.executable, "-m", "tt", "fill", str(misses[0])], env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    monkeypatch.setenv("TT_BIN", str(tmp_path / "no-compiler"))
+    assert ttc.build_ptx(text, arch="sm_90a").exists()  # now a hit

@@ -87,7 +87,7 @@ def build_ptx(text: str, flags: Sequence[str] = DEFAULT_FLAGS,
 
 def _record_miss(text: str, flags: Sequence[str], arch: str):
     """On a machine without the compiler, $TT_MISSES (a folder) collects the programs the
-    cache lacked, as JSON (text, flags, arch): `python -m tt.compile FILES...` on a machine
+    cache lacked, as JSON (text, flags, arch): `python -m tt fill FILES...` on a machine
     with the compiler fills the cache from them."""
     folder = os.environ.get("TT_MISSES")
     if folder:
@@ -128,8 +128,3 @@ def compile(fn, *example_args, dynamic_shapes=None, flags=DEFAULT_FLAGS,
     e = export(fn, *example_args, dynamic_shapes=dynamic_shapes)
     ptx = build_ptx(e.text, flags, arch)
     return Compiled(Program(ptx.read_text(), e.weights), e, ptx)
-
-
-if __name__ == "__main__":
-    import sys
-    print(f"tt: {fill(sys.argv[1:])} program(s) in {_cache_dir()}")
