@@ -6,10 +6,11 @@
  *     "all lanes on": the mask's last lane when the mask is `x < y` with x contiguous and
  *     y constant over the group, its first lane when the mask is constant over the group,
  *     else the and of its lanes.
- *  1b. When the offsets run shorter (2 <= contig < VEC: rows whose stride is not a
- *     multiple of 16 bytes, e.g. a matrix of K = 4100 f16 columns: runs of 4, 8-byte
- *     aligned), the group is VEC / run vector accesses of `run` lanes (the widest the
- *     alignment allows), each guarded as in 1 over its own lanes, and put together.
+ *  1b. When the offsets run shorter (contig < VEC: rows whose stride is not a multiple
+ *     of 16 bytes, e.g. a matrix of K = 4100 f16 columns: runs of 4, 8-byte aligned; or
+ *     gathered lanes), the group is, when all its lanes are on, VEC / run unmasked
+ *     accesses of `run` lanes (the widest the alignment allows), put together: one
+ *     guard per group, not a branch per lane.
  *  2. When that guard is false (or the offsets are not contiguous) each lane is loaded or
  *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
  *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
@@ -204,47 +205,56 @@ static void storeLaneRange(Lower *l, MlirValue ptr, const Lanes *s, MlirValue va
   }
 }
 
-/* Step 1b: the group as VEC / run accesses of `run` lanes, each under its own guard
- * (its lanes one by one when that is false). Returns the loaded group (a load), or the
- * null value (a store). */
+/* Step 1b's guard: true when every lane of the group is on (over runs of the mask's
+ * `x < y` form shorter than the group: each run's last lane). */
+static MlirValue groupAllOn(Lower *l, const Lanes *s, Lowered *mask) {
+  if (mlirValueIsNull(s->x) || s->mrun == l->VEC || mask->axis.constancy >= l->VEC)
+    return tgAllLanesOn(l, s, mask);
+  MlirValue all = runAllOn(l, s, mask, 0, s->mrun);
+  for (int64_t lo = s->mrun; lo < l->VEC; lo += s->mrun)
+    all = tgBuild(l, "arith.andi", 2, (MlirValue[]){all, runAllOn(l, s, mask, lo, s->mrun)},
+                  mlirIntegerTypeGet(l->ctx, 1), 0, NULL);
+  return all;
+}
+
+/* Step 1b: when every lane of the group is on, VEC / run unmasked accesses of `run`
+ * lanes each (the widest the alignment allows: one lane at a time for rows of 2-byte
+ * alignment, without a branch per lane); else the lanes one by one under the mask.
+ * Returns the loaded group (a load), or the null value (a store). */
 static MlirValue accessRuns(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
                             MlirValue d, MlirType elem, bool isStore) {
   int64_t w = s->run, bytes = w * ttDtypeBytes(elem);
-  MlirType rt = mlirVectorTypeGet(1, &w, elem);
+  MlirType rt = w > 1 ? mlirVectorTypeGet(1, &w, elem) : elem;
+  MlirOperation ifOp = tgBuildIf(l, groupAllOn(l, s, mask), isStore ? ttNoType() : tgVecOf(l, elem));
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
   MlirValue acc = d;
+  MlirNamedAttribute align = tgAlignAttr(l, bytes);
   for (int64_t lo = 0; lo < l->VEC; lo += w) {
-    MlirOperation ifOp = tgBuildIf(l, runAllOn(l, s, mask, lo, w), isStore ? ttNoType() : rt);
-    TtBuilder saved = l->b;
-    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
     MlirValue p = tgGep(l, ptr, tgExtract(l, s->offs, lo), elem);
     if (isStore) {
       MlirValue run = tgExtract(l, d, lo);
-      run = tgBuild(l, "vector.broadcast", 1, &run, rt, 0, NULL);
-      for (int64_t i = 1; i < w; i++)
-        run = tgInsert(l, tgExtract(l, d, lo + i), run, i);
-      MlirNamedAttribute align = tgAlignAttr(l, bytes);
+      if (w > 1) {
+        run = tgBuild(l, "vector.broadcast", 1, &run, rt, 0, NULL);
+        for (int64_t i = 1; i < w; i++)
+          run = tgInsert(l, tgExtract(l, d, lo + i), run, i);
+      }
       tgBuild(l, "llvm.store", 2, (MlirValue[]){run, p}, ttNoType(), 1, &align);
-      tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
-      l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
-      storeLaneRange(l, ptr, s, d, elem, false, lo, lo + w);
-      tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
-      l->b = saved;
       continue;
     }
-    tgYield(l, tgIfBlock(ifOp, 0), tgLoadPtr(l, p, rt, bytes));
-    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1)); /* the run's lanes of `other`, or loaded */
-    MlirValue slow = loadLaneRange(l, ptr, s, d, elem, lo, lo + w);
-    MlirValue part = tgExtract(l, slow, lo);
-    part = tgBuild(l, "vector.broadcast", 1, &part, rt, 0, NULL);
-    for (int64_t i = 1; i < w; i++)
-      part = tgInsert(l, tgExtract(l, slow, lo + i), part, i);
-    tgYield(l, tgIfBlock(ifOp, 1), part);
-    l->b = saved;
-    MlirValue got = mlirOperationGetResult(ifOp, 0);
-    for (int64_t i = 0; i < w; i++)
+    MlirValue got = tgLoadPtr(l, p, rt, bytes);
+    if (w == 1)
+      acc = tgInsert(l, got, acc, lo);
+    for (int64_t i = 0; w > 1 && i < w; i++)
       acc = tgInsert(l, tgExtract(l, got, i), acc, lo + i);
   }
-  return isStore ? (MlirValue){NULL} : acc;
+  tgYield(l, tgIfBlock(ifOp, 0), isStore ? (MlirValue){NULL} : acc);
+  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
+  if (isStore)
+    storeLaneRange(l, ptr, s, d, elem, false, 0, l->VEC);
+  tgYield(l, tgIfBlock(ifOp, 1), isStore ? (MlirValue){NULL} : tgLoadLanes(l, ptr, s, d, elem));
+  l->b = saved;
+  return isStore ? (MlirValue){NULL} : mlirOperationGetResult(ifOp, 0);
 }
 
 /* Step 3 for tile.load (isStore false), tile.store and tile.atomic_add (the fast path:
@@ -265,7 +275,7 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
   for (int r = 0; r < data->n; r++) {
     Lanes s = tgLanesOf(l, offs, mask, r);
     MlirValue d = data->parts[r];
-    if (!s.contig && s.run > 1 && !atomic) { /* step 1b */
+    if (!s.contig && !atomic) { /* step 1b */
       MlirValue v = accessRuns(l, ptr->parts[0], &s, mask, d, elem, isStore);
       if (!isStore)
         res->parts[r] = v;
