@@ -18,6 +18,8 @@
  */
 #include "tt.h"
 
+#include "llvm-c/Core.h"
+
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +152,9 @@ bool ttPassPluginLoad(const char *path, TtStr *err) {
   if (!handle) { /* dlerror names the path itself */
     const char *e = dlerror();
     ttStrAppendf(err, "cannot load pass plugin: %s", e ? e : path);
+    if (e && strstr(e, "undefined symbol"))
+      ttStrAppendf(err, " (a plugin may call MLIR's C API, which the tool exports, and tt's "
+                        "helpers through TtPassApi; nothing else)");
     return false;
   }
   for (int i = 0; i < nPlugins; i++)
@@ -178,4 +183,34 @@ bool ttPassPluginLoad(const char *path, TtStr *err) {
     }
   nPlugins++;
   return true;
+}
+
+int ttPluginFlag(int argc, char **argv, int *i, const char **path) {
+  static const char flag[] = "--load-pass-plugin";
+  const char *a = argv[*i];
+  if (strncmp(a, flag, sizeof flag - 1) != 0)
+    return 0;
+  a += sizeof flag - 1;
+  if (*a == '=') {
+    *path = a + 1;
+    return **path ? 1 : -1;
+  }
+  if (*a)
+    return 0; /* another flag that starts alike */
+  if (*i + 1 == argc)
+    return -1;
+  *path = argv[++*i];
+  return 1;
+}
+
+void ttVersionPrint(FILE *f, const char *tool) {
+  unsigned major, minor, patch;
+  LLVMGetVersion(&major, &minor, &patch);
+  fprintf(f, "%s (tt %s)\n  MLIR and LLVM %u.%u.%u\n  tt pass API version %u\n", tool,
+          TT_VERSION, major, minor, patch, (unsigned)TT_PASS_API_VERSION);
+  for (int i = 0; i < nPlugins; i++) {
+    const char *name, *version, *path;
+    ttPassPluginDescribe(i, &name, &version, &path);
+    fprintf(f, "  pass plugin %s %s (%s)\n", name, version, path);
+  }
 }

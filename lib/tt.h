@@ -338,6 +338,9 @@ typedef struct {
   const char *name, *title, *source;
 } TtDialectInfo;
 const TtDialectInfo *ttDialects(int *count);
+/* tt's dialects as one IRDL file (the sources, concatenated under a header), which
+ * upstream `mlir-opt --irdl-file=` loads to parse tt IR at every level (--emit-irdl). */
+void ttDialectsIrdl(TtStr *out);
 
 /* pipeline.c: tt's own passes, pass options and pass pipelines ------------------------ */
 
@@ -434,6 +437,13 @@ int ttPassPluginCount(void);
 void ttPassPluginDescribe(int i, const char **name, const char **version, const char **path);
 /* tt's helper table, as plugins receive it. */
 const TtPassApi *ttPassApiGet(void);
+/* The tools' plugin flag: 1 when argv[*i] is `--load-pass-plugin=PATH` or
+ * `--load-pass-plugin PATH` (*path set, *i past it), -1 when the path is missing, 0 for
+ * any other argument. */
+int ttPluginFlag(int argc, char **argv, int *i, const char **path);
+/* `--version`: the tool's and tt's version, MLIR's (the loaded libLLVM's), the pass API's,
+ * and the plugins loaded. */
+void ttVersionPrint(FILE *f, const char *tool);
 
 /* The passes (passes/ and conversion/), each in its own file. */
 bool ttDecomposePass(MlirModule module, const TtPassOptions *opts);

@@ -52,6 +52,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mlir-c/BuiltinAttributes.h" /* what a pass needs of MLIR's C API, for convenience */
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 
