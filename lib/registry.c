@@ -189,6 +189,10 @@ static void passRun(MlirOperation op, MlirExternalPass pass, void *userData) {
 
 MlirPass ttPassCreate(const TtPassInfo *info, const TtPassOptions *opts) {
   init();
+  if (info < infos || info >= infos + count) { /* a TtPassInfo of ttPassLookup's only */
+    fprintf(stderr, "tt: internal error: pass '%s' is not registered\n", info->name);
+    abort();
+  }
   PassState *s = ttAlloc(sizeof *s);
   s->index = (int)(info - infos);
   s->opts = *opts;

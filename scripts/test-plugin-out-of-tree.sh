@@ -5,8 +5,8 @@
 # installed tt-opt and run the lit tests of: the page's own plugin (the files of its
 # fenced blocks that name one: ```c my-pass.c) and examples/prim-simplify. scripts/test.sh
 # runs it; it needs what scripts/setup.sh installs.
-# Usage: scripts/test-plugin-out-of-tree.sh [WORKDIR]   (default: a fresh mktemp -d,
-# removed afterwards). Only committed files are tested: it clones HEAD.
+# Usage: scripts/test-plugin-out-of-tree.sh [WORKDIR]   (a new or empty folder; default: a
+# fresh mktemp -d, removed afterwards). Only committed files are tested: it clones HEAD.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-}
@@ -15,8 +15,14 @@ if [ -z "$work" ]; then
   trap 'rm -rf "$work"' EXIT
 fi
 jobs=$(nproc)
-echo "== clone $(git -C "$root" rev-parse --short HEAD) into $work/src"
-git clone -q --no-local "$root" "$work/src"
+if git -C "$root" rev-parse --git-dir > /dev/null 2>&1; then
+  echo "== clone $(git -C "$root" rev-parse --short HEAD) into $work/src"
+  git clone -q --no-local "$root" "$work/src"
+else # not a git checkout: a copy of the tree without its build folders
+  echo "== copy $root (no git checkout) into $work/src"
+  mkdir "$work/src"
+  tar -C "$root" --exclude='./build*' --exclude='./.venv' -cf - . | tar -C "$work/src" -xf -
+fi
 echo "== build and install tt to $work/prefix"
 cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DTT_WERROR=ON > /dev/null
 cmake --build "$work/build" -j"$jobs" > "$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }

@@ -173,7 +173,9 @@ typedef struct {
    * --mlir-pass-statistics; nothing happens without it). name and help: static strings. */
   void (*statisticAdd)(const char *name, const char *help, int64_t delta);
 
-  /* Building IR. opCreate: an op by name with operands, result types, attributes and
+  /* Building IR; prim, tile and hopper ops are built by name as tt's own passes build
+   * them (e.g. build(&b, "tile.program_id", loc, 0, NULL, i32, 1, &axis); their operands,
+   * results and attributes: docs/dialects/). opCreate: an op by name with operands, result types, attributes and
    * regions (taken when nRegions > 0), inserted nowhere: the caller owns it until insert
    * puts it at a builder's point. build: opCreate + insert, returning result 0 (a null
    * value for no results). binary: `x name y`, an arith op whose result has x's type.

@@ -24,11 +24,9 @@ config.substitutions.append((r"\bsplit-file\b",
                              os.path.join(os.path.dirname(config.filecheck), "split-file")))
 config.substitutions.append(("%tt_src", config.tt_src_root))
 config.substitutions.append(("%tt_obj", config.tt_obj_root))
-# the pass plugins of test/plugins/ (good.so and one per way loading fails), the installed
-# IRDL file's twin and upstream mlir-opt, for the plugin and --emit-irdl tests
+# the pass plugins of test/plugins/ (good.so and one per way loading fails) and upstream
+# mlir-opt, for the plugin and --emit-irdl tests
 config.substitutions.append(("%plugins", os.path.join(config.tt_obj_root, "test", "plugins")))
-config.substitutions.append(("%prim_simplify", os.path.join(
-    config.tt_obj_root, "examples", "prim-simplify", "prim-simplify.so")))
 config.substitutions.append(("%mlir_opt", config.mlir_opt))
 if config.ptxas:
     config.available_features.add("ptxas")
