@@ -17,11 +17,14 @@
  *     8192 x 8192 f16, 128 programs of 16x64x256: S = 1 53.5 us, 2 59.4, 4 65.8; with
  *     16x64x128 tiles S = 2 won, 60.2 against 62.3: bench/2026-11-23-h100-pipeline.md).
  *     S = 1 leaves the kernel alone.
+ *  2b. A kernel whose epilogue is not linear (step 3) takes reduce=two-stage (step 5)
+ *     instead, when S >= AUTO_TWO_STAGE_SPLIT; below that it keeps S = 1.
  *  3. The epilogue (the ops from the loop's result to the tile.store) must be linear in
  *     the accumulator, since each slice adds its own part: converts, reshapes, products
  *     with values that do not depend on it (scales), and sums with such values (bias,
  *     residual), which only slice 0 adds (`select(pid_k == 0, y, 0)`). Another op (an
- *     activation) is an error for an explicit split-k, and keeps S = 1 for split-k=0.
+ *     activation) is an error for an explicit split-k with reduce=atomic, and goes to
+ *     step 2b for split-k=0.
  *  4. Rewrite: pid_k = tile.program_id 1; the loop runs from pid_k * L to
  *     min(pid_k * L + L, K) with L = the slice, a multiple of the step (the new bounds
  *     also replace the old ones in the body's ops: --tile's k-stagger); the store becomes
@@ -247,6 +250,22 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
 }
 
 /* Steps 2-5 for one kernel. */
+/* Step 2b: with split-k=0, a kernel whose epilogue is not linear (an activation) splits
+ * with reduce=two-stage when the split is at least this: the grid leaves three quarters
+ * of the SMs or more idle, which pays the second kernel and the partial tiles' round trip
+ * through the f32 workspace (7 x 1000 x 4100 f16 with a GELU: 16 programs;
+ * bench/2026-11-26-h200-odd-shapes.md). */
+#define AUTO_TWO_STAGE_SPLIT 4
+
+/* Elements of the fused function's (first) result. */
+static int64_t resultNumel(MlirOperation fusion) {
+  MlirType ft = mlirTypeAttrGetValue(ttOpAttr(fusion, "function_type"));
+  int64_t shape[TT_MAX_RANK], numel = 1;
+  for (int64_t d = 0, r = ttTensorShape(mlirFunctionTypeGetResult(ft, 0), shape); d < r; d++)
+    numel *= shape[d];
+  return numel;
+}
+
 static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOperation kernel,
                         int64_t option, int64_t sms,
                         bool twoStageOpt) {
@@ -282,9 +301,17 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   MlirOperation bad = {NULL}, store = {NULL};
   Sum adds[16];
   int nadds = 0;
+  bool useTwoStage = twoStageOpt;
   if (split > 1 && !twoStageOpt && !linearEpilogue(loop, &bad, adds, &nadds, &store)) {
-    if (option == 0)
-      return true;
+    MlirOperation collapse, last;
+    if (option == 0) { /* step 2b */
+      if (split < AUTO_TWO_STAGE_SPLIT || !epilogueEnds(loop, &collapse, &last) ||
+          split * resultNumel(fusion) > INT32_MAX)
+        return true;
+      useTwoStage = true;
+    }
+  }
+  if (split > 1 && !useTwoStage && !linearEpilogue(loop, &bad, adds, &nadds, &store)) {
     char what[64];
     ttEmitError(bad, "splitk: split-k=%lld needs an epilogue linear in the accumulator "
                      "(converts, scales, bias adds); '%s' is not",
@@ -300,7 +327,7 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   MlirType i32 = ttI32(ctx);
   MlirOperation reduce = {NULL};
   char rname[160];
-  if (twoStageOpt) {
+  if (useTwoStage) {
     reduce = mlirOperationClone(kernel);
     snprintf(rname, sizeof rname, "%s_reduce", name);
     mlirOperationSetAttributeByName(reduce, ttStrRef("sym_name"), ttStrAttr(ctx, rname));
@@ -317,13 +344,10 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
    * k-stagger) */
   ttReplaceUsesWithin(mlirOperationGetOperand(loop, 0), begin, loop);
   ttReplaceUsesWithin(mlirOperationGetOperand(loop, 1), end, loop);
-  if (twoStageOpt) {
+  if (useTwoStage) {
     MlirType ft = mlirTypeAttrGetValue(ttOpAttr(fusion, "function_type"));
-    MlirType rt = mlirFunctionTypeGetResult(ft, 0);
-    int64_t shape[TT_MAX_RANK], numel = 1;
-    for (int64_t d = 0, r = ttTensorShape(rt, shape); d < r; d++)
-      numel *= shape[d];
-    if (!twoStage(kernel, reduce, loop, pidK, split, numel, mlirFunctionTypeGetNumInputs(ft) + 1))
+    if (!twoStage(kernel, reduce, loop, pidK, split, resultNumel(fusion),
+                  mlirFunctionTypeGetNumInputs(ft) + 1))
       return false;
     mlirOperationSetAttributeByName(kernel, ttStrRef("tile.split_k"), ttIntAttr(ctx, split, i32));
     relaunch(fusion, split, rname);

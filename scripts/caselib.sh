@@ -63,7 +63,8 @@ tt_ptx() { # name mlir-text [passes after --decompose --fuse] -> OUTDIR/name.ptx
   printf '%s\n' "$text" | "$bin/tt-opt" --decompose --fuse "$@" |
     "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} -o "$out/$name.ptx"
 }
-linear() { # M N K dtype bias(0/1) [activation]: x [M,K] @ w[N,K]^T (+ b) (then gelu); w is
+linear() { # M N K dtype bias(0/1) [activation [its attributes]]: x [M,K] @ w[N,K]^T (+ b)
+  # (then the activation, e.g. gelu '{approximate = "tanh"}'); w is
   # marked tt.invariant (a weight: --pdl lets its TMA loads start before the wait)
   local m=$1 n=$2 k=$3 t=$4 args="%x, %w" types="tensor<$1x$3x$4>, tensor<$2x$3x$4>"
   local sig="%x: tensor<$m x${k}x$t>, %w: tensor<${n}x${k}x$t> {tt.invariant}"
@@ -73,7 +74,7 @@ linear() { # M N K dtype bias(0/1) [activation]: x [M,K] @ w[N,K]^T (+ b) (then 
   local ret=%y
   if [ -n "${6:-}" ]; then
     body="$body
-  %z = \"prim.$6\"(%y) : (tensor<${m}x${n}x$t>) -> tensor<${m}x${n}x$t>"
+  %z = \"prim.$6\"(%y)${7:+ $7} : (tensor<${m}x${n}x$t>) -> tensor<${m}x${n}x$t>"
     ret=%z
   fi
   printf 'func.func @main(%s) -> tensor<%sx%sx%s> {\n%s\n  return %s : tensor<%sx%sx%s>\n}\n' \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles every example at the GPU suite's sizes into OUTDIR (default gpu-cases/).
-# Elementwise examples: 1, 1000, 2^20+3 and 8192x8192 elements. Row examples (softmax,
+# Elementwise examples (pow_sin_bf16: exact pow and sin for a bf16 result): 1, 1000, 2^20+3 and 8192x8192 elements. Row examples (softmax,
 # log_softmax, layer_norm, rms_norm, residual + rms_norm; written at 8192x8192 bf16): rows
 # that are not a multiple of the block (3x1000, 5x4097, 1x1), and the benchmark shapes
 # 8192x8192, 4096x32768 and 1048576x128; long rows in the looped form (3x70001,
@@ -12,7 +12,7 @@ set -euo pipefail
 default_out=gpu-cases
 source "$(dirname "$0")/caselib.sh"
 for s in 1 1000 1048579 8192x8192; do
-  for ex in swiglu_f16 leaky_relu_f32 rounding_bf16 tanh_f16; do
+  for ex in swiglu_f16 leaky_relu_f32 rounding_bf16 tanh_f16 pow_sin_bf16; do
     n=$s; [ "$s" = 8192x8192 ] && n=67108864
     compile "$ex" "$s" "$(sed "s/1048576/$n/g" "$root/examples/$ex.mlir")"
   done

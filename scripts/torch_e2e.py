@@ -1,15 +1,19 @@
 """PyTorch -> tt -> PyTorch, end to end (issue 23's GPU check): an nn.Module with linear
-layers, rms_norm, a silu-gated MLP and residual adds, through tt.compile, on the model's
-own CUDA tensors; checked against PyTorch eager on the same tensors, and timed against
-eager and torch.compile (Inductor) in the same run.
+layers, rms_norm, a silu-gated MLP and residual adds, through tt.compile and through
+torch.compile(backend="tt") (with and without CUDA graphs), on the model's own CUDA
+tensors; checked against PyTorch eager on the same tensors, and timed against eager and
+torch.compile (Inductor, default and mode="reduce-overhead") in the same run.
 
-Three steps, since the GPU machine has no compiler (LLVM/MLIR) and PyTorch's export
-depends on the device (on CUDA, rms_norm stays whole):
-  device:  python scripts/torch_e2e.py --export DIR            (DIR/block.mlir)
+Three steps, since the GPU machine has no compiler (LLVM/MLIR) and PyTorch's graphs
+depend on the device (on CUDA, rms_norm stays whole):
+  device:  python scripts/torch_e2e.py --export DIR
+           (DIR/block.mlir from tt.export; DIR/misses/*.json: the parts the tt backend
+           could not find in the cache, recorded through TT_MISSES)
   here:    .venv/bin/python scripts/torch_e2e.py --precompile CACHE --text DIR/block.mlir
+           TT_CACHE=CACHE .venv/bin/python -m tt fill DIR/misses/*.json
   device:  TT_LIBTTRT=build-gpu/libttrt.so python scripts/torch_e2e.py --cache CACHE
-The cache is keyed by the exported program without its locations (tt/compile.py), so
-the device's tt.compile finds the PTX compiled here.
+The cache is keyed by the program text without its locations (tt/compile.py), so the
+device finds the PTX compiled here.
 """
 
 import argparse
@@ -23,6 +27,11 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 import tt  # noqa: E402
+import tt.dynamo  # noqa: E402
+
+if "tt" not in torch._dynamo.list_backends():  # the package is not pip-installed here
+    print("note: tt is not installed (pip install -e python); registering its backend")
+    torch._dynamo.register_backend(tt.dynamo.backend, name="tt")
 
 D, H = 4096, 11008
 BATCHES = [1, 16, 37, 128]
@@ -61,6 +70,14 @@ def export(outdir):
     text = tt.export(m, x, dynamic_shapes=dynamic()).text
     open(os.path.join(outdir, "block.mlir"), "w").write(text)
     print("exported", len(text.splitlines()), "lines")
+    os.environ["TT_MISSES"] = os.path.join(outdir, "misses")
+    os.environ["TT_CACHE"] = os.path.join(outdir, "empty-cache")
+    c = torch.compile(m, backend="tt")
+    with torch.no_grad():
+        for b in BATCHES:  # batch 1 is specialized by Dynamo; the others share a graph
+            c(torch.randn(b, D, dtype=torch.bfloat16, device="cuda"))
+    print("backend graphs:", len(tt.dynamo.reports()), "misses:",
+          os.listdir(os.environ["TT_MISSES"]))
 
 
 def precompile(cache, text_file):
@@ -86,24 +103,48 @@ def timed(fn, x, reps=50):
 
 def run(cache):
     os.environ["TT_CACHE"] = cache
+    torch._dynamo.config.cache_size_limit = 64  # six compiled variants of one forward
     m, x16 = model("cuda")
     compiled = tt.compile(m, x16, dynamic_shapes=dynamic(), arch="sm_90a")
-    inductor = torch.compile(m)
+    variants = {  # name -> (callable, is it tt)
+        "tt.compile": (compiled, True),
+        "backend=tt": (torch.compile(m, backend="tt"), True),
+        "backend=tt, no graphs": (torch.compile(m, backend="tt",
+                                                options={"cudagraphs": False}), True),
+        "eager": (m, False),
+        "inductor": (torch.compile(m), False),
+        "inductor reduce-overhead": (torch.compile(m, mode="reduce-overhead"), False),
+    }
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}, ptx {compiled.ptx.name}")
-    print("| batch | rel. error vs eager | tt us | eager us | inductor us | eager/tt | inductor/tt |")
-    print("|---|---|---|---|---|---|---|")
-    ok = True
+    names = list(variants)
+    print("| batch | " + " | ".join(f"{n} us" for n in names) +
+          " | tt.compile rel. err | backend=tt rel. err (graphs, none) |")
+    print("|---" * (len(names) + 3) + "|")
+    ok, rows = True, []
     with torch.no_grad():
         for b in BATCHES:
             x = torch.randn(b, D, dtype=torch.bfloat16, device="cuda")
-            ref, out = m(x), compiled(x)
-            torch.cuda.synchronize()
-            err = ((out.float() - ref.float()).norm() / ref.float().norm()).item()
-            good = err < 2e-2  # bf16: a few ulps through two GEMMs of K = 4096 and 11008
+            ref = m(x).float()
+            errs = []
+            for n in ("tt.compile", "backend=tt", "backend=tt, no graphs"):
+                out = variants[n][0](x).float()
+                errs.append(((out - ref).norm() / ref.norm()).item())
+            # bf16: a few ulps through GEMMs of K = 4096, 11008 (a NaN fails)
+            good = all(e < 2e-2 for e in errs)
             ok = ok and good
-            t_tt, t_eager, t_ind = timed(compiled, x), timed(m, x), timed(inductor, x)
-            print(f"| {b} | {err:.2e} {'PASS' if good else 'FAIL'} | {t_tt:.1f} | {t_eager:.1f} "
-                  f"| {t_ind:.1f} | {t_eager / t_tt:.2f}x | {t_ind / t_tt:.2f}x |")
+            times = [timed(variants[n][0], x) for n in names]
+            rows.append((b, dict(zip(names, times))))
+            print(f"| {b} | " + " | ".join(f"{t:.1f}" for t in times) +
+                  f" | {errs[0]:.2e} | {errs[1]:.2e}, {errs[2]:.2e} {'PASS' if good else 'FAIL'} |")
+    peers = [n for n in names if not variants[n][1]]
+    print("\nspeedup = peer time / tt time (above 1: tt faster)")
+    print("| batch | tt form | " + " | ".join(f"vs {p}" for p in peers) + " |")
+    print("|---|---|" + "---|" * len(peers))
+    for b, t in rows:
+        for n in ("tt.compile", "backend=tt"):
+            print(f"| {b} | {n} | " + " | ".join(f"{t[p] / t[n]:.2f}x" for p in peers) + " |")
+    for r in tt.dynamo.reports():
+        print(r)
     print("torch_e2e:", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 

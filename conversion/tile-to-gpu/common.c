@@ -112,7 +112,10 @@ static MlirType llvmStorage(Lower *l, MlirType t) {
   if (!ttTypeIsFp8(t))
     return t;
   MlirType i8 = mlirIntegerTypeGet(l->ctx, 8);
-  return mlirTypeIsAVector(t) ? tgVecOf(l, i8) : i8;
+  if (!mlirTypeIsAVector(t))
+    return i8;
+  int64_t n = mlirShapedTypeGetDimSize(t, 0); /* VEC lanes, or a shorter run's */
+  return mlirVectorTypeGet(1, &n, i8);
 }
 
 /* llvm.load of a `t` (alignment `align` bytes, 0: natural); fp8 loads its storage type

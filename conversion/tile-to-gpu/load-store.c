@@ -6,6 +6,10 @@
  *     "all lanes on": the mask's last lane when the mask is `x < y` with x contiguous and
  *     y constant over the group, its first lane when the mask is constant over the group,
  *     else the and of its lanes.
+ *  1b. When the offsets run shorter (2 <= contig < VEC: rows whose stride is not a
+ *     multiple of 16 bytes, e.g. a matrix of K = 4100 f16 columns: runs of 4, 8-byte
+ *     aligned), the group is VEC / run vector accesses of `run` lanes (the widest the
+ *     alignment allows), each guarded as in 1 over its own lanes, and put together.
  *  2. When that guard is false (or the offsets are not contiguous) each lane is loaded or
  *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
  *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
@@ -23,39 +27,57 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The widest power of two <= VEC that divides a run of `contig` (1 when none). */
+static int64_t runOf(Lower *l, int64_t contig) {
+  int64_t w = 1;
+  while (w * 2 <= l->VEC && contig % (w * 2) == 0)
+    w *= 2;
+  return w;
+}
+
 Lanes tgLanesOf(Lower *l, Lowered *offs, Lowered *mask, int r) {
-  Lanes s = {offs->parts[r], mask->parts[r], offs->axis.contig >= l->VEC, {NULL}, {NULL}, 0};
+  int64_t run = runOf(l, offs->axis.contig);
+  Lanes s = {offs->parts[r], mask->parts[r], run == l->VEC, run, {NULL}, {NULL}, 0, 0};
   if (mask->def.ptr && ttOpIs(mask->def, "arith.cmpi")) {
     int64_t pred = ttOpAttrInt(mask->def, "predicate", -1);
     Lowered *x = tgLookup(l, mlirOperationGetOperand(mask->def, 0));
     Lowered *y = tgLookup(l, mlirOperationGetOperand(mask->def, 1));
     bool less = pred == 2 || pred == 3 || pred == 6 || pred == 7; /* slt sle ult ule */
-    if (less && x && y && x->axis.contig >= l->VEC && y->axis.constancy >= l->VEC) {
+    int64_t mrun = !less || !x || !y ? 0
+                   : x->axis.contig >= l->VEC && y->axis.constancy >= l->VEC ? l->VEC
+                   : x->axis.contig >= run && y->axis.constancy >= run && run > 1 ? run
+                                                                                  : 0;
+    if (mrun) {
       s.x = x->parts[r];
       s.y = y->parts[r];
       s.pred = pred;
+      s.mrun = mrun;
     }
   }
   return s;
 }
 
-/* lane 0 of vector v, plus i */
-static MlirValue lane0Plus(Lower *l, MlirValue v, int64_t i) {
-  MlirValue x0 = tgExtract(l, v, 0);
-  if (i == 0)
+/* Lane i of vector v whose values run in steps of one over runs of `run` lanes: the
+ * first lane of i's run, plus i % run. */
+static MlirValue runLane(Lower *l, MlirValue v, int64_t i, int64_t run) {
+  MlirValue x0 = tgExtract(l, v, i - i % run);
+  if (i % run == 0)
     return x0;
-  MlirValue ops[2] = {x0, ttConstInt(&l->b, l->loc, ttI32(l->ctx), i)};
+  MlirValue ops[2] = {x0, ttConstInt(&l->b, l->loc, ttI32(l->ctx), i % run)};
   return tgBuild(l, "arith.addi", 2, ops, ttI32(l->ctx), 0, NULL);
 }
 
+/* lane 0 of vector v, plus i */
+static MlirValue lane0Plus(Lower *l, MlirValue v, int64_t i) { return runLane(l, v, i, i + 1); }
+
 static MlirValue laneOffset(Lower *l, const Lanes *s, int64_t i) {
-  return s->contig ? lane0Plus(l, s->offs, i) : tgExtract(l, s->offs, i);
+  return runLane(l, s->offs, i, s->run);
 }
 
 static MlirValue laneMask(Lower *l, const Lanes *s, int64_t i) {
   if (mlirValueIsNull(s->x))
     return tgExtract(l, s->mask, i);
-  MlirValue ops[2] = {lane0Plus(l, s->x, i), tgExtract(l, s->y, 0)};
+  MlirValue ops[2] = {runLane(l, s->x, i, s->mrun), tgExtract(l, s->y, i - i % s->mrun)};
   MlirNamedAttribute pred =
       ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, s->pred, mlirIntegerTypeGet(l->ctx, 64)));
   return tgBuild(l, "arith.cmpi", 2, ops, mlirIntegerTypeGet(l->ctx, 1), 1, &pred);
@@ -72,11 +94,24 @@ MlirValue tgAllLanesOn(Lower *l, const Lanes *s, Lowered *mask) {
   return tgBuild(l, "vector.reduction", 1, &s->mask, mlirIntegerTypeGet(l->ctx, 1), 1, &kind);
 }
 
-/* Loads lane by lane under the mask: the slow path of step 3. */
-MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
-                           MlirType elem) {
-  MlirValue acc = other;
-  for (int64_t i = 0; i < l->VEC; i++) {
+/* Step 1b's guard: true when lanes [lo, lo + n) of the mask are all on. */
+static MlirValue runAllOn(Lower *l, const Lanes *s, Lowered *mask, int64_t lo, int64_t n) {
+  if (mask->axis.constancy >= n && mask->axis.constancy % n == 0)
+    return tgExtract(l, s->mask, lo);
+  if (!mlirValueIsNull(s->x) && s->mrun >= n)
+    return laneMask(l, s, lo + n - 1);
+  MlirValue all = tgExtract(l, s->mask, lo);
+  for (int64_t i = lo + 1; i < lo + n; i++)
+    all = tgBuild(l, "arith.andi", 2, (MlirValue[]){all, tgExtract(l, s->mask, i)},
+                  mlirIntegerTypeGet(l->ctx, 1), 0, NULL);
+  return all;
+}
+
+/* Lanes [lo, hi) of `acc`, loaded lane by lane under the mask. */
+static MlirValue loadLaneRange(Lower *l, MlirValue ptr, const Lanes *s, MlirValue acc,
+                               MlirType elem, int64_t lo, int64_t hi) {
+  MlirValue other = acc;
+  for (int64_t i = lo; i < hi; i++) {
     MlirOperation ifOp = tgBuildIf(l, laneMask(l, s, i), elem);
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
@@ -89,6 +124,12 @@ MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
     acc = tgInsert(l, mlirOperationGetResult(ifOp, 0), acc, i);
   }
   return acc;
+}
+
+/* Loads lane by lane under the mask: the slow path of step 3. */
+MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
+                      MlirType elem) {
+  return loadLaneRange(l, ptr, s, other, elem, 0, l->VEC);
 }
 
 /* `*p += x` as a relaxed llvm.atomicrmw (tile.atomic_add: f32 everywhere, f16 from sm_70,
@@ -145,10 +186,10 @@ static void atomicRun(Lower *l, MlirValue p, MlirValue offs, MlirValue run, Mlir
   }
 }
 
-/* Stores (or atomically adds) lane by lane under the mask. */
-static void storeLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
-                       MlirType elem, bool atomic) {
-  for (int64_t i = 0; i < l->VEC; i++) {
+/* Stores (or atomically adds) lanes [lo, hi) one by one under the mask. */
+static void storeLaneRange(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
+                           MlirType elem, bool atomic, int64_t lo, int64_t hi) {
+  for (int64_t i = lo; i < hi; i++) {
     MlirOperation ifOp = tgBuildIf(l, laneMask(l, s, i), ttNoType());
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
@@ -161,6 +202,49 @@ static void storeLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
     tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
     l->b = saved;
   }
+}
+
+/* Step 1b: the group as VEC / run accesses of `run` lanes, each under its own guard
+ * (its lanes one by one when that is false). Returns the loaded group (a load), or the
+ * null value (a store). */
+static MlirValue accessRuns(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
+                            MlirValue d, MlirType elem, bool isStore) {
+  int64_t w = s->run, bytes = w * ttDtypeBytes(elem);
+  MlirType rt = mlirVectorTypeGet(1, &w, elem);
+  MlirValue acc = d;
+  for (int64_t lo = 0; lo < l->VEC; lo += w) {
+    MlirOperation ifOp = tgBuildIf(l, runAllOn(l, s, mask, lo, w), isStore ? ttNoType() : rt);
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+    MlirValue p = tgGep(l, ptr, tgExtract(l, s->offs, lo), elem);
+    if (isStore) {
+      MlirValue run = tgExtract(l, d, lo);
+      run = tgBuild(l, "vector.broadcast", 1, &run, rt, 0, NULL);
+      for (int64_t i = 1; i < w; i++)
+        run = tgInsert(l, tgExtract(l, d, lo + i), run, i);
+      MlirNamedAttribute align = tgAlignAttr(l, bytes);
+      tgBuild(l, "llvm.store", 2, (MlirValue[]){run, p}, ttNoType(), 1, &align);
+      tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+      l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
+      storeLaneRange(l, ptr, s, d, elem, false, lo, lo + w);
+      tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+      l->b = saved;
+      continue;
+    }
+    tgYield(l, tgIfBlock(ifOp, 0), tgLoadPtr(l, p, rt, bytes));
+    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1)); /* the run's lanes of `other`, or loaded */
+    MlirValue slow = loadLaneRange(l, ptr, s, d, elem, lo, lo + w);
+    MlirValue part = tgExtract(l, slow, lo);
+    part = tgBuild(l, "vector.broadcast", 1, &part, rt, 0, NULL);
+    for (int64_t i = 1; i < w; i++)
+      part = tgInsert(l, tgExtract(l, slow, lo + i), part, i);
+    tgYield(l, tgIfBlock(ifOp, 1), part);
+    l->b = saved;
+    MlirValue got = mlirOperationGetResult(ifOp, 0);
+    for (int64_t i = 0; i < w; i++)
+      acc = tgInsert(l, tgExtract(l, got, i), acc, lo + i);
+  }
+  return isStore ? (MlirValue){NULL} : acc;
 }
 
 /* Step 3 for tile.load (isStore false), tile.store and tile.atomic_add (the fast path:
@@ -181,9 +265,15 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
   for (int r = 0; r < data->n; r++) {
     Lanes s = tgLanesOf(l, offs, mask, r);
     MlirValue d = data->parts[r];
+    if (!s.contig && s.run > 1 && !atomic) { /* step 1b */
+      MlirValue v = accessRuns(l, ptr->parts[0], &s, mask, d, elem, isStore);
+      if (!isStore)
+        res->parts[r] = v;
+      continue;
+    }
     if (!s.contig) {
       if (isStore)
-        storeLanes(l, ptr->parts[0], &s, d, elem, atomic);
+        storeLaneRange(l, ptr->parts[0], &s, d, elem, atomic, 0, l->VEC);
       else
         res->parts[r] = tgLoadLanes(l, ptr->parts[0], &s, d, elem);
       continue;
@@ -206,7 +296,7 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
     l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
     if (isStore) {
       if (mask->axis.constancy < l->VEC)
-        storeLanes(l, ptr->parts[0], &s, d, elem, atomic);
+        storeLaneRange(l, ptr->parts[0], &s, d, elem, atomic, 0, l->VEC);
       tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
     } else {
       MlirValue slow = mask->axis.constancy >= l->VEC ? d : tgLoadLanes(l, ptr->parts[0], &s, d, elem);

@@ -89,13 +89,18 @@ typedef struct {
 
 /* How the slow path of step 3 finds lane i of group r: its offset, and its mask bit. When
  * the offsets are contiguous, lane i's offset is lane 0's plus i; when the mask is
- * `x < y` with x contiguous and y constant over the group, lane i's bit is x0 + i < y0.
+ * `x < y` with x contiguous and y constant over the group, lane i's bit is x0 + i < y0
+ * (over runs shorter than the group: from the first lane of i's run).
  * Computing these from lane 0 inside the slow path (rather than extracting lanes of
  * vectors computed before the branch) keeps the fast path free of per-lane work. */
 typedef struct {
   MlirValue offs, mask;
-  bool contig;
+  bool contig;    /* the group's offsets are one run: run == VEC */
+  int64_t run;    /* the offsets are runs of `run` consecutive values, each aligned to
+                     its bytes (a power of two, 1 to VEC): lane i's offset is that of
+                     the first lane of its run plus i % run */
   MlirValue x, y; /* the mask's `x < y` operands (null when not of that form) */
+  int64_t mrun;   /* x runs in steps of one, and y is constant, over runs of mrun lanes */
   int64_t pred;
 } Lanes;
 

@@ -14,7 +14,8 @@
  *       Triton allow); when the kernel's result is stored as f16/bf16 (or the op's own
  *       result is f16/bf16) they also carry `afn`: the value needs only 16-bit accuracy, so
  *       exp, division and tanh may use the GPU's approximate instructions (relative error
- *       ~1e-6, 1e-4 for tanh) instead of libdevice's f32-exact functions;
+ *       ~1e-6, 1e-4 for tanh) instead of libdevice's f32-exact functions (not pow, sin
+ *       and cos, whose approximate forms fail on negative bases and large angles);
  *     - an elementwise op whose operands are all uniform (tile.splat of a per-row value,
  *       or a constant) is computed once on scalars and splat; with `afn`, x / uniform s
  *       becomes x * (1 / s): one division per row instead of one per element;
@@ -352,7 +353,11 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     }
     if (e->failed)
       return none;
-    bool approx = e->halfOutput || ttTypeIsHalf(relem);
+    /* pow, sin and cos stay exact: the approximate forms are wrong, not just coarse
+     * (pow as exp2(y * log2(x)) is NaN for a negative base; sin.approx/cos.approx lose
+     * all accuracy past |x| ~ 100 pi, where rotary embeddings' angles lie) */
+    bool approx = (e->halfOutput || ttTypeIsHalf(relem)) && strcmp(name, "pow") != 0 &&
+                  strcmp(name, "sin") != 0 && strcmp(name, "cos") != 0;
     MlirNamedAttribute fm = ttFastmath(e->ctx, approx ? "contract,afn" : "contract");
     /* Uniform operands (one value per row, constants): compute once on scalars. */
     MlirType st = mlirShapedTypeGetElementType(ct);

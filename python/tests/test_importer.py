@@ -220,3 +220,118 @@ def test_load_without_a_gpu_is_a_clear_error(tmp_path, monkeypatch):
     path = tt.precompile(lambda a: a + 1, xf, arch="sm_90a")
     with pytest.raises(tt.TtRuntimeError, match="CUDA GPU"):
         tt.load(str(path))
+
+
+# --- torch.compile(backend="tt") (python/tt/dynamo.py) ------------------------------
+
+class GatedMLP(torch.nn.Module):
+    def __init__(self, d=64, h=96):
+        super().__init__()
+        self.norm = torch.nn.RMSNorm(d, eps=1e-6)
+        self.gate = torch.nn.Linear(d, h, bias=False)
+        self.up = torch.nn.Linear(d, h, bias=False)
+        self.down = torch.nn.Linear(h, d, bias=False)
+
+    def forward(self, x):
+        y = self.norm(x)
+        z = self.down(F.silu(self.gate(y)) * self.up(y))
+        return x + z.sort(dim=-1).values * 2  # sort: no prim mapping, left to eager
+
+
+def _partitioned(model, xs, **kw):
+    """Runs model through torch.compile with tt's partitioning, compiling the tt parts
+    but leaving them to run as FX code (no GPU); returns the outputs and reports."""
+    from torch._decomp import core_aten_decompositions
+    from torch._dynamo.backends.common import aot_autograd
+    from tt import dynamo
+
+    def fw(gm, ex):
+        return dynamo.compile_graph(gm, ex, dynamo._static_indices(), require_cuda=False,
+                                    load=False, **kw)[0]
+    torch._dynamo.reset()
+    c = torch.compile(model, backend=aot_autograd(
+        fw_compiler=fw, decompositions=core_aten_decompositions()))
+    start = len(dynamo.reports())
+    with torch.no_grad():
+        outs = [(c(x), model(x)) for x in xs]
+    return outs, dynamo.reports()[start:]
+
+
+def test_backend_is_registered():
+    import torch._dynamo
+    assert "tt" in torch._dynamo.list_backends()
+
+
+def test_backend_partitions_and_reports(tmp_path, monkeypatch):
+    monkeypatch.setenv("TT_CACHE", str(tmp_path))
+    torch.manual_seed(0)
+    m = GatedMLP().to(torch.bfloat16)
+    xs = [torch.randn(3, 64, dtype=torch.bfloat16), torch.randn(5, 64, dtype=torch.bfloat16)]
+    outs, reps = _partitioned(m, xs)
+    for got, want in outs:
+        assert torch.equal(got, want)
+    assert len(reps) == 2  # batch 3, then a dynamic batch
+    for rep in reps:
+        assert [p.backend for p in rep.parts] == ["tt", "tt"], str(rep)
+        assert rep.tt_ops == rep.ops - 1
+        assert [(r.op, r.reason) for r in rep.refused] == \
+            [("sort.default", "no prim mapping in tt's importer")]
+        assert rep.refused[0].where.endswith("test_importer.py:%d" % _line("z.sort"))
+        big = max(rep.parts, key=lambda p: p.ops)
+        assert big.text.count("{tt.invariant}") == 4  # the norm's and three linears' weights
+        assert pathlib.Path(big.ptx).exists()
+    assert "tensor<?x64xbf16>" in reps[1].parts[0].text + reps[1].parts[1].text
+
+
+def _line(fragment):
+    lines = pathlib.Path(__file__).read_text().splitlines()
+    return next(i + 1 for i, l in enumerate(lines) if fragment in l and "def " not in l)
+
+
+def test_backend_compile_error_leaves_the_part_to_eager(tmp_path, monkeypatch):
+    monkeypatch.setenv("TT_CACHE", str(tmp_path))
+    outs, reps = _partitioned(lambda a: torch.tanh(a) * 3, [torch.randn(4, 8)],
+                              flags=("--no-such-pass",))
+    (got, want), = outs
+    assert torch.equal(got, want)
+    part, = reps[0].parts
+    assert part.backend == "eager" and "no-such-pass" in part.reason
+
+
+def test_backend_on_cpu_tensors_runs_eager():
+    from tt import dynamo
+    torch._dynamo.reset()
+    c = torch.compile(lambda a: torch.tanh(a) + 1, backend="tt")
+    x = torch.randn(7, 5)
+    assert torch.equal(c(x), torch.tanh(x) + 1)
+    rep = dynamo.reports()[-1]
+    assert rep.parts == [] and {r.reason for r in rep.refused} == \
+        {"a tensor not on a CUDA device"}
+
+
+def test_backend_rejects_unknown_options():
+    torch._dynamo.reset()
+    c = torch.compile(lambda a: a + 1, backend="tt", options={"cuda_graphs": False})
+    with pytest.raises(Exception, match="unknown option"):
+        c(torch.randn(2))
+
+
+def test_cache_misses_are_recorded_and_filled(tmp_path, monkeypatch):
+    """A machine without the compiler records what its cache lacks (TT_MISSES); `python
+    -m tt fill` on a machine with it compiles those programs into the cache."""
+    ttc = __import__("importlib").import_module("tt.compile")
+    text = tt.export(torch.tanh, xf).text
+    monkeypatch.setenv("TT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("TT_MISSES", str(tmp_path / "misses"))
+    monkeypatch.setenv("TT_BIN", str(tmp_path / "no-compiler"))
+    with pytest.raises(RuntimeError, match="not in the cache"):
+        ttc.build_ptx(text, arch="sm_90a")
+    misses = sorted((tmp_path / "misses").glob("*.json"))
+    assert len(misses) == 1
+    monkeypatch.setenv("TT_BIN", str(BIN))
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    r = subprocess.run([os.sys.executable, "-m", "tt", "fill", str(misses[0])], env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    monkeypatch.setenv("TT_BIN", str(tmp_path / "no-compiler"))
+    assert ttc.build_ptx(text, arch="sm_90a").exists()  # now a hit

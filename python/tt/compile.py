@@ -15,6 +15,7 @@ rms_norm whole): export where the model will run.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import pathlib
 import re
@@ -65,6 +66,7 @@ def build_ptx(text: str, flags: Sequence[str] = DEFAULT_FLAGS,
         return path
     tools = _tools()
     if not (tools / "tt-opt").exists():
+        _record_miss(text, flags, arch)
         raise RuntimeError(f"tt.compile: {path.name} is not in the cache ({path.parent}) and "
                            f"there is no compiler at {tools} (TT_BIN) to make it")
     opt = subprocess.run([str(tools / "tt-opt"), *flags, "-"], input=text, text=True,
@@ -81,6 +83,26 @@ def build_ptx(text: str, flags: Sequence[str] = DEFAULT_FLAGS,
         raise RuntimeError("tt-translate: " + tr.stderr)
     os.replace(tmp, path)  # atomic: concurrent compiles of one program agree
     return path
+
+
+def _record_miss(text: str, flags: Sequence[str], arch: str):
+    """On a machine without the compiler, $TT_MISSES (a folder) collects the programs the
+    cache lacked, as JSON (text, flags, arch): `python -m tt fill FILES...` on a machine
+    with the compiler fills the cache from them."""
+    folder = os.environ.get("TT_MISSES")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        entry = {"text": text, "flags": list(flags), "arch": arch}
+        key = cache_key(text, flags, arch)
+        pathlib.Path(folder, f"{key}.json").write_text(json.dumps(entry))
+
+
+def fill(files: Sequence[str]) -> int:
+    """Compiles the programs of $TT_MISSES files into the cache; returns how many."""
+    for f in files:
+        entry = json.loads(pathlib.Path(f).read_text())
+        build_ptx(entry["text"], tuple(entry["flags"]), entry["arch"])
+    return len(files)
 
 
 def precompile(fn, *example_args, dynamic_shapes=None, flags=DEFAULT_FLAGS,

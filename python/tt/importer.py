@@ -21,6 +21,7 @@ parameters' tensors (the runtime passes them as the leading inputs).
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import types
@@ -195,26 +196,73 @@ class Lowering:
     i64_array = staticmethod(i64_array)
 
 
+def aten_name(node) -> Optional[str]:
+    """The ATen overload a call_function node calls ("add.Tensor"), or None for
+    getitem and the symbolic-size and assertion nodes (which compute no tensor)."""
+    target = node.target
+    if target is operator.getitem:
+        return None
+    name = getattr(target, "_name", None) or str(target)
+    name = name.split("::", 1)[-1]  # aten::add.Tensor -> add.Tensor
+    if "." not in name:
+        name += ".default"
+    if name.startswith(("sym_", "_assert", "sym_constrain")) or \
+            not isinstance(node.meta.get("val"), (torch.Tensor, tuple, list)):
+        return None
+    return name
+
+
+def lower_node(cx: Lowering, node):
+    """The prim value(s) of one call_function node, its operands already in cx.values."""
+    cx.node = node
+    name = aten_name(node)
+    if name is None:
+        if node.target is operator.getitem:
+            src = cx.values.get(node.args[0])
+            return src[node.args[1]] if isinstance(src, tuple) else None
+        return None  # symbolic ints and checks: shapes come from the nodes' vals
+    fn = aten_table.TABLE.get(name)
+    if fn is None:
+        raise ImportError_(f"{_where(node)}: error: aten.{name} has no prim mapping "
+                           "in tt's importer (python/tt/aten.py; docs/aten-ops.md "
+                           "lists the mapped ops)")
+    return fn(cx, *node.args, **node.kwargs)
+
+
 def _lower_graph(ep, function_name: str) -> Exported:
-    graph = ep.graph_module.graph
-    sig = ep.graph_signature
+    """An ExportedProgram's graph as a prim program: the placeholders' roles from its
+    graph signature, the weights' tensors from its state."""
     roles = {}
-    for spec in sig.input_specs:
+    for spec in ep.graph_signature.input_specs:
         kind = spec.kind.name.lower()  # PARAMETER, BUFFER, CONSTANT_TENSOR, USER_INPUT
         role = {"parameter": "parameter", "buffer": "buffer",
                 "constant_tensor": "constant", "user_input": "input"}.get(kind, kind)
         roles[spec.arg.name] = (role, spec.target or spec.arg.name)
     state = dict(ep.state_dict)
     state.update(getattr(ep, "constants", {}) or {})
+    e = lower_graph(ep.graph_module.graph, roles, function_name)
+    e.weights = [state[a.target] for a in e.arguments if a.role != "input"]
+    return e
+
+
+def lower_graph(graph, roles: dict, function_name: str = "main",
+                skip_symbols: bool = False) -> Exported:
+    """An ATen-level FX graph as a prim program. `roles` maps a placeholder's name to
+    (role, target); a role other than "input" marks the argument `tt.invariant`.
+    With `skip_symbols`, placeholders that are not tensors (symbolic sizes, which
+    torch.compile passes) are left out of the arguments; otherwise they are an error."""
     b = Builder()
     cx = Lowering(b)
-    args, weights, params = [], [], []
+    args, params = [], []
     for node in graph.nodes:
         if node.op != "placeholder":
             continue
         val = node.meta.get("val")
         role, target = roles.get(node.name, ("input", node.name))
         if not isinstance(val, torch.Tensor):
+            if skip_symbols:
+                cx.values[node] = None
+                continue
             raise ImportError_(f"input {node.name}: only tensor inputs are supported")
         shape, dtype = _shape(val), _dtype(val.dtype, f"input {node.name}")
         v = Value(f"%a{len(args)}", shape, dtype)
@@ -222,31 +270,11 @@ def _lower_graph(ep, function_name: str) -> Exported:
         attr = " {tt.invariant}" if role != "input" else ""
         params.append(f"{v.name}: {v.type}{attr}")
         args.append(Argument(node.name, role, target, shape, dtype))
-        if role != "input":
-            weights.append(state[target])
     results = []
     for node in graph.nodes:
         cx.node = node
         if node.op == "call_function":
-            target = node.target
-            if target is __import__("operator").getitem:
-                src = cx.values.get(node.args[0])
-                cx.values[node] = src[node.args[1]] if isinstance(src, tuple) else None
-                continue
-            name = getattr(target, "_name", None) or str(target)
-            name = name.split("::", 1)[-1]  # aten::add.Tensor -> add.Tensor
-            if "." not in name:
-                name += ".default"
-            if name.startswith(("sym_", "_assert", "sym_constrain")) or \
-                    not isinstance(node.meta.get("val"), (torch.Tensor, tuple, list)):
-                cx.values[node] = None  # symbolic ints and checks: shapes come from vals
-                continue
-            fn = aten_table.TABLE.get(name)
-            if fn is None:
-                raise ImportError_(f"{_where(node)}: error: aten.{name} has no prim mapping "
-                                   "in tt's importer (python/tt/aten.py; docs/aten-ops.md "
-                                   "lists the mapped ops)")
-            cx.values[node] = fn(cx, *node.args, **node.kwargs)
+            cx.values[node] = lower_node(cx, node)
         elif node.op == "output":
             outs = node.args[0]
             for o in (outs if isinstance(outs, (tuple, list)) else [outs]):
@@ -262,7 +290,7 @@ def _lower_graph(ep, function_name: str) -> Exported:
     text += b.lines
     text.append(f"  return {', '.join(v.name for v in results)} : {rtypes}")
     text.append("}")
-    return Exported("\n".join(text) + "\n", args, weights, len(results))
+    return Exported("\n".join(text) + "\n", args, [], len(results))
 
 
 def export(fn: Any, *example_args, dynamic_shapes=None, name: str = "main") -> Exported:

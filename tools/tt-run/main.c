@@ -7,39 +7,30 @@
  * times the launch sequence with CUDA events. `--ref-only` evaluates only the
  * reference (no GPU needed) and prints checksums. See docs/tt-run.md.
  *
+ * With --inputs the inputs come from a NumPy archive (their shapes bind the `?` dims),
+ * with --expected the outputs are checked against given arrays instead of the
+ * reference, and --save-outputs writes them to an archive.
+ *
  * Files: main.c (this: reading and checking the file, inputs, the reference, the GPU
- * runs, timing), options.c (the command line and the usage text, behind options.h).
+ * runs, timing), options.c (the command line and the usage text, behind options.h),
+ * archives.c (--inputs, --expected, --save-outputs), npz.c (NumPy .npz archives,
+ * behind npz.h); session.h holds what they share.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "meta.h"
-#include "options.h"
-#include "ref.h"
-#include "ttrt.h"
+#include "session.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Everything one run holds, freed by sessionDestroy. */
-typedef struct Session {
-  const Options *opt;
-  char *text;
-  size_t length;
-  TtrtMeta *meta;
-  double **values; /* per slot: inputs, then the reference's outputs */
-  double **device; /* per slot: outputs read back from the GPU */
-  TtrtContext ctx;
-  TtrtProgram program;
-  TtrtGraph graph; /* --graph: the captured launch sequence */
-} Session;
 
 /*===------------------------------------------------------------------===*
  * Messages
  *===------------------------------------------------------------------===*/
 
 /* Prints "tt-run: FILE[:LINE]: message" for err; returns EXIT_FAIL. */
-static int reportError(const Session *s, const TtrtError *err) {
+int reportError(const Session *s, const TtrtError *err) {
   if (err->line > 0)
     fprintf(stderr, "tt-run: %s:%d: %s\n", s->opt->file, err->line,
             err->message);
@@ -232,7 +223,7 @@ static int makeInputs(Session *s) {
     double lo, hi;
     bool integer = !ttrtDtypeIsFloat(t->dtype) && t->dtype != TTRT_DTYPE_I1;
     int64_t bound = integer ? ttrtRefIndexBound(s->meta, slot) : -1;
-    if (integer && bound < 0 && !integerRange(s->opt, t->dtype, &lo, &hi)) {
+    if (!s->opt->inputs && integer && bound < 0 && !integerRange(s->opt, t->dtype, &lo, &hi)) {
       fprintf(stderr, "tt-run: --range %g,%g holds no %s value for input "
                       "%%%lld\n",
               s->opt->lo, s->opt->hi, ttrtDtypeGetName(t->dtype),
@@ -246,7 +237,12 @@ static int makeInputs(Session *s) {
               (long long)t->id);
       return EXIT_FAIL;
     }
-    makeInput(s->opt, t, i, bound, s->values[slot]);
+    if (s->opt->inputs) {
+      if (givenInput(s, i, s->values[slot]))
+        return EXIT_FAIL;
+    } else {
+      makeInput(s->opt, t, i, bound, s->values[slot]);
+    }
   }
   return EXIT_PASS;
 }
@@ -368,10 +364,10 @@ static double outputTolerance(const TtrtMeta *m, int slot) {
 
 /* Compares output `slot` with the reference, prints its line, and returns
  * whether it passed. */
-static bool checkOutput(const Session *s, int slot) {
+static bool checkOutput(const Session *s, int slot, const double *got) {
   const TtrtTensor *t = &s->meta->tensors[slot];
   TtrtComparison c;
-  ttrtRefCompare(s->device[slot], s->values[slot],
+  ttrtRefCompare(got, s->want ? s->want[slot] : s->values[slot],
                  (size_t)ttrtShapeGetNumel(&t->shape), &c);
   double tol = s->opt->tol >= 0 ? s->opt->tol : outputTolerance(s->meta, slot);
   bool pass = c.nonfinite == 0 && c.relL2 <= tol;
@@ -601,7 +597,7 @@ static int checkGraph(Session *s) {
   printf("graph replay of %d launches:\n", s->meta->numLaunches);
   int failed = 0;
   for (int i = 0; !s->opt->noCheck && i < s->meta->numOutputs; ++i)
-    failed += !checkOutput(s, s->meta->outputs[i]);
+    failed += !checkOutput(s, s->meta->outputs[i], s->device[s->meta->outputs[i]]);
   return failed;
 }
 
@@ -682,11 +678,13 @@ static int runOnGpu(Session *s) {
   bool check = !s->opt->noCheck;
   if (prepareBuffers(s, &err) || ttrtProgramRun(s->program, true, &err) ||
       ttrtContextSynchronize(s->ctx, &err) || downloadOutputs(s, &err) ||
-      (check && ttrtRefEvaluate(s->meta, s->values, &err)))
+      (check && !s->want && ttrtRefEvaluate(s->meta, s->values, &err)))
     return reportError(s, &err);
+  if (s->opt->saveOutputs && saveOutputs(s, s->device))
+    return EXIT_FAIL;
   int failed = 0;
   for (int i = 0; check && i < s->meta->numOutputs; ++i)
-    failed += !checkOutput(s, s->meta->outputs[i]);
+    failed += !checkOutput(s, s->meta->outputs[i], s->device[s->meta->outputs[i]]);
   if (s->opt->printValues && check)
     printAllValues(s, s->device, s->values);
   if (s->opt->repeat) {
@@ -728,6 +726,15 @@ static int runReferenceOnly(Session *s) {
     int slot = s->meta->outputs[i];
     printChecksum("output", &s->meta->tensors[slot], s->values[slot]);
   }
+  if (s->opt->saveOutputs && saveOutputs(s, s->values))
+    return EXIT_FAIL;
+  if (s->want) { /* --expected: the reference against the given outputs */
+    int failed = 0;
+    for (int i = 0; i < s->meta->numOutputs; ++i)
+      failed += !checkOutput(s, s->meta->outputs[i], s->values[s->meta->outputs[i]]);
+    printf("result %s\n", failed ? "FAIL" : "PASS");
+    return failed ? EXIT_FAIL : EXIT_PASS;
+  }
   if (s->opt->printValues)
     printAllValues(s, s->values, NULL);
   for (int i = 0; i < s->meta->numOutputs; ++i) { /* what a GPU run would hold it to */
@@ -746,7 +753,9 @@ static int run(Session *s) {
     return rc;
   if (ttrtMetaParse(s->text, s->length, &s->meta, &err))
     return reportError(s, &err);
-  if ((rc = bindDims(s)) != EXIT_PASS || (rc = checkSizes(s)) != EXIT_PASS)
+  if ((rc = readArchives(s)) != EXIT_PASS || (rc = bindDims(s)) != EXIT_PASS ||
+      (rc = checkSizes(s)) != EXIT_PASS ||
+      (s->opt->expected && (rc = readExpected(s)) != EXIT_PASS))
     return rc;
   size_t slots = (size_t)s->meta->numTensors + 1;
   s->values = calloc(slots, sizeof *s->values);
@@ -772,6 +781,11 @@ static void sessionDestroy(Session *s) {
     if (s->device)
       free(s->device[i]);
   }
+  for (int i = 0; s->want && i < s->meta->numTensors; ++i)
+    free(s->want[i]);
+  free(s->want);
+  npzFree(&s->given);
+  npzFree(&s->expected);
   free(s->values);
   free(s->device);
   ttrtGraphDestroy(s->graph, NULL);

@@ -2,7 +2,7 @@
  *
  * Each argument is -h/--help (prints the usage), an option that takes a value
  * (`--name=value` or `--name value`: --seed, --range, --tol, --warmup, --runs, --repeat,
- * --dim), a flag, or the one input file; anything else is a usage error (EXIT_USAGE,
+ * --dim, --inputs, --expected, --save-outputs), a flag, or the one input file; anything else is a usage error (EXIT_USAGE,
  * "Try 'tt-run --help'"). Without --seed the seed comes from the time (tt-run prints it).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -52,6 +52,16 @@ static const char kUsage[] =
     "  --graph        also capture the launch sequence in a CUDA graph: check a\n"
     "                 replay's outputs, time replays, time each launch alone,\n"
     "                 and report the launch gap with and without the graph\n"
+    "  --inputs F.npz the inputs from a NumPy archive (numpy.savez) instead of\n"
+    "                 random ones: input I is the array named argI (or arr_I,\n"
+    "                 numpy's name for the I-th positional array, or else the\n"
+    "                 I-th array); its shape binds the `?` dims; numbers are\n"
+    "                 rounded to the input's dtype, raw void arrays (bf16, f8\n"
+    "                 from ml_dtypes) are taken as the dtype's bits\n"
+    "  --expected F.npz check output J against the array outJ (or arr_J, or the\n"
+    "                 J-th array) instead of the reference\n"
+    "  --save-outputs F.npz  write the outputs (the GPU's; with --ref-only the\n"
+    "                 reference's) as out0, out1, ...; bf16 and f8 as float32\n"
     "  --dump-meta    print the parsed metadata (expressions with values)\n"
     "  --ref-only     evaluate only the reference, without a GPU, and print\n"
     "                 sum, l2, min and max of each input and output\n"
@@ -145,6 +155,12 @@ static bool setValueOption(Options *o, const char *name, const char *value) {
     return parseLong(value, 0, 1000000, &o->warmup);
   if (strcmp(name, "--repeat") == 0)
     return parseLong(value, 0, 1000000, &o->repeat);
+  if (strcmp(name, "--inputs") == 0 || strcmp(name, "--expected") == 0 ||
+      strcmp(name, "--save-outputs") == 0) {
+    *(name[2] == 'i' ? &o->inputs : name[2] == 'e' ? &o->expected : &o->saveOutputs) =
+        value;
+    return *value != '\0';
+  }
   if (strcmp(name, "--dim") == 0) {
     if (o->numDims == (int)(sizeof o->dims / sizeof *o->dims))
       return false;
@@ -178,7 +194,8 @@ static bool setFlag(Options *o, const char *arg) {
 /* True if `name` is an option that takes a value. */
 static bool takesValue(const char *name) {
   static const char *const kNames[] = {"--seed",   "--range", "--tol",   "--warmup",
-                                       "--runs",   "--repeat", "--dim"};
+                                       "--runs",   "--repeat", "--dim",   "--inputs",
+                                       "--expected", "--save-outputs"};
   for (size_t i = 0; i < sizeof kNames / sizeof *kNames; ++i)
     if (strcmp(kNames[i], name) == 0)
       return true;

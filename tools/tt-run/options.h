@@ -28,6 +28,9 @@ typedef struct Options {
   bool dumpMeta;
   bool refOnly;
   bool printValues;
+  const char *inputs;      /* --inputs FILE.npz */
+  const char *expected;    /* --expected FILE.npz */
+  const char *saveOutputs; /* --save-outputs FILE.npz */
   int numDims;
   const char *dims[32]; /* --dim values, in order */
 } Options;

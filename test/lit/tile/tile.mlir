@@ -56,6 +56,24 @@ func.func @tanh_bf16(%x: tensor<1000xbf16>, %y: tensor<1000xbf16>) -> tensor<100
 
 // -----
 
+// pow, sin and cos stay exact even for a bf16 result: approximate pow is exp2(y*log2(x)),
+// NaN for a negative base (pow(x, 2) of an rms_norm that torch.compile decomposes), and
+// sin.approx/cos.approx fail on the large angles of rotary embeddings. exp keeps `afn`.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: math.powf %{{.*}}, %{{.*}} fastmath<contract> : tensor<256xf32>
+// CHECK: math.sin %{{.*}} fastmath<contract> : tensor<256xf32>
+// CHECK: math.cos %{{.*}} fastmath<contract> : tensor<256xf32>
+// CHECK: math.exp %{{.*}} fastmath<contract,afn> : tensor<256xf32>
+func.func @pow_sin_bf16(%x: tensor<1000xbf16>, %y: tensor<1000xbf16>) -> tensor<1000xbf16> {
+  %p = "prim.pow"(%x, %y) : (tensor<1000xbf16>, tensor<1000xbf16>) -> tensor<1000xbf16>
+  %s = "prim.sin"(%p) : (tensor<1000xbf16>) -> tensor<1000xbf16>
+  %c = "prim.cos"(%s) : (tensor<1000xbf16>) -> tensor<1000xbf16>
+  %e = "prim.exp"(%c) : (tensor<1000xbf16>) -> tensor<1000xbf16>
+  return %e : tensor<1000xbf16>
+}
+
+// -----
+
 // An f32 tanh must stay f32-accurate: no `afn`.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: math.tanh %{{.*}} fastmath<contract> : tensor<256xf32>
