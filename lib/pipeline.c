@@ -438,6 +438,10 @@ static void parseElement(Parser *ps, MlirOpPassManager opm, const char *on, int 
     return;
   }
   char name[128];
+  if ((size_t)(ps->p - start) >= sizeof name) {
+    parseError(ps, "a name longer than 127 characters");
+    return;
+  }
   snprintf(name, sizeof name, "%.*s", (int)(ps->p - start), start);
   skipSpace(ps);
   if (*ps->p == '(' && strcmp(name, "any") == 0) {
@@ -446,15 +450,15 @@ static void parseElement(Parser *ps, MlirOpPassManager opm, const char *on, int 
     skipParens(ps);
     if (!ps->ok)
       return;
-    char text[1024];
-    snprintf(text, sizeof text, "any%.*s", (int)(ps->p - o), o);
-    TtStr err = {0};
-    if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(opm, ttStrRef(text),
+    TtStr text = {0}, err = {0};
+    ttStrAppendf(&text, "any%.*s", (int)(ps->p - o), o);
+    if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(opm, ttStrRef(text.data),
                                                                 ttStrCallback, &err))) {
       fprintf(stderr, "error: cannot add '%s' (inside any(...) only upstream passes): %s\n",
-              text, err.len ? err.data : "");
+              text.data, err.len ? err.data : "");
       ps->ok = false;
     }
+    ttStrDestroy(&text);
     ttStrDestroy(&err);
     return;
   }
@@ -471,7 +475,8 @@ static void parseElement(Parser *ps, MlirOpPassManager opm, const char *on, int 
       ps->p++;
     return;
   }
-  char options[512] = "";
+  TtStr options = {0};
+  ttStrAppend(&options, "", 0);
   if (*ps->p == '{') {
     const char *o = ++ps->p;
     int braces = 1;
@@ -480,14 +485,14 @@ static void parseElement(Parser *ps, MlirOpPassManager opm, const char *on, int 
       braces -= *ps->p == '}';
       ps->p++;
     }
-    if (braces) {
+    if (braces)
       parseError(ps, "expected '}'");
-      return;
-    }
-    snprintf(options, sizeof options, "%.*s", (int)(ps->p - 1 - o), o);
+    else
+      ttStrAppend(&options, o, (size_t)(ps->p - 1 - o));
   }
-  if (ps->ok && !addPass(opm, on, name, options, false))
+  if (ps->ok && !addPass(opm, on, name, options.data, false))
     ps->ok = false;
+  ttStrDestroy(&options);
 }
 
 static void parseList(Parser *ps, MlirOpPassManager opm, const char *on, int depth) {

@@ -78,8 +78,10 @@ const char *ttPassAnchor(const TtPassInfo *info) {
   return info->anchor ? info->anchor : "builtin.module";
 }
 
+/* A name of [a-z0-9_-], 1 to 127 long (what the pipeline parser reads), not starting
+ * with '-'. */
 static bool nameOk(const char *s) {
-  if (!s || !*s || *s == '-')
+  if (!s || !*s || *s == '-' || strlen(s) > 127)
     return false;
   for (; *s; s++)
     if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
@@ -91,7 +93,8 @@ static bool nameOk(const char *s) {
 static bool optionOk(const TtPassInfo *info, int k, TtStr *err) {
   const TtPassOption *o = &info->options[k];
   if (!nameOk(o->name)) {
-    ttStrAppendf(err, "pass '%s': option %d has no valid name ([a-z0-9_-]+)", info->name, k);
+    ttStrAppendf(err, "pass '%s': option %d has no valid name ([a-z0-9_-]+, at most 127)",
+                 info->name, k);
     return false;
   }
   for (int j = 0; j < k; j++)
@@ -124,7 +127,7 @@ static bool optionOk(const TtPassInfo *info, int k, TtStr *err) {
 
 bool ttPassCheck(const TtPassInfo *info, TtStr *err) {
   if (!nameOk(info->name)) {
-    ttStrAppendf(err, "a pass has no valid name ('%s'; names are [a-z0-9_-]+)",
+    ttStrAppendf(err, "a pass has no valid name ('%.127s'; names are [a-z0-9_-]+, at most 127)",
                  info->name ? info->name : "(null)");
     return false;
   }
