@@ -313,3 +313,15 @@ void ttEmitError(MlirOperation op, const char *fmt, ...) {
   va_end(ap);
   mlirEmitError(mlirOperationGetLocation(op), buf);
 }
+
+void ttEmitRemark(MlirOperation op, const char *fmt, ...) {
+  TtStr at = {0};
+  ttLocationFormat(mlirOperationGetLocation(op), &at);
+  fprintf(stderr, "%s: remark: ", at.data ? at.data : "?");
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  ttStrDestroy(&at);
+}

@@ -1,10 +1,15 @@
-/* pipeline.c - the registry of tt passes and the parser of pass pipelines.
+/* pipeline.c - tt's own passes (their table: names, summaries, descriptions, options),
+ * their option parser, and the parser of pass pipelines.
  *
  * LLVM 22's C API cannot register a C pass by name with MLIR's own pipeline parser, so tt
- * keeps its registry here and parses pipelines itself: tt passes become external passes
- * (mlirCreateExternalPass) and every other name is handed to MLIR's parser
- * (mlirOpPassManagerAddPipeline), so `--pass-pipeline='builtin.module(fuse,canonicalize,
- * func.func(cse))'` mixes the two freely. tt passes run on builtin.module.
+ * keeps its registry (registry.c: this table, then plugins' passes) and parses pipelines
+ * itself: a registered pass becomes an external pass (mlirCreateExternalPass) and every
+ * other name is handed to MLIR's parser (mlirOpPassManagerAddPipeline), so
+ * `--pass-pipeline='builtin.module(fuse,canonicalize,func.func(cse),tile{block-size=2048})'`
+ * mixes the two freely. The parser knows the op each nested pass manager runs on
+ * (`builtin.module(...)`, `func.func(...)`, `any(...)`, at any depth): a tt pass may stand
+ * where that op is its anchor (builtin.module for tt's own passes, whatever a plugin's pass
+ * names); a `--NAME` flag nests a pass anchored elsewhere implicitly, as mlir-opt does.
  */
 #include "tt.h"
 
@@ -162,6 +167,21 @@ FITS(pipelineOptions, TT_PIPELINE_NOPTIONS);
 FITS(pdlOptions, TT_PDL_NOPTIONS);
 FITS(lowerOptions, TT_LOWER_NOPTIONS);
 
+/* tt's passes run on the module and return bool; each gets the public run signature. */
+#define MODULE_PASS(fn)                                                                    \
+  static MlirLogicalResult fn##Run(MlirOperation op, const TtPassOptions *o, void *u) {   \
+    (void)u;                                                                               \
+    return fn(mlirModuleFromOperation(op), o) ? mlirLogicalResultSuccess()                \
+                                              : mlirLogicalResultFailure();                \
+  }
+MODULE_PASS(ttDecomposePass)
+MODULE_PASS(ttFusePass)
+MODULE_PASS(ttTilePass)
+MODULE_PASS(ttSplitKPass)
+MODULE_PASS(ttPipelinePass)
+MODULE_PASS(ttPdlPass)
+MODULE_PASS(ttConvertTileToGpu)
+
 static const TtPassInfo passes[] = {
     {"decompose", "Rewrite composite prim ops into primitive prim ops",
      "softmax, log_softmax, layer_norm, rms_norm, gelu, silu, sigmoid, swiglu, linear, "
@@ -172,7 +192,7 @@ static const TtPassInfo passes[] = {
      "matmuls of torch.matmul's other shapes (1-D operands, more batch dims, batch dims "
      "that broadcast) become [M, K] x [K, N] or [B, M, K] x [B, K, N] matmuls between "
      "reshapes.",
-     NULL, 0, ttDecomposePass},
+     NULL, 0, ttDecomposePassRun, NULL, NULL},
     {"fuse", "Outline groups of connected elementwise prim ops into fused functions",
      "Each group becomes `func.func private @fused_N {prim.fusion = \"elementwise\"}` and a "
      "`func.call` of it, so a later pass makes it one kernel that reads its inputs once and "
@@ -193,7 +213,7 @@ static const TtPassInfo passes[] = {
      "reductions into these two kinds. A transpose that moves the last dimension makes a "
      "permute group (`prim.fusion = \"permute\"`) with its elementwise prologue and "
      "epilogue.",
-     fuseOptions, NOPTIONS(fuseOptions), ttFusePass},
+     fuseOptions, NOPTIONS(fuseOptions), ttFusePassRun, NULL, NULL},
     {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "
      "elements [p*block-size, (p+1)*block-size), masked at the tail. f16/bf16 math runs in "
@@ -208,10 +228,10 @@ static const TtPassInfo passes[] = {
      "Permute groups become one program per tile of 128 bytes a side (64x64 bf16, 32x32 "
      "f32) of the transpose: loaded along the input's contiguous dim, exchanged with "
      "tile.trans, stored along the output's.",
-     tileOptions, NOPTIONS(tileOptions), ttTilePass},
+     tileOptions, NOPTIONS(tileOptions), ttTilePassRun, NULL, NULL},
     {"splitk", "Split the K loop of dot kernels across a second grid dimension",
      "Kernels without a dot are left unchanged (the GEMM work gives this pass its job).",
-     splitkOptions, NOPTIONS(splitkOptions), ttSplitKPass},
+     splitkOptions, NOPTIONS(splitkOptions), ttSplitKPassRun, NULL, NULL},
     {"pipeline", "Software-pipeline the K loop of dot kernels",
      "The loads of step i + num-stages - 1 of the K loop are issued at the top of step i, so "
      "num-stages - 1 steps of loads are in flight while the tensor cores work (with wgmma "
@@ -221,14 +241,14 @@ static const TtPassInfo passes[] = {
      "reads slot i % num-stages after a tile.async_wait; with stage-in=registers the loaded "
      "tiles are carried by the loop. A prologue loads the first steps, masked at the loop's "
      "end.",
-     pipelineOptions, NOPTIONS(pipelineOptions), ttPipelinePass},
+     pipelineOptions, NOPTIONS(pipelineOptions), ttPipelinePassRun, NULL, NULL},
     {"pdl", "Programmatic dependent launch (sm_90): start a kernel before the previous one ends",
      "Each tile kernel gets griddepcontrol.wait before its first access to global memory "
      "that the previous kernel may have written - TMA loads of inputs marked tt.invariant "
      "(weights) may go first, so a GEMM streams its weight while the previous kernel ends - "
      "and griddepcontrol.launch_dependents where the option trigger puts it; the launch "
      "metadata then marks its launch `pdl`, and the runtime lets it start early.",
-     pdlOptions, NOPTIONS(pdlOptions), ttPdlPass},
+     pdlOptions, NOPTIONS(pdlOptions), ttPdlPassRun, NULL, NULL},
     {"convert-tile-to-gpu", "Lower tile kernels to gpu.func over arith/math/vector/llvm",
      "Each tile value is spread over the block's threads: every thread holds runs of "
      "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "
@@ -237,20 +257,13 @@ static const TtPassInfo passes[] = {
      "warp with shuffles and across warps through shared memory; a tile.trans that feeds "
      "no tile.dot is exchanged through swizzled shared memory; each kernel asks ptxas "
      "for full occupancy.",
-     lowerOptions, NOPTIONS(lowerOptions), ttConvertTileToGpu},
+     lowerOptions, NOPTIONS(lowerOptions), ttConvertTileToGpuRun, NULL, NULL},
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 
-const TtPassInfo *ttPasses(int *count) {
+const TtPassInfo *ttBuiltinPasses(int *count) {
   *count = NPASSES;
   return passes;
-}
-
-const TtPassInfo *ttPassLookup(const char *name) {
-  for (int i = 0; i < NPASSES; i++)
-    if (strcmp(passes[i].name, name) == 0)
-      return &passes[i];
-  return NULL;
 }
 
 bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions *out) {
@@ -320,46 +333,29 @@ bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions 
   return true;
 }
 
-/* State of one external pass instance: what to run and with which options. */
-typedef struct {
-  const TtPassInfo *info;
-  TtPassOptions opts;
-} PassState;
-
-static void passConstruct(void *userData) { (void)userData; }
-static void passDestruct(void *userData) { free(userData); }
-static void *passClone(void *userData) {
-  PassState *s = ttAlloc(sizeof *s);
-  *s = *(PassState *)userData;
-  return s;
-}
-static void passRun(MlirOperation op, MlirExternalPass pass, void *userData) {
-  PassState *s = userData;
-  if (!s->info->run(mlirModuleFromOperation(op), &s->opts))
-    mlirExternalPassSignalFailure(pass);
-}
-
-/* One TypeID per pass: the address of a distinct, 8-byte aligned static object. */
-static _Alignas(8) char passTypeIds[NPASSES][8];
-
-static MlirPass createTtPass(const TtPassInfo *info, const TtPassOptions *opts) {
-  PassState *s = ttAlloc(sizeof *s);
-  s->info = info;
-  s->opts = *opts;
-  MlirExternalPassCallbacks cb = {passConstruct, passDestruct, NULL, passClone, passRun};
-  MlirTypeID id = mlirTypeIDCreate(passTypeIds[info - passes]);
-  return mlirCreateExternalPass(id, ttStrRef(info->name), ttStrRef(info->name),
-                                ttStrRef(info->summary), ttStrRef("builtin.module"), 0,
-                                NULL, cb, s);
-}
-
-bool ttPipelineAddPass(MlirOpPassManager opm, const char *name, const char *options) {
+/* Adds pass `name` with option text `options` (may be NULL) to opm, which runs on op
+ * `on`. A registered pass must run on `on` (or on "any"); with `implicit` (a flag, not a
+ * pipeline element) one anchored on another op is nested under it. Any other name goes to
+ * MLIR's parser. False after printing an error. */
+static bool addPass(MlirOpPassManager opm, const char *on, const char *name,
+                    const char *options, bool implicit) {
   const TtPassInfo *info = ttPassLookup(name);
   if (info) {
     TtPassOptions opts;
     if (!ttPassParseOptions(info, options, &opts))
       return false;
-    mlirOpPassManagerAddOwnedPass(opm, createTtPass(info, &opts));
+    const char *anchor = ttPassAnchor(info);
+    if (strcmp(anchor, on) != 0 && strcmp(anchor, "any") != 0) {
+      if (!implicit || strcmp(on, "builtin.module") != 0) {
+        fprintf(stderr, "error: pass '%s' runs on '%s', not on '%s'", name, anchor, on);
+        if (strcmp(anchor, "builtin.module") != 0)
+          fprintf(stderr, " (nest it: %s(%s))", anchor, name);
+        fputc('\n', stderr);
+        return false;
+      }
+      opm = mlirOpPassManagerGetNestedUnder(opm, ttStrRef(anchor));
+    }
+    mlirOpPassManagerAddOwnedPass(opm, ttPassCreate(info, &opts));
     return true;
   }
   TtStr text = {0};
@@ -378,6 +374,10 @@ bool ttPipelineAddPass(MlirOpPassManager opm, const char *name, const char *opti
   ttStrDestroy(&text);
   ttStrDestroy(&err);
   return mlirLogicalResultIsSuccess(r);
+}
+
+bool ttPipelineAddPass(MlirOpPassManager opm, const char *name, const char *options) {
+  return addPass(opm, "builtin.module", name, options, true);
 }
 
 bool ttPassIsRegistered(MlirContext ctx, const char *name) {
@@ -412,10 +412,23 @@ static void parseError(Parser *ps, const char *what) {
   ps->ok = false;
 }
 
-static void parseList(Parser *ps, MlirOpPassManager opm, bool isModule);
+static void parseList(Parser *ps, MlirOpPassManager opm, const char *on, int depth);
 
-/* element := NAME ('{' options '}')? | NAME '(' list ')' */
-static void parseElement(Parser *ps, MlirOpPassManager opm, bool isModule) {
+/* Skips a balanced `( ... )` starting at ps->p (on the '('). */
+static void skipParens(Parser *ps) {
+  int depth = 0;
+  do {
+    depth += *ps->p == '(';
+    depth -= *ps->p == ')';
+    ps->p++;
+  } while (*ps->p && depth);
+  if (depth)
+    parseError(ps, "expected ')'");
+}
+
+/* element := NAME ('{' options '}')? | NAME '(' list ')'. `on`: the op opm runs on; depth
+ * 0: the top-level list, where `builtin.module(...)` names opm itself. */
+static void parseElement(Parser *ps, MlirOpPassManager opm, const char *on, int depth) {
   skipSpace(ps);
   const char *start = ps->p;
   while (isalnum((unsigned char)*ps->p) || *ps->p == '-' || *ps->p == '_' || *ps->p == '.')
@@ -425,16 +438,36 @@ static void parseElement(Parser *ps, MlirOpPassManager opm, bool isModule) {
     return;
   }
   char name[128];
+  if ((size_t)(ps->p - start) >= sizeof name) {
+    parseError(ps, "a name longer than 127 characters");
+    return;
+  }
   snprintf(name, sizeof name, "%.*s", (int)(ps->p - start), start);
   skipSpace(ps);
+  if (*ps->p == '(' && strcmp(name, "any") == 0) {
+    /* op-agnostic nesting has no C API: MLIR parses the element (upstream passes only) */
+    const char *o = ps->p;
+    skipParens(ps);
+    if (!ps->ok)
+      return;
+    TtStr text = {0}, err = {0};
+    ttStrAppendf(&text, "any%.*s", (int)(ps->p - o), o);
+    if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(opm, ttStrRef(text.data),
+                                                                ttStrCallback, &err))) {
+      fprintf(stderr, "error: cannot add '%s' (inside any(...) only upstream passes): %s\n",
+              text.data, err.len ? err.data : "");
+      ps->ok = false;
+    }
+    ttStrDestroy(&text);
+    ttStrDestroy(&err);
+    return;
+  }
   if (*ps->p == '(') {
     ps->p++;
-    if (strcmp(name, "builtin.module") == 0 && isModule) {
-      parseList(ps, opm, true);
-    } else {
-      MlirOpPassManager nested = mlirOpPassManagerGetNestedUnder(opm, ttStrRef(name));
-      parseList(ps, nested, false);
-    }
+    if (strcmp(name, "builtin.module") == 0 && depth == 0)
+      parseList(ps, opm, on, 1);
+    else
+      parseList(ps, mlirOpPassManagerGetNestedUnder(opm, ttStrRef(name)), name, depth + 1);
     skipSpace(ps);
     if (*ps->p != ')')
       parseError(ps, "expected ')'");
@@ -442,38 +475,32 @@ static void parseElement(Parser *ps, MlirOpPassManager opm, bool isModule) {
       ps->p++;
     return;
   }
-  char options[512] = "";
+  TtStr options = {0};
+  ttStrAppend(&options, "", 0);
   if (*ps->p == '{') {
     const char *o = ++ps->p;
-    int depth = 1;
-    while (*ps->p && depth) {
-      depth += *ps->p == '{';
-      depth -= *ps->p == '}';
+    int braces = 1;
+    while (*ps->p && braces) {
+      braces += *ps->p == '{';
+      braces -= *ps->p == '}';
       ps->p++;
     }
-    if (depth) {
+    if (braces)
       parseError(ps, "expected '}'");
-      return;
-    }
-    snprintf(options, sizeof options, "%.*s", (int)(ps->p - 1 - o), o);
+    else
+      ttStrAppend(&options, o, (size_t)(ps->p - 1 - o));
   }
-  if (!ps->ok)
-    return;
-  if (ttPassLookup(name) && !isModule) {
-    fprintf(stderr, "error: tt pass '%s' runs on builtin.module, not nested\n", name);
+  if (ps->ok && !addPass(opm, on, name, options.data, false))
     ps->ok = false;
-    return;
-  }
-  if (!ttPipelineAddPass(opm, name, options))
-    ps->ok = false;
+  ttStrDestroy(&options);
 }
 
-static void parseList(Parser *ps, MlirOpPassManager opm, bool isModule) {
+static void parseList(Parser *ps, MlirOpPassManager opm, const char *on, int depth) {
   skipSpace(ps);
   if (*ps->p == ')')
     return;
   for (;;) {
-    parseElement(ps, opm, isModule);
+    parseElement(ps, opm, on, depth);
     if (!ps->ok)
       return;
     skipSpace(ps);
@@ -485,17 +512,9 @@ static void parseList(Parser *ps, MlirOpPassManager opm, bool isModule) {
 
 bool ttPipelineAdd(MlirPassManager pm, const char *pipeline) {
   Parser ps = {pipeline, pipeline, true};
-  parseList(&ps, mlirPassManagerGetAsOpPassManager(pm), true);
+  parseList(&ps, mlirPassManagerGetAsOpPassManager(pm), "builtin.module", 0);
   skipSpace(&ps);
   if (ps.ok && *ps.p)
     parseError(&ps, "unexpected text after the pipeline");
   return ps.ok;
-}
-
-bool ttRunPass(MlirModule module, const char *name, const char *options) {
-  const TtPassInfo *info = ttPassLookup(name);
-  TtPassOptions opts;
-  if (!info || !ttPassParseOptions(info, options, &opts))
-    return false;
-  return info->run(module, &opts);
 }

@@ -13,21 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef struct {
-  const char *arch; /* the --arch name, e.g. "sm_90a" */
-  int sm;           /* compute capability, major * 10 + minor: 90 */
-  int numSms;       /* SMs of `part`, the GPU whose shape-driven defaults this row gives */
-  const char *part;
-  int smemBlockKiB; /* shared memory one block may opt in to */
-  int smemSmKiB;    /* shared memory of one SM (the blocks it holds share it) */
-  const char *ptx;  /* the PTX ISA version LLVM is asked for, as a target feature */
-  bool mmaSync;     /* mma.sync.m16n8k16 f16/bf16 (and ldmatrix): tile.dot, from sm_80 */
-  bool wgmma;       /* warpgroup MMA (wgmma.mma_async): sm_90a only */
-  bool tma;         /* TMA copies (cp.async.bulk.tensor) completing on mbarriers */
-  bool pdl;         /* programmatic dependent launch (griddepcontrol) */
-  bool vectorRed;   /* red.global.add of 16 bytes (.v4.f32, .v4.f16x2; PTX ISA 8.1) */
-  bool fp8Convert;  /* cvt.rn.f16x2.e4m3x2 / e5m2x2: fp8 tile.dot widened in registers */
-} TtTarget;
+#include "tt/pass.h"
+
+/* TtTarget, the description, is defined in the public pass API (include/tt/pass.h). */
 
 /* SMs of the default target's part (H100 SXM, H200): the passes' num-sms defaults. */
 #define TT_DEFAULT_NUM_SMS 132

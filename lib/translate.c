@@ -96,7 +96,7 @@ static bool lowerTiles(MlirModule m, bool wgmma, const TtTarget *target) {
     return false;
   opts.v[TT_LOWER_MMA] = wgmma; /* sync (0) or wgmma (1) */
   opts.v[TT_LOWER_SM] = target->sm;
-  return info->run(m, &opts);
+  return ttConvertTileToGpu(m, &opts);
 }
 
 bool ttTranslate(MlirModule m, bool ptx, const char *arch, const char *mma, TtStr *out) {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -18,6 +19,7 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
 
+#include "tt/pass.h" /* the public pass API: the types below share its definitions */
 #include "target.h"
 
 /* util.c: growable strings, files, small helpers --------------------------------------- */
@@ -115,6 +117,9 @@ void ttLocationFormat(MlirLocation loc, TtStr *out);
 /* Emits an error at op's location, printf-style. */
 void ttEmitError(MlirOperation op, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Prints `file:line:col: remark: message` for op to stderr (the C API has no remarks). */
+void ttEmitRemark(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* ir.c: building and reading IR through the C API ------------------------------------- */
 
@@ -132,11 +137,6 @@ MlirOperation ttOpCreate(const char *name, MlirLocation loc, intptr_t nOperands,
                          const MlirType *results, intptr_t nAttrs,
                          const MlirNamedAttribute *attrs, intptr_t nRegions,
                          MlirRegion *regions);
-/* An insertion point: new ops go to `block`, before `before` (or at the end when null). */
-typedef struct {
-  MlirBlock block;
-  MlirOperation before;
-} TtBuilder;
 TtBuilder ttBuilderAtEnd(MlirBlock block);
 /* Inserts op at the builder's point and returns it. */
 MlirOperation ttInsert(TtBuilder *b, MlirOperation op);
@@ -207,8 +207,6 @@ int64_t ttOpAttrInt(MlirOperation op, const char *name, int64_t dflt);
 /* Copies a string attribute into buf; returns false when absent. */
 bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n);
 MlirType ttI32(MlirContext ctx);
-/* The highest tensor rank tt handles; larger ranks are rejected with a diagnostic. */
-#define TT_MAX_RANK 8
 /* Shape of a ranked tensor: returns the rank (which may exceed TT_MAX_RANK: check it),
  * filling up to TT_MAX_RANK dims. -1 when not a ranked tensor. */
 int64_t ttTensorShape(MlirType t, int64_t shape[TT_MAX_RANK]);
@@ -245,8 +243,6 @@ MlirOperation ttModuleLookup(MlirModule m, const char *name);
 /* Replaces `of` by `with` in the operands of `scope` and of the ops nested in it (other
  * uses of `of` keep it). */
 void ttReplaceUsesWithin(MlirValue of, MlirValue with, MlirOperation scope);
-/* Calls fn on every op nested under root (pre-order); stop by returning false. */
-typedef bool (*TtWalkFn)(MlirOperation op, void *userData);
 void ttWalk(MlirOperation root, TtWalkFn fn, void *userData);
 
 /* mma-form.c: which tensor-core form a tile.dot takes (its `mma` attribute) ------------ */
@@ -275,8 +271,6 @@ bool ttDotOperandInSlot(MlirOperation dot, int i);
 
 /* pid-order.c: which output tile a program computes --------------------------------- */
 
-/* Program-id orders (the `order` option of --tile; values are the option's indices). */
-typedef enum { TT_ORDER_ROW_MAJOR, TT_ORDER_GROUPED, TT_ORDER_COLUMN_MAJOR } TtPidOrder;
 /* Emits the tile coordinates (*pidM, *pidN) of program `pid` (i32) over a gm x gn grid of
  * output tiles in `order` (`group` tile rows per group for TT_ORDER_GROUPED). */
 void ttEmitPidOrder(TtBuilder *b, MlirLocation loc, MlirValue pid, int64_t gm, int64_t gn,
@@ -289,28 +283,6 @@ void ttEmitPidOrderDyn(TtBuilder *b, MlirLocation loc, MlirValue pid, MlirValue 
 
 /* prim.c: what each prim op is, for the passes that group, tile and interpret them ---- */
 
-typedef enum {
-  TT_PRIM_OTHER,     /* not a prim op, or one no pass handles yet */
-  TT_PRIM_UNARY,     /* neg abs exp ... reciprocal */
-  TT_PRIM_BINARY,    /* add sub mul div max min pow */
-  TT_PRIM_COMPARE,   /* compare */
-  TT_PRIM_WHERE,     /* where */
-  TT_PRIM_CONVERT,   /* convert */
-  TT_PRIM_BROADCAST, /* broadcast_in_dim */
-  TT_PRIM_RESHAPE,   /* reshape */
-  TT_PRIM_CONSTANT,  /* full, constant */
-  TT_PRIM_REDUCTION, /* sum amax amin */
-  TT_PRIM_ARGREDUCE, /* argmax argmin: an index per reduced slice (i64 or i32) */
-  TT_PRIM_MATMUL,    /* matmul */
-  TT_PRIM_TRANSPOSE, /* transpose */
-  TT_PRIM_SLICE,     /* slice: a load at mapped offsets in an elementwise group */
-  TT_PRIM_CONCAT,    /* concat: a select between its operands' masked loads, likewise */
-  TT_PRIM_INDEX,     /* index_select gather: an index load, then a data load, likewise */
-  TT_PRIM_IOTA,      /* iota: the index along a dimension, likewise */
-  TT_PRIM_PAD,       /* pad: a masked load and a select with the value, likewise */
-  TT_PRIM_COMPOSITE, /* linear softmax log_softmax layer_norm rms_norm gelu silu sigmoid
-                        swiglu mean var std relu clamp */
-} TtPrimKind;
 TtPrimKind ttPrimKind(MlirOperation op);
 /* True for the kinds --fuse puts in an elementwise group. */
 bool ttPrimIsElementwise(TtPrimKind k);
@@ -366,21 +338,14 @@ typedef struct {
   const char *name, *title, *source;
 } TtDialectInfo;
 const TtDialectInfo *ttDialects(int *count);
+/* tt's dialects as one IRDL file (the sources, concatenated under a header), which
+ * upstream `mlir-opt --irdl-file=` loads to parse tt IR at every level (--emit-irdl). */
+void ttDialectsIrdl(TtStr *out);
 
-/* pipeline.c: the tt pass registry and pass pipelines ---------------------------------- */
+/* pipeline.c: tt's own passes, pass options and pass pipelines ------------------------ */
 
-/* One option of a tt pass: an integer with a default and a range, or, when `choices` is
- * set (a NULL-terminated list of words), one of those words, stored as its index. */
-typedef struct {
-  const char *name, *help;
-  int64_t dflt, min, max;
-  const char *const *choices;
-} TtPassOption;
-#define TT_MAX_PASS_OPTIONS 10
-/* A pass's options as parsed: values by index into TtPassInfo.options. */
-typedef struct {
-  int64_t v[TT_MAX_PASS_OPTIONS];
-} TtPassOptions;
+/* tt's own passes (TtPassInfo: include/tt/pass.h), the registry's first entries. */
+const TtPassInfo *ttBuiltinPasses(int *count);
 /* The option indices of each pass (`opts->v[TT_TILE_TMA]` is --tile's tma): its option
  * table in pipeline.c is written by them, and its length is checked against the count. */
 enum { TT_FUSE_REPORT, TT_FUSE_NOPTIONS };
@@ -406,31 +371,79 @@ enum {
 enum { TT_PDL_TRIGGER, TT_PDL_NUM_SMS, TT_PDL_NOPTIONS };
 /* convert-tile-to-gpu's options. */
 enum { TT_LOWER_MMA, TT_LOWER_SM, TT_LOWER_NOPTIONS };
-/* A tt pass: runs on the module (builtin.module). `run` returns false after emitting an
- * error diagnostic. */
-typedef struct {
-  const char *name, *summary, *description;
-  const TtPassOption *options;
-  int nOptions;
-  bool (*run)(MlirModule module, const TtPassOptions *opts);
-} TtPassInfo;
-const TtPassInfo *ttPasses(int *count);
-const TtPassInfo *ttPassLookup(const char *name);
 /* Parses `a=1 b=2` (mlir-opt pass option syntax) against info's options into *out.
  * Returns false and prints `error: ...` naming the pass and option when malformed or out of
  * range. */
 bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions *out);
-/* Adds a textual pipeline to pm: a comma-separated list of passes (tt or upstream) with
- * `{options}`, optionally wrapped in `builtin.module(...)`, with nested `op(...)` anchors.
- * Returns false after printing an error. */
+/* Adds a textual pipeline to pm: a comma-separated list of passes (registered or upstream)
+ * with `{options}`, optionally wrapped in `builtin.module(...)`, with nested `op(...)`
+ * anchors; a registered pass must stand where its anchor op is. Returns false after
+ * printing an error. */
 bool ttPipelineAdd(MlirPassManager pm, const char *pipeline);
-/* Adds one pass by name with its option text (may be NULL). */
+/* Adds one pass by name with its option text (may be NULL) to a pass manager on
+ * builtin.module, as a `--NAME` flag does: a registered pass anchored on another op is
+ * nested under that op. */
 bool ttPipelineAddPass(MlirOpPassManager opm, const char *name, const char *options);
-/* True when name is a tt pass or an upstream pass registered in MLIR (tt-opt's test of
- * whether a `--NAME` flag is a pass or an unknown option); prints nothing. */
+/* True when name is a registered pass or an upstream pass registered in MLIR (tt-opt's
+ * test of whether a `--NAME` flag is a pass or an unknown option); prints nothing. */
 bool ttPassIsRegistered(MlirContext ctx, const char *name);
-/* Runs one tt pass directly on a module (used by tt-translate to finish lowering). */
+
+/* registry.c: the registered passes (tt's, then plugins'), as MLIR external passes ---- */
+
+/* The registered passes in order; valid until the next registration. */
+const TtPassInfo *ttPasses(int *count);
+const TtPassInfo *ttPassLookup(const char *name); /* NULL when none */
+/* The plugin that registered info (its path), NULL for tt's own passes. */
+const char *ttPassOrigin(const TtPassInfo *info);
+/* The op info runs on: "builtin.module" when its anchor is NULL. */
+const char *ttPassAnchor(const TtPassInfo *info);
+/* Checks a pass definition (name, summary, run, options, defaults); false with the reason
+ * appended to err. */
+bool ttPassCheck(const TtPassInfo *info, TtStr *err);
+/* Registers a checked pass (copied; its strings and tables must outlive the process) from
+ * `origin` (NULL: tt); false, with the reason in err, when invalid or its name is taken. */
+bool ttPassRegister(const TtPassInfo *info, const char *origin, TtStr *err);
+/* A new external pass running registered pass info with opts (owned by the caller until
+ * added to a pass manager). */
+MlirPass ttPassCreate(const TtPassInfo *info, const TtPassOptions *opts);
+/* Runs one registered pass directly on a module, on each op of its anchor (tt-translate's
+ * steps, the plugin API's runPass). */
 bool ttRunPass(MlirModule module, const char *name, const char *options);
+
+/* statistics.c: --mlir-pass-statistics for registered passes -------------------------- */
+
+typedef struct TtStatsRecord TtStatsRecord;
+/* On: each pass instance made afterwards records statistics. */
+void ttStatisticsEnable(bool on);
+/* A new record for an instance of pass `pass`, NULL when statistics are off. */
+TtStatsRecord *ttStatsCreate(const char *pass);
+/* Around a run on op: counts its ops (ops-before, ops-after); r is the thread's current
+ * record in between. r may be NULL. */
+void ttStatsBegin(TtStatsRecord *r, MlirOperation op);
+void ttStatsEnd(TtStatsRecord *r, MlirOperation op);
+/* Adds delta to statistic `name` (static strings) of the current record, if any. */
+void ttStatisticAdd(const char *name, const char *help, int64_t delta);
+/* Prints the records in mlir-opt's format (list: merged by pass, sorted; else in pipeline
+ * order) and forgets them. Call after the pass managers are destroyed. */
+void ttStatisticsPrint(FILE *f, bool list);
+
+/* plugin.c: pass plugins (include/tt/pass.h) ------------------------------------------- */
+
+/* Loads the pass plugin at path and registers its passes; false with the reason in err
+ * (a missing file or symbol, another API version, a bad or taken pass). */
+bool ttPassPluginLoad(const char *path, TtStr *err);
+/* The loaded plugins, for --version: name, version and path of plugin i < count. */
+int ttPassPluginCount(void);
+void ttPassPluginDescribe(int i, const char **name, const char **version, const char **path);
+/* tt's helper table, as plugins receive it. */
+const TtPassApi *ttPassApiGet(void);
+/* The tools' plugin flag: 1 when argv[*i] is `--load-pass-plugin=PATH` or
+ * `--load-pass-plugin PATH` (*path set, *i past it), -1 when the path is missing, 0 for
+ * any other argument. */
+int ttPluginFlag(int argc, char **argv, int *i, const char **path);
+/* `--version`: the tool's and tt's version, MLIR's (the loaded libLLVM's), the pass API's,
+ * and the plugins loaded. */
+void ttVersionPrint(FILE *f, const char *tool);
 
 /* The passes (passes/ and conversion/), each in its own file. */
 bool ttDecomposePass(MlirModule module, const TtPassOptions *opts);

@@ -23,6 +23,11 @@ config.substitutions.append((r"\bFileCheck\b", config.filecheck))
 config.substitutions.append((r"\bsplit-file\b",
                              os.path.join(os.path.dirname(config.filecheck), "split-file")))
 config.substitutions.append(("%tt_src", config.tt_src_root))
+config.substitutions.append(("%tt_obj", config.tt_obj_root))
+# the pass plugins of test/plugins/ (good.so and one per way loading fails) and upstream
+# mlir-opt, for the plugin and --emit-irdl tests
+config.substitutions.append(("%plugins", os.path.join(config.tt_obj_root, "test", "plugins")))
+config.substitutions.append(("%mlir_opt", config.mlir_opt))
 if config.ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append((r"\bptxas\b", config.ptxas))

@@ -15,7 +15,9 @@
  *  4. the launch metadata (docs/metadata.md) is written from the host function
  *  5. gpu.module                    -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
  * The steps are ttTranslate (lib/translate.c), shared with the fuzz harness
- * test/fuzz/fuzz-translate.c. The output is the metadata as `//@` comment lines followed by the PTX. It is written only
+ * test/fuzz/fuzz-translate.c. Before them, `--pass-pipeline=` runs a pipeline of the
+ * user's (tt-opt's syntax), which may name the passes of plugins loaded with
+ * `--load-pass-plugin=` (docs/writing-a-pass.md). The output is the metadata as `//@` comment lines followed by the PTX. It is written only
  * on success; errors are `file:line:col: error: ...` and exit code 1, at the locations the
  * input carries: tt-opt prints its input's (--mlir-print-debuginfo, its default), so on
  * tt-opt's output they name the user's file, not `<stdin>`.
@@ -30,7 +32,7 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: tt-translate (--ptx | --mlir-to-llvmir) [--arch=sm_90a] [--mma=KIND] [-o FILE]\n"
-          "                    [input]\n"
+          "                    [--load-pass-plugin=LIB] [--pass-pipeline=PIPELINE] [input]\n"
           "\n"
           "  --ptx             PTX for the program's kernels, headed by launch metadata\n"
           "                    ('//@' lines, see docs/metadata.md)\n"
@@ -40,17 +42,48 @@ static void usage(FILE *f) {
           "                    sm_90a only) or sync (mma.sync, sm_80+); default: wgmma\n"
           "                    for sm_90a, else sync\n"
           "  -o FILE           output file (default stdout; written only on success)\n"
+          "  --load-pass-plugin=LIB\n"
+          "                    load a pass plugin (its passes for --pass-pipeline)\n"
+          "  --pass-pipeline=PIPELINE\n"
+          "                    run a pipeline (tt-opt's syntax) before the lowering\n"
+          "  --version         tt's, MLIR's and the pass API's versions\n"
           "Input: a tt program at any level (prim, fused, tile, gpu); '-' or none is stdin.\n"
           "Errors name the locations the input carries: on tt-opt's output (which keeps\n"
           "locations unless given --mlir-print-debuginfo=false) the user's file:line:col.\n");
 }
 
+/* Runs the user's --pass-pipeline on m; false after an error. */
+static bool runPipeline(MlirContext ctx, MlirOperation m, const char *pipeline) {
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  bool ok = ttPipelineAdd(pm, pipeline) &&
+            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, m));
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
 static int toolMain(int argc, char **argv) {
-  const char *input = NULL, *output = NULL, *arch = "sm_90a", *mma = NULL;
+  const char *input = NULL, *output = NULL, *arch = "sm_90a", *mma = NULL, *pipeline = NULL;
+  const char *plugin;
   int mode = 0; /* 1 ptx, 2 llvm ir */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--ptx") == 0)
+    int r = ttPluginFlag(argc, argv, &i, &plugin);
+    TtStr err = {0};
+    if (r < 0) {
+      fprintf(stderr, "tt-translate: error: --load-pass-plugin needs a file name\n");
+      return 1;
+    } else if (r > 0) {
+      if (!ttPassPluginLoad(plugin, &err)) {
+        fprintf(stderr, "tt-translate: error: %s\n", err.data);
+        ttStrDestroy(&err);
+        return 1;
+      }
+    } else if (strncmp(a, "--pass-pipeline=", 16) == 0)
+      pipeline = a + 16;
+    else if (strcmp(a, "--version") == 0) {
+      ttVersionPrint(stdout, "tt-translate");
+      return 0;
+    } else if (strcmp(a, "--ptx") == 0)
       mode = 1;
     else if (strcmp(a, "--mlir-to-llvmir") == 0)
       mode = 2;
@@ -103,6 +136,7 @@ static int toolMain(int argc, char **argv) {
   TtStr out = {0};
   bool ok = !mlirOperationIsNull(op) &&
             mlirOperationVerify(op) &&
+            (!pipeline || runPipeline(ctx, op, pipeline)) &&
             ttTranslate(mlirModuleFromOperation(op), mode == 1, arch, mma, &out) &&
             ttDiagErrorCount(diag) == 0;
   if (ok && !ttWriteFile(output ? output : "-", out.data ? out.data : "", out.len)) {
