@@ -69,6 +69,14 @@ static const TtPassOption tileOptions[] = {
          "tiles and 37 for others; else 0)",
          -1, -1, 1024, NULL},
 };
+static const TtPassOption decomposeOptions[] = {
+    [TT_DECOMPOSE_ALIGN_K] =
+        {"align-k",
+         "1: on a target with TMA, pad a 2-D f16/bf16/fp8 matmul's operands with zeros along "
+         "K when their rows are not a multiple of 16 bytes, so the dot kernel reads them "
+         "with TMA (one copy kernel each); 0: leave them to the register path",
+         1, 0, 1, NULL},
+};
 static const TtPassOption fuseOptions[] = {
     [TT_FUSE_REPORT] =
         {"report",
@@ -160,6 +168,7 @@ static const TtPassOption lowerOptions[] = {
 #define FITS(table, count)                                                                 \
   _Static_assert(NOPTIONS(table) == (count), #table ": one row per option index");       \
   _Static_assert(NOPTIONS(table) <= TT_MAX_PASS_OPTIONS, "raise TT_MAX_PASS_OPTIONS")
+FITS(decomposeOptions, TT_DECOMPOSE_NOPTIONS);
 FITS(fuseOptions, TT_FUSE_NOPTIONS);
 FITS(tileOptions, TT_TILE_NOPTIONS);
 FITS(splitkOptions, TT_SPLITK_NOPTIONS);
@@ -191,8 +200,9 @@ static const TtPassInfo passes[] = {
      "that no row or column kernel computes as they are become row and column reductions; "
      "matmuls of torch.matmul's other shapes (1-D operands, more batch dims, batch dims "
      "that broadcast) become [M, K] x [K, N] or [B, M, K] x [B, K, N] matmuls between "
-     "reshapes.",
-     NULL, 0, ttDecomposePassRun, NULL, NULL},
+     "reshapes. A 2-D matmul whose K rows TMA cannot stride (not a multiple of 16 bytes) "
+     "gets its operands padded with zeros along K (align-k).",
+     decomposeOptions, NOPTIONS(decomposeOptions), ttDecomposePassRun, NULL, NULL},
     {"fuse", "Outline groups of connected elementwise prim ops into fused functions",
      "Each group becomes `func.func private @fused_N {prim.fusion = \"elementwise\"}` and a "
      "`func.call` of it, so a later pass makes it one kernel that reads its inputs once and "

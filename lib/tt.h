@@ -348,6 +348,7 @@ void ttDialectsIrdl(TtStr *out);
 const TtPassInfo *ttBuiltinPasses(int *count);
 /* The option indices of each pass (`opts->v[TT_TILE_TMA]` is --tile's tma): its option
  * table in pipeline.c is written by them, and its length is checked against the count. */
+enum { TT_DECOMPOSE_ALIGN_K, TT_DECOMPOSE_NOPTIONS };
 enum { TT_FUSE_REPORT, TT_FUSE_NOPTIONS };
 enum {
   TT_TILE_BLOCK_SIZE,

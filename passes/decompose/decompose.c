@@ -93,10 +93,10 @@ static const struct {
 #define NRULES ((int)(sizeof rules / sizeof rules[0]))
 
 /* The index in `rules` of op's rule, -1 when op is not a composite this pass rewrites. */
-static int ruleOf(MlirOperation op) {
+static int ruleOf(MlirOperation op, bool alignK) {
   if (!ttOpHasPrefix(op, "prim.") ||
       (ttPrimKind(op) == TT_PRIM_REDUCTION && !dcReductionNeedsRewrite(op)) ||
-      (ttPrimKind(op) == TT_PRIM_MATMUL && !dcMatmulNeedsRewrite(op)) ||
+      (ttPrimKind(op) == TT_PRIM_MATMUL && !dcMatmulNeedsRewrite(op, alignK)) ||
       ttPrimIsRowArgReduction(op))
     return -1;
   char name[64];
@@ -111,11 +111,12 @@ static int ruleOf(MlirOperation op) {
 typedef struct {
   MlirOperation *ops;
   int n, cap;
+  bool alignK;
 } OpList;
 
 static bool collect(MlirOperation op, void *userData) {
   OpList *l = userData;
-  if (ruleOf(op) < 0)
+  if (ruleOf(op, l->alignK) < 0)
     return true;
   if (l->n == l->cap) {
     l->cap = l->cap ? 2 * l->cap : 16;
@@ -126,7 +127,7 @@ static bool collect(MlirOperation op, void *userData) {
 }
 
 /* Steps 2-3 for one op; false after an error (the op is left as it was). */
-static bool decomposeOp(MlirOperation op) {
+static bool decomposeOp(MlirOperation op, bool alignK) {
   char name[64];
   Rw w = {0};
   w.ctx = mlirOperationGetContext(op);
@@ -134,8 +135,9 @@ static bool decomposeOp(MlirOperation op) {
   w.b.block = mlirOperationGetBlock(op);
   w.b.before = op;
   w.op = op;
+  w.alignK = alignK;
   w.name = ttPrimShortName(op, name, sizeof name);
-  MlirValue y = rules[ruleOf(op)].rule(&w);
+  MlirValue y = rules[ruleOf(op, alignK)].rule(&w);
   if (mlirValueIsNull(y))
     return false;
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), y);
@@ -147,7 +149,7 @@ static bool decomposeOp(MlirOperation op) {
 }
 
 bool ttDecomposeCheck(MlirOperation op) {
-  if (ruleOf(op) < 0)
+  if (ruleOf(op, true) < 0)
     return true;
   /* The rule's checks run as it builds; it builds on a copy in a scratch block, which is
    * then destroyed with all it holds (the original op still reads every operand, so no
@@ -155,14 +157,13 @@ bool ttDecomposeCheck(MlirOperation op) {
   MlirBlock scratch = mlirBlockCreate(0, NULL, NULL);
   MlirOperation copy = mlirOperationClone(op);
   mlirBlockAppendOwnedOperation(scratch, copy);
-  bool ok = decomposeOp(copy);
+  bool ok = decomposeOp(copy, true);
   mlirBlockDestroy(scratch);
   return ok;
 }
 
 bool ttDecomposePass(MlirModule module, const TtPassOptions *opts) {
-  (void)opts;
-  OpList l = {0};
+  OpList l = {.alignK = opts->v[TT_DECOMPOSE_ALIGN_K] != 0};
   MlirBlock body = mlirModuleGetBody(module);
   for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
        f = mlirOperationGetNextInBlock(f))
@@ -170,7 +171,7 @@ bool ttDecomposePass(MlirModule module, const TtPassOptions *opts) {
       ttWalk(f, collect, &l);
   bool ok = true;
   for (int i = 0; i < l.n; i++)
-    ok &= decomposeOp(l.ops[i]);
+    ok &= decomposeOp(l.ops[i], l.alignK);
   free(l.ops);
   return ok;
 }

@@ -24,6 +24,7 @@ typedef struct {
   MlirOperation op; /* the composite op */
   const char *name; /* its short name, for diagnostics */
   MlirType compute; /* the element type the math runs in (set by computeType) */
+  bool alignK;      /* option align-k: pad unaligned matmul rows (matmul.c) */
   MlirOperation dead[16]; /* ops to erase after the composite when nothing uses them
                              (dcMarkDead) */
   int ndead;
@@ -81,7 +82,7 @@ MlirValue dcRuleClamp(Rw *w);
 /* matmul.c */
 MlirValue dcRuleLinear(Rw *w);
 MlirValue dcRuleScaledMm(Rw *w);
-bool dcMatmulNeedsRewrite(MlirOperation op);
+bool dcMatmulNeedsRewrite(MlirOperation op, bool alignK);
 MlirValue dcRuleMatmul(Rw *w);
 
 /* reduce.c */

@@ -1,5 +1,5 @@
-// RUN: tt-opt %s --split-input-file --decompose --mlir-print-debuginfo=false | FileCheck %s
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile --mlir-print-debuginfo=false | FileCheck %s --check-prefix=TILE
+// RUN: tt-opt %s --split-input-file --decompose='align-k=0' --mlir-print-debuginfo=false | FileCheck %s
+// RUN: tt-opt %s --split-input-file --decompose='align-k=0' --fuse --tile --mlir-print-debuginfo=false | FileCheck %s --check-prefix=TILE
 // prim.matmul with torch.matmul's shapes: --decompose rewrites every form but [M, K] x
 // [K, N] and [B, M, K] x [B, K, N] into those (reshapes; broadcast_in_dim where a batch
 // dim broadcasts); a transpose of the last two dims stays the matmul's operand (read in

@@ -1,0 +1,66 @@
+// RUN: tt-opt %s --split-input-file --decompose --mlir-print-debuginfo=false | FileCheck %s
+// RUN: tt-opt %s --split-input-file --decompose='align-k=0' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile --mlir-print-debuginfo=false | FileCheck %s --check-prefix=TILE
+
+// --decompose's align-k (default 1; the target, sm_90a, has TMA): a 2-D matmul whose K
+// rows are not a multiple of 16 bytes gets both operands padded with zeros along K, so
+// the dot kernel reads them with TMA boxes. A linear's [N, K] weight is padded before its
+// transpose (the dot still reads it in place).
+// CHECK-LABEL: func.func @linear_odd_k
+// CHECK: %[[XP:.*]] = "prim.pad"(%arg0) {high = array<i64: 0, 4>, low = array<i64: 0, 0>, value = 0.000000e+00 : f64} : (tensor<7x4100xf16>) -> tensor<7x4104xf16>
+// CHECK: %[[WP:.*]] = "prim.pad"(%arg1) {high = array<i64: 0, 4>, {{.*}} : (tensor<1000x4100xf16>) -> tensor<1000x4104xf16>
+// CHECK: %[[WT:.*]] = "prim.transpose"(%[[WP]])
+// CHECK: "prim.matmul"(%[[XP]], %[[WT]]) : (tensor<7x4104xf16>, tensor<4104x1000xf16>) -> tensor<7x1000xf16>
+// OFF-LABEL: func.func @linear_odd_k
+// OFF-NOT: prim.pad
+// The dot kernel after the pads: TMA boxes (tile.box) read by wgmma.
+// TILE-LABEL: func.func @fused_2_kernel
+// TILE: tile.box
+// TILE: "tile.dot"({{.*}}) {mma = "wgmma
+func.func @linear_odd_k(%x: tensor<7x4100xf16>, %w: tensor<1000x4100xf16>) -> tensor<7x1000xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<7x4100xf16>, tensor<1000x4100xf16>) -> tensor<7x1000xf16>
+  return %y : tensor<7x1000xf16>
+}
+
+// -----
+
+// An odd K (2-byte rows) of a [K, N] operand with 16-byte rows: K rows of zeros below it.
+// CHECK-LABEL: func.func @mm_odd_k
+// CHECK: "prim.pad"(%arg0) {high = array<i64: 0, 7>, {{.*}} -> tensor<16x3008xbf16>
+// CHECK: "prim.pad"(%arg1) {high = array<i64: 7, 0>, {{.*}} -> tensor<3008x256xbf16>
+// CHECK: "prim.matmul"({{.*}}) : (tensor<16x3008xbf16>, tensor<3008x256xbf16>) -> tensor<16x256xbf16>
+func.func @mm_odd_k(%a: tensor<16x3001xbf16>, %b: tensor<3001x256xbf16>) -> tensor<16x256xbf16> {
+  %y = "prim.matmul"(%a, %b) : (tensor<16x3001xbf16>, tensor<3001x256xbf16>) -> tensor<16x256xbf16>
+  return %y : tensor<16x256xbf16>
+}
+
+// -----
+
+// Left alone: K already a multiple of 8 f16; a [K, N] operand whose own rows TMA cannot
+// stride (N = 1002: the padded dot would not take TMA either); a batched matmul.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: prim.pad
+// CHECK: return
+func.func @left_alone(%a: tensor<16x4096xf16>, %w: tensor<1000x4096xf16>, %c: tensor<16x1001xf16>,
+                      %d: tensor<1001x1002xf16>, %e: tensor<2x16x100xf16>, %f: tensor<2x100x64xf16>)
+    -> (tensor<16x1000xf16>, tensor<16x1002xf16>, tensor<2x16x64xf16>) {
+  %y = "prim.linear"(%a, %w) : (tensor<16x4096xf16>, tensor<1000x4096xf16>) -> tensor<16x1000xf16>
+  %z = "prim.matmul"(%c, %d) : (tensor<16x1001xf16>, tensor<1001x1002xf16>) -> tensor<16x1002xf16>
+  %b = "prim.matmul"(%e, %f) : (tensor<2x16x100xf16>, tensor<2x100x64xf16>) -> tensor<2x16x64xf16>
+  return %y, %z, %b : tensor<16x1000xf16>, tensor<16x1002xf16>, tensor<2x16x64xf16>
+}
+
+// -----
+
+// f32 operands are padded once, before their bf16 splits (the pads join the splits'
+// elementwise kernels), so each of the three bf16 products reads aligned rows.
+// CHECK-LABEL: func.func @f32_odd_k
+// CHECK-NEXT: %[[AP:.*]] = "prim.pad"(%arg0) {{.*}} -> tensor<37x104xf32>
+// CHECK-NEXT: %[[BP:.*]] = "prim.pad"(%arg1) {{.*}} -> tensor<65x104xf32>
+// CHECK-NOT: prim.pad
+// CHECK: return
+func.func @f32_odd_k(%a: tensor<37x100xf32>, %w: tensor<65x100xf32>) -> tensor<37x65xf32> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<65x100xf32>) -> tensor<100x65xf32>
+  %y = "prim.matmul"(%a, %wt) : (tensor<37x100xf32>, tensor<100x65xf32>) -> tensor<37x65xf32>
+  return %y : tensor<37x65xf32>
+}
