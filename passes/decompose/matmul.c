@@ -183,25 +183,24 @@ static MlirOperation lastTwoTranspose(MlirValue v) {
 }
 
 /* Aligned operands -----------------------------------------------------------------------
- * A 2-D f16/bf16/fp8 matmul whose K rows are not a multiple of 16 bytes (K = 4100 f16:
+ * A 2-D f16/bf16 matmul whose K rows are not a multiple of 16 bytes (K = 4100 f16:
  * 8-byte rows; K = 3001: 2-byte) cannot be read by TMA (its global strides are multiples
  * of 16 bytes), and the register path that reads it instead runs at 6-10% of the copy
  * rate. On a target with TMA, both operands are padded with zeros along K to the next
  * 16-byte multiple (prim.pad, one copy kernel each at the copy rate; the zeros add
  * nothing), so the dot kernel takes the TMA path: 16 x 4100 x 12289 f16 398 -> 96 us on
  * an H200, cuBLAS 93 (bench/2026-11-26-h200-odd-shapes.md). Applied where the padded dot
- * qualifies for TMA: B read as the transpose of an [N, K] weight, or as [K, N] with
- * 16-byte rows; fp8 needs the transposed form and K to a multiple of 16 elements. */
+ * qualifies for TMA: f16/bf16, B read as the transpose of an [N, K] weight, or as [K, N]
+ * with 16-byte rows. Not fp8 yet: its pad would be an elementwise kernel with an fp8
+ * result, which the elementwise lowering does not store. */
 
 /* The K that a 2-D [M, k] @ [k, n] matmul of `elem` operands is padded to (above; bT: b
  * is the transpose of an [n, k] matrix), or 0 when it is left alone. */
 static int64_t alignedK(int64_t k, int64_t n, MlirType elem, bool bT, bool alignK) {
-  bool fp8 = ttTypeIsFp8(elem), half = mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem);
-  int64_t eb = fp8 ? 1 : 2, unit = fp8 ? 16 : 16 / eb;
-  if (!alignK || !ttTargetDefault()->tma || !(half || fp8) || k < 0 || k % unit == 0 ||
-      (fp8 && !bT) || (!bT && (n * eb) % 16))
+  bool half = mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem);
+  if (!alignK || !ttTargetDefault()->tma || !half || k < 0 || k % 8 == 0 || (!bT && n % 8))
     return 0;
-  return (k + unit - 1) / unit * unit;
+  return (k + 7) / 8 * 8;
 }
 
 /* alignedK of 2-D a @ b (same element types), or 0. */
