@@ -482,6 +482,48 @@ static TtrtStatus runOnce(const Session *s, int what, TtrtError *err) {
   return ttrtProgramRunLaunch(s->program, what, err);
 }
 
+/* --cold: makes N copies of every input buffer (the program's own holds the data). */
+static TtrtStatus makeColdSets(Session *s, TtrtError *err) {
+  long n = s->opt->cold;
+  int inputs = s->meta->numInputs;
+  s->coldSets = calloc((size_t)(inputs * n) + 1, sizeof *s->coldSets);
+  if (!s->coldSets)
+    return ttrtErrorSet(err, 0, "out of memory");
+  for (int i = 0; i < inputs; ++i) {
+    int slot = s->meta->inputs[i];
+    size_t bytes = tensorBytes(&s->meta->tensors[slot]);
+    unsigned char *host = malloc(bytes ? bytes : 1);
+    TtrtStatus st = host ? ttrtBufferRead(ttrtProgramGetBuffer(s->program, slot), host, err)
+                         : ttrtErrorSet(err, 0, "out of memory");
+    for (long c = 0; st == TTRT_SUCCESS && c < n; ++c) {
+      st = ttrtBufferCreate(s->ctx, bytes, &s->coldSets[i * n + c], err);
+      if (st == TTRT_SUCCESS)
+        st = ttrtBufferWrite(s->coldSets[i * n + c], host, err);
+    }
+    free(host);
+    if (st != TTRT_SUCCESS)
+      return ttrtErrorPrefix(err, "--cold: copies of input %d: ", i), TTRT_FAILURE;
+  }
+  return TTRT_SUCCESS;
+}
+
+/* --cold: binds copy r % N of every input. */
+static TtrtStatus bindColdSet(const Session *s, long r, TtrtError *err) {
+  long n = s->opt->cold;
+  for (int i = 0; i < s->meta->numInputs; ++i)
+    if (ttrtProgramBindBuffer(s->program, s->meta->inputs[i], s->coldSets[i * n + r % n], err))
+      return TTRT_FAILURE;
+  return TTRT_SUCCESS;
+}
+
+/* One run of `what`, number r of a timing loop: with --cold, a sequence run reads copy
+ * r % N of the inputs. */
+static TtrtStatus runAt(const Session *s, int what, long r, TtrtError *err) {
+  if (s->coldSets && what == RUN_SEQUENCE && bindColdSet(s, r, err))
+    return TTRT_FAILURE;
+  return runOnce(s, what, err);
+}
+
 /* Enqueues `runs` timed runs of `what` between event pairs, back to back,
  * then reads the times (ms) into `ms`; with --batch, all runs between the
  * first pair, and each time is their mean. */
@@ -492,7 +534,7 @@ static TtrtStatus timedRuns(const Session *s, int what, TtrtEvent *events,
     if (ttrtEventRecord(events[0], s->ctx, err))
       return TTRT_FAILURE;
     for (long i = 0; i < runs; ++i)
-      if (runOnce(s, what, err))
+      if (runAt(s, what, i, err))
         return TTRT_FAILURE;
     float total;
     if (ttrtEventRecord(events[1], s->ctx, err) ||
@@ -504,7 +546,7 @@ static TtrtStatus timedRuns(const Session *s, int what, TtrtEvent *events,
   }
   for (long i = 0; i < runs; ++i)
     if (ttrtEventRecord(events[2 * i], s->ctx, err) ||
-        runOnce(s, what, err) ||
+        runAt(s, what, i, err) ||
         ttrtEventRecord(events[2 * i + 1], s->ctx, err))
       return TTRT_FAILURE;
   for (long i = 0; i < runs; ++i)
@@ -524,7 +566,7 @@ static TtrtStatus timeRuns(const Session *s, int what, double *median,
   for (long i = 0; st == TTRT_SUCCESS && i < 2 * runs; ++i)
     st = ttrtEventCreate(s->ctx, &events[i], err);
   for (long i = 0; st == TTRT_SUCCESS && i < s->opt->warmup; ++i)
-    st = runOnce(s, what, err);
+    st = runAt(s, what, i, err);
   if (st == TTRT_SUCCESS)
     st = timedRuns(s, what, events, ms, err);
   for (long i = 0; events && i < 2 * runs; ++i)
@@ -567,10 +609,12 @@ static TtrtStatus timeGraph(const Session *s, double sequence, TtrtError *err) {
 
 /* Times the launch sequence and prints the `time` line (with --graph, also
  * the graph's and the launch gap). */
-static TtrtStatus timeProgram(const Session *s, TtrtError *err) {
+static TtrtStatus timeProgram(Session *s, TtrtError *err) {
   double median, min;
-  if (timeRuns(s, RUN_SEQUENCE, &median, &min, err))
+  if ((s->opt->cold && makeColdSets(s, err)) || timeRuns(s, RUN_SEQUENCE, &median, &min, err))
     return TTRT_FAILURE;
+  if (s->opt->cold)
+    printf("cold: %ld copies of the inputs, bound in turn\n", s->opt->cold);
   uint64_t bytes = 0;
   for (int i = 0; i < s->meta->numTensors; ++i) {
     TtrtRole role = s->meta->tensors[i].role;
@@ -790,6 +834,9 @@ static void sessionDestroy(Session *s) {
   free(s->device);
   ttrtGraphDestroy(s->graph, NULL);
   ttrtProgramDestroy(s->program, NULL);
+  for (long i = 0; s->coldSets && i < s->meta->numInputs * s->opt->cold; ++i)
+    ttrtBufferDestroy(s->coldSets[i], NULL);
+  free(s->coldSets);
   ttrtContextDestroy(s->ctx, NULL);
   ttrtMetaDestroy(s->meta);
   free(s->text);

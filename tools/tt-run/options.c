@@ -46,6 +46,9 @@ static const char kUsage[] =
     "                 bit (determinism: e.g. two-stage split-K)\n"
     "  --no-check     time only: skip the reference (for tuning sweeps; the\n"
     "                 launches still run once, waited on, before timing)\n"
+    "  --cold N       time the runs over N copies of the inputs, bound in turn\n"
+    "                 (2 to 1024): with N copies past the L2 cache, each run reads\n"
+    "                 its weights from memory, as each layer of a model does\n"
     "  --batch        time the runs back to back between one event pair and\n"
     "                 report their mean (no event between launches, so a\n"
     "                 launch may overlap the one before: pdl launches)\n"
@@ -155,6 +158,8 @@ static bool setValueOption(Options *o, const char *name, const char *value) {
     return parseLong(value, 0, 1000000, &o->warmup);
   if (strcmp(name, "--repeat") == 0)
     return parseLong(value, 0, 1000000, &o->repeat);
+  if (strcmp(name, "--cold") == 0)
+    return parseLong(value, 2, 1024, &o->cold);
   if (strcmp(name, "--inputs") == 0 || strcmp(name, "--expected") == 0 ||
       strcmp(name, "--save-outputs") == 0) {
     *(name[2] == 'i' ? &o->inputs : name[2] == 'e' ? &o->expected : &o->saveOutputs) =
@@ -194,7 +199,7 @@ static bool setFlag(Options *o, const char *arg) {
 /* True if `name` is an option that takes a value. */
 static bool takesValue(const char *name) {
   static const char *const kNames[] = {"--seed",   "--range", "--tol",   "--warmup",
-                                       "--runs",   "--repeat", "--dim",   "--inputs",
+                                       "--runs",   "--repeat", "--dim",   "--inputs", "--cold",
                                        "--expected", "--save-outputs"};
   for (size_t i = 0; i < sizeof kNames / sizeof *kNames; ++i)
     if (strcmp(kNames[i], name) == 0)
@@ -234,6 +239,8 @@ int optionsParse(int argc, char **argv, Options *o) {
   }
   if (!o->file)
     return usageError("no input file");
+  if (o->cold && o->graph) /* the graph holds the inputs' first buffers */
+    return usageError("--cold cannot be combined with --graph");
   if (!seeded)
     o->seed = seedFromTime();
   return -1;

@@ -20,6 +20,7 @@ typedef struct Options {
   double tol; /* < 0: per dtype */
   long warmup;
   long runs;
+  long cold;   /* --cold N: time the runs over N copies of the inputs (0: off) */
   long repeat; /* --repeat: more runs whose outputs must equal the first's bit for bit */
   bool time;
   bool graph;
