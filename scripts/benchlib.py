@@ -66,12 +66,13 @@ def bench_batched(fn, runs=100, warmup=10, calls=20):
     del g
     return ts[len(ts) // 2]
 
-def tt_median(tt_run, ptx, runs=100, warmup=10, batch=False, pdl=True):
+def tt_median(tt_run, ptx, runs=100, warmup=10, batch=False, pdl=True, extra=()):
     """(median us, "") of `tt-run --no-check` on ptx (seeded inputs, launches timed like
     bench_queued; with batch, `--batch`: back to back between one event pair, their mean,
     so that `pdl` launches overlap; pdl=False launches them the plain way, TTRT_NO_PDL=1),
-    or (None, why) when it does not run."""
-    cmd = [tt_run, "--no-check", "--seed", "1", "--runs", str(runs), "--warmup", str(warmup), ptx]
+    or (None, why) when it does not run. `extra`: more tt-run arguments (e.g. --cold N)."""
+    cmd = [tt_run, "--no-check", "--seed", "1", "--runs", str(runs), "--warmup", str(warmup),
+           *extra, ptx]
     if batch:
         cmd.insert(1, "--batch")
     env = dict(os.environ)

@@ -482,45 +482,29 @@ static TtrtStatus runOnce(const Session *s, int what, TtrtError *err) {
   return ttrtProgramRunLaunch(s->program, what, err);
 }
 
-/* --cold: makes N copies of every input buffer (the program's own holds the data). */
-static TtrtStatus makeColdSets(Session *s, TtrtError *err) {
+/* --cold: N more programs of the same file, each with its own buffers holding the same
+ * inputs (as N layers of a model, each with its own weights), prepared once. */
+static TtrtStatus makeColdPrograms(Session *s, TtrtError *err) {
   long n = s->opt->cold;
-  int inputs = s->meta->numInputs;
-  s->coldSets = calloc((size_t)(inputs * n) + 1, sizeof *s->coldSets);
-  if (!s->coldSets)
+  s->coldPrograms = calloc((size_t)n + 1, sizeof *s->coldPrograms);
+  if (!s->coldPrograms)
     return ttrtErrorSet(err, 0, "out of memory");
-  for (int i = 0; i < inputs; ++i) {
-    int slot = s->meta->inputs[i];
-    size_t bytes = tensorBytes(&s->meta->tensors[slot]);
-    unsigned char *host = malloc(bytes ? bytes : 1);
-    TtrtStatus st = host ? ttrtBufferRead(ttrtProgramGetBuffer(s->program, slot), host, err)
-                         : ttrtErrorSet(err, 0, "out of memory");
-    for (long c = 0; st == TTRT_SUCCESS && c < n; ++c) {
-      st = ttrtBufferCreate(s->ctx, bytes, &s->coldSets[i * n + c], err);
-      if (st == TTRT_SUCCESS)
-        st = ttrtBufferWrite(s->coldSets[i * n + c], host, err);
-    }
-    free(host);
-    if (st != TTRT_SUCCESS)
-      return ttrtErrorPrefix(err, "--cold: copies of input %d: ", i), TTRT_FAILURE;
+  for (long c = 0; c < n; ++c) {
+    Session copy = *s;
+    if (ttrtProgramCreate(s->ctx, s->meta, s->text, &s->coldPrograms[c], err))
+      return TTRT_FAILURE;
+    copy.program = s->coldPrograms[c];
+    if (prepareBuffers(&copy, err))
+      return TTRT_FAILURE;
   }
   return TTRT_SUCCESS;
 }
 
-/* --cold: binds copy r % N of every input. */
-static TtrtStatus bindColdSet(const Session *s, long r, TtrtError *err) {
-  long n = s->opt->cold;
-  for (int i = 0; i < s->meta->numInputs; ++i)
-    if (ttrtProgramBindBuffer(s->program, s->meta->inputs[i], s->coldSets[i * n + r % n], err))
-      return TTRT_FAILURE;
-  return TTRT_SUCCESS;
-}
-
-/* One run of `what`, number r of a timing loop: with --cold, a sequence run reads copy
- * r % N of the inputs. */
+/* One run of `what`, number r of a timing loop: with --cold, a sequence run is program
+ * r % N's. */
 static TtrtStatus runAt(const Session *s, int what, long r, TtrtError *err) {
-  if (s->coldSets && what == RUN_SEQUENCE && bindColdSet(s, r, err))
-    return TTRT_FAILURE;
+  if (s->coldPrograms && what == RUN_SEQUENCE)
+    return ttrtProgramRun(s->coldPrograms[r % s->opt->cold], false, err);
   return runOnce(s, what, err);
 }
 
@@ -611,10 +595,11 @@ static TtrtStatus timeGraph(const Session *s, double sequence, TtrtError *err) {
  * the graph's and the launch gap). */
 static TtrtStatus timeProgram(Session *s, TtrtError *err) {
   double median, min;
-  if ((s->opt->cold && makeColdSets(s, err)) || timeRuns(s, RUN_SEQUENCE, &median, &min, err))
+  if ((s->opt->cold && makeColdPrograms(s, err)) ||
+      timeRuns(s, RUN_SEQUENCE, &median, &min, err))
     return TTRT_FAILURE;
   if (s->opt->cold)
-    printf("cold: %ld copies of the inputs, bound in turn\n", s->opt->cold);
+    printf("cold: %ld copies of the program and its inputs, run in turn\n", s->opt->cold);
   uint64_t bytes = 0;
   for (int i = 0; i < s->meta->numTensors; ++i) {
     TtrtRole role = s->meta->tensors[i].role;
@@ -834,9 +819,9 @@ static void sessionDestroy(Session *s) {
   free(s->device);
   ttrtGraphDestroy(s->graph, NULL);
   ttrtProgramDestroy(s->program, NULL);
-  for (long i = 0; s->coldSets && i < s->meta->numInputs * s->opt->cold; ++i)
-    ttrtBufferDestroy(s->coldSets[i], NULL);
-  free(s->coldSets);
+  for (long i = 0; s->coldPrograms && i < s->opt->cold; ++i)
+    ttrtProgramDestroy(s->coldPrograms[i], NULL);
+  free(s->coldPrograms);
   ttrtContextDestroy(s->ctx, NULL);
   ttrtMetaDestroy(s->meta);
   free(s->text);

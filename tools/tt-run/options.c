@@ -46,9 +46,10 @@ static const char kUsage[] =
     "                 bit (determinism: e.g. two-stage split-K)\n"
     "  --no-check     time only: skip the reference (for tuning sweeps; the\n"
     "                 launches still run once, waited on, before timing)\n"
-    "  --cold N       time the runs over N copies of the inputs, bound in turn\n"
-    "                 (2 to 1024): with N copies past the L2 cache, each run reads\n"
-    "                 its weights from memory, as each layer of a model does\n"
+    "  --cold N       time the runs over N copies of the program and its inputs,\n"
+    "                 run in turn (2 to 1024): with N copies past the L2 cache,\n"
+    "                 each run reads its weights from memory, as each layer of a\n"
+    "                 model does\n"
     "  --batch        time the runs back to back between one event pair and\n"
     "                 report their mean (no event between launches, so a\n"
     "                 launch may overlap the one before: pdl launches)\n"
@@ -239,7 +240,7 @@ int optionsParse(int argc, char **argv, Options *o) {
   }
   if (!o->file)
     return usageError("no input file");
-  if (o->cold && o->graph) /* the graph holds the inputs' first buffers */
+  if (o->cold && o->graph) /* the graph replays one program's launches */
     return usageError("--cold cannot be combined with --graph");
   if (!seeded)
     o->seed = seedFromTime();

@@ -23,8 +23,8 @@ typedef struct Session {
   Npz given;       /* --inputs */
   Npz expected;    /* --expected */
   double **want;   /* --expected: per output slot, what it is checked against */
-  TtrtBuffer *coldSets; /* --cold N: N copies of each input (input i's copy c at
-                           [i * N + c]), bound in turn for the timed runs */
+  TtrtProgram *coldPrograms; /* --cold N: N copies of the program, each with its own
+                                buffers, run in turn by the timed runs */
 } Session;
 
 /* Prints "tt-run: FILE[:LINE]: message" for err; returns EXIT_FAIL (main.c). */

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Compiles the cases of the warm/cold decode GEMM benchmark (issue 24 item 6; the GPU times
+# them with scripts/bench_cold.py TT_RUN OUTDIR) into OUTDIR (default cold-bench/):
+# f16_<M>x<N>x<K>.ptx, linear layers x [M,K] @ w[N,K]^T (no bias), tt's defaults, M in 1,
+# 16, 64, over weights of public model families, most of which fit the 50 MB L2:
+#   4096x4096 (Llama-2-7B q/k/v/o, 32 MB)   1024x4096 (Mistral-7B, Llama-3-8B k/v, 8 MB)
+#   6144x4096 (Llama-3-8B fused qkv, 48 MB)  3584x3584 (Qwen2-7B q/o, 25 MB)
+#   1024x8192 (Llama-3-70B k/v, 16 MB)       14336x4096 (Mixtral-8x7B expert up, 112 MB)
+# Usage: scripts/make-cold-bench.sh [OUTDIR]   (env: TT_BIN)
+set -euo pipefail
+default_out=cold-bench
+source "$(dirname "$0")/caselib.sh"
+for s in 4096x4096 1024x4096 6144x4096 3584x3584 1024x8192 14336x4096; do
+  for m in 1 16 64; do
+    tt_ptx "f16_${m}x${s}" "$(linear "$m" "${s%x*}" "${s#*x}" f16 0)" --splitk
+  done
+done
+ls "$out" | wc -l
