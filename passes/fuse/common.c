@@ -98,17 +98,12 @@ int fuUserIndex(const FuseState *st, MlirOpOperand u) {
 void fuRemark(FuseState *st, MlirOperation op, const char *fmt, ...) {
   if (!st->report)
     return;
-  TtStr at = {0};
-  ttLocationFormat(mlirOperationGetLocation(op), &at);
-  char name[64];
-  fprintf(stderr, "%s: remark: fuse: '%s' ", at.data ? at.data : "?",
-          ttOpName(op, name, sizeof name));
+  char name[64], msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
-  ttStrDestroy(&at);
+  ttEmitRemark(op, "fuse: '%s' %s", ttOpName(op, name, sizeof name), msg);
 }
 
 /* True when op i is a copied value in no group: each group that reads it copies it. */

@@ -150,9 +150,12 @@ class MLP(torch.nn.Module):
         self.up = torch.nn.Linear(d, h, bias=False)
         self.down = torch.nn.Linear(h, d, bias=False)
 
-    def forward(self, x):
+    def mlp(self, x):
         y = self.norm(x)
-        return x + self.down(F.silu(self.gate(y)) * self.up(y))
+        return self.down(F.silu(self.gate(y)) * self.up(y))
+
+    def forward(self, x):
+        return x + self.mlp(x)
 
 
 def test_module_weights_are_invariant_inputs():
@@ -224,17 +227,12 @@ def test_load_without_a_gpu_is_a_clear_error(tmp_path, monkeypatch):
 
 # --- torch.compile(backend="tt") (python/tt/dynamo.py) ------------------------------
 
-class GatedMLP(torch.nn.Module):
-    def __init__(self, d=64, h=96):
-        super().__init__()
-        self.norm = torch.nn.RMSNorm(d, eps=1e-6)
-        self.gate = torch.nn.Linear(d, h, bias=False)
-        self.up = torch.nn.Linear(d, h, bias=False)
-        self.down = torch.nn.Linear(h, d, bias=False)
+class GatedMLP(MLP):
+    def __init__(self):
+        super().__init__(64, 96)
 
     def forward(self, x):
-        y = self.norm(x)
-        z = self.down(F.silu(self.gate(y)) * self.up(y))
+        z = self.mlp(x)
         return x + z.sort(dim=-1).values * 2  # sort: no prim mapping, left to eager
 
 
