@@ -108,9 +108,12 @@ static MlirValue finiteOrZero(Emit *e, MlirValue m) {
   return ttBuild(&e->b, "arith.select", e->loc, 3, sel, t, 0, NULL);
 }
 
-/* exp(a - b) on tiles of type t. */
+/* exp(a - b) on tiles of type t, `afn` (the online form runs only where the kernel's
+ * result is f16/bf16: emit.c's rule for approximate math). */
 static MlirValue expDiff(Emit *e, MlirValue a, MlirValue b, MlirType t) {
-  return tileOp1(e, "math.exp", tileOp2(e, "arith.subf", a, b, t), t);
+  MlirNamedAttribute fm = ttFastmath(e->ctx, "contract,afn");
+  MlirValue d = ttBuild(&e->b, "arith.subf", e->loc, 2, (MlirValue[]){a, b}, t, 1, &fm);
+  return ttBuild(&e->b, "math.exp", e->loc, 1, &d, t, 1, &fm);
 }
 
 /* Looped row kernels, step 4a: every reduction before the output, level by level. A
@@ -151,8 +154,10 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
   for (int j = 0; j < n; j++)
     partner[j] = joined[j] = -1;
   for (int j = 0; j < n; j++) {
-    int a = depth[j] == 2 && ttPrimIsRowReduction(ops[j]) ? onlinePartner(ops[j], ops, depth, n)
-                                                            : -1;
+    /* only with approximate exp: the online form takes two exps per element where the
+     * three-pass one takes one (f32 results keep the three passes) */
+    int a = e->halfOutput && depth[j] == 2 && ttPrimIsRowReduction(ops[j])
+                ? onlinePartner(ops[j], ops, depth, n) : -1;
     if (a >= 0 && partner[a] < 0) {
       partner[a] = j;
       joined[j] = a;
