@@ -11,15 +11,13 @@
  *     computed where first used (tile.reduce of the masked row); when the row is longer
  *     than the block (the looped form), emitLevels first computes every reduction in
  *     scf.for loops over the row's chunks, one loop per level of dependent reductions
- *     (siblings share a loop; softmax's sum(exp(x - max(x))) joins its max's loop, as an
- *     online normalizer), then one more loop computes and stores the output.
+ *     (siblings share a loop), then one more loop computes and stores the output.
  *  5. The store, rounded to the output dtype, under the mask (a per-row result: lane 0
  *     stores it at the row's index); then loads first (tileLoadsFirst).
  * The geometry (block, warps, rows per program) comes from geometry.c.
  */
 #include "tile.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,58 +62,6 @@ static void endChunkLoop(Emit *e, MlirOperation loop, TtBuilder outer, int n,
   e->b = outer;
 }
 
-/* The op defining v when it is prim `name`, else a null op. */
-static MlirOperation primDef(MlirValue v, const char *name) {
-  MlirOperation none = {NULL};
-  if (!mlirValueIsAOpResult(v))
-    return none;
-  MlirOperation op = mlirOpResultGetOwner(v);
-  char buf[32];
-  return strcmp(ttPrimShortName(op, buf, sizeof buf), name) == 0 ? op : none;
-}
-
-/* Step 4a's online softmax: when sum op `r` is sum(exp(x - broadcast(m))) with m = amax(x)
- * of the same x, the index in ops of that amax (computed in one loop with the sum), or -1.
- * (Milakov and Gimelshein's online normalizer: a row is read once for both.) */
-static int onlinePartner(MlirOperation r, const MlirOperation *ops, const int *depth, int n) {
-  MlirOperation ex = primDef(mlirOperationGetOperand(r, 0), "exp");
-  MlirOperation sub = mlirOperationIsNull(ex) ? ex : primDef(mlirOperationGetOperand(ex, 0), "sub");
-  MlirOperation bc = mlirOperationIsNull(sub)
-                         ? sub : primDef(mlirOperationGetOperand(sub, 1), "broadcast_in_dim");
-  MlirOperation mx = mlirOperationIsNull(bc) ? bc : primDef(mlirOperationGetOperand(bc, 0), "amax");
-  char buf[32];
-  if (mlirOperationIsNull(mx) || strcmp(ttPrimShortName(r, buf, sizeof buf), "sum") != 0 ||
-      !mlirValueEqual(mlirOperationGetOperand(mx, 0), mlirOperationGetOperand(sub, 0)) ||
-      !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetOperand(sub, 0)))))
-    return -1;
-  for (int j = 0; j < n; j++)
-    if (mlirOperationEqual(ops[j], mx))
-      return depth[j] == 1 && ttPrimIsRowReduction(mx) ? j : -1;
-  return -1;
-}
-
-/* x with -inf lanes replaced by 0 (so exp(y - safe(m)) of an all-masked run is 0, not
- * NaN). */
-static MlirValue finiteOrZero(Emit *e, MlirValue m) {
-  MlirType t = mlirValueGetType(m);
-  MlirType i1 = mlirRankedTensorTypeGet(1, &e->block, mlirIntegerTypeGet(e->ctx, 1),
-                                        mlirAttributeGetNull());
-  MlirNamedAttribute oeq = ttNamedAttr(e->ctx, "predicate",
-                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 1));
-  MlirValue inf = ttConstSplat(&e->b, e->loc, t, -INFINITY);
-  MlirValue isInf = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){m, inf}, i1, 1, &oeq);
-  MlirValue sel[3] = {isInf, ttConstSplat(&e->b, e->loc, t, 0.0), m};
-  return ttBuild(&e->b, "arith.select", e->loc, 3, sel, t, 0, NULL);
-}
-
-/* exp(a - b) on tiles of type t, `afn` (the online form runs only where the kernel's
- * result is f16/bf16: emit.c's rule for approximate math). */
-static MlirValue expDiff(Emit *e, MlirValue a, MlirValue b, MlirType t) {
-  MlirNamedAttribute fm = ttFastmath(e->ctx, "contract,afn");
-  MlirValue d = ttBuild(&e->b, "arith.subf", e->loc, 2, (MlirValue[]){a, b}, t, 1, &fm);
-  return ttBuild(&e->b, "math.exp", e->loc, 1, &d, t, 1, &fm);
-}
-
 /* Looped row kernels, step 4a: every reduction before the output, level by level. A
  * reduction's level is one more than the highest level among the reductions its operand
  * uses (1 when none). The reductions of one level are siblings: one loop over the row
@@ -149,80 +95,39 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     ops[n] = op;
     depth[n++] = d;
   }
-  /* online softmax: partner[j] is the sum computed with amax j, joined[j] a sum so taken */
-  int *partner = ttAlloc(sizeof(int) * (size_t)n), *joined = ttAlloc(sizeof(int) * (size_t)n);
-  for (int j = 0; j < n; j++)
-    partner[j] = joined[j] = -1;
-  for (int j = 0; j < n; j++) {
-    /* only with approximate exp: the online form takes two exps per element where the
-     * three-pass one takes one (f32 results keep the three passes) */
-    int a = e->halfOutput && depth[j] == 2 && ttPrimIsRowReduction(ops[j])
-                ? onlinePartner(ops[j], ops, depth, n) : -1;
-    if (a >= 0 && partner[a] < 0) {
-      partner[a] = j;
-      joined[j] = a;
-    }
-  }
   MlirOperation *reds = ttAlloc(sizeof(MlirOperation) * (size_t)n);
-  int *sumOf = ttAlloc(sizeof(int) * (size_t)n); /* a red's partner's accumulator, or -1 */
-  MlirValue *acc = ttAlloc(sizeof(MlirValue) * (size_t)(2 * n));
+  MlirValue *acc = ttAlloc(sizeof(MlirValue) * (size_t)n);
   for (int level = 1; level <= maxLevel && !e->failed; level++) {
-    int nr = 0, na = 0;
+    int nr = 0;
     for (int j = 0; j < n; j++)
-      if (depth[j] == level && ttPrimIsRowReduction(ops[j]) && joined[j] < 0) {
-        reds[nr] = ops[j];
-        sumOf[nr++] = partner[j];
-      }
-    if (nr == 0) /* every reduction of the level joined an earlier loop */
-      continue;
+      if (depth[j] == level && ttPrimIsRowReduction(ops[j]))
+        reds[nr++] = ops[j];
     for (int j = 0; j < nr; j++) {
       MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(reds[j], 0)));
-      MlirType ct = tileOf(e, tileComputeType(e->ctx, relem));
-      acc[na++] = ttConstSplat(&e->b, e->loc, ct, tileCombinerOf(reds[j]).identity);
-      if (sumOf[j] >= 0)
-        acc[na++] = ttConstSplat(&e->b, e->loc, ct, 0.0);
+      acc[j] = ttConstSplat(&e->b, e->loc, tileOf(e, tileComputeType(e->ctx, relem)),
+                            tileCombinerOf(reds[j]).identity);
     }
     TtBuilder outer = e->b;
-    MlirOperation loop = beginChunkLoop(e, rowStart, range, g, na, acc);
+    MlirOperation loop = beginChunkLoop(e, rowStart, range, g, nr, acc);
     MlirBlock body = ttForBody(loop);
-    for (int j = 0, a = 0; j < nr && !e->failed; j++, a++) {
+    for (int j = 0; j < nr && !e->failed; j++) {
       MlirValue x = tileEmitValue(e, mlirOperationGetOperand(reds[j], 0), e->offs);
       if (e->failed)
         break;
       Combiner c = tileCombinerOf(reds[j]);
-      MlirType ct = mlirValueGetType(acc[a]);
-      MlirValue xm = tileMaskedToIdentity(e, x, c, ct), old = mlirBlockGetArgument(body, a + 1);
-      MlirValue ops2[2] = {old, xm};
-      acc[a] = ttBuild(&e->b, c.combine, e->loc, 2, ops2, ct, 0, NULL);
-      if (sumOf[j] < 0)
-        continue;
-      /* s' = s * exp(m - m') + exp(x - m'), lane by lane */
-      MlirValue safe = finiteOrZero(e, acc[a]);
-      MlirValue s = tileOp2(e, "arith.mulf", mlirBlockGetArgument(body, a + 2),
-                            expDiff(e, old, safe, ct), ct);
-      acc[++a] = tileOp2(e, "arith.addf", s, expDiff(e, xm, safe, ct), ct);
+      MlirType ct = mlirValueGetType(acc[j]);
+      MlirValue ops2[2] = {mlirBlockGetArgument(body, j + 1), tileMaskedToIdentity(e, x, c, ct)};
+      acc[j] = ttBuild(&e->b, c.combine, e->loc, 2, ops2, ct, 0, NULL);
     }
     if (e->failed)
       break;
-    endChunkLoop(e, loop, outer, na, acc);
-    for (int j = 0, a = 0; j < nr; j++, a++) {
-      MlirValue total = mlirOperationGetResult(loop, a);
-      MlirType ct = mlirValueGetType(total);
-      MlirValue m = tileReduceToSplat(e, total, tileCombinerOf(reds[j]), ct);
-      tileMemoPut(e, mlirOperationGetResult(reds[j], 0), (MlirValue){NULL}, m);
-      if (sumOf[j] < 0)
-        continue;
-      /* the row's sum: each lane's s rescaled to the row's max */
-      MlirValue lanes = tileOp2(e, "arith.mulf", mlirOperationGetResult(loop, ++a),
-                                expDiff(e, total, finiteOrZero(e, m), ct), ct);
-      MlirOperation r = ops[sumOf[j]];
-      tileMemoPut(e, mlirOperationGetResult(r, 0), (MlirValue){NULL},
-                  tileReduceToSplat(e, lanes, tileCombinerOf(r), ct));
+    endChunkLoop(e, loop, outer, nr, acc);
+    for (int j = 0; j < nr; j++) {
+      MlirValue total = mlirOperationGetResult(loop, j);
+      tileMemoPut(e, mlirOperationGetResult(reds[j], 0), (MlirValue){NULL},
+                  tileReduceToSplat(e, total, tileCombinerOf(reds[j]), mlirValueGetType(total)));
     }
   }
-  free(partner);
-  free(joined);
-  free(sumOf);
   free(reds);
   free(acc);
   free(ops);

@@ -1,10 +1,9 @@
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile | FileCheck %s
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-size=256 num-warps=2' | FileCheck %s --check-prefix=SMALL
+// RUN: tt-opt %s --split-input-file --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --split-input-file --fuse --tile='block-size=256 num-warps=2' | FileCheck %s --check-prefix=SMALL
 
 // Rows longer than 32768 elements take the looped form by default: a 32768-element block
 // (32 warps) steps along the row. Level 1: amax. Level 2: the sum of exp(x - max) needs the
-// max, so it takes a second loop (an f32 result: exact exps, so not the online form of the
-// next case). Then a loop for the output: three passes over the row.
+// max, so it takes a second loop. Then a loop for the output: three passes over the row.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 32 : i32
 // CHECK: %[[COL:.*]] = "tile.range"() {end = 32768 : i32, start = 0 : i32}
@@ -44,50 +43,6 @@ func.func @softmax(%x: tensor<2x70001xf32>) -> tensor<2x70001xf32> {
   %sb = "prim.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x70001xf32>
   %y = "prim.div"(%e, %sb) : (tensor<2x70001xf32>, tensor<2x70001xf32>) -> tensor<2x70001xf32>
   return %y : tensor<2x70001xf32>
-}
-
-// -----
-
-// A bf16 result (approximate exps): the sum of exp(x - max) at level 2 joins its max's
-// loop as an online normalizer (each lane's running max m and sum s: s' = s * exp(m - m')
-// + exp(x - m'), a -inf max counted as 0); after it, the lanes' sums rescaled to the
-// row's max. Then a loop for the output: two passes over the row.
-// CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-SAME: tile.num_warps = 32 : i32
-// CHECK: %[[COL:.*]] = "tile.range"() {end = 32768 : i32, start = 0 : i32}
-// CHECK: %[[START:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
-// CHECK: %[[NINF:.*]] = arith.constant dense<0xFF800000> : tensor<32768xf32>
-// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32768xf32>
-// CHECK: %[[BOTH:.*]]:2 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[NINF]], %[[S:.*]] = %[[ZERO]]) -> (tensor<32768xf32>, tensor<32768xf32>)  : i32 {
-// CHECK:   %[[KT:.*]] = "tile.splat"(%[[K]]) : (i32) -> tensor<32768xi32>
-// CHECK:   %[[C:.*]] = arith.addi %[[KT]], %[[COL]] : tensor<32768xi32>
-// CHECK:   %[[MASK:.*]] = arith.cmpi slt, %[[C]], %{{.*}} : tensor<32768xi32>
-// CHECK:   "tile.load"
-// CHECK:   %[[SEL:.*]] = arith.select %[[MASK]]
-// CHECK:   %[[NEXT:.*]] = arith.maximumf %[[ACC]], %[[SEL]] : tensor<32768xf32>
-// CHECK:   %[[ISINF:.*]] = arith.cmpf oeq, %[[NEXT]]
-// CHECK:   %[[SAFE:.*]] = arith.select %[[ISINF]], %{{.*}}, %[[NEXT]]
-// CHECK:   %[[D:.*]] = arith.subf %[[ACC]], %[[SAFE]]
-// CHECK:   %[[E:.*]] = math.exp %[[D]] fastmath<contract,afn>
-// CHECK:   %[[SC:.*]] = arith.mulf %[[S]], %[[E]]
-// CHECK:   %[[DX:.*]] = arith.subf %[[SEL]], %[[SAFE]]
-// CHECK:   %[[EX:.*]] = math.exp %[[DX]]
-// CHECK:   %[[NS:.*]] = arith.addf %[[SC]], %[[EX]]
-// CHECK:   scf.yield %[[NEXT]], %[[NS]] : tensor<32768xf32>, tensor<32768xf32>
-// CHECK: %[[MAX:.*]] = "tile.reduce"(%[[BOTH]]#0) {axis = 0 : i32, kind = "max"}
-// CHECK: math.exp
-// CHECK: %[[LANES:.*]] = arith.mulf %[[BOTH]]#1
-// CHECK: "tile.reduce"(%[[LANES]]) {axis = 0 : i32, kind = "sum"}
-// CHECK-NOT: scf.yield %
-// CHECK: scf.for
-// CHECK:   "tile.load"
-// CHECK:   "tile.store"
-// CHECK-NOT: scf.yield %
-// CHECK: return
-// CHECK-LABEL: func.func private @fused_0
-func.func @softmax_bf16(%x: tensor<2x70001xbf16>) -> tensor<2x70001xbf16> {
-  %y = "prim.softmax"(%x) {dim = -1 : i64} : (tensor<2x70001xbf16>) -> tensor<2x70001xbf16>
-  return %y : tensor<2x70001xbf16>
 }
 
 // -----
