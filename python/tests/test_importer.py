@@ -77,6 +77,8 @@ CASES = [
     ("compare_where", lambda a, b: torch.where(a > b, a, b), (xf, xf * 2), "prim.compare"),
     ("eq_scalar", lambda a: torch.where(a == 0.0, 1.0, a), (xf,), "prim.compare"),
     ("to_dtype", lambda a: a.float(), (x16,), "prim.convert"),
+    ("select", lambda a: a[:, 3] * 2, (xf,), "prim.slice"),
+    ("select_neg", lambda a: a[-1] + 1, (xf,), "prim.reshape"),
     ("mixed_dtype", lambda a, b: a * b, (x16, torch.randn(4, 64)), "prim.convert"),
     ("reshape", lambda a: a.reshape(8, 32), (x16,), "prim.reshape"),
     ("permute", lambda a: a.t().contiguous(), (x16,), "prim.transpose"),

@@ -184,6 +184,29 @@ def slice_(cx, x, dim=0, start=None, end=None, step=1):
                                         "step": cx.i64_array(steps)})
 
 
+@aten("select.int")
+def select(cx, x, dim, index):
+    """`prim.slice` of the one index along dim (negative counts from the end), then
+    `prim.reshape` without that dim."""
+    v = cx.value(x)
+    dim %= v.rank
+    size = v.shape[dim]
+    if size is None:
+        cx.unsupported("select along a dynamic dim")
+    if not -size <= index < size:
+        cx.unsupported(f"index {index} of a dim of size {size}")
+    index %= size
+    if None in v.shape:
+        cx.unsupported("select from a tensor with a dynamic dim")
+    starts, stops = [0] * v.rank, list(v.shape)
+    starts[dim], stops[dim] = index, index + 1
+    kept = tuple(1 if i == dim else d for i, d in enumerate(v.shape))
+    sliced = cx.emit("slice", [v], kept, attrs={"start": cx.i64_array(starts),
+                                                "stop": cx.i64_array(stops),
+                                                "step": cx.i64_array([1] * v.rank)})
+    return cx.emit("reshape", [sliced])
+
+
 @aten("cat.default")
 def cat(cx, tensors, dim=0):
     """`prim.concat` of two tensors at a time, left to right."""
