@@ -304,19 +304,18 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   bool useTwoStage = twoStageOpt;
   if (split > 1 && !twoStageOpt && !linearEpilogue(loop, &bad, adds, &nadds, &store)) {
     MlirOperation collapse, last;
-    if (option == 0) { /* step 2b */
-      if (split < AUTO_TWO_STAGE_SPLIT || !epilogueEnds(loop, &collapse, &last) ||
-          split * resultNumel(fusion) > INT32_MAX)
-        return true;
-      useTwoStage = true;
+    if (option != 0) {
+      char what[64];
+      ttEmitError(bad, "splitk: split-k=%lld needs an epilogue linear in the accumulator "
+                       "(converts, scales, bias adds); '%s' is not",
+                  (long long)option, ttOpName(bad, what, sizeof what));
+      return false;
     }
-  }
-  if (split > 1 && !useTwoStage && !linearEpilogue(loop, &bad, adds, &nadds, &store)) {
-    char what[64];
-    ttEmitError(bad, "splitk: split-k=%lld needs an epilogue linear in the accumulator "
-                     "(converts, scales, bias adds); '%s' is not",
-                (long long)option, ttOpName(bad, what, sizeof what));
-    return false;
+    /* step 2b */
+    if (split < AUTO_TWO_STAGE_SPLIT || !epilogueEnds(loop, &collapse, &last) ||
+        split * resultNumel(fusion) > INT32_MAX)
+      return true;
+    useTwoStage = true;
   }
   if (split <= 1)
     return true;

@@ -108,11 +108,11 @@ static MlirValue runAllOn(Lower *l, const Lanes *s, Lowered *mask, int64_t lo, i
   return all;
 }
 
-/* Lanes [lo, hi) of `acc`, loaded lane by lane under the mask. */
-static MlirValue loadLaneRange(Lower *l, MlirValue ptr, const Lanes *s, MlirValue acc,
-                               MlirType elem, int64_t lo, int64_t hi) {
-  MlirValue other = acc;
-  for (int64_t i = lo; i < hi; i++) {
+/* Loads lane by lane under the mask: the slow path of step 3. */
+MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
+                      MlirType elem) {
+  MlirValue acc = other;
+  for (int64_t i = 0; i < l->VEC; i++) {
     MlirOperation ifOp = tgBuildIf(l, laneMask(l, s, i), elem);
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
@@ -125,12 +125,6 @@ static MlirValue loadLaneRange(Lower *l, MlirValue ptr, const Lanes *s, MlirValu
     acc = tgInsert(l, mlirOperationGetResult(ifOp, 0), acc, i);
   }
   return acc;
-}
-
-/* Loads lane by lane under the mask: the slow path of step 3. */
-MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
-                      MlirType elem) {
-  return loadLaneRange(l, ptr, s, other, elem, 0, l->VEC);
 }
 
 /* `*p += x` as a relaxed llvm.atomicrmw (tile.atomic_add: f32 everywhere, f16 from sm_70,
@@ -187,10 +181,10 @@ static void atomicRun(Lower *l, MlirValue p, MlirValue offs, MlirValue run, Mlir
   }
 }
 
-/* Stores (or atomically adds) lanes [lo, hi) one by one under the mask. */
-static void storeLaneRange(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
-                           MlirType elem, bool atomic, int64_t lo, int64_t hi) {
-  for (int64_t i = lo; i < hi; i++) {
+/* Stores (or atomically adds) lane by lane under the mask. */
+static void storeLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
+                       MlirType elem, bool atomic) {
+  for (int64_t i = 0; i < l->VEC; i++) {
     MlirOperation ifOp = tgBuildIf(l, laneMask(l, s, i), ttNoType());
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
@@ -251,7 +245,7 @@ static MlirValue accessRuns(Lower *l, MlirValue ptr, const Lanes *s, Lowered *ma
   tgYield(l, tgIfBlock(ifOp, 0), isStore ? (MlirValue){NULL} : acc);
   l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
   if (isStore)
-    storeLaneRange(l, ptr, s, d, elem, false, 0, l->VEC);
+    storeLanes(l, ptr, s, d, elem, false);
   tgYield(l, tgIfBlock(ifOp, 1), isStore ? (MlirValue){NULL} : tgLoadLanes(l, ptr, s, d, elem));
   l->b = saved;
   return isStore ? (MlirValue){NULL} : mlirOperationGetResult(ifOp, 0);
@@ -281,11 +275,8 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
         res->parts[r] = v;
       continue;
     }
-    if (!s.contig) {
-      if (isStore)
-        storeLaneRange(l, ptr->parts[0], &s, d, elem, atomic, 0, l->VEC);
-      else
-        res->parts[r] = tgLoadLanes(l, ptr->parts[0], &s, d, elem);
+    if (!s.contig) { /* an atomic add of lanes that do not run: one by one */
+      storeLanes(l, ptr->parts[0], &s, d, elem, true);
       continue;
     }
     MlirOperation ifOp = tgBuildIf(l, tgAllLanesOn(l, &s, mask), isStore ? ttNoType() : vt);
@@ -306,7 +297,7 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
     l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
     if (isStore) {
       if (mask->axis.constancy < l->VEC)
-        storeLaneRange(l, ptr->parts[0], &s, d, elem, atomic, 0, l->VEC);
+        storeLanes(l, ptr->parts[0], &s, d, elem, atomic);
       tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
     } else {
       MlirValue slow = mask->axis.constancy >= l->VEC ? d : tgLoadLanes(l, ptr->parts[0], &s, d, elem);

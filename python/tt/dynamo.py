@@ -200,7 +200,7 @@ class _Graph:
         self.inputs = [t if s else torch.empty_like(t, memory_format=torch.contiguous_format)
                        for t, s in zip(tensors, static)]
         for buf, t, s in zip(self.inputs, tensors, static):
-            if not s:
+            if not s:  # real data for the warm-up run: an index input must be in range
                 buf.copy_(t)
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
@@ -248,12 +248,12 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, static_indices=(),
             continue
         sub = getattr(fused, node.target)
         subph = [n for n in sub.graph.nodes if n.op == "placeholder"]
-        roles, weight = {}, []
+        roles, static_flags = {}, []  # static_flags: per tensor input, a weight?
         for ph, arg in zip(subph, node.args):
             is_static = isinstance(arg, torch.fx.Node) and arg.name in static
             roles[ph.name] = ("parameter" if is_static else "input", ph.name)
             if isinstance(ph.meta.get("val"), torch.Tensor):
-                weight.append(is_static)
+                static_flags.append(is_static)
         ops = sum(1 for n in sub.graph.nodes if n.op == "call_function"
                   and aten_name(n) is not None)
         part = Part(node.target, ops, "eager")
@@ -268,7 +268,7 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, static_indices=(),
         if load:
             from .runtime import Program
             program = Program(open(part.ptx).read())
-            setattr(fused, node.target, TtPart(program, weight, cudagraphs))
+            setattr(fused, node.target, TtPart(program, static_flags, cudagraphs))
     fused.recompile()
     _REPORTS.append(report)
     if report.refused or any(p.backend != "tt" for p in report.parts):

@@ -399,8 +399,8 @@ static double constantValue(const TtrtMeta *meta, int slot) {
 
 /* Packs `values` (numel of them; NULL: every element is `fill`) into the
  * tensor's dtype and copies them to its buffer. */
-static TtrtStatus upload(const Session *s, int slot, const double *values,
-                         double fill, TtrtError *err) {
+static TtrtStatus upload(const Session *s, TtrtProgram program, int slot,
+                         const double *values, double fill, TtrtError *err) {
   const TtrtTensor *t = &s->meta->tensors[slot];
   size_t n = (size_t)ttrtShapeGetNumel(&t->shape);
   unsigned char *bytes = malloc(tensorBytes(t));
@@ -410,25 +410,24 @@ static TtrtStatus upload(const Session *s, int slot, const double *values,
   for (int64_t i = 0; i < (int64_t)n; ++i)
     ttrtDtypePack(t->dtype, values ? &values[i] : &fill, 1,
                   bytes + (size_t)i * ttrtDtypeGetSize(t->dtype));
-  TtrtStatus st = ttrtBufferWrite(ttrtProgramGetBuffer(s->program, slot),
-                                  bytes, err);
+  TtrtStatus st = ttrtBufferWrite(ttrtProgramGetBuffer(program, slot), bytes, err);
   free(bytes);
   return st;
 }
 
-/* Uploads inputs and constants and fills every other buffer with 0xFF
- * bytes (NaN in every float dtype) so unwritten outputs show. */
-static TtrtStatus prepareBuffers(const Session *s, TtrtError *err) {
+/* Uploads inputs and constants to `program`'s buffers and fills every other buffer with
+ * 0xFF bytes (NaN in every float dtype) so unwritten outputs show. */
+static TtrtStatus prepareProgram(const Session *s, TtrtProgram program, TtrtError *err) {
   for (int slot = 0; slot < s->meta->numTensors; ++slot) {
-    TtrtBuffer b = ttrtProgramGetBuffer(s->program, slot);
+    TtrtBuffer b = ttrtProgramGetBuffer(program, slot);
     TtrtRole role = s->meta->tensors[slot].role;
     TtrtStatus st = TTRT_SUCCESS;
     if (ttrtBufferIsNull(b))
       continue;
     if (role == TTRT_ROLE_INPUT)
-      st = upload(s, slot, s->values[slot], 0, err);
+      st = upload(s, program, slot, s->values[slot], 0, err);
     else if (role == TTRT_ROLE_CONST)
-      st = upload(s, slot, NULL, constantValue(s->meta, slot), err);
+      st = upload(s, program, slot, NULL, constantValue(s->meta, slot), err);
     else
       st = ttrtBufferFill(b, 0xFF, err);
     if (st != TTRT_SUCCESS) {
@@ -438,6 +437,11 @@ static TtrtStatus prepareBuffers(const Session *s, TtrtError *err) {
     }
   }
   return TTRT_SUCCESS;
+}
+
+/* prepareProgram for the session's program. */
+static TtrtStatus prepareBuffers(const Session *s, TtrtError *err) {
+  return prepareProgram(s, s->program, err);
 }
 
 /* Reads every output back into s->device. */
@@ -489,14 +493,10 @@ static TtrtStatus makeColdPrograms(Session *s, TtrtError *err) {
   s->coldPrograms = calloc((size_t)n + 1, sizeof *s->coldPrograms);
   if (!s->coldPrograms)
     return ttrtErrorSet(err, 0, "out of memory");
-  for (long c = 0; c < n; ++c) {
-    Session copy = *s;
-    if (ttrtProgramCreate(s->ctx, s->meta, s->text, &s->coldPrograms[c], err))
+  for (long c = 0; c < n; ++c)
+    if (ttrtProgramCreate(s->ctx, s->meta, s->text, &s->coldPrograms[c], err) ||
+        prepareProgram(s, s->coldPrograms[c], err))
       return TTRT_FAILURE;
-    copy.program = s->coldPrograms[c];
-    if (prepareBuffers(&copy, err))
-      return TTRT_FAILURE;
-  }
   return TTRT_SUCCESS;
 }
 
