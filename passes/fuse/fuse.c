@@ -158,8 +158,10 @@ bool fuCanJoin(FuseState *st, int g, MlirOperation op, bool commit) {
     return fuSameShape(t, st->rowType[g]);
   MlirType rt = fuResultType(root);
   int64_t ts[TT_MAX_RANK], tr = ttTensorShape(t, ts);
+  int64_t rn = ttTensorNumel(rt), tn = ttTensorNumel(t); /* -1 where a dim is dynamic */
   bool perRowIndex = ttPrimIsRowArgReduction(op) && tr >= 1 && /* argmax, then a reshape */
-                     ttTensorNumel(rt) * ts[tr - 1] == ttTensorNumel(t);
+                     rn > 0 && tn > 0 && ts[tr - 1] > 0 && tn / ts[tr - 1] == rn &&
+                     tn % ts[tr - 1] == 0;
   if (!sameOrReducedShape(rt, t) && !perRowIndex)
     return false;
   if (commit)
