@@ -61,6 +61,12 @@ static const TtPassOption tileOptions[] = {
          "sm_90a, whose K loops tt-translate runs on TMA rings); 0: the register-staging defaults, "
          "for mma.sync targets (sm_80, sm_89: smaller tiles, no spills)",
          1, 0, 1, NULL},
+    [TT_TILE_TMA_BATCHED] =
+        {"tma-batched",
+         "dot kernels: 1: batched (3-D) matmuls take TMA too, each operand read as its batches' "
+         "rows stacked (a [B, K, N] operand where 64 divides K); 0: batched operands staged "
+         "through registers (the default until the GPU suite has run the TMA form)",
+         0, 0, 1, NULL},
     [TT_TILE_K_STAGGER] =
         {"k-stagger",
          "dot kernels: tile column n starts its K loop at step (n * S) mod steps and wraps around, "

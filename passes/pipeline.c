@@ -347,7 +347,7 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
       if (report)
         ttEmitError(s->loads[i], "pipeline: stage-in=tma needs each load of the K loop to "
                                  "be a dot operand box of a 2-D f16/bf16/fp8 matrix "
-                                 "(tile.box, from --tile; not batched) whose rows are a "
+                                 "(tile.box, from --tile) whose rows are a "
                                  "multiple of 16 bytes, the tile at most 256 rows of a "
                                  "multiple of 128 bytes");
       return false;

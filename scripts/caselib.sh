@@ -91,17 +91,21 @@ scaled_linear() { # M N K xdtype wdtype outdtype bias(0/1): torch._scaled_mm(x, 
   printf '  %%y = "prim.scaled_mm"(%s) : (%s) -> tensor<%sx%sx%s>\n' "$args" "$types" "$m" "$n" "$ot"
   printf '  return %%y : tensor<%sx%sx%s>\n}\n' "$m" "$n" "$ot"
 }
-bmm() { # B M N K dtype wT(0/1): batched a [B,M,K] @ b (b [B,K,N], or [B,N,K] transposed) + bias [N]
+bmm() { # B M N K dtype wT(0/1) [bias 1/0]: batched a [B,M,K] @ b (b [B,K,N], or [B,N,K]
+  # transposed) + bias [N] (no bias input with a 0 seventh argument)
   local B=$1 m=$2 n=$3 k=$4 t=$5 win="tensor<$1x$3x$4x$5>"
   [ "$6" = 1 ] || win="tensor<$1x$4x$3x$5>"
   local out="tensor<${B}x${m}x${n}x$t>" kn="tensor<${B}x${k}x${n}x$t>"
-  printf 'func.func @main(%%a: tensor<%sx%sx%sx%s>, %%w: %s, %%c: tensor<%sx%s>) -> %s {\n' "$B" "$m" "$k" "$t" "$win" "$n" "$t" "$out"
+  local bias=${7:-1} cin=""
+  [ "$bias" = 1 ] && cin=", %c: tensor<${n}x$t>"
+  printf 'func.func @main(%%a: tensor<%sx%sx%sx%s>, %%w: %s%s) -> %s {\n' "$B" "$m" "$k" "$t" "$win" "$cin" "$out"
   local b=%w
   if [ "$6" = 1 ]; then
     printf '  %%wt = "prim.transpose"(%%w) {permutation = array<i64: 0, 2, 1>} : (%s) -> %s\n' "$win" "$kn"
     b=%wt
   fi
   printf '  %%p = "prim.matmul"(%%a, %s) : (tensor<%sx%sx%sx%s>, %s) -> %s\n' "$b" "$B" "$m" "$k" "$t" "$kn" "$out"
+  if [ "$bias" != 1 ]; then printf '  return %%p : %s\n}\n' "$out"; return; fi
   printf '  %%cb = "prim.broadcast_in_dim"(%%c) {broadcast_dimensions = array<i64: 2>} : (tensor<%sx%s>) -> %s\n' "$n" "$t" "$out"
   printf '  %%y = "prim.add"(%%p, %%cb) : (%s, %s) -> %s\n  return %%y : %s\n}\n' "$out" "$out" "$out" "$out"
 }

@@ -48,6 +48,14 @@ gemm fp8_1x8191x4096_e4m3_f16_sk8 "$(scaled_linear 1 8191 4096 $e4 $e4 f16 0)" "
 gemm bmm_3x5x70x100_f16 "$(bmm 3 5 70 100 f16 0)"
 gemm bmm_4x33x200x300_bf16_t "$(bmm 4 33 200 300 bf16 1)"
 gemm bmm_2x16x1000x4100_f16_t_sk4 "$(bmm 2 16 1000 4100 f16 1)" "" split-k=4
+# batched on TMA boxes of the batches' rows stacked (--tile=tma-batched=1): M and N tails
+# (a tile's rows past M or N read the next batch's), K = 72 (the [B*N, K] view reads zeros
+# past K), a [B, K, N] operand (K = 128: steps within one batch), no bias, bf16, split-K,
+# attention-score sizes
+gemm bmm_3x100x200x72_f16_t_tmab "$(bmm 3 100 200 72 f16 1)" tma-batched=1
+gemm bmm_5x33x200x128_bf16_tmab "$(bmm 5 33 200 128 bf16 0)" tma-batched=1
+gemm bmm_4x300x64x1024_f16_tmab_sk2 "$(bmm 4 300 64 1024 f16 0 0)" tma-batched=1 split-k=2
+gemm bmm_12x200x200x64_bf16_t_tmab "$(bmm 12 200 200 64 bf16 1 0)" tma-batched=1
 # two-stage split-K: partial tiles to a workspace, then a reduce kernel with the epilogue
 # (an activation too, which atomics cannot take)
 gemm linear_silu_3x1000x4100_f16_ts4 "$(linear 3 1000 4100 f16 1 silu)" "" "split-k=4 reduce=two-stage"

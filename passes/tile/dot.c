@@ -312,9 +312,15 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   int64_t ashape[2] = {g->bm, g->bk}, bshape[2] = {g->bn, g->bk}, kshape[2] = {g->bk, g->bn};
   MlirValue a = loadOperand(&e, &sa, d->a, k0, d->k, kMask, ashape, d->elem);
   MlirValue b = loadOperand(&e, &sb, d->b, k0, d->k, kMask, d->bT ? bshape : kshape, d->belem);
-  if (d->batch == 1) { /* the matrices the tiles are boxes of (for --pipeline stage-in=tma) */
-    int64_t adims[2] = {d->dynM ? -1 : d->m, d->k}, /* -1: M rows at run time */
-        bdims[2] = {d->bT ? d->n : d->k, d->bT ? d->k : d->n};
+  /* The matrices the tiles are boxes of (for --pipeline stage-in=tma). Batched, each
+   * operand is viewed as the 2-D matrix of its batches' rows stacked ([B * M, K], and
+   * [B * N, K] or [B * K, N]); batch pid_b's tile then starts at the same element the
+   * index space does. Rows of a tile past M (or N) read the next batch's rows, which only
+   * reach rows (columns) of C the store masks; K past its end reads zeros except in a
+   * [B * K, N] view, so that one is a box only where the K step divides K (g->boxes). */
+  if (g->boxes) {
+    int64_t bt = d->batch, adims[2] = {d->dynM ? -1 : bt * d->m, d->k}, /* -1: M at run time */
+        bdims[2] = {bt * (d->bT ? d->n : d->k), d->bT ? d->k : d->n};
     boxOf(&e, a, adims);
     boxOf(&e, b, bdims);
   }

@@ -93,11 +93,13 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
   return false;
 }
 
-/* Whether a dot's operands can be TMA boxes that wgmma reads: 2-D matrices whose rows are
- * a multiple of 16 bytes (TMA's stride rule), f16/bf16, or fp8 with both K-major (fp8
- * wgmma: the weight read transposed from [N, K]). */
+/* Whether a dot's operands can be TMA boxes that wgmma reads: matrices whose rows are a
+ * multiple of 16 bytes (TMA's stride rule), f16/bf16, or fp8 with both K-major (fp8
+ * wgmma: the weight read transposed from [N, K]). Batched operands are read as their
+ * batches' rows stacked (dot.c): a [B, K, N] operand only where 64 divides K, so that a K
+ * step never reaches into the next batch (tmaGeometry keeps the step a divisor of K). */
 static bool tmaOperands(const DotOperands *d) {
-  if (d->batch != 1)
+  if (d->batch != 1 && !d->bT && d->k % 64 != 0)
     return false;
   if (ttTypeIsFp8(d->elem))
     return d->bT && d->k % 16 == 0;
@@ -139,7 +141,8 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
  *      tmaRow256K;
  *   7. the K step's depth (tmaKDepth: keep, double, or halve until two blocks share an SM);
  *   8. warps (tmaWarps) and the K stagger (tmaStagger);
- *  otherwise (fp8 B not K-major, batched, rows TMA cannot stride; tma=0), operands staged
+ *  otherwise (fp8 B not K-major, a batched [B, K, N] B where 64 does not divide K, rows
+ *  TMA cannot stride; tma=0), operands staged
  *  through registers: block-m, block-n, block-k and warps (regBlockM ... regWarps).
  * An option the user gives replaces its decision's pick; steps 3, 5, 6 and 7 leave alone
  * what the user gave (block-m, block-n or num-warps turn the spread off; block-n turns off
@@ -381,6 +384,8 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
   else if (depth == TWO_BLOCKS) /* the deepest whose 3 stages fit two blocks, >= 128 bytes */
     while (f->bk * eb > 128 && 3 * (f->bm + f->bn) * f->bk * eb > f->smemTwoBlocks)
       f->bk /= 2;
+  while (f->batch != 1 && !f->bT && !f->userBk && f->k % f->bk != 0)
+    f->bk /= 2; /* a [B, K, N] operand: steps within one batch (tmaOperands) */
   g->warps = DECIDE(f->userWarps, tmaWarps, f);
   g->stagger = PICK(tmaStagger, f);
 }
@@ -403,13 +408,18 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
              .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
              .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
              .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
-  if (o->v[TT_TILE_TMA] && tmaOperands(d)) /* option tma (1 by default) */
+  if (o->v[TT_TILE_TMA] && (d->batch == 1 || o->v[TT_TILE_TMA_BATCHED]) &&
+      tmaOperands(d)) /* options tma (1 by default) and tma-batched (0) */
     tmaGeometry(&f, g);
   else
     registerGeometry(&f, g);
   g->bm = f.bm;
   g->bn = f.bn;
   g->bk = f.bk;
+  /* Batched, the boxes are of the batches' rows stacked (dot.c); a [B, K, N] operand's
+   * only where the K step divides K, so that no step reads the next batch. */
+  g->boxes = d->batch == 1 ||
+             (o->v[TT_TILE_TMA_BATCHED] && (d->bT || d->k % g->bk == 0));
   g->order = o->v[TT_TILE_ORDER];
   g->group = o->v[TT_TILE_GROUP_M];
   if (o->v[TT_TILE_K_STAGGER] >= 0) /* -1: the shape's (above) */

@@ -93,6 +93,7 @@ typedef struct {
 /* Dot geometry: the tile, the K step and the warps; 0 options come from the shape. */
 typedef struct {
   int64_t bm, bn, bk, warps, order, group, stagger;
+  bool boxes; /* the operand tiles are marked as TMA boxes (tile.box) for --pipeline */
 } DotGeometry;
 
 /* emit.c: a group's value at a tile of offsets ----------------------------------------- */

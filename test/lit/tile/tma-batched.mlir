@@ -1,0 +1,59 @@
+// --tile=tma-batched=1: batched (3-D) matmuls on TMA boxes. Each operand is viewed as its
+// batches' rows stacked (tile.box = [B * M, K], [B * N, K] for a transposed B, [B * K, N]
+// for a [B, K, N] one), so batch pid_b's tile starts at the element its index space names.
+// RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=1' | FileCheck %s
+// The default (tma-batched=0) marks no batched box: the register path, as before.
+// RUN: tt-opt %s --split-input-file --fuse --tile | FileCheck %s --check-prefix=OFF
+// Through the pipeline (stage-in=auto, tt-translate's): TMA rings and wgmma.
+// RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=RINGS
+
+// Attention scores, Q [12, 200, 64] @ K^T (K [12, 200, 64] read transposed): the tiles'
+// rows past 200 read the next batch's rows, which only reach masked rows and columns of C.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.program_id"() {axis = 2 : i32}
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 2400, 64>}
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 2400, 64>}
+// OFF-LABEL: func.func @fused_0_kernel
+// OFF-NOT: tile.box
+// OFF: return
+// RINGS-LABEL: func.func @fused_0_kernel
+// RINGS-COUNT-2: "hopper.tma_load"
+// RINGS: "tile.dot"({{.*}}) {mma = "wgmma
+func.func @scores(%q: tensor<12x200x64xbf16>, %k: tensor<12x200x64xbf16>) -> tensor<12x200x200xbf16> {
+  %kt = "prim.transpose"(%k) {permutation = array<i64: 0, 2, 1>} : (tensor<12x200x64xbf16>) -> tensor<12x64x200xbf16>
+  %s = "prim.matmul"(%q, %kt) : (tensor<12x200x64xbf16>, tensor<12x64x200xbf16>) -> tensor<12x200x200xbf16>
+  return %s : tensor<12x200x200xbf16>
+}
+
+// -----
+
+// P [4, 300, 1024] @ V [4, 1024, 64]: V viewed as [4 * 1024, 64]; the K step divides 1024,
+// so no step reads into the next batch.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 1200, 1024>}
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 4096, 64>}
+// OFF-LABEL: func.func @fused_0_kernel
+// OFF-NOT: tile.box
+// OFF: return
+// RINGS-LABEL: func.func @fused_0_kernel
+// RINGS-COUNT-2: "hopper.tma_load"
+func.func @pv(%p: tensor<4x300x1024xf16>, %v: tensor<4x1024x64xf16>) -> tensor<4x300x64xf16> {
+  %o = "prim.matmul"(%p, %v) : (tensor<4x300x1024xf16>, tensor<4x1024x64xf16>) -> tensor<4x300x64xf16>
+  return %o : tensor<4x300x64xf16>
+}
+
+// -----
+
+// A [B, K, N] operand whose K (100) 64 does not divide: a K step would read the next
+// batch's rows, so no boxes (operands through registers).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.box
+// CHECK: return
+// OFF-LABEL: func.func @fused_0_kernel
+// RINGS-LABEL: func.func @fused_0_kernel
+// RINGS-NOT: hopper.tma_load
+// RINGS: return
+func.func @k100(%a: tensor<3x5x100xf16>, %b: tensor<3x100x64xf16>) -> tensor<3x5x64xf16> {
+  %c = "prim.matmul"(%a, %b) : (tensor<3x5x100xf16>, tensor<3x100x64xf16>) -> tensor<3x5x64xf16>
+  return %c : tensor<3x5x64xf16>
+}
