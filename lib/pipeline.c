@@ -282,7 +282,8 @@ const TtPassInfo *ttBuiltinPasses(int *count) {
   return passes;
 }
 
-bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions *out) {
+bool ttPassParseOptionsTo(const TtPassInfo *info, const char *text, TtPassOptions *out,
+                          TtStr *err) {
   for (int i = 0; i < info->nOptions; i++)
     out->v[i] = info->options[i].dflt;
   const char *p = text ? text : "";
@@ -301,11 +302,11 @@ bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions 
           strncmp(info->options[i].name, key, klen) == 0)
         idx = i;
     if (idx < 0) {
-      fprintf(stderr, "error: pass '%s' has no option '%.*s'\n", info->name, (int)klen, key);
+      ttStrAppendf(err, "pass '%s' has no option '%.*s'", info->name, (int)klen, key);
       return false;
     }
     if (*p != '=') {
-      fprintf(stderr, "error: option '%s' of pass '%s' needs a value ('%s=N')\n",
+      ttStrAppendf(err, "option '%s' of pass '%s' needs a value ('%s=N')",
               info->options[idx].name, info->name, info->options[idx].name);
       return false;
     }
@@ -321,11 +322,10 @@ bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions 
             strncmp(o->choices[i], word, (size_t)(p - word)) == 0)
           found = i;
       if (found < 0) {
-        fprintf(stderr, "error: option '%s' of pass '%s' is '%.*s'; expected one of:", o->name,
+        ttStrAppendf(err, "option '%s' of pass '%s' is '%.*s'; expected one of:", o->name,
                 info->name, (int)(p - word), word);
         for (int i = 0; o->choices[i]; i++)
-          fprintf(stderr, "%s %s", i ? "," : "", o->choices[i]);
-        fputc('\n', stderr);
+          ttStrAppendf(err, "%s %s", i ? "," : "", o->choices[i]);
         return false;
       }
       out->v[idx] = found;
@@ -334,12 +334,12 @@ bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions 
     char *end;
     long long v = strtoll(p, &end, 10);
     if (end == p || (*end && !isspace((unsigned char)*end))) {
-      fprintf(stderr, "error: option '%s' of pass '%s' takes an integer\n",
+      ttStrAppendf(err, "option '%s' of pass '%s' takes an integer",
               info->options[idx].name, info->name);
       return false;
     }
     if (v < o->min || v > o->max) {
-      fprintf(stderr, "error: option '%s' of pass '%s' is %lld, out of range [%lld, %lld]\n",
+      ttStrAppendf(err, "option '%s' of pass '%s' is %lld, out of range [%lld, %lld]",
               o->name, info->name, v, (long long)o->min, (long long)o->max);
       return false;
     }
@@ -347,6 +347,15 @@ bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions 
     p = end;
   }
   return true;
+}
+
+bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions *out) {
+  TtStr err = {0};
+  bool ok = ttPassParseOptionsTo(info, text, out, &err);
+  if (!ok)
+    fprintf(stderr, "error: %.*s\n", (int)err.len, err.data);
+  ttStrDestroy(&err);
+  return ok;
 }
 
 /* Adds pass `name` with option text `options` (may be NULL) to opm, which runs on op

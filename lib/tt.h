@@ -377,6 +377,9 @@ enum { TT_LOWER_MMA, TT_LOWER_SM, TT_LOWER_NOPTIONS };
  * Returns false and prints `error: ...` naming the pass and option when malformed or out of
  * range. */
 bool ttPassParseOptions(const TtPassInfo *info, const char *text, TtPassOptions *out);
+/* The same, with the message (no "error: " prefix, no newline) appended to err instead. */
+bool ttPassParseOptionsTo(const TtPassInfo *info, const char *text, TtPassOptions *out,
+                          TtStr *err);
 /* Adds a textual pipeline to pm: a comma-separated list of passes (registered or upstream)
  * with `{options}`, optionally wrapped in `builtin.module(...)`, with nested `op(...)`
  * anchors; a registered pass must stand where its anchor op is. Returns false after
@@ -411,6 +414,22 @@ MlirPass ttPassCreate(const TtPassInfo *info, const TtPassOptions *opts);
 /* Runs one registered pass directly on a module, on each op of its anchor (tt-translate's
  * steps, the plugin API's runPass). */
 bool ttRunPass(MlirModule module, const char *name, const char *options);
+
+/* tune.c: the tuning cache (--tune-cache=FILE; docs/tune-cache.md) --------------------- */
+
+/* Loads the tuning cache at path for the process, replacing any loaded before; arch (may
+ * be NULL: not checked) must match the file's. False after a located error (FILE:LINE:COL:
+ * error: ...), leaving the cache as it was. */
+bool ttTuneCacheLoad(const char *path, const char *arch);
+void ttTuneCacheClear(void);
+/* The options of the cache's entry for key (a dot kernel's tile.tune_key), or NULL. */
+const char *ttTuneLookup(const char *key);
+/* Sets the options of info that `options` (an entry's, or a kernel's tile.tuned) names
+ * and that opts leaves at their defaults; others are left alone. */
+void ttTuneOptions(const char *options, const TtPassInfo *info, TtPassOptions *opts);
+/* opts with the options of `pass` that kernel's tile.tuned (--tile's record of the cache
+ * entry it used) names, where opts leaves them at their defaults. */
+TtPassOptions ttTunedOptions(MlirOperation kernel, const char *pass, const TtPassOptions *opts);
 
 /* statistics.c: --mlir-pass-statistics for registered passes -------------------------- */
 

@@ -696,10 +696,11 @@ bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
   bool ok = true;
   for (int i = 0; i < index.n && ok; i++) {
     MlirOperation op = index.ops[i];
-    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")))
-      ok = pipelineKernel(&index, op, opts->v[TT_PIPELINE_NUM_STAGES],
-                          (int)opts->v[TT_PIPELINE_STAGE_IN],
-                          (int)opts->v[TT_PIPELINE_WGMMA_IN_FLIGHT]);
+    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
+      TtPassOptions o = ttTunedOptions(op, "pipeline", opts); /* a tuning cache's, where used */
+      ok = pipelineKernel(&index, op, o.v[TT_PIPELINE_NUM_STAGES],
+                          (int)o.v[TT_PIPELINE_STAGE_IN], (int)o.v[TT_PIPELINE_WGMMA_IN_FLIGHT]);
+    }
   }
   ttModuleIndexDestroy(&index);
   return ok;

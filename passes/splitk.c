@@ -387,9 +387,11 @@ bool ttSplitKPass(MlirModule module, const TtPassOptions *opts) {
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op) && ok;
        op = mlirOperationGetNextInBlock(op))
-    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel")))
-      ok = splitKernel(module, &index, op, opts->v[TT_SPLITK_SPLIT_K],
-                       opts->v[TT_SPLITK_NUM_SMS], opts->v[TT_SPLITK_REDUCE] == 1);
+    if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
+      TtPassOptions o = ttTunedOptions(op, "splitk", opts); /* a tuning cache's, where used */
+      ok = splitKernel(module, &index, op, o.v[TT_SPLITK_SPLIT_K], o.v[TT_SPLITK_NUM_SMS],
+                       o.v[TT_SPLITK_REDUCE] == 1);
+    }
   ttModuleIndexDestroy(&index);
   return ok;
 }

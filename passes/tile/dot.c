@@ -372,6 +372,17 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     mlirOperationDestroy(kfunc);
     return false;
   }
+  /* What was decided, for the reader and for tt-tune: the geometry, the tuning cache's
+   * key, and the entry's options where one was used (--splitk and --pipeline read its
+   * split-k, reduce and num-stages there). */
+  char geo[160];
+  snprintf(geo, sizeof geo, "block-m=%lld block-n=%lld block-k=%lld num-warps=%lld k-stagger=%lld",
+           (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)g->warps,
+           (long long)g->stagger);
+  mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.geometry"), ttStrAttr(ctx, geo));
+  mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.tune_key"), ttStrAttr(ctx, g->tuneKey));
+  if (g->tuned)
+    mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.tuned"), ttStrAttr(ctx, g->tuned));
   char grid[64], gridZ[32], mExpr[32];
   snprintf(mExpr, sizeof mExpr, "dim(%%i%d,0)", d->a);
   if (runtimeRows)

@@ -11,6 +11,7 @@
 #include "tile.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Default row geometry, from sweeps on H100 (the times: bench/geometry-rules.md, "Row
@@ -400,8 +401,25 @@ static void registerGeometry(Facts *f, DotGeometry *g) {
   g->stagger = 0;
 }
 
-bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
+/* The tuning cache's key of a dot (lib/tune.c): "dot BxMxNxK AxB nk|kn", a dynamic M as
+ * ?<its bucket's geometry size>. */
+static void tuneKey(const DotOperands *d, char *buf, size_t n) {
+  char a[32], b[32];
+  snprintf(a, sizeof a, "%s", ttDtypeName(d->elem));
+  snprintf(b, sizeof b, "%s", ttDtypeName(d->belem));
+  snprintf(buf, n, "dot %lldx%s%lldx%lldx%lld %sx%s %s", (long long)d->batch, d->dynM ? "?" : "",
+           (long long)d->m, (long long)d->n, (long long)d->k, a, b, d->bT ? "nk" : "kn");
+}
+
+bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *given,
                      DotGeometry *g) {
+  /* The options: the user's where given, else a tuning cache entry's, else the rules'. */
+  TtPassOptions tuned = *given;
+  const TtPassOptions *o = &tuned;
+  tuneKey(d, g->tuneKey, sizeof g->tuneKey);
+  g->tuned = ttTuneLookup(g->tuneKey);
+  if (g->tuned)
+    ttTuneOptions(g->tuned, ttPassLookup("tile"), &tuned);
   const TtTarget *target = ttTargetDefault();
   Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
              .m = d->m, .n = d->n, .k = d->k, .batch = d->batch,

@@ -94,6 +94,8 @@ typedef struct {
 typedef struct {
   int64_t bm, bn, bk, warps, order, group, stagger;
   bool boxes; /* the operand tiles are marked as TMA boxes (tile.box) for --pipeline */
+  char tuneKey[128];  /* the tuning cache's key of the dot (tile.tune_key) */
+  const char *tuned;  /* the cache entry's options that were used, or NULL */
 } DotGeometry;
 
 /* emit.c: a group's value at a tile of offsets ----------------------------------------- */

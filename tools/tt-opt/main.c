@@ -2,7 +2,8 @@
  *
  * Flags follow mlir-opt where the meaning is the same: an input file (or stdin), `-o`,
  * one flag per pass (`--fuse`, `--tile='block-size=2048'`, and any upstream pass such as
- * `--canonicalize`), `--pass-pipeline=`, `--load-pass-plugin=`, `--split-input-file`,
+ * `--canonicalize`), `--pass-pipeline=`, `--load-pass-plugin=`, `--tune-cache=` (lib/tune.c),
+ * `--split-input-file`,
  * `--verify-diagnostics`, `--verify-each`, `--mlir-print-ir-before-all/-after-all`,
  * `--mlir-print-op-generic`, `--mlir-timing`, `--mlir-pass-statistics`,
  * `--mlir-disable-threading`, `--allow-unregistered-dialect`, `--show-dialects`,
@@ -29,7 +30,7 @@
 typedef enum { RUN, HELP, LIST_PASSES, SHOW_DIALECTS, VERSION, EMIT_IRDL } Action;
 
 typedef struct {
-  const char *input, *output, *pipeline;
+  const char *input, *output, *pipeline, *tuneCache;
   const char *passes[MAX_PASSES], *passOpts[MAX_PASSES], *passFlags[MAX_PASSES];
   int npasses;
   const char *plugins[MAX_PLUGINS];
@@ -55,6 +56,9 @@ static void usage(FILE *f) {
           "  --load-pass-plugin=LIB     load a pass plugin (a shared library built against\n"
           "                             include/tt/pass.h); its passes become flags and\n"
           "                             pipeline elements (docs/writing-a-pass.md)\n"
+          "  --tune-cache=FILE          dot kernels take the geometry of FILE's entries (a\n"
+          "                             tuning cache, written by tt-tune) where the pass\n"
+          "                             options leave it to the defaults (docs/tune-cache.md)\n"
           "  --split-input-file         treat '// -----' separated chunks as separate inputs,\n"
           "                             each in a fresh context\n"
           "  --verify-diagnostics       check diagnostics against expected-error/-note\n"
@@ -231,6 +235,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
       o->plugins[o->nplugins++] = plugin;
     } else if (strncmp(a, "--pass-pipeline=", 16) == 0) {
       o->pipeline = a + 16;
+    } else if (strncmp(a, "--tune-cache=", 13) == 0 && a[13]) {
+      o->tuneCache = a + 13;
     } else if (strcmp(a, "--mlir-pass-statistics-display=list") == 0 ||
                strcmp(a, "--mlir-pass-statistics-display=pipeline") == 0) {
       o->statisticsList = strcmp(a + 31, "list") == 0;
@@ -456,7 +462,7 @@ static int run(Options *o) {
   }
   if (o->action != RUN)
     return runAction(o);
-  if (!checkPassFlags(o))
+  if (!checkPassFlags(o) || (o->tuneCache && !ttTuneCacheLoad(o->tuneCache, NULL)))
     return 1;
   TtStr src = {0};
   if (!ttReadFile(o->input, &src)) {

@@ -17,7 +17,9 @@
  * The steps are ttTranslate (lib/translate.c), shared with the fuzz harness
  * test/fuzz/fuzz-translate.c. Before them, `--pass-pipeline=` runs a pipeline of the
  * user's (tt-opt's syntax), which may name the passes of plugins loaded with
- * `--load-pass-plugin=` (docs/writing-a-pass.md). The output is the metadata as `//@` comment lines followed by the PTX. It is written only
+ * `--load-pass-plugin=` (docs/writing-a-pass.md); `--tune-cache=` loads a tuning cache
+ * (lib/tune.c) that the steps' --tile, --splitk and --pipeline read. The output is the
+ * metadata as `//@` comment lines followed by the PTX. It is written only
  * on success; errors are `file:line:col: error: ...` and exit code 1, at the locations the
  * input carries: tt-opt prints its input's (--mlir-print-debuginfo, its default), so on
  * tt-opt's output they name the user's file, not `<stdin>`.
@@ -32,7 +34,8 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: tt-translate (--ptx | --mlir-to-llvmir) [--arch=sm_90a] [--mma=KIND] [-o FILE]\n"
-          "                    [--load-pass-plugin=LIB] [--pass-pipeline=PIPELINE] [input]\n"
+          "                    [--load-pass-plugin=LIB] [--pass-pipeline=PIPELINE]\n"
+          "                    [--tune-cache=FILE] [input]\n"
           "\n"
           "  --ptx             PTX for the program's kernels, headed by launch metadata\n"
           "                    ('//@' lines, see docs/metadata.md)\n"
@@ -41,6 +44,9 @@ static void usage(FILE *f) {
           "  --mma=KIND        tensor-core instructions of tile.dot: wgmma (warpgroup MMA,\n"
           "                    sm_90a only) or sync (mma.sync, sm_80+); default: wgmma\n"
           "                    for sm_90a, else sync\n"
+          "  --tune-cache=FILE dot kernels it tiles take the geometry of FILE's entries (a\n"
+          "                    tuning cache for --arch, written by tt-tune; a miss keeps the\n"
+          "                    defaults; docs/tune-cache.md)\n"
           "  -o FILE           output file (default stdout; written only on success)\n"
           "  --load-pass-plugin=LIB\n"
           "                    load a pass plugin (its passes for --pass-pipeline)\n"
@@ -62,7 +68,8 @@ static bool runPipeline(MlirContext ctx, MlirOperation m, const char *pipeline) 
 }
 
 static int toolMain(int argc, char **argv) {
-  const char *input = NULL, *output = NULL, *arch = "sm_90a", *mma = NULL, *pipeline = NULL;
+  const char *input = NULL, *output = NULL, *arch = "sm_90a", *mma = NULL, *pipeline = NULL,
+             *tuneCache = NULL;
   const char *plugin;
   int mode = 0; /* 1 ptx, 2 llvm ir */
   for (int i = 1; i < argc; i++) {
@@ -91,6 +98,8 @@ static int toolMain(int argc, char **argv) {
       arch = a + 7;
     else if (strncmp(a, "--mma=", 6) == 0)
       mma = a + 6;
+    else if (strncmp(a, "--tune-cache=", 13) == 0 && a[13])
+      tuneCache = a + 13;
     else if (strcmp(a, "-o") == 0 && i + 1 < argc)
       output = argv[++i];
     else if (strcmp(a, "-o") == 0) {
@@ -118,6 +127,8 @@ static int toolMain(int argc, char **argv) {
     fprintf(stderr, "tt-translate: error: say what to emit: --ptx or --mlir-to-llvmir\n");
     return 1;
   }
+  if (tuneCache && !ttTuneCacheLoad(tuneCache, arch)) /* its arch must be the target */
+    return 1;
   if (!input)
     input = "-";
   TtStr src = {0};
