@@ -421,6 +421,8 @@ bool ttRunPass(MlirModule module, const char *name, const char *options);
  * be NULL: not checked) must match the file's. False after a located error (FILE:LINE:COL:
  * error: ...), leaving the cache as it was. */
 bool ttTuneCacheLoad(const char *path, const char *arch);
+/* The same from text (path names it in errors): the fuzz harness's entry. */
+bool ttTuneCacheParse(const char *path, const char *text, const char *arch);
 void ttTuneCacheClear(void);
 /* The options of the cache's entry for key (a dot kernel's tile.tune_key), or NULL. */
 const char *ttTuneLookup(const char *key);

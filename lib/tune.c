@@ -212,6 +212,14 @@ bool ttTuneCacheLoad(const char *path, const char *arch) {
     fprintf(stderr, "error: cannot read the tuning cache '%s'\n", path);
     return false;
   }
+  bool ok = ttTuneCacheParse(path, text.data ? text.data : "", arch);
+  ttStrDestroy(&text);
+  return ok;
+}
+
+bool ttTuneCacheParse(const char *path, const char *source, const char *arch) {
+  TtStr text = {0};
+  ttStrAppend(&text, source, strlen(source)); /* a copy: lines are cut in place */
   Entry *es = NULL;
   int n = 0, ln = 0;
   bool ok = true, sawArch = false;

@@ -218,6 +218,26 @@ def test_compile_cache_is_keyed_by_the_program_not_its_locations(tmp_path, monke
     assert tt.precompile(lambda a: torch.tanh(a) * 2, xf, arch="sm_90a") == path
 
 
+def test_compile_with_a_tuning_cache(tmp_path, monkeypatch):
+    """A tuning cache in the flags reaches tt-opt (its entry shapes the kernel), and the
+    cache key follows the tuning cache's contents."""
+    from tt.compile import cache_key
+    monkeypatch.setenv("TT_CACHE", str(tmp_path / "ptx"))
+    monkeypatch.setenv("TT_BIN", str(BIN))
+    x, w = torch.randn(16, 256, dtype=torch.float16), torch.randn(512, 256, dtype=torch.float16)
+    tune = tmp_path / "h200.cache"
+    tune.write_text("tt-tune-cache 1\narch sm_90a\n"
+                    "dot 1x16x512x256 f16xf16 nk : block-n=128 split-k=1\n")
+    flags = ("--decompose", "--fuse", f"--tune-cache={tune}", "--splitk")
+    path = tt.precompile(lambda a, b: F.linear(a, b), x, w, flags=flags, arch="sm_90a")
+    assert "//@launch fused_0_kernel grid 4 1 1 block 128" in path.read_text()
+    text = tt.export(lambda a, b: F.linear(a, b), x, w).text
+    before = cache_key(text, flags, "sm_90a")
+    tune.write_text("tt-tune-cache 1\narch sm_90a\n"
+                    "dot 1x16x512x256 f16xf16 nk : block-n=64 split-k=1\n")
+    assert cache_key(text, flags, "sm_90a") != before
+
+
 def test_load_without_a_gpu_is_a_clear_error(tmp_path, monkeypatch):
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU")

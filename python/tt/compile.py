@@ -5,7 +5,8 @@ the C tools (`tt-opt FLAGS | tt-translate --ptx --arch ARCH`; TT_BIN names their
 default the repository's build/), and loads the PTX (tt.load) with the module's weights
 as its leading inputs. The PTX is cached under TT_CACHE (default ~/.cache/tt), keyed by
 the program's text without its locations (so a copy of the code elsewhere hits the same
-entry), the flags, the target and the cache format: a second compile of the same
+entry), the flags (with the contents of a `--tune-cache=FILE` they name), the target and
+the cache format: a second compile of the same
 program costs the export alone, and a cache filled on a machine with the compiler
 (`tt.precompile`, or `build_ptx` of a text exported elsewhere) serves a GPU machine
 without one. PyTorch's decompositions depend on the device (on CUDA, newer PyTorch keeps
@@ -45,10 +46,20 @@ def _cache_dir() -> pathlib.Path:
 
 
 def cache_key(text: str, flags: Sequence[str], arch: str) -> str:
+    """The entry of a program: its text without locations, the flags, the target, and the
+    contents of any tuning cache a flag names (`--tune-cache=FILE`, docs/tune-cache.md:
+    a re-tuned cache makes new entries)."""
     h = hashlib.sha256()
     for part in (CACHE_FORMAT, _LOC.sub("", text), " ".join(flags), arch):
         h.update(part.encode())
         h.update(b"\0")
+    for f in flags:
+        if f.startswith("--tune-cache="):
+            try:
+                h.update(pathlib.Path(f[len("--tune-cache="):]).read_bytes())
+            except OSError:
+                pass  # tt-opt names the missing file
+            h.update(b"\0")
     return h.hexdigest()[:32]
 
 

@@ -17,8 +17,13 @@
  * also runs ttDiagVerify (tt-opt --verify-diagnostics). An input that fails is fine: only
  * crashes, sanitizer reports, timeouts and running out of memory are findings.
  *
+ * A line `//--- tune-cache` ends the program: what follows is a tuning cache
+ * (lib/tune.c's format), parsed with ttTuneCacheParse and loaded for this input's passes,
+ * then cleared.
+ *
  * The seed corpus (test/fuzz/make-corpus.sh) is every example and every chunk of the lit
- * tests' .mlir files, each lit chunk headed by the passes of its RUN line.
+ * tests' .mlir files, each lit chunk headed by the passes of its RUN line, and the tuning
+ * caches of the tune-cache lit tests after a program with a dot.
  */
 #include "fuzz-common.h"
 
@@ -82,6 +87,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ttFuzzInputDestroy(&in);
     return -1;
   }
+  char *cache = strstr(in.text, "\n//--- tune-cache\n");
+  if (cache) { /* the program ends there; a cache that does not load is an input too */
+    *cache = 0;
+    ttTuneCacheParse("fuzz.cache", cache + 18, NULL);
+  }
   MlirContext ctx = ttFuzzContext();
   TtDiag *diag = ttDiagCreate(ctx, true);
   MlirPassManager pm = mlirPassManagerCreate(ctx);
@@ -110,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ttDiagVerify(diag, "fuzz.mlir", in.text);
   mlirPassManagerDestroy(pm);
   ttDiagDestroy(diag);
+  ttTuneCacheClear();
   ttFuzzInputDestroy(&in);
   return 0;
 }

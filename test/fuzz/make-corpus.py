@@ -6,7 +6,9 @@ usage: make-corpus.py BUILD OUT   (BUILD: a normal build with tt-opt and tt-tran
 OUT/opt:        every example, alone and under the main pipelines; every `// -----` chunk
                 of every lit .mlir file (Inputs included), headed by a `//! PASSES`
                 directive for each distinct tt-opt pass list of the file's RUN lines
-                (fuzz-opt.c's syntax), and once without (parse + verify only).
+                (fuzz-opt.c's syntax), and once without (parse + verify only); the
+                tuning caches of test/lit/tt-opt/tune-cache*.test after their dot
+                programs, behind `//--- tune-cache`.
 OUT/translate:  the examples and the lit chunks (no directive: tt-translate takes any
                 level), the lit tt-translate RUN lines' --arch as `//! ARCH`, and the
                 examples after tt-opt --fuse and --fuse --tile (fused and tile level).
@@ -89,6 +91,23 @@ for path in lit:
         write("translate", chunk)
         for p in pls:
             write("opt", "//! %s\n%s" % (p, chunk))
+
+# Tuning caches (fuzz-opt's `//--- tune-cache` part): each `#--- NAME.txt` file of the
+# tune-cache lit tests after the dot programs of the same tests.
+def split_files(text):
+    return dict(re.findall(r"^#--- (\S+)\n(.*?)(?=^#--- |\Z)", text, re.M | re.S))
+
+
+tune_tests = sorted(glob.glob(os.path.join(root, "test", "lit", "tt-opt", "tune-cache*.test")))
+parts = {}
+for test in tune_tests:
+    parts.update(split_files(open(test).read()))
+programs = [t for n, t in parts.items() if n.endswith(".mlir") and "matmul" in t]
+for name, cache in parts.items():
+    if name.endswith(".txt"):
+        for prog in programs:
+            write("opt", "//! decompose,fuse,splitk,pipeline{stage-in=auto}\n%s\n//--- tune-cache\n%s"
+                  % (prog, cache))
 
 for test in glob.glob(os.path.join(root, "test", "lit", "tt-translate", "*.test")):
     for arch in set(re.findall(r"tt-translate[^|]*--arch=(\S+)", open(test).read())):
