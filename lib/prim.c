@@ -128,9 +128,11 @@ bool ttPrimReductionRun(MlirOperation op, int64_t *outer, int64_t *red, int64_t 
     hi++;
   if (n == 0 || hi - lo + 1 != n)
     return false;
-  int64_t o = 1, m = 1, k = 1;
-  for (int64_t d = 0; d < r; d++)
-    *(d < lo ? &o : d <= hi ? &m : &k) *= shape[d];
+  int64_t o = 1, m = 1, k = 1; /* -1 once a dim of the part is dynamic */
+  for (int64_t d = 0; d < r; d++) {
+    int64_t *part = d < lo ? &o : d <= hi ? &m : &k;
+    *part = *part < 0 || shape[d] < 0 ? -1 : *part * shape[d];
+  }
   if (outer)
     *outer = o;
   if (red)

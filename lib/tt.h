@@ -293,8 +293,9 @@ bool ttPrimIsRowReduction(MlirOperation op);
 bool ttPrimIsRowArgReduction(MlirOperation op);
 /* For a sum/amax/amin whose dims (distinct; negative ones count from the end) are one
  * contiguous run first..last of its operand's dims: the operand viewed as
- * [outer, red, inner] (red the product of the reduced dims; any pointer may be NULL).
- * False for any other reduction (several runs, no dims, a repeated dim). */
+ * [outer, red, inner] (red the product of the reduced dims; -1 for a part with a dynamic
+ * dim; any pointer may be NULL). False for any other reduction (several runs, no dims, a
+ * repeated dim). */
 bool ttPrimReductionRun(MlirOperation op, int64_t *outer, int64_t *red, int64_t *inner,
                         int64_t *first, int64_t *last);
 /* True for a reduction over one contiguous run of dims that ends before the last dim

@@ -10,6 +10,9 @@
 #    table, then exp (1, 3, 37 ids), and a pad of the last dim of [?, 1000] f32;
 #  - rows: rms_norm [?, 4096] bf16, softmax [?, 1000] f16, layer_norm [?, 4097] f32, and a
 #    looped row (softmax [?, 65536] bf16), at 1, 3, 37 (and 1000) rows;
+#  - reductions over the dynamic dim: a column sum of squares with a bias epilogue
+#    ([?, 1000] bf16), an amax over two dims from the dynamic one, an amax with a dynamic
+#    outer ([?, 5, 64] over dim 1) then exp, a full sum of [?, 64];
 #  - dot: f32 (bf16x3), f16 and bf16 linear layers [?, K] x [N, K]^T with odd N and K (4100 x 1000 with a
 #    bias and GELU epilogue), an fp8 scaled_mm [?, 4096] x [4096, 4096]^T, and the decode
 #    shape 8192 x 8192 f16, at M = 1, 7, 16, 17, 33, 64, 65, 100, 129, 300 (every bucket
@@ -54,6 +57,29 @@ dyn rms_norm_bf16 "$(rows rms_norm '?' 4096)" 1 3 37 1000
 dyn softmax_f16 "$(rows softmax '?' 1000 | sed 's/bf16/f16/g')" 1 3 37
 dyn layer_norm_f32 "$(rows layer_norm '?' 4097 | sed 's/bf16/f32/g')" 1 3 37
 dyn softmax_looped_bf16 "$(rows softmax '?' 65536)" 1 3 37
+# reductions over the dynamic dim (column kernels with R at run time: sizes around the
+# 16-row unroll) and with a dynamic outer
+dyn col_sum_sq_bias_bf16 'func.func @main(%x: tensor<?x1000xbf16>, %b: tensor<1000xf32>) -> tensor<1000xbf16> {
+  %xf = "prim.convert"(%x) : (tensor<?x1000xbf16>) -> tensor<?x1000xf32>
+  %sq = "prim.mul"(%xf, %xf) : (tensor<?x1000xf32>, tensor<?x1000xf32>) -> tensor<?x1000xf32>
+  %t = "prim.sum"(%sq) {dims = array<i64: 0>, keepdim = false} : (tensor<?x1000xf32>) -> tensor<1000xf32>
+  %y = "prim.add"(%t, %b) : (tensor<1000xf32>, tensor<1000xf32>) -> tensor<1000xf32>
+  %r = "prim.convert"(%y) : (tensor<1000xf32>) -> tensor<1000xbf16>
+  return %r : tensor<1000xbf16>
+}' 1 3 17 1000 4097
+dyn col_amax_two_dims_f32 'func.func @main(%x: tensor<?x5x64xf32>) -> tensor<64xf32> {
+  %t = "prim.amax"(%x) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<?x5x64xf32>) -> tensor<64xf32>
+  return %t : tensor<64xf32>
+}' 1 3 37
+dyn col_outer_amax_exp_f16 'func.func @main(%x: tensor<?x5x64xf16>) -> tensor<?x64xf16> {
+  %t = "prim.amax"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<?x5x64xf16>) -> tensor<?x64xf16>
+  %e = "prim.exp"(%t) : (tensor<?x64xf16>) -> tensor<?x64xf16>
+  return %e : tensor<?x64xf16>
+}' 1 3 1000
+dyn full_sum_f32 'func.func @main(%x: tensor<?x64xf32>) -> tensor<f32> {
+  %t = "prim.sum"(%x) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<?x64xf32>) -> tensor<f32>
+  return %t : tensor<f32>
+}' 1 3 1000
 M="1 7 16 17 33 64 65 100 129 300"
 dyn linear_silu_f16 "$(linear '?' 4100 1000 f16 1 silu)" $M
 dyn linear_bf16 "$(linear '?' 1000 4104 bf16 0)" $M

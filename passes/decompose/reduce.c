@@ -152,11 +152,6 @@ MlirValue dcRuleReduce(Rw *w) {
   }
   bool keep = !mlirAttributeIsNull(keepAttr) && mlirAttributeIsABool(keepAttr) &&
               mlirBoolAttrGetValue(keepAttr);
-  if (in[0] && xs.shape[0] < 0 && xs.rank > 1) {
-    ttEmitError(w->op, "decompose: 'prim.%s' over a dynamic dimension is not supported yet",
-                w->name);
-    return dcNullValue();
-  }
   MlirType elem = ttElementType(xs.type);
   bool widen = strcmp(w->name, "sum") == 0 && ttTypeIsHalf(elem);
   MlirValue y = widen ? dcConvertTo(w, x, mlirF32TypeGet(w->ctx)) : x;

@@ -21,7 +21,13 @@
  *  4. The accumulator stands for the reduced value (memoized at no offsets); the group's
  *     result (the epilogue) is emitted at o*inner + cols and stored under the mask,
  *     rounded once to the output dtype. Loads go first in each loop body and in the kernel.
- * The launch: outer * nblk programs, no size argument (shapes are static).
+ * The launch: outer * nblk programs, no size argument for static shapes.
+ * A dynamic leading dim (the operand [?, ...], only dim 0 dynamic): where the reduced run
+ * starts at dim 0, R is known at run time only: the kernel takes it as a size argument
+ * (dim(%iK,0) times the run's static dims, K an input with the dynamic dim), the main
+ * loop ends at R - R % U and the one-row loop runs to R (outer is 1, so the programs'
+ * base offset is 0); otherwise outer is dynamic: the grid is cdiv(numel(%r0), inner) *
+ * nblk programs and nothing else changes (R, inner and the block are static).
  */
 #include "tile.h"
 
@@ -40,7 +46,9 @@
 
 typedef struct {
   MlirOperation red;
-  int64_t outer, rows, inner; /* the operand as [outer, R, inner] */
+  int64_t outer, rows, inner; /* the operand as [outer, R, inner]; a dynamic part: its
+                                 static dims' product (the leading dim counted as 1) */
+  bool dynOuter, dynRows;     /* the leading dim is dynamic, and in outer or in R */
   int64_t block, warps, unroll, nblk;
 } ColumnGeometry;
 
@@ -65,13 +73,30 @@ static bool columnGeometry(MlirOperation fusion, MlirBlock body, MlirType outTyp
     if (ttPrimIsColumnReduction(op))
       g->red = op;
   }
+  int64_t first = 0, last = 0;
   if (mlirOperationIsNull(g->red) ||
-      !ttPrimReductionRun(g->red, &g->outer, &g->rows, &g->inner, NULL, NULL)) {
+      !ttPrimReductionRun(g->red, &g->outer, &g->rows, &g->inner, &first, &last)) {
     ttEmitError(fusion, "tile: a column fusion must contain a reduction over a run of dims "
                         "before the last");
     return false;
   }
-  if (ttTensorNumel(outType) != g->outer * g->inner) {
+  int64_t shape[TT_MAX_RANK];
+  int64_t rank = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(g->red, 0)), shape);
+  for (int64_t d = 1; d < rank; d++)
+    if (shape[d] < 0) {
+      ttEmitError(g->red, "tile: only the leading dimension may be dynamic (the reduced "
+                          "operand has a dynamic dimension %lld)", (long long)d);
+      return false;
+    }
+  if (rank > 0 && shape[0] < 0) { /* the dynamic part keeps the product of its static dims */
+    g->dynRows = first == 0;
+    g->dynOuter = !g->dynRows;
+    int64_t f = 1;
+    for (int64_t d = 1; d <= (g->dynRows ? last : first - 1); d++)
+      f *= shape[d];
+    *(g->dynRows ? &g->rows : &g->outer) = f;
+  }
+  if (!g->dynOuter && ttTensorNumel(outType) != g->outer * g->inner) {
     ttEmitError(fusion, "tile: a column fusion's result must have one element per reduced "
                         "column (%lld), not %lld",
                 (long long)(g->outer * g->inner), (long long)ttTensorNumel(outType));
@@ -110,17 +135,17 @@ static bool columnGeometry(MlirOperation fusion, MlirBlock body, MlirType outTyp
   g->nblk = (g->inner + g->block - 1) / g->block;
   g->unroll = g->outer * g->nblk < 2 * ttTargetDefault()->numSms ? COLUMN_UNROLL_FEW
                                                                   : COLUMN_UNROLL;
-  g->unroll = g->rows < g->unroll ? g->rows : g->unroll;
+  if (!g->dynRows) /* (a dynamic R may be any length: the main loop ends at R - R % U) */
+    g->unroll = g->rows < g->unroll ? g->rows : g->unroll;
   return true;
 }
 
-/* Step 3: one loop over rows [lb, ub) by `unroll` rows a step, carrying acc (the builder
- * stays before the loop); returns the loop's result. */
+/* Step 3: one loop over rows [lb, ub) (i32 values) by `unroll` rows a step, carrying acc
+ * (the builder stays before the loop); returns the loop's result. */
 static MlirValue rowLoop(Emit *e, const ColumnGeometry *g, MlirValue obase, MlirValue cols,
-                         int64_t lb, int64_t ub, int64_t unroll, MlirValue acc) {
+                         MlirValue lb, MlirValue ub, int64_t unroll, MlirValue acc) {
   MlirType i32 = ttI32(e->ctx), it = tileOf(e, i32);
-  MlirValue b[3] = {ttConstInt(&e->b, e->loc, i32, lb), ttConstInt(&e->b, e->loc, i32, ub),
-                    ttConstInt(&e->b, e->loc, i32, unroll)};
+  MlirValue b[3] = {lb, ub, ttConstInt(&e->b, e->loc, i32, unroll)};
   MlirOperation loop = ttBuildFor(&e->b, e->loc, b[0], b[1], b[2], 1, &acc);
   MlirBlock body = ttForBody(loop);
   TtBuilder outer = e->b;
@@ -155,18 +180,19 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
   MlirBlock fbody;
   MlirType outType;
   ColumnGeometry g;
-  if (!tileCheckFusion(fusion, &fbody, &outType))
-    return false;
-  for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody); i++)
-    if (tileIsDynamic(mlirValueGetType(mlirBlockGetArgument(fbody, i)))) {
-      ttEmitError(fusion, "tile: column reductions of tensors with a dynamic dimension are "
-                          "not supported yet (input %d)",
-                  (int)i);
-      return false;
-    }
-  if (!columnGeometry(fusion, fbody, outType, blockOpt, warpsOpt, &g))
+  if (!tileCheckFusion(fusion, &fbody, &outType) ||
+      !columnGeometry(fusion, fbody, outType, blockOpt, warpsOpt, &g))
     return false;
   intptr_t nin = mlirBlockGetNumArguments(fbody);
+  int dynInput = -1; /* a dynamic R: the input whose leading dim gives it */
+  for (intptr_t i = 0; g.dynRows && i < nin && dynInput < 0; i++)
+    if (tileIsDynamic(mlirValueGetType(mlirBlockGetArgument(fbody, i))))
+      dynInput = (int)i;
+  if (g.dynRows && dynInput < 0) {
+    ttEmitError(g.red, "tile: a column reduction over a dynamic dimension needs an input "
+                       "with that dimension");
+    return false;
+  }
   MlirOperation ret = mlirBlockGetTerminator(fbody);
   MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(g.red, 0)));
   if (!mlirTypeIsAFloat(relem)) {
@@ -179,7 +205,7 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
   char name[128];
   Emit e;
   MlirOperation kfunc =
-      tileStartKernel(fusion, fbody, false, g.warps, g.block, &e, name, sizeof name);
+      tileStartKernel(fusion, fbody, g.dynRows, g.warps, g.block, &e, name, sizeof name);
   MlirBlock kbody = e.kernel;
   MlirType i32 = ttI32(ctx), it = tileOf(&e, i32);
   MlirNamedAttribute axis = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
@@ -188,10 +214,11 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
                                  ttNamedAttr(ctx, "end", ttIntAttr(ctx, g.block, i32))};
   MlirValue rg = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
   MlirValue o = pid, cb = ttConstInt(&e.b, loc, i32, 0);
+  bool manyOuter = g.outer > 1 || g.dynOuter;
   if (g.nblk > 1) {
     MlirValue n = ttConstInt(&e.b, loc, i32, g.nblk);
-    o = g.outer > 1 ? tileOp2(&e, "arith.divui", pid, n, i32) : cb;
-    cb = g.outer > 1 ? tileOp2(&e, "arith.remui", pid, n, i32) : pid;
+    o = manyOuter ? tileOp2(&e, "arith.divui", pid, n, i32) : cb;
+    cb = manyOuter ? tileOp2(&e, "arith.remui", pid, n, i32) : pid;
   }
   MlirValue c0 = tileOp2(&e, "arith.muli", cb, ttConstInt(&e.b, loc, i32, g.block), i32);
   MlirValue cols = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", c0, it), rg, it);
@@ -202,11 +229,22 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
   /* Step 3: the loops over the rows. */
   Combiner c = tileCombinerOf(g.red);
   MlirValue acc = ttConstSplat(&e.b, loc, tileOf(&e, tileComputeType(ctx, relem)), c.identity);
-  int64_t main = g.rows - g.rows % g.unroll;
-  if (main > 0)
-    acc = rowLoop(&e, &g, obase, cols, 0, main, g.unroll, acc);
-  if (main < g.rows && !e.failed)
-    acc = rowLoop(&e, &g, obase, cols, main, g.rows, 1, acc);
+  MlirValue zero = ttConstInt(&e.b, loc, i32, 0);
+  if (g.dynRows) { /* R = the size argument: rows [0, R - R % U) by U, then one by one */
+    MlirValue rows = mlirBlockGetArgument(kbody, nin + 1);
+    MlirValue rem = tileOp2(&e, "arith.remui", rows, ttConstInt(&e.b, loc, i32, g.unroll), i32);
+    MlirValue mainEnd = tileOp2(&e, "arith.subi", rows, rem, i32);
+    acc = rowLoop(&e, &g, obase, cols, zero, mainEnd, g.unroll, acc);
+    if (g.unroll > 1 && !e.failed)
+      acc = rowLoop(&e, &g, obase, cols, mainEnd, rows, 1, acc);
+  } else {
+    int64_t main = g.rows - g.rows % g.unroll;
+    MlirValue mainEnd = ttConstInt(&e.b, loc, i32, main);
+    if (main > 0)
+      acc = rowLoop(&e, &g, obase, cols, zero, mainEnd, g.unroll, acc);
+    if (main < g.rows && !e.failed)
+      acc = rowLoop(&e, &g, obase, cols, mainEnd, ttConstInt(&e.b, loc, i32, g.rows), 1, acc);
+  }
 
   /* Step 4: the epilogue and the store. */
   if (!e.failed) {
@@ -226,8 +264,19 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
   if (!tileFinishKernel(&e, kfunc))
     return false;
 
-  char grid[32];
-  snprintf(grid, sizeof grid, "%lld", (long long)(g.outer * g.nblk));
-  tileSetLaunch(fusion, name, grid, "1", 0, NULL);
+  char grid[64], rowsArg[64];
+  if (g.dynOuter && g.nblk == 1) /* outer from the result: numel(%r0) = outer * inner */
+    snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)g.inner);
+  else if (g.dynOuter)
+    snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)*%lld", (long long)g.inner,
+             (long long)g.nblk);
+  else
+    snprintf(grid, sizeof grid, "%lld", (long long)(g.outer * g.nblk));
+  if (g.rows == 1)
+    snprintf(rowsArg, sizeof rowsArg, "dim(%%i%d,0)", dynInput);
+  else
+    snprintf(rowsArg, sizeof rowsArg, "dim(%%i%d,0)*%lld", dynInput, (long long)g.rows);
+  const char *args[1] = {rowsArg};
+  tileSetLaunch(fusion, name, grid, "1", g.dynRows ? 1 : 0, args);
   return true;
 }
