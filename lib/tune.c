@@ -73,13 +73,17 @@ static bool fail(const char *path, int line, size_t col, const char *fmt, const 
   return false;
 }
 
-/* A key: `dot BxMxNxK AxB nk|kn`, M a size or ?<size> (a dynamic M's bucket); A and B
- * dtype names (letters and digits, no 'x'). */
+/* A key: `dot BxMxNxK AxB nk|kn`, B a size or ? (dynamic), M a size or ?<size> (a
+ * dynamic M's bucket); A and B dtype names (letters and digits, no 'x'). */
 static bool keyWellFormed(const char *k) {
   if (strncmp(k, "dot ", 4) != 0)
     return false;
   const char *p = k + 4;
   for (int i = 0; i < 4; i++) { /* B, M, N, K */
+    if (i == 0 && p[0] == '?' && p[1] == 'x') { /* a dynamic batch */
+      p += 2;
+      continue;
+    }
     if (i == 1 && *p == '?')
       p++;
     if (!isdigit((unsigned char)*p))
@@ -163,7 +167,9 @@ static bool parseLine(const char *path, int ln, char *s, const char *arch, bool 
     return fail(path, ln, col, "expected 'KEY : OPTIONS' in '%s'", p);
   char *key = dupRange(p, (size_t)(colon - p));
   if (!keyWellFormed(key)) {
-    fail(path, ln, col, "'%s' is not a dot key (dot BxMxNxK AxB nk|kn, M a size or ?SIZE)", key);
+    fail(path, ln, col,
+         "'%s' is not a dot key (dot BxMxNxK AxB nk|kn, B a size or ?, M a size or ?SIZE)",
+         key);
     free(key);
     return false;
   }

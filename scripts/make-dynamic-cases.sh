@@ -13,6 +13,8 @@
 #  - reductions over the dynamic dim: a column sum of squares with a bias epilogue
 #    ([?, 1000] bf16), an amax over two dims from the dynamic one, an amax with a dynamic
 #    outer ([?, 5, 64] over dim 1) then exp, a full sum of [?, 64];
+#  - batched matmuls with a dynamic batch: Q @ K^T [?, 128, 64] f16, P @ V + bias
+#    [?, 100, 128] x [?, 128, 64] bf16, at batch 1, 3, 17;
 #  - dot: f32 (bf16x3), f16 and bf16 linear layers [?, K] x [N, K]^T with odd N and K (4100 x 1000 with a
 #    bias and GELU epilogue), an fp8 scaled_mm [?, 4096] x [4096, 4096]^T, and the decode
 #    shape 8192 x 8192 f16, at M = 1, 7, 16, 17, 33, 64, 65, 100, 129, 300 (every bucket
@@ -80,6 +82,10 @@ dyn full_sum_f32 'func.func @main(%x: tensor<?x64xf32>) -> tensor<f32> {
   %t = "prim.sum"(%x) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<?x64xf32>) -> tensor<f32>
   return %t : tensor<f32>
 }' 1 3 1000
+# batched matmuls with a dynamic batch (grid axis 2 from dim(a, 0)): attention scores
+# (B read transposed) and P @ V with a bias
+dyn bmm_scores_f16 "$(bmm '?' 128 128 64 f16 1 0)" 1 3 17
+dyn bmm_pv_bias_bf16 "$(bmm '?' 100 64 128 bf16 0)" 1 3 17
 M="1 7 16 17 33 64 65 100 129 300"
 dyn linear_silu_f16 "$(linear '?' 4100 1000 f16 1 silu)" $M
 dyn linear_bf16 "$(linear '?' 1000 4104 bf16 0)" $M

@@ -15,7 +15,8 @@
  *     value at the C tile's offsets, and the group's result is emitted from it like an
  *     elementwise group's (bias add, activation, convert), then stored under the C mask.
  * The launch has cdiv(M, BM) * cdiv(N, BN) programs (times B along grid axis 2 for a
- * batched [B, M, K] x [B, K, N] matmul). --splitk splits the K loop further.
+ * batched [B, M, K] x [B, K, N] matmul; a dynamic B is dim(a, 0) at run time, and M, N
+ * and K stay static). --splitk splits the K loop further.
  * A dynamic M (a 2-D [?, K] A: a decode batch that changes every step) is specialized by
  * buckets of M (kMBuckets): the fused function is cloned once per bucket after the first
  * (`tile.variant_of = @<fusion>`, `tile.when = array<i64: lo, hi>`), and each copy is tiled
@@ -71,20 +72,26 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
   MlirValue a = mlirOperationGetOperand(d->matmul, 0), b = mlirOperationGetOperand(d->matmul, 1);
   int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK], cs[TT_MAX_RANK];
   int64_t r = ttTensorShape(mlirValueGetType(a), as);
-  if (tileIsDynamic(mlirValueGetType(b)) || (r == 3 && tileIsDynamic(mlirValueGetType(a))) ||
-      (r == 2 && as[1] < 0)) {
-    ttEmitError(d->matmul, "tile: a dot kernel takes a dynamic M only (the rows of a 2-D "
-                           "[M, K] operand a): b and the batch must be static");
+  int64_t br = ttTensorShape(mlirValueGetType(b), bs);
+  /* dynamic: M of a 2-D a, or the batch of a 3-D one (both operands' leading dim) */
+  bool dynBatch = r == 3 && br == 3 && as[0] < 0 && bs[0] < 0 && as[1] >= 0 && as[2] >= 0 &&
+                  bs[1] >= 0 && bs[2] >= 0;
+  if ((!dynBatch && tileIsDynamic(mlirValueGetType(b))) ||
+      (r == 3 && !dynBatch && tileIsDynamic(mlirValueGetType(a))) || (r == 2 && as[1] < 0)) {
+    ttEmitError(d->matmul, "tile: a dot kernel takes a dynamic M (the rows of a 2-D [M, K] "
+                           "operand a) or a dynamic batch (the leading dim of both 3-D "
+                           "operands); the other dims must be static");
     return false;
   }
-  if ((r != 2 && r != 3) || ttTensorShape(mlirValueGetType(b), bs) != r ||
+  if ((r != 2 && r != 3) || br != r ||
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(d->matmul, 0)), cs) != r ||
       (r == 3 && (bs[0] != as[0] || cs[0] != as[0]))) {
     ttEmitError(d->matmul, "tile: dot kernels take 2-D ([M, K] x [K, N]) or batched 3-D "
                            "([B, M, K] x [B, K, N]) matmuls");
     return false;
   }
-  d->batch = r == 3 ? as[0] : 1;
+  d->batch = r == 3 ? as[0] : 1; /* < 0: a dynamic batch (the grid's third axis from it) */
+  d->dynBatch = dynBatch;
   d->bT = mlirValueIsAOpResult(b) && ttPrimKind(mlirOpResultGetOwner(b)) == TT_PRIM_TRANSPOSE;
   if (d->bT) { /* read in place: only a swap of the last two dimensions */
     MlirOperation t = mlirOpResultGetOwner(b);
@@ -289,7 +296,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, none, d->k, 1)
                           : operandSpace(&e, g->bk, g->bn, false, n0, d->n, none, 1, d->n);
   MlirValue pidB = {NULL};
-  if (d->batch > 1) {
+  if (d->batch != 1) {
     MlirNamedAttribute z = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 2, i32));
     pidB = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &z);
     sa.offs = batchOffset(&e, sa.offs, pidB, d->m * d->k);
@@ -349,7 +356,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   MlirValue cn = tileOp2(&e, "arith.addi", splatOf(&e, n0, it),
                          withConst(&e, "arith.remui", ic, g->bn), it);
   e.offs = tileOp2(&e, "arith.addi", withConst(&e, "arith.muli", cm, d->n), cn, it);
-  if (d->batch > 1)
+  if (d->batch != 1)
     e.offs = batchOffset(&e, e.offs, pidB, d->m * d->n);
   MlirValue colMask = lessThan(&e, cn, d->n, d->n % g->bn != 0); /* made first, as before */
   MlirValue rowMask = d->dynM ? tileCmp(&e, CMPI_SLT, cm, splatOf(&e, mArg, it))
@@ -389,7 +396,10 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     snprintf(grid, sizeof grid, "cdiv(%s,%lld)*%lld", mExpr, (long long)g->bm, (long long)gn);
   else
     snprintf(grid, sizeof grid, "%lld", (long long)(gm * gn));
-  snprintf(gridZ, sizeof gridZ, "%lld", (long long)d->batch);
+  if (d->dynBatch)
+    snprintf(gridZ, sizeof gridZ, "dim(%%i%d,0)", d->a);
+  else
+    snprintf(gridZ, sizeof gridZ, "%lld", (long long)d->batch);
   const char *args[1] = {mExpr};
   tileSetLaunch(fusion, name, grid, gridZ, d->dynM ? 1 : 0, args);
   if (d->dynM) { /* the bucket this kernel runs: `when` at the launch */

@@ -402,12 +402,15 @@ static void registerGeometry(Facts *f, DotGeometry *g) {
 }
 
 /* The tuning cache's key of a dot (lib/tune.c): "dot BxMxNxK AxB nk|kn", a dynamic M as
- * ?<its bucket's geometry size>. */
+ * ?<its bucket's geometry size>, a dynamic batch as ?. */
 static void tuneKey(const DotOperands *d, char *buf, size_t n) {
   char a[32], b[32];
   snprintf(a, sizeof a, "%s", ttDtypeName(d->elem));
   snprintf(b, sizeof b, "%s", ttDtypeName(d->belem));
-  snprintf(buf, n, "dot %lldx%s%lldx%lldx%lld %sx%s %s", (long long)d->batch, d->dynM ? "?" : "",
+  char batch[24] = "?";
+  if (!d->dynBatch)
+    snprintf(batch, sizeof batch, "%lld", (long long)d->batch);
+  snprintf(buf, n, "dot %sx%s%lldx%lldx%lld %sx%s %s", batch, d->dynM ? "?" : "",
            (long long)d->m, (long long)d->n, (long long)d->k, a, b, d->bT ? "nk" : "kn");
 }
 
@@ -422,11 +425,11 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
     ttTuneOptions(g->tuned, ttPassLookup("tile"), &tuned);
   const TtTarget *target = ttTargetDefault();
   Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
-             .m = d->m, .n = d->n, .k = d->k, .batch = d->batch,
+             .m = d->m, .n = d->n, .k = d->k, .batch = d->dynBatch ? 1 : d->batch,
              .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
              .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
              .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
-  if (o->v[TT_TILE_TMA] && (d->batch == 1 || o->v[TT_TILE_TMA_BATCHED]) &&
+  if (o->v[TT_TILE_TMA] && (d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch)) &&
       tmaOperands(d)) /* options tma (1 by default) and tma-batched (0) */
     tmaGeometry(&f, g);
   else
@@ -436,8 +439,8 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   g->bk = f.bk;
   /* Batched, the boxes are of the batches' rows stacked (dot.c); a [B, K, N] operand's
    * only where the K step divides K, so that no step reads the next batch. */
-  g->boxes = d->batch == 1 ||
-             (o->v[TT_TILE_TMA_BATCHED] && (d->bT || d->k % g->bk == 0));
+  g->boxes = d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch &&
+                                (d->bT || d->k % g->bk == 0));
   g->order = o->v[TT_TILE_ORDER];
   g->group = o->v[TT_TILE_GROUP_M];
   if (o->v[TT_TILE_K_STAGGER] >= 0) /* -1: the shape's (above) */

@@ -84,7 +84,8 @@ typedef struct {
   MlirOperation matmul;
   int a, b;
   bool bT;
-  int64_t batch, m, n, k; /* batch: 1 for a 2-D matmul */
+  int64_t batch, m, n, k; /* batch: 1 for a 2-D matmul, < 0 when dynamic */
+  bool dynBatch;          /* the batch of a 3-D matmul is dynamic */
   bool dynM;              /* M is dynamic: m is its bucket's geometry size (dot.c) */
   int64_t mLo, mHi;       /* dynM: the bucket's smallest and largest M (hi 0: open) */
   MlirType elem, belem; /* of A and B: both f16, both bf16, or fp8 of either format */

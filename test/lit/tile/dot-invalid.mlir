@@ -64,25 +64,27 @@ func.func private @fused_0(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>) attribu
 
 // -----
 
-// Only M (the rows of a 2-D a) may be dynamic in a dot kernel.
+// Only M (the rows of a 2-D a) or the batch of both 3-D operands may be dynamic in a dot
+// kernel (test/lit/tile/dot-dynamic-batch.mlir has the batch).
 func.func private @fused_0(%a: tensor<16x?xf16>, %b: tensor<?x32xf16>) -> tensor<16x32xf16> attributes {prim.fusion = "dot"} {
-  // expected-error@+1 {{tile: a dot kernel takes a dynamic M only (the rows of a 2-D [M, K] operand a): b and the batch must be static}}
+  // expected-error@+1 {{tile: a dot kernel takes a dynamic M (the rows of a 2-D [M, K] operand a) or a dynamic batch (the leading dim of both 3-D operands); the other dims must be static}}
   %y = "prim.matmul"(%a, %b) : (tensor<16x?xf16>, tensor<?x32xf16>) -> tensor<16x32xf16>
   return %y : tensor<16x32xf16>
 }
 
 // -----
 
-func.func private @fused_0(%a: tensor<?x16x64xf16>, %b: tensor<?x64x32xf16>) -> tensor<?x16x32xf16> attributes {prim.fusion = "dot"} {
-  // expected-error@+1 {{tile: a dot kernel takes a dynamic M only (the rows of a 2-D [M, K] operand a): b and the batch must be static}}
-  %y = "prim.matmul"(%a, %b) : (tensor<?x16x64xf16>, tensor<?x64x32xf16>) -> tensor<?x16x32xf16>
+// A dynamic batch of a with a static one of b.
+func.func private @fused_0(%a: tensor<?x16x64xf16>, %b: tensor<3x64x32xf16>) -> tensor<?x16x32xf16> attributes {prim.fusion = "dot"} {
+  // expected-error@+1 {{tile: a dot kernel takes a dynamic M (the rows of a 2-D [M, K] operand a) or a dynamic batch (the leading dim of both 3-D operands); the other dims must be static}}
+  %y = "prim.matmul"(%a, %b) : (tensor<?x16x64xf16>, tensor<3x64x32xf16>) -> tensor<?x16x32xf16>
   return %y : tensor<?x16x32xf16>
 }
 
 // -----
 
 func.func private @fused_0(%a: tensor<16x?xf16>, %b: tensor<64x32xf16>) -> tensor<16x32xf16> attributes {prim.fusion = "dot"} {
-  // expected-error@+1 {{tile: a dot kernel takes a dynamic M only (the rows of a 2-D [M, K] operand a): b and the batch must be static}}
+  // expected-error@+1 {{tile: a dot kernel takes a dynamic M (the rows of a 2-D [M, K] operand a) or a dynamic batch (the leading dim of both 3-D operands); the other dims must be static}}
   %y = "prim.matmul"(%a, %b) : (tensor<16x?xf16>, tensor<64x32xf16>) -> tensor<16x32xf16>
   return %y : tensor<16x32xf16>
 }
