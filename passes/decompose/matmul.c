@@ -156,7 +156,11 @@ MlirValue dcRuleScaledMm(Rw *w) {
  * broadcast) apply to the transpose's input, then a transpose of the 2-D or 3-D form
  * ([1, 0] or [0, 2, 1]); the old transpose is erased when nothing else uses it. A
  * transposed a with batch dims is not folded into the 2-D form (the transpose of a reshape
- * is not a reshape of a transpose): it takes the 3-D form. */
+ * is not a reshape of a transpose): it takes the 3-D form. A reshape of such a transpose
+ * that only regroups the batch dims (viewedTranspose: PyTorch's decomposition of a 4-D
+ * q @ k.transpose(-1, -2) into a bmm) counts as the transpose too, so K^T is read in
+ * place instead of copied. A dynamic dim is taken in a's rows or batch dims against a
+ * weight, or as the leading batch dim of both operands (the batch of a 3-D product). */
 
 /* True when transpose t of a rank-r operand swaps its last two dims, keeping the others. */
 static bool swapsLastTwo(MlirOperation t, int64_t r) {
@@ -179,6 +183,27 @@ static MlirOperation lastTwoTranspose(MlirValue v) {
   if (ttPrimKind(t) != TT_PRIM_TRANSPOSE || mlirOperationGetNumOperands(t) != 1 ||
       !swapsLastTwo(t, mlirShapedTypeGetRank(mlirValueGetType(v))))
     return none;
+  return t;
+}
+
+/* A transpose seen through a reshape: v = reshape(t), t a transpose of its last two dims,
+ * where the reshape only regroups the dims before the last two (its last two are t's):
+ * then v is the last-two transpose of a reshape of t's input (attention's K^T after
+ * PyTorch's matmul decomposition: [B, H, S, D] transposed to [B, H, D, S], viewed as
+ * [B * H, D, S]). Returns t (and the reshape in *view), or a null op. */
+static MlirOperation viewedTranspose(MlirValue v, MlirOperation *view) {
+  MlirOperation none = {NULL};
+  if (!mlirValueIsAOpResult(v) || ttPrimKind(mlirOpResultGetOwner(v)) != TT_PRIM_RESHAPE)
+    return none;
+  MlirOperation r = mlirOpResultGetOwner(v);
+  MlirValue tv = mlirOperationGetOperand(r, 0);
+  MlirOperation t = lastTwoTranspose(tv);
+  int64_t vs[TT_MAX_RANK], ts[TT_MAX_RANK];
+  int64_t vr = ttTensorShape(mlirValueGetType(v), vs), tr = ttTensorShape(mlirValueGetType(tv), ts);
+  if (mlirOperationIsNull(t) || vr < 2 || tr < 2 || vr > TT_MAX_RANK || tr > TT_MAX_RANK ||
+      vs[vr - 1] != ts[tr - 1] || vs[vr - 2] != ts[tr - 2] || vs[vr - 1] < 0 || vs[vr - 2] < 0)
+    return none;
+  *view = r;
   return t;
 }
 
@@ -280,6 +305,10 @@ bool dcMatmulNeedsRewrite(MlirOperation op, bool alignK) {
     return true; /* f32 operands: split into bf16 parts (splitF32) */
   if (paddedK(mlirOperationGetOperand(op, 0), mlirOperationGetOperand(op, 1), alignK))
     return true; /* rows TMA cannot read: padded (matmul2D) */
+  MlirOperation view;
+  for (int i = 0; i < 2; i++)
+    if (!mlirOperationIsNull(viewedTranspose(mlirOperationGetOperand(op, i), &view)))
+      return true; /* a transpose behind a reshape: read in place (mmOperand) */
   return !(ra == rb && (ra == 2 || (ra == 3 && as[0] == bs[0])));
 }
 
@@ -319,7 +348,9 @@ static MlirValue mmOperand(Rw *w, MlirValue x, bool allowTrans, int64_t wantRank
   int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape), xp = 1;
   for (int64_t i = 0; i + 2 < r; i++)
     xp = dcMulDims(xp, shape[i]);
-  MlirOperation tr = allowTrans ? lastTwoTranspose(x) : (MlirOperation){NULL};
+  MlirOperation tr = allowTrans ? lastTwoTranspose(x) : (MlirOperation){NULL}, view = {NULL};
+  if (allowTrans && mlirOperationIsNull(tr) && (wantRank == 2 || xp == p))
+    tr = viewedTranspose(x, &view); /* (no batch to materialize: src's rank may differ) */
   bool trans = !mlirOperationIsNull(tr);
   MlirValue src = trans ? mlirOperationGetOperand(tr, 0) : x;
   if (trans) { /* src's shape: the last two swapped */
@@ -327,6 +358,8 @@ static MlirValue mmOperand(Rw *w, MlirValue x, bool allowTrans, int64_t wantRank
     shape[r - 1] = shape[r - 2];
     shape[r - 2] = s;
     dcMarkDead(w, tr);
+    if (!mlirOperationIsNull(view))
+      dcMarkDead(w, view); /* (erased first: it reads tr) */
   }
   if (wantRank == 3 && xp != p) { /* a batch dim broadcasts: materialize it */
     int64_t full[TT_MAX_RANK], dims[TT_MAX_RANK];
@@ -430,9 +463,14 @@ static MlirValue matmulForms(Rw *w, MlirValue a, MlirValue b, MlirType resType) 
     pa = dcMulDims(pa, as.shape[i]);
   for (int i = 0; i < nb; i++)
     pb = dcMulDims(pb, bs.shape[i]);
-  if (bs.shape[0] < 0 || (pa < 0 && pb != 1)) {
+  /* dynamic: a's rows or batch against a weight (no batch), or the same batch dims in
+   * both (their leading one dynamic: attention with a dynamic batch) */
+  bool sameDynBatch = pa < 0 && pb < 0 && na == nb && as.shape[0] < 0 && bs.shape[0] < 0;
+  if ((nb == 0 && bs.shape[0] < 0) || (pb < 0 && !sameDynBatch) ||
+      (pa < 0 && pb != 1 && !sameDynBatch)) {
     ttEmitError(w->op, "decompose: matmul: a dynamic dimension is supported in a's rows or "
-                       "batch dims against a b without batch dims (a weight) only");
+                       "batch dims against a b without batch dims (a weight), or as the "
+                       "leading batch dim of both operands, only");
     return dcNullValue();
   }
   int64_t m = as.shape[as.rank - 2], k = as.shape[as.rank - 1], nn = bs.shape[bs.rank - 1];

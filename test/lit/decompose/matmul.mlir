@@ -176,3 +176,27 @@ func.func @mm_f32(%a: tensor<37x100xf32>, %w: tensor<65x100xf32>) -> tensor<37x6
   %y = "prim.matmul"(%a, %wt) : (tensor<37x100xf32>, tensor<100x65xf32>) -> tensor<37x65xf32>
   return %y : tensor<37x65xf32>
 }
+
+// -----
+
+// PyTorch's decomposition of q @ k.transpose(-1, -2) on [B, H, S, D]: a reshape of the
+// transpose into a bmm. The reshape only regroups the batch dims, so the transpose moves
+// behind it and the dot kernel reads K^T in place (no permute kernel); a dynamic batch
+// works the same (the batch of both 3-D operands).
+// CHECK-LABEL: func.func @scores_view
+// CHECK-NEXT: %[[Q:.*]] = "prim.reshape"(%arg0) : (tensor<?x8x128x64xf16>) -> tensor<?x128x64xf16>
+// CHECK-NEXT: %[[K:.*]] = "prim.reshape"(%arg1) : (tensor<?x8x128x64xf16>) -> tensor<?x128x64xf16>
+// CHECK-NEXT: %[[KT:.*]] = "prim.transpose"(%[[K]]) {permutation = array<i64: 0, 2, 1>} : (tensor<?x128x64xf16>) -> tensor<?x64x128xf16>
+// CHECK-NEXT: %[[S:.*]] = "prim.matmul"(%[[Q]], %[[KT]]) : (tensor<?x128x64xf16>, tensor<?x64x128xf16>) -> tensor<?x128x128xf16>
+// CHECK-NEXT: return %[[S]]
+// TILE-NOT: prim.fusion = "permute"
+// TILE: prim.fusion = "dot"
+// TILE-NOT: prim.fusion = "permute"
+// TILE-LABEL: func.func @scores_view
+func.func @scores_view(%q: tensor<?x8x128x64xf16>, %k: tensor<?x8x128x64xf16>) -> tensor<?x128x128xf16> {
+  %kt = "prim.transpose"(%k) {permutation = array<i64: 0, 1, 3, 2>} : (tensor<?x8x128x64xf16>) -> tensor<?x8x64x128xf16>
+  %qr = "prim.reshape"(%q) : (tensor<?x8x128x64xf16>) -> tensor<?x128x64xf16>
+  %kr = "prim.reshape"(%kt) : (tensor<?x8x64x128xf16>) -> tensor<?x64x128xf16>
+  %s = "prim.matmul"(%qr, %kr) : (tensor<?x128x64xf16>, tensor<?x64x128xf16>) -> tensor<?x128x128xf16>
+  return %s : tensor<?x128x128xf16>
+}
