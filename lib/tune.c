@@ -132,8 +132,11 @@ static bool parseLine(const char *path, int ln, char *s, const char *arch, bool 
   while (isspace((unsigned char)*p))
     p++;
   if (ln == 1) {
-    int v = 0, pos = 0;
-    if (sscanf(s, "tt-tune-cache %d%n", &v, &pos) != 1 || s[pos])
+    char *end = NULL;
+    long v = strncmp(s, "tt-tune-cache ", 14) == 0 && isdigit((unsigned char)s[14])
+                 ? strtol(s + 14, &end, 10)
+                 : -1;
+    if (v < 0 || *end)
       return fail(path, 1, 1, "expected 'tt-tune-cache %s' (a tuning cache's first line)", "1");
     if (v != TUNE_VERSION)
       return fail(path, 1, 15, "tuning cache version %s is not supported (this tt reads version 1)",
@@ -230,18 +233,21 @@ bool ttTuneCacheParse(const char *path, const char *source, const char *arch) {
   int n = 0, ln = 0;
   bool ok = true, sawArch = false;
   char *line = text.data ? text.data : (char[]){0};
+  bool lastEmpty = false;
   while (ok && line) {
     char *nl = strchr(line, '\n');
     if (nl)
       *nl = 0;
+    lastEmpty = !*line;
     if (++ln > 1 || *line || nl)
       ok = parseLine(path, ln, line, arch, &sawArch, &es, &n);
     line = nl ? nl + 1 : NULL;
   }
   if (ok && ln <= 1 && (!text.data || !*text.data))
     ok = fail(path, 1, 1, "expected 'tt-tune-cache %s' (a tuning cache's first line)", "1");
-  if (ok && !sawArch)
-    ok = fail(path, ln, 1, "the tuning cache has no %s line", "arch");
+  if (ok && !sawArch) /* at its last line (a final newline ends it, no line follows) */
+    ok = fail(path, ln > 1 && lastEmpty ? ln - 1 : ln, 1, "the tuning cache has no %s line",
+              "arch");
   ttStrDestroy(&text);
   if (!ok) {
     freeEntries(es, n);

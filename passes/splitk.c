@@ -257,13 +257,10 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
  * bench/2026-11-26-h200-odd-shapes.md). */
 #define AUTO_TWO_STAGE_SPLIT 4
 
-/* Elements of the fused function's (first) result. */
+/* Elements of the fused function's (first) result; -1 when a dim is dynamic. */
 static int64_t resultNumel(MlirOperation fusion) {
   MlirType ft = mlirTypeAttrGetValue(ttOpAttr(fusion, "function_type"));
-  int64_t shape[TT_MAX_RANK], numel = 1;
-  for (int64_t d = 0, r = ttTensorShape(mlirFunctionTypeGetResult(ft, 0), shape); d < r; d++)
-    numel *= shape[d];
-  return numel;
+  return ttTensorNumel(mlirFunctionTypeGetResult(ft, 0));
 }
 
 static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOperation kernel,
@@ -319,6 +316,14 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   }
   if (split <= 1)
     return true;
+
+  if (useTwoStage && resultNumel(fusion) < 0) { /* the workspace is sized here */
+    if (option == 0 && !twoStageOpt)
+      return true; /* (step 2b's choice: no split) */
+    ttEmitError(loop, "splitk: reduce=two-stage needs a result of static shape (its f32 "
+                      "workspace is sized when compiling); this one has a dynamic dimension");
+    return false;
+  }
 
   /* Step 4 (and 5: the reduce kernel is a copy of the kernel as it was). */
   MlirContext ctx = mlirOperationGetContext(kernel);

@@ -466,6 +466,8 @@ static MlirValue matmulForms(Rw *w, MlirValue a, MlirValue b, MlirType resType) 
   /* dynamic: a's rows or batch against a weight (no batch), or the same batch dims in
    * both (their leading one dynamic: attention with a dynamic batch) */
   bool sameDynBatch = pa < 0 && pb < 0 && na == nb && as.shape[0] < 0 && bs.shape[0] < 0;
+  for (int i = 1; i < na && sameDynBatch; i++) /* no batch dim broadcasts */
+    sameDynBatch = as.shape[i] == bs.shape[i];
   if ((nb == 0 && bs.shape[0] < 0) || (pb < 0 && !sameDynBatch) ||
       (pa < 0 && pb != 1 && !sameDynBatch)) {
     ttEmitError(w->op, "decompose: matmul: a dynamic dimension is supported in a's rows or "

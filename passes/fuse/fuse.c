@@ -109,6 +109,13 @@ static bool sameOrReducedShape(MlirType a, MlirType b) {
   return ar == br - 1 || (ar == br && (as[br - 1] == bs[br - 1] || as[br - 1] == 1));
 }
 
+/* True when values of types a and b have as many elements: equal static counts, or, with
+ * a dynamic dim (whose sizes may differ at run time), the same shape. */
+static bool sameNumel(MlirType a, MlirType b) {
+  int64_t na = ttTensorNumel(a), nb = ttTensorNumel(b);
+  return na < 0 || nb < 0 ? fuSameShape(a, b) : na == nb;
+}
+
 /* Whether op may join group g (it is fusible; its users are checked elsewhere). A row
  * reduction fixes the group's row shape: every reduction in a group reduces rows of that
  * one shape, and the group's result is either full rows or one value per row. With
@@ -120,7 +127,7 @@ bool fuCanJoin(FuseState *st, int g, MlirOperation op, bool commit) {
   MlirOperation root = st->block.ops[st->root[g]];
   if (ttPrimIsPermute(op)) { /* one per group; the result is the transposed value's size */
     if (st->dot[g] || st->col[g] || st->perm[g] || row || st->multi[g] ||
-        ttTensorNumel(fuResultType(root)) != ttTensorNumel(fuResultType(op)))
+        !sameNumel(fuResultType(root), fuResultType(op)))
       return false;
     st->perm[g] |= commit;
     return true;
@@ -144,7 +151,7 @@ bool fuCanJoin(FuseState *st, int g, MlirOperation op, bool commit) {
   }
   if (ttPrimIsColumnReduction(op)) { /* one per group; the result is its [outer, inner] */
     if (st->dot[g] || st->col[g] || row || st->multi[g] ||
-        ttTensorNumel(fuResultType(root)) != ttTensorNumel(fuResultType(op)))
+        !sameNumel(fuResultType(root), fuResultType(op)))
       return false;
     st->col[g] |= commit;
     return true;

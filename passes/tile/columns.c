@@ -33,6 +33,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Rows one loop step reads (independent loads in flight per thread and input): 4 when
  * the grid has at least two programs per SM; 16 on a smaller grid, whose few programs must
@@ -95,6 +96,16 @@ static bool columnGeometry(MlirOperation fusion, MlirBlock body, MlirType outTyp
     for (int64_t d = 1; d <= (g->dynRows ? last : first - 1); d++)
       f *= shape[d];
     *(g->dynRows ? &g->rows : &g->outer) = f;
+  }
+  if (g->dynOuter) { /* one element per reduced column: the reduction's own shape */
+    int64_t os[TT_MAX_RANK], rs[TT_MAX_RANK];
+    int64_t orank = ttTensorShape(outType, os);
+    int64_t rrank = ttTensorShape(mlirValueGetType(mlirOperationGetResult(g->red, 0)), rs);
+    if (orank != rrank || memcmp(os, rs, sizeof(int64_t) * (size_t)(orank > 0 ? orank : 0))) {
+      ttEmitError(fusion, "tile: a column fusion over a dynamic dimension must return the "
+                          "reduction's shape");
+      return false;
+    }
   }
   if (!g->dynOuter && ttTensorNumel(outType) != g->outer * g->inner) {
     ttEmitError(fusion, "tile: a column fusion's result must have one element per reduced "
@@ -184,13 +195,17 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
       !columnGeometry(fusion, fbody, outType, blockOpt, warpsOpt, &g))
     return false;
   intptr_t nin = mlirBlockGetNumArguments(fbody);
-  int dynInput = -1; /* a dynamic R: the input whose leading dim gives it */
+  /* A dynamic R: an input of the reduced operand's shape gives it (its leading dim). */
+  int dynInput = -1;
+  int64_t xs[TT_MAX_RANK], is[TT_MAX_RANK];
+  int64_t xr = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(g.red, 0)), xs);
   for (intptr_t i = 0; g.dynRows && i < nin && dynInput < 0; i++)
-    if (tileIsDynamic(mlirValueGetType(mlirBlockGetArgument(fbody, i))))
+    if (ttTensorShape(mlirValueGetType(mlirBlockGetArgument(fbody, i)), is) == xr &&
+        memcmp(is, xs, sizeof(int64_t) * (size_t)xr) == 0)
       dynInput = (int)i;
   if (g.dynRows && dynInput < 0) {
     ttEmitError(g.red, "tile: a column reduction over a dynamic dimension needs an input "
-                       "with that dimension");
+                       "of its operand's shape (whose leading dim gives the rows)");
     return false;
   }
   MlirOperation ret = mlirBlockGetTerminator(fbody);

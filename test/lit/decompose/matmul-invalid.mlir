@@ -46,3 +46,14 @@ func.func @vector_result(%a: tensor<5x16xf16>, %b: tensor<16xf16>) -> tensor<5x1
   %0 = "prim.matmul"(%a, %b) : (tensor<5x16xf16>, tensor<16xf16>) -> tensor<5x1xf16>
   return %0 : tensor<5x1xf16>
 }
+
+// -----
+
+// A dynamic batch must be the leading batch dim of both operands, the others equal: here
+// b's heads broadcast (grouped-query attention), which needs a materialized batch.
+// DIAG: matmul-invalid.mlir:[[@LINE+3]]:8: error: decompose: matmul: a dynamic dimension is supported
+func.func @dynamic_broadcast_batch(%a: tensor<?x8x16x64xf16>, %b: tensor<?x1x64x32xf16>) -> tensor<?x8x16x32xf16> {
+  // expected-error@+1 {{decompose: matmul: a dynamic dimension is supported in a's rows or batch dims against a b without batch dims (a weight), or as the leading batch dim of both operands, only}}
+  %0 = "prim.matmul"(%a, %b) : (tensor<?x8x16x64xf16>, tensor<?x1x64x32xf16>) -> tensor<?x8x16x32xf16>
+  return %0 : tensor<?x8x16x32xf16>
+}

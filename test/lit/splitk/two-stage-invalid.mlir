@@ -31,3 +31,13 @@ func.func @huge(%x: tensor<65536x512xf16>, %w: tensor<8192x512xf16>) -> tensor<6
   %y = "prim.linear"(%x, %w) : (tensor<65536x512xf16>, tensor<8192x512xf16>) -> tensor<65536x8192xf16>
   return %y : tensor<65536x8192xf16>
 }
+
+// -----
+
+// The f32 workspace is sized when compiling: a result with a dynamic dim (a dynamic batch
+// here) cannot take an explicit two-stage split.
+func.func @dynamic_batch(%a: tensor<?x16x1024xf16>, %b: tensor<?x1024x64xf16>) -> tensor<?x16x64xf16> {
+  // expected-error@+1 {{splitk: reduce=two-stage needs a result of static shape (its f32 workspace is sized when compiling); this one has a dynamic dimension}}
+  %c = "prim.matmul"(%a, %b) : (tensor<?x16x1024xf16>, tensor<?x1024x64xf16>) -> tensor<?x16x64xf16>
+  return %c : tensor<?x16x64xf16>
+}

@@ -62,3 +62,35 @@ func.func @full_sum(%x: tensor<?x64xf32>) -> tensor<f32> {
   %t = "prim.sum"(%x) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<?x64xf32>) -> tensor<f32>
   return %t : tensor<f32>
 }
+
+// -----
+
+// keepdim with a dynamic outer, then a subtract of its broadcast: the subtract's group
+// has another shape, so the column group holds the amax alone ([?, 1, 64]).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: func.func private @fused_0
+// CHECK-SAME: -> tensor<?x1x64xf32> attributes {prim.fusion = "column"
+// CHECK-SAME: grid = ["cdiv(numel(%r0),64)", "1", "1"]
+// CHECK: func.func private @fused_1
+// CHECK-SAME: prim.fusion = "elementwise"
+func.func @keepdim(%x: tensor<?x5x64xf32>) -> tensor<?x5x64xf32> {
+  %m = "prim.amax"(%x) {dims = array<i64: 1>, keepdim = true} : (tensor<?x5x64xf32>) -> tensor<?x1x64xf32>
+  %b = "prim.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0, 1, 2>} : (tensor<?x1x64xf32>) -> tensor<?x5x64xf32>
+  %y = "prim.sub"(%x, %b) : (tensor<?x5x64xf32>, tensor<?x5x64xf32>) -> tensor<?x5x64xf32>
+  return %y : tensor<?x5x64xf32>
+}
+
+// -----
+
+// A dynamic outer over more columns than one program takes (3000 f32 in blocks of B):
+// outer = pid / nblk, the block = pid % nblk, nblk = cdiv(3000, B) programs per outer index.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: %[[PID:.*]] = "tile.program_id"
+// CHECK: arith.divui %[[PID]], %[[NB:c[0-9]+_i32]]
+// CHECK: arith.remui %[[PID]], %[[NB]]
+// CHECK: func.func private @fused_0
+// CHECK-SAME: grid = ["cdiv(numel(%r0),3000)*{{[0-9]+}}", "1", "1"]
+func.func @wide(%x: tensor<?x3x3000xf32>) -> tensor<?x3000xf32> {
+  %t = "prim.sum"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<?x3x3000xf32>) -> tensor<?x3000xf32>
+  return %t : tensor<?x3000xf32>
+}

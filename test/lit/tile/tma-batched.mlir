@@ -6,6 +6,8 @@
 // RUN: tt-opt %s --split-input-file --fuse --tile | FileCheck %s --check-prefix=OFF
 // Through the pipeline (stage-in=auto, tt-translate's): TMA rings and wgmma.
 // RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=RINGS
+// A given block-k that does not divide K leaves a [B, K, N] operand without boxes.
+// RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=1 block-k=128' | FileCheck %s --check-prefix=USERK
 
 // Attention scores, Q [12, 200, 64] @ K^T (K [12, 200, 64] read transposed): the tiles'
 // rows past 200 read the next batch's rows, which only reach masked rows and columns of C.
@@ -18,7 +20,8 @@
 // OFF: return
 // RINGS-LABEL: func.func @fused_0_kernel
 // RINGS-COUNT-2: "hopper.tma_load"
-// RINGS: "tile.dot"({{.*}}) {mma = "wgmma
+// RINGS: "tile.dot"({{.*}}) {mma = "wgmma"
+// USERK-LABEL: func.func @fused_0_kernel
 func.func @scores(%q: tensor<12x200x64xbf16>, %k: tensor<12x200x64xbf16>) -> tensor<12x200x200xbf16> {
   %kt = "prim.transpose"(%k) {permutation = array<i64: 0, 2, 1>} : (tensor<12x200x64xbf16>) -> tensor<12x64x200xbf16>
   %s = "prim.matmul"(%q, %kt) : (tensor<12x200x64xbf16>, tensor<12x64x200xbf16>) -> tensor<12x200x200xbf16>
@@ -37,6 +40,7 @@ func.func @scores(%q: tensor<12x200x64xbf16>, %k: tensor<12x200x64xbf16>) -> ten
 // OFF: return
 // RINGS-LABEL: func.func @fused_0_kernel
 // RINGS-COUNT-2: "hopper.tma_load"
+// USERK-LABEL: func.func @fused_0_kernel
 func.func @pv(%p: tensor<4x300x1024xf16>, %v: tensor<4x1024x64xf16>) -> tensor<4x300x64xf16> {
   %o = "prim.matmul"(%p, %v) : (tensor<4x300x1024xf16>, tensor<4x1024x64xf16>) -> tensor<4x300x64xf16>
   return %o : tensor<4x300x64xf16>
@@ -53,7 +57,27 @@ func.func @pv(%p: tensor<4x300x1024xf16>, %v: tensor<4x1024x64xf16>) -> tensor<4
 // RINGS-LABEL: func.func @fused_0_kernel
 // RINGS-NOT: hopper.tma_load
 // RINGS: return
+// USERK-LABEL: func.func @fused_0_kernel
 func.func @k100(%a: tensor<3x5x100xf16>, %b: tensor<3x100x64xf16>) -> tensor<3x5x64xf16> {
   %c = "prim.matmul"(%a, %b) : (tensor<3x5x100xf16>, tensor<3x100x64xf16>) -> tensor<3x5x64xf16>
   return %c : tensor<3x5x64xf16>
+}
+
+// -----
+
+// K = 192 for a [B, K, N] operand: the K step the rules pick (128 or more) is halved until
+// it divides K (64), so every box stays in its batch.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: scf.for {{.*}} step %c64_i32
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 100, 192>}
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 384, 128>}
+// OFF-LABEL: func.func @fused_0_kernel
+// RINGS-LABEL: func.func @fused_0_kernel
+// RINGS-COUNT-2: "hopper.tma_load"
+// USERK-LABEL: func.func @fused_0_kernel
+// USERK-NOT: tile.box
+// USERK: return
+func.func @k192(%p: tensor<2x50x192xf16>, %v: tensor<2x192x128xf16>) -> tensor<2x50x128xf16> {
+  %o = "prim.matmul"(%p, %v) : (tensor<2x50x192xf16>, tensor<2x192x128xf16>) -> tensor<2x50x128xf16>
+  return %o : tensor<2x50x128xf16>
 }
