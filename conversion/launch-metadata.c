@@ -28,9 +28,14 @@
  *     mapped dims, a reduction's kept dims, transpose's permutation, matmul's batch, M,
  *     K and N, concat's other dims, index_select's other dims and its index's length,
  *     gather's index dims, pad's unpadded dims, a reshape that keeps its one dynamic dim, a
- *     workspace's result dims); a class holding a static size prints it, else a class
- *     holding an input's dim prints symbol `sK` (numbered in input order); a class with
- *     neither is an error (nothing tells its size at run time).
+ *     workspace's result dims); a reshape with one dynamic dim on each side relates them
+ *     by the ratio of the other dims' products (its result's = its operand's * px / pr:
+ *     a weighted union-find, each slot's size a fraction of its root's). A class holding
+ *     a static size prints each member's (when whole), else a class holding an input's
+ *     dim prints symbol `sK` (numbered in input order), or a whole multiple of it `sK*N`
+ *     (format 7: [?, 8, 128, 64] viewed as [?, 128, 64] is s0*8); a class with neither,
+ *     or a member that is a fraction of its symbol, is an error (nothing tells its size at
+ *     run time).
  */
 #include "tt.h"
 
@@ -38,6 +43,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A positive fraction num / den in lowest terms (step 4's size ratios). */
+typedef struct {
+  int64_t num, den;
+} Frac;
+
+static int64_t gcd64(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* a * b, or {0, 0} when a part would overflow (no ratio then). */
+static Frac fracMul(Frac a, Frac b) {
+  if (!a.den || !b.den)
+    return (Frac){0, 0};
+  int64_t g1 = gcd64(a.num, b.den), g2 = gcd64(b.num, a.den), n, d;
+  if (__builtin_mul_overflow(a.num / g1, b.num / g2, &n) ||
+      __builtin_mul_overflow(a.den / g2, b.den / g1, &d))
+    return (Frac){0, 0};
+  return (Frac){n, d};
+}
+
+static Frac fracInv(Frac a) { return (Frac){a.den, a.num}; }
 
 /* A tensor of the program: its type and role ("input", "output" or "temp"). */
 typedef struct {
@@ -58,12 +90,14 @@ typedef struct {
   TtStrIndex gpuFuncs;
   MlirOperation *gpuOps;
   int *parent; /* step 4: union-find over dim slots (tensor * TT_MAX_RANK + dim) */
+  Frac *w;     /* slot x's size is w[x] times its parent's (a reshape merges dims) */
   int nparent;
   TtStr prims, launches;
   bool zeroes; /* some launch zeroes its result first: format version 2 */
   bool tma;    /* some launch takes TMA descriptors: format version 4 */
   bool pdl;    /* some launch is `pdl` (programmatic dependent launch): version 5 */
   bool symbolic; /* some tensor has a symbolic size (step 4): version 6 */
+  bool scaled;   /* some tensor has a multiple of one (`s0*8`): version 7 */
   bool failed;
   const char *arch; /* the target, for its shared-memory limit */
 } Meta;
@@ -81,10 +115,13 @@ static int newTensor(Meta *m, MlirType type, const char *role, int index) {
     m->cap = m->cap ? 2 * m->cap : 64;
     m->t = ttRealloc(m->t, sizeof(Tensor) * (size_t)m->cap);
     m->parent = ttRealloc(m->parent, sizeof(int) * (size_t)m->cap * TT_MAX_RANK);
+    m->w = ttRealloc(m->w, sizeof(Frac) * (size_t)m->cap * TT_MAX_RANK);
   }
   m->t[m->n] = (Tensor){type, role, index};
-  for (int d = 0; d < TT_MAX_RANK; d++)
+  for (int d = 0; d < TT_MAX_RANK; d++) {
     m->parent[m->n * TT_MAX_RANK + d] = m->n * TT_MAX_RANK + d;
+    m->w[m->n * TT_MAX_RANK + d] = (Frac){1, 1};
+  }
   return m->n++;
 }
 
@@ -97,19 +134,46 @@ static int addTensor(Meta *m, MlirValue v, const char *role, int index) {
 
 /* Step 4: dimension classes. ------------------------------------------------------------ */
 
-static int dimFind(Meta *m, int x) {
-  while (m->parent[x] != x)
-    x = m->parent[x] = m->parent[m->parent[x]];
-  return x;
+/* The root of slot x's class, and in *w (may be NULL) x's size over the root's. The
+ * slot itself is moved under the root (each find compresses its own path's start). */
+static int dimFindW(Meta *m, int x, Frac *w) {
+  Frac acc = {1, 1};
+  int y = x;
+  while (m->parent[y] != y) {
+    acc = fracMul(acc, m->w[y]);
+    y = m->parent[y];
+  }
+  if (m->parent[x] != y && acc.den) {
+    m->parent[x] = y;
+    m->w[x] = acc;
+  }
+  if (w)
+    *w = acc;
+  return y;
 }
 
-/* Makes dim da of tensor a and dim db of tensor b one class (ids < 0: nothing). */
-static void dimUnion(Meta *m, int a, int da, int b, int db) {
+/* Makes dim da of tensor a and dim db of tensor b one class, with size(a.da) = r *
+ * size(b.db) (ids < 0, or a ratio that overflows: nothing). */
+static void dimUnionScaled(Meta *m, int a, int da, int b, int db, Frac r) {
   if (a < 0 || b < 0 || da < 0 || db < 0 || da >= TT_MAX_RANK || db >= TT_MAX_RANK)
     return;
-  int x = dimFind(m, a * TT_MAX_RANK + da), y = dimFind(m, b * TT_MAX_RANK + db);
-  if (x != y) /* the smaller slot is the root: inputs (the first ids) name classes */
-    m->parent[x > y ? x : y] = x < y ? x : y;
+  Frac wa, wb;
+  int x = dimFindW(m, a * TT_MAX_RANK + da, &wa), y = dimFindW(m, b * TT_MAX_RANK + db, &wb);
+  Frac f = fracMul(fracMul(r, wb), fracInv(wa)); /* size(x) = f * size(y) */
+  if (x == y || !f.den)
+    return;
+  if (x > y) { /* the smaller slot is the root: inputs (the first ids) name classes */
+    m->parent[x] = y;
+    m->w[x] = f;
+  } else {
+    m->parent[y] = x;
+    m->w[y] = fracInv(f);
+  }
+}
+
+/* Makes dim da of tensor a and dim db of tensor b one class of equal sizes. */
+static void dimUnion(Meta *m, int a, int da, int b, int db) {
+  dimUnionScaled(m, a, da, b, db, (Frac){1, 1});
 }
 
 static int64_t rankOf(Meta *m, int id, int64_t shape[TT_MAX_RANK]) {
@@ -211,15 +275,16 @@ static void unifyPrim(Meta *m, MlirOperation op, const int *ids, int nids, int r
         dimUnion(m, ids[0], (int)d, rid, (int)d);
     break;
   }
-  case TT_PRIM_RESHAPE: { /* one dynamic dim on each side, the rest of equal product */
+  case TT_PRIM_RESHAPE: { /* one dynamic dim on each side: rd * pr = xd * px */
     int xd = -1, rd = -1, nx = 0, nr = 0;
     int64_t px = 1, pr = 1;
     for (int64_t d = 0; d < xr; d++)
-      xs[d] < 0 ? (xd = (int)d, nx++) : (px *= xs[d]);
+      xs[d] < 0 ? (xd = (int)d, nx++) : (px = px * xs[d]);
     for (int64_t d = 0; d < rr; d++)
-      rs[d] < 0 ? (rd = (int)d, nr++) : (pr *= rs[d]);
-    if (nx == 1 && nr == 1 && px == pr)
-      dimUnion(m, ids[0], xd, rid, rd);
+      rs[d] < 0 ? (rd = (int)d, nr++) : (pr = pr * rs[d]);
+    int64_t g = px > 0 && pr > 0 ? gcd64(px, pr) : 0;
+    if (nx == 1 && nr == 1 && g)
+      dimUnionScaled(m, rid, rd, ids[0], xd, (Frac){px / g, pr / g});
     break;
   }
   default:
@@ -227,42 +292,58 @@ static void unifyPrim(Meta *m, MlirOperation op, const int *ids, int nids, int r
   }
 }
 
-/* Step 4's answer per class root: the static size a member has (else -1) and the symbol
- * number of a class rooted at an input's dim (else -1), for every dim slot. */
-static void classSizes(Meta *m, int64_t *size, int *sym) {
+/* Step 4's answer per class root: the root's size when a member is static (size[root]
+ * the fraction; den 0: none) and the symbol of a class an input's dim sizes (sym[root],
+ * else -1; base[root] that input dim's size over the root's), for every dim slot. */
+static void classSizes(Meta *m, Frac *size, int *sym, Frac *base) {
   int n = m->n * TT_MAX_RANK, next = 0;
-  for (int x = 0; x < n; x++)
-    size[x] = sym[x] = -1;
+  for (int x = 0; x < n; x++) {
+    size[x] = (Frac){0, 0};
+    sym[x] = -1;
+  }
   for (int id = 0; id < m->n; id++) {
     int64_t s[TT_MAX_RANK], r = rankOf(m, id, s);
-    for (int64_t d = 0; d < r; d++)
-      if (s[d] >= 0)
-        size[dimFind(m, id * TT_MAX_RANK + (int)d)] = s[d];
+    for (int64_t d = 0; d < r; d++) {
+      Frac w;
+      int root = dimFindW(m, id * TT_MAX_RANK + (int)d, &w);
+      if (s[d] > 0 && w.den) /* size(root) = s / w */
+        size[root] = fracMul((Frac){s[d], 1}, fracInv(w));
+    }
   }
   for (int id = 0; id < m->n && strcmp(m->t[id].role, "input") == 0; id++) {
     int64_t s[TT_MAX_RANK], r = rankOf(m, id, s);
     for (int64_t d = 0; d < r; d++) {
-      int root = dimFind(m, id * TT_MAX_RANK + (int)d);
-      if (s[d] < 0 && size[root] < 0 && sym[root] < 0)
+      Frac w;
+      int root = dimFindW(m, id * TT_MAX_RANK + (int)d, &w);
+      if (s[d] < 0 && !size[root].den && sym[root] < 0 && w.den) {
         sym[root] = next++;
+        base[root] = w;
+      }
     }
   }
 }
 
-/* Appends tensor id's shape: static sizes, the size a class fixes, or its symbol. */
-static void printShape(Meta *m, MlirOperation at, int id, const int64_t *size, const int *sym,
-                       TtStr *out) {
+/* Appends tensor id's shape: static sizes, the size a class fixes, or its symbol (or a
+ * multiple of it: `s0*8`). */
+static void printShape(Meta *m, MlirOperation at, int id, const Frac *size, const int *sym,
+                       const Frac *base, TtStr *out) {
   int64_t shape[TT_MAX_RANK], r = rankOf(m, id, shape);
   if (r == 0)
     ttStrAppend(out, "scalar", 6);
   for (int64_t d = 0; d < r; d++) {
     ttStrAppend(out, "x", d ? 1 : 0);
-    int root = dimFind(m, id * TT_MAX_RANK + (int)d);
-    if (shape[d] >= 0 || size[root] >= 0) {
-      ttStrAppendf(out, "%lld", (long long)(shape[d] >= 0 ? shape[d] : size[root]));
-    } else if (sym[root] >= 0) {
+    Frac w;
+    int root = dimFindW(m, id * TT_MAX_RANK + (int)d, &w);
+    Frac v = size[root].den && w.den ? fracMul(w, size[root]) : (Frac){0, 0};
+    Frac k = sym[root] >= 0 && w.den ? fracMul(w, fracInv(base[root])) : (Frac){0, 0};
+    if (shape[d] >= 0 || (v.den == 1 && v.num > 0)) {
+      ttStrAppendf(out, "%lld", (long long)(shape[d] >= 0 ? shape[d] : v.num));
+    } else if (k.den == 1 && k.num >= 1) {
       ttStrAppendf(out, "s%d", sym[root]);
+      if (k.num > 1)
+        ttStrAppendf(out, "*%lld", (long long)k.num);
       m->symbolic = true;
+      m->scaled |= k.num > 1;
     } else {
       ttEmitError(at, "tt-translate: dimension %lld of tensor %%%d is dynamic, and no input's "
                       "dimension gives its size at run time",
@@ -701,25 +782,28 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
     }
   }
   TtStr tensors = {0};
-  int64_t *size = ttAlloc(sizeof(int64_t) * (size_t)(m.n + 1) * TT_MAX_RANK);
+  Frac *size = ttAlloc(sizeof(Frac) * (size_t)(m.n + 1) * TT_MAX_RANK);
+  Frac *base = ttAlloc(sizeof(Frac) * (size_t)(m.n + 1) * TT_MAX_RANK);
   int *sym = ttAlloc(sizeof(int) * (size_t)(m.n + 1) * TT_MAX_RANK);
-  classSizes(&m, size, sym);
+  classSizes(&m, size, sym, base);
   for (int i = 0; i < m.n && !m.failed; i++) {
     ttStrAppendf(&tensors, "//@tensor %%%d %s", i, m.t[i].role);
     if (strcmp(m.t[i].role, "temp") != 0)
       ttStrAppendf(&tensors, " %d", m.t[i].index);
     ttStrAppendf(&tensors, " %s ", ttDtypeName(m.t[i].type));
-    printShape(&m, host, i, size, sym, &tensors);
+    printShape(&m, host, i, size, sym, base, &tensors);
     ttStrAppend(&tensors, "\n", 1);
   }
   if (!m.failed) {
     ttStrAppendf(out, "//@tt-meta %d arch %s\n",
-                 m.symbolic ? 6 : m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1, arch);
+                 m.scaled ? 7 : m.symbolic ? 6 : m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1,
+                 arch);
     ttStrAppend(out, tensors.data ? tensors.data : "", tensors.len);
     ttStrAppend(out, m.prims.data ? m.prims.data : "", m.prims.len);
     ttStrAppend(out, m.launches.data ? m.launches.data : "", m.launches.len);
   }
   free(size);
+  free(base);
   free(sym);
   ttStrDestroy(&tensors);
   ttStrDestroy(&m.prims);
@@ -730,5 +814,6 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
   ttStrIndexDestroy(&m.gpuFuncs);
   free(m.gpuOps);
   free(m.parent);
+  free(m.w);
   return !m.failed;
 }

@@ -1,6 +1,8 @@
 /* dims.c - symbolic sizes in the launch metadata (format 6): one file for
  * every size of a dimension that the program leaves open (docs/metadata.md,
- * "Symbolic sizes").
+ * "Symbolic sizes"); format 7 adds multiples of a symbol (`s0*8`: a dim that
+ * merges a dynamic dim with static ones, after a reshape), bound through the
+ * symbol (a multiple's size must divide by its factor).
  *
  * A tensor line may give a dimension as a symbol instead of an integer:
  * a name (`s0`; tt-translate names every dynamic dimension so, one name per
@@ -93,14 +95,20 @@ TtrtStatus ttrtMetaBindDim(TtrtMeta *meta, int64_t id, int dim, int64_t size,
   if (dim < 0 || dim >= t->declared.rank)
     return ttrtErrorSet(err, t->line, "tensor %%%lld has no dimension %d",
                         (long long)id, dim);
-  int64_t d = t->declared.dims[dim];
+  int64_t d = t->declared.dims[dim], k = t->scale[dim] > 1 ? t->scale[dim] : 1;
   if (d > 0)
     return d == size ? TTRT_SUCCESS
                      : ttrtErrorSet(err, t->line,
                                     "dimension %d of %%%lld is %lld, not %lld",
                                     dim, (long long)id, (long long)d,
                                     (long long)size);
-  return bindSymbol(meta, (int)(-d - 1), size, err);
+  if (size % k) /* a multiple of its symbol (format 7) */
+    return ttrtErrorSet(err, t->line,
+                        "dimension %d of %%%lld is %s*%lld: %lld is not a "
+                        "multiple of %lld",
+                        dim, (long long)id, meta->symbols[-d - 1].name,
+                        (long long)k, (long long)size, (long long)k);
+  return bindSymbol(meta, (int)(-d - 1), size / k, err);
 }
 
 void ttrtMetaClearBindings(TtrtMeta *meta) {
@@ -206,9 +214,15 @@ TtrtStatus ttrtMetaResolve(TtrtMeta *meta, TtrtError *err) {
     TtrtTensor *t = &meta->tensors[i];
     int64_t numel = 1;
     for (int d = 0; d < t->declared.rank; ++d) {
-      int64_t v = t->declared.dims[d];
+      int64_t v = t->declared.dims[d], k = t->scale[d] > 1 ? t->scale[d] : 1;
       if (v < 0)
         v = meta->symbols[-v - 1].value;
+      if (v > INT64_MAX / k)
+        return ttrtErrorSet(err, t->line,
+                            "tensor %%%lld has more than 2^63 elements at "
+                            "these sizes",
+                            (long long)t->id);
+      v *= k; /* a multiple of its symbol (format 7) */
       if (v > INT64_MAX / numel)
         return ttrtErrorSet(err, t->line,
                             "tensor %%%lld has more than 2^63 elements at "
@@ -249,6 +263,11 @@ TtrtStatus ttrtMetaResolve(TtrtMeta *meta, TtrtError *err) {
 
 void ttrtMetaFormatShape(const TtrtMeta *meta, const TtrtShape *declared,
                          char *buf, size_t size) {
+  ttrtMetaFormatScaledShape(meta, declared, NULL, buf, size);
+}
+
+void ttrtMetaFormatScaledShape(const TtrtMeta *meta, const TtrtShape *declared,
+                               const int64_t *scale, char *buf, size_t size) {
   if (declared->rank == 0) {
     snprintf(buf, size, "scalar");
     return;
@@ -259,8 +278,11 @@ void ttrtMetaFormatShape(const TtrtMeta *meta, const TtrtShape *declared,
     int64_t d = declared->dims[i];
     int n = d > 0 || !meta ? snprintf(buf + used, size - used, "%s%lld", i ? "x" : "",
                                       (long long)d)
-                  : snprintf(buf + used, size - used, "%s%s", i ? "x" : "",
-                             meta->symbols[-d - 1].name);
+            : scale && scale[i] > 1
+                ? snprintf(buf + used, size - used, "%s%s*%lld", i ? "x" : "",
+                           meta->symbols[-d - 1].name, (long long)scale[i])
+                : snprintf(buf + used, size - used, "%s%s", i ? "x" : "",
+                           meta->symbols[-d - 1].name);
     if (n < 0)
       return;
     used += (size_t)n;

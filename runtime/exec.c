@@ -134,7 +134,7 @@ static TtrtStatus bind(Executable *e, const TtrtTensorArg *in, int n, TtrtError 
   for (int i = 0; i < n; ++i) {
     const TtrtTensor *t = &m->tensors[m->inputs[i]];
     char want[320], got[320];
-    ttrtMetaFormatShape(m, &t->declared, want, sizeof want);
+    ttrtMetaFormatScaledShape(m, &t->declared, t->scale, want, sizeof want);
     if (in[i].rank < 0 || in[i].rank > TTRT_MAX_RANK || in[i].dtype != t->dtype ||
         in[i].rank != t->declared.rank) {
       format(in[i].dtype, in[i].rank < 0 ? 0 : in[i].rank, in[i].shape, got, sizeof got);

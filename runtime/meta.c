@@ -34,7 +34,7 @@ const char *ttrtRoleGetName(TtrtRole role) { return kRoleNames[role]; }
 const char *ttrtArgKindGetName(TtrtArgKind k) { return kArgKindNames[k]; }
 
 /* The newest format version this parser reads (docs/metadata.md). */
-#define MAX_VERSION 6
+#define MAX_VERSION 7
 
 /*===------------------------------------------------------------------===*
  * Tensor id map (open addressing, id -> slot + 1)
@@ -159,8 +159,11 @@ static TtrtStatus parseMetaLine(Parser *p) {
 }
 
 /* Parses SHAPE: `scalar` or dimensions joined by `x`, each an integer >= 1
- * or (format 6) a symbolic size, `?` or a name (dims.c). */
-static TtrtStatus parseShape(Parser *p, const char *token, TtrtShape *shape) {
+ * or (format 6) a symbolic size, `?` or a name (dims.c), or (format 7) a name
+ * times an integer >= 2 (`s0*8`: a dim that merges a dynamic one with static
+ * ones), whose multiplier goes to scale[d] (1 for every other dim). */
+static TtrtStatus parseShape(Parser *p, const char *token, TtrtShape *shape,
+                             int64_t *scale) {
   shape->rank = 0;
   if (strcmp(token, "scalar") == 0)
     return TTRT_SUCCESS;
@@ -168,11 +171,25 @@ static TtrtStatus parseShape(Parser *p, const char *token, TtrtShape *shape) {
   int64_t numel = 1;
   for (;;) {
     size_t n = strcspn(s, "x");
-    int64_t d;
+    int64_t d, mult = 1;
     bool symbolic = n > 0 && (s[0] == '?' || (s[0] >= 'a' && s[0] <= 'z'));
+    const char *star = symbolic ? memchr(s, '*', n) : NULL;
+    if (star) { /* NAME*N */
+      size_t k = (size_t)(star - s);
+      if (p->meta->version < 7)
+        return FAIL(p, "a multiple of a symbolic size ('%.*s') needs metadata "
+                       "version 7 (this file is version %d)",
+                    (int)n, s, p->meta->version);
+      if (!mpParseUnsigned(star + 1, n - k - 1, INT32_MAX, &mult) || mult < 2)
+        return FAIL(p, "bad multiple '%.*s' (expected NAME*N, N an integer >= 2)",
+                    (int)n, s);
+      n = k;
+    }
     if (symbolic) {
       if ((d = mpSymbolDim(p, s, n)) == 0)
         return TTRT_FAILURE;
+      if (star)
+        n = (size_t)(strcspn(s, "x"));
     } else if (!mpParseUnsigned(s, n, INT64_MAX, &d) || d == 0) {
       return FAIL(p, "bad shape '%s' (expected dimensions >= 1 or symbolic "
                      "sizes joined by 'x', or 'scalar')",
@@ -184,6 +201,7 @@ static TtrtStatus parseShape(Parser *p, const char *token, TtrtShape *shape) {
     if (d > 0 && d > INT64_MAX / numel)
       return FAIL(p, "shape '%s' has more than 2^63 elements", token);
     numel *= d > 0 ? d : 1;
+    scale[shape->rank] = mult;
     shape->dims[shape->rank++] = d;
     if (s[n] == '\0')
       return TTRT_SUCCESS;
@@ -227,7 +245,7 @@ static TtrtStatus parseTensorFields(Parser *p, TtrtTensor *t) {
       mpBufPrintf(&b, " %s", ttrtDtypeGetName((TtrtDtype)i));
     return FAIL(p, "unknown dtype '%s' (expected one of%s)", dtype, names);
   }
-  if (parseShape(p, tok[indexed ? 5 : 4], &t->declared))
+  if (parseShape(p, tok[indexed ? 5 : 4], &t->declared, t->scale))
     return TTRT_FAILURE;
   t->shape = t->declared;
   return indexed ? checkIndexUnused(p, t) : TTRT_SUCCESS;
@@ -729,7 +747,7 @@ void ttrtMetaPrint(const TtrtMeta *meta, FILE *file) {
   for (int i = 0; i < meta->numTensors; ++i) {
     const TtrtTensor *t = &meta->tensors[i];
     char shape[256];
-    ttrtMetaFormatShape(meta, &t->declared, shape, sizeof shape);
+    ttrtMetaFormatScaledShape(meta, &t->declared, t->scale, shape, sizeof shape);
     fprintf(file, "tensor %%%lld %s", (long long)t->id, kRoleNames[t->role]);
     if (t->index >= 0)
       fprintf(file, " %d", t->index);

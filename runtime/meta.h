@@ -134,6 +134,8 @@ typedef struct TtrtTensor {
   int index; /* argument/result index for inputs and outputs, else -1 */
   TtrtDtype dtype;
   TtrtShape declared; /* as written: symbolic sizes below 0 */
+  int64_t scale[TTRT_MAX_RANK]; /* a symbolic dim's multiple of its symbol (format 7:
+                                   `s0*8`); 1 for every other dim */
   TtrtShape shape;    /* the sizes: `declared`, its symbols replaced by their
                          bound values (ttrtMetaResolve); equal to `declared`
                          in a file without symbols */
@@ -355,6 +357,10 @@ TtrtStatus ttrtMetaResolve(TtrtMeta *meta, TtrtError *err);
  * without symbols, as ttrtShapeFormat). */
 void ttrtMetaFormatShape(const TtrtMeta *meta, const TtrtShape *declared,
                          char *buf, size_t size);
+/* The same with each symbolic dim's multiplier (a tensor's `scale`; NULL: none):
+ * `s0*8`. */
+void ttrtMetaFormatScaledShape(const TtrtMeta *meta, const TtrtShape *declared,
+                               const int64_t *scale, char *buf, size_t size);
 
 /* The number of parameters PTX text declares for `.entry name(...)`, or -1
  * when it has no such entry. (The driver has no call that counts them, and

@@ -13,6 +13,8 @@
 #  - reductions over the dynamic dim: a column sum of squares with a bias epilogue
 #    ([?, 1000] bf16), an amax over two dims from the dynamic one, an amax with a dynamic
 #    outer ([?, 5, 64] over dim 1) then exp, a full sum of [?, 64];
+#  - format 7 sizes (s0*3): a linear layer on [?, 3, 512] activations, and attention on
+#    [?, 8, 128, 64] through reshapes to batched matmuls, at 1, 3 (and 5, 300);
 #  - batched matmuls with a dynamic batch: Q @ K^T [?, 128, 64] f16, P @ V + bias
 #    [?, 100, 128] x [?, 128, 64] bf16, at batch 1, 3, 17;
 #  - dot: f32 (bf16x3), f16 and bf16 linear layers [?, K] x [N, K]^T with odd N and K (4100 x 1000 with a
@@ -86,6 +88,26 @@ dyn full_sum_f32 'func.func @main(%x: tensor<?x64xf32>) -> tensor<f32> {
 # (B read transposed) and P @ V with a bias
 dyn bmm_scores_f16 "$(bmm '?' 128 128 64 f16 1 0)" 1 3 17
 dyn bmm_pv_bias_bf16 "$(bmm '?' 100 64 128 bf16 0)" 1 3 17
+# format 7 (a dim that merges the dynamic one: s0*3): a linear layer on [?, 3, 512]
+# activations, and attention on [?, 8, 128, 64] as PyTorch's export writes it (reshapes to
+# bmm, K^T read in place, softmax over the scores)
+dyn linear_3d_f16 'func.func @main(%x: tensor<?x3x512xf16>, %w: tensor<256x512xf16>) -> tensor<?x3x256xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<?x3x512xf16>, tensor<256x512xf16>) -> tensor<?x3x256xf16>
+  return %y : tensor<?x3x256xf16>
+}' 1 5 300
+dyn attention_f16 'func.func @main(%q: tensor<?x8x128x64xf16>, %k: tensor<?x8x128x64xf16>, %v: tensor<?x8x128x64xf16>) -> tensor<?x8x128x64xf16> {
+  %kt = "prim.transpose"(%k) {permutation = array<i64: 0, 1, 3, 2>} : (tensor<?x8x128x64xf16>) -> tensor<?x8x64x128xf16>
+  %q3 = "prim.reshape"(%q) : (tensor<?x8x128x64xf16>) -> tensor<?x128x64xf16>
+  %k3 = "prim.reshape"(%kt) : (tensor<?x8x64x128xf16>) -> tensor<?x64x128xf16>
+  %s = "prim.matmul"(%q3, %k3) : (tensor<?x128x64xf16>, tensor<?x64x128xf16>) -> tensor<?x128x128xf16>
+  %s4 = "prim.reshape"(%s) : (tensor<?x128x128xf16>) -> tensor<?x8x128x128xf16>
+  %p = "prim.softmax"(%s4) {dim = 3 : i64} : (tensor<?x8x128x128xf16>) -> tensor<?x8x128x128xf16>
+  %p3 = "prim.reshape"(%p) : (tensor<?x8x128x128xf16>) -> tensor<?x128x128xf16>
+  %v3 = "prim.reshape"(%v) : (tensor<?x8x128x64xf16>) -> tensor<?x128x64xf16>
+  %o = "prim.matmul"(%p3, %v3) : (tensor<?x128x128xf16>, tensor<?x128x64xf16>) -> tensor<?x128x64xf16>
+  %o4 = "prim.reshape"(%o) : (tensor<?x128x64xf16>) -> tensor<?x8x128x64xf16>
+  return %o4 : tensor<?x8x128x64xf16>
+}' 1 3
 M="1 7 16 17 33 64 65 100 129 300"
 dyn linear_silu_f16 "$(linear '?' 4100 1000 f16 1 silu)" $M
 dyn linear_bf16 "$(linear '?' 1000 4104 bf16 0)" $M

@@ -179,6 +179,27 @@ def test_dynamic_batch_is_a_question_mark():
     compiles(e.text)
 
 
+def test_dynamic_batch_of_3d_activations_compiles(tmp_path, monkeypatch):
+    """A linear layer on [batch, seq, d] with a dynamic batch: PyTorch views the
+    activations as [batch * seq, d] rows, which the metadata names as a multiple of the
+    batch (format 7: s0*5); and attention's q @ k^T with a dynamic batch."""
+    monkeypatch.setenv("TT_CACHE", str(tmp_path))
+    monkeypatch.setenv("TT_BIN", str(BIN))
+    batch = torch.export.Dim("batch", min=1, max=64)
+    lin = torch.nn.Linear(64, 32, bias=False).to(torch.float16)
+    path = tt.precompile(lin, torch.randn(2, 5, 64, dtype=torch.float16),
+                         dynamic_shapes={"input": {0: batch}})
+    text = path.read_text()
+    assert "//@tt-meta 7" in text and "s0*5x64" in text
+
+    def scores(q, k):
+        return torch.softmax(q @ k.transpose(-1, -2), dim=-1)
+    q = torch.randn(2, 4, 16, 32, dtype=torch.float16)
+    path = tt.precompile(scores, q, q.clone(),
+                         dynamic_shapes={"q": {0: batch}, "k": {0: batch}})
+    assert "s0*4x16x32" in path.read_text()
+
+
 def test_locations_point_at_the_user_line():
     def f(a):
         return torch.tanh(a)  # this line

@@ -128,7 +128,7 @@ static const char *const metaWords[] = {
     "//@tt-meta ", "//@tensor %", "//@prim %", "//@launch ", "//@arg ", "//@zero %",
     "arch", "grid", "block", "shared", "pdl", "when", " in ", "..", "box", "scalar",
     "numel(%", "dim(%", "cdiv(", "dims=", "dim=", "dimension=", "keepdim=", "perm=",
-    "value=", "low=", "high=", "start=", "stop=", "step=", "direction=", NULL};
+    "value=", "low=", "high=", "start=", "stop=", "step=", "direction=", "s0*2", NULL};
 
 /* Builtin MLIR syntax that tt programs use. */
 static const char *const mlirWords[] = {
