@@ -32,10 +32,11 @@
  *     by the ratio of the other dims' products (its result's = its operand's * px / pr:
  *     a weighted union-find, each slot's size a fraction of its root's). A class holding
  *     a static size prints each member's (when whole), else a class holding an input's
- *     dim prints symbol `sK` (numbered in input order), or a whole multiple of it `sK*N`
- *     (format 7: [?, 8, 128, 64] viewed as [?, 128, 64] is s0*8); a class with neither,
- *     or a member that is a fraction of its symbol, is an error (nothing tells its size at
- *     run time).
+ *     dim prints symbol `sK` (numbered in input order; its unit the gcd of the members'
+ *     sizes, so each is a whole multiple) or a multiple of it `sK*N` (format 7:
+ *     [?, 8, 128, 64] viewed as [?, 128, 64] is s0*8; an input [?, 64] viewed as
+ *     [?, 8, 64] is s0*8 itself); a class with neither is an error (nothing tells its size
+ *     at run time).
  */
 #include "tt.h"
 
@@ -70,6 +71,15 @@ static Frac fracMul(Frac a, Frac b) {
 }
 
 static Frac fracInv(Frac a) { return (Frac){a.den, a.num}; }
+
+/* The largest fraction both a and b are whole multiples of: gcd(nums) / lcm(dens) (a den
+ * that overflows: {0, 0}). */
+static Frac fracGcd(Frac a, Frac b) {
+  int64_t g = gcd64(a.den, b.den), l;
+  if (!a.den || !b.den || __builtin_mul_overflow(a.den / g, b.den, &l))
+    return (Frac){0, 0};
+  return (Frac){gcd64(a.num, b.num), l};
+}
 
 /* A tensor of the program: its type and role ("input", "output" or "temp"). */
 typedef struct {
@@ -278,11 +288,12 @@ static void unifyPrim(Meta *m, MlirOperation op, const int *ids, int nids, int r
   case TT_PRIM_RESHAPE: { /* one dynamic dim on each side: rd * pr = xd * px */
     int xd = -1, rd = -1, nx = 0, nr = 0;
     int64_t px = 1, pr = 1;
+    bool over = false;
     for (int64_t d = 0; d < xr; d++)
-      xs[d] < 0 ? (xd = (int)d, nx++) : (px = px * xs[d]);
+      xs[d] < 0 ? (xd = (int)d, nx++) : (over |= __builtin_mul_overflow(px, xs[d], &px));
     for (int64_t d = 0; d < rr; d++)
-      rs[d] < 0 ? (rd = (int)d, nr++) : (pr = pr * rs[d]);
-    int64_t g = px > 0 && pr > 0 ? gcd64(px, pr) : 0;
+      rs[d] < 0 ? (rd = (int)d, nr++) : (over |= __builtin_mul_overflow(pr, rs[d], &pr));
+    int64_t g = !over && px > 0 && pr > 0 ? gcd64(px, pr) : 0;
     if (nx == 1 && nr == 1 && g)
       dimUnionScaled(m, rid, rd, ids[0], xd, (Frac){px / g, pr / g});
     break;
@@ -294,7 +305,7 @@ static void unifyPrim(Meta *m, MlirOperation op, const int *ids, int nids, int r
 
 /* Step 4's answer per class root: the root's size when a member is static (size[root]
  * the fraction; den 0: none) and the symbol of a class an input's dim sizes (sym[root],
- * else -1; base[root] that input dim's size over the root's), for every dim slot. */
+ * else -1; base[root] the symbol's size over the root's), for every dim slot. */
 static void classSizes(Meta *m, Frac *size, int *sym, Frac *base) {
   int n = m->n * TT_MAX_RANK, next = 0;
   for (int x = 0; x < n; x++) {
@@ -310,15 +321,26 @@ static void classSizes(Meta *m, Frac *size, int *sym, Frac *base) {
         size[root] = fracMul((Frac){s[d], 1}, fracInv(w));
     }
   }
-  for (int id = 0; id < m->n && strcmp(m->t[id].role, "input") == 0; id++) {
+  /* the symbol's unit: the largest fraction of the root's size that every member's is a
+   * whole multiple of (the gcd of their weights), so that a reshape splitting the dynamic
+   * dim ([?, 64] as [?, 8, 64]) names the input a multiple (s0*8) instead of failing */
+  for (int x = 0; x < n; x++)
+    base[x] = (Frac){0, 0};
+  for (int id = 0; id < m->n; id++) {
     int64_t s[TT_MAX_RANK], r = rankOf(m, id, s);
     for (int64_t d = 0; d < r; d++) {
       Frac w;
       int root = dimFindW(m, id * TT_MAX_RANK + (int)d, &w);
-      if (s[d] < 0 && !size[root].den && sym[root] < 0 && w.den) {
+      if (s[d] < 0 && !size[root].den && w.den)
+        base[root] = base[root].den ? fracGcd(base[root], w) : w;
+    }
+  }
+  for (int id = 0; id < m->n && strcmp(m->t[id].role, "input") == 0; id++) {
+    int64_t s[TT_MAX_RANK], r = rankOf(m, id, s);
+    for (int64_t d = 0; d < r; d++) {
+      int root = dimFindW(m, id * TT_MAX_RANK + (int)d, NULL);
+      if (s[d] < 0 && !size[root].den && sym[root] < 0 && base[root].den)
         sym[root] = next++;
-        base[root] = w;
-      }
     }
   }
 }

@@ -102,6 +102,9 @@ TtrtStatus ttrtMetaBindDim(TtrtMeta *meta, int64_t id, int dim, int64_t size,
                                     "dimension %d of %%%lld is %lld, not %lld",
                                     dim, (long long)id, (long long)d,
                                     (long long)size);
+  if (size < 1)
+    return ttrtErrorSet(err, t->line, "size %lld for dimension %d of %%%lld (sizes are >= 1)",
+                        (long long)size, dim, (long long)id);
   if (size % k) /* a multiple of its symbol (format 7) */
     return ttrtErrorSet(err, t->line,
                         "dimension %d of %%%lld is %s*%lld: %lld is not a "

@@ -174,13 +174,16 @@ static TtrtStatus parseShape(Parser *p, const char *token, TtrtShape *shape,
     int64_t d, mult = 1;
     bool symbolic = n > 0 && (s[0] == '?' || (s[0] >= 'a' && s[0] <= 'z'));
     const char *star = symbolic ? memchr(s, '*', n) : NULL;
+    if (star && s[0] == '?')
+      return FAIL(p, "bad multiple '%.*s' (expected NAME*N: '?' takes no multiple)",
+                  (int)n, s);
     if (star) { /* NAME*N */
       size_t k = (size_t)(star - s);
       if (p->meta->version < 7)
         return FAIL(p, "a multiple of a symbolic size ('%.*s') needs metadata "
                        "version 7 (this file is version %d)",
                     (int)n, s, p->meta->version);
-      if (!mpParseUnsigned(star + 1, n - k - 1, INT32_MAX, &mult) || mult < 2)
+      if (!mpParseUnsigned(star + 1, n - k - 1, INT64_MAX, &mult) || mult < 2)
         return FAIL(p, "bad multiple '%.*s' (expected NAME*N, N an integer >= 2)",
                     (int)n, s);
       n = k;

@@ -134,12 +134,12 @@ typedef struct TtrtTensor {
   int index; /* argument/result index for inputs and outputs, else -1 */
   TtrtDtype dtype;
   TtrtShape declared; /* as written: symbolic sizes below 0 */
-  int64_t scale[TTRT_MAX_RANK]; /* a symbolic dim's multiple of its symbol (format 7:
-                                   `s0*8`); 1 for every other dim */
   TtrtShape shape;    /* the sizes: `declared`, its symbols replaced by their
                          bound values (ttrtMetaResolve); equal to `declared`
                          in a file without symbols */
   int line;
+  int64_t scale[TTRT_MAX_RANK]; /* a symbolic dim's multiple of its symbol (format 7:
+                                   `s0*8`); 1 (or 0) for every other dim */
 } TtrtTensor;
 
 typedef enum TtrtOp {
