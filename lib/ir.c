@@ -298,6 +298,14 @@ int64_t ttTensorShape(MlirType t, int64_t shape[TT_MAX_RANK]) {
   return r;
 }
 
+bool ttSameShape(MlirType a, MlirType b) {
+  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
+  int64_t r = ttTensorShape(a, as);
+  if (r < 0 || r > TT_MAX_RANK || r != ttTensorShape(b, bs))
+    return false;
+  return memcmp(as, bs, sizeof(int64_t) * (size_t)r) == 0;
+}
+
 int64_t ttTensorNumel(MlirType t) {
   int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape), n = 1;
   if (r < 0 || r > TT_MAX_RANK)

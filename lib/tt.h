@@ -213,6 +213,9 @@ int64_t ttTensorShape(MlirType t, int64_t shape[TT_MAX_RANK]);
 /* Elements of a static tensor of rank <= TT_MAX_RANK; -1 otherwise (not a ranked tensor,
  * dynamic, or too high a rank), INT64_MAX when the count overflows. */
 int64_t ttTensorNumel(MlirType t);
+/* True when tensor types a and b have the same shape, dynamic dims included (whatever
+ * their element types). */
+bool ttSameShape(MlirType a, MlirType b);
 MlirType ttElementType(MlirType t);
 /* Short dtype name (f32, bf16, i1, ...) of a type; "?" when unknown. */
 const char *ttDtypeName(MlirType t);

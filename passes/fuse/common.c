@@ -6,7 +6,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 /* The index of op in the block, or -1. */
 int fuIndexOf(const FuseState *st, MlirOperation op) {
@@ -36,15 +35,6 @@ bool fuFeedsMatmul(MlirOperation op) {
       if (ttPrimKind(mlirOpOperandGetOwner(u)) == TT_PRIM_MATMUL)
         return true;
   return false;
-}
-
-/* True when tensor types a and b have the same shape (whatever their element types). */
-bool fuSameShape(MlirType a, MlirType b) {
-  int64_t as[TT_MAX_RANK], bs[TT_MAX_RANK];
-  int64_t r = ttTensorShape(a, as);
-  if (r < 0 || r > TT_MAX_RANK || r != ttTensorShape(b, bs))
-    return false;
-  return memcmp(as, bs, sizeof(int64_t) * (size_t)r) == 0;
 }
 
 /* True when tensor type t has static dims only: two values of one type with a dynamic dim

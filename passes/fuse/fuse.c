@@ -113,7 +113,7 @@ static bool sameOrReducedShape(MlirType a, MlirType b) {
  * a dynamic dim (whose sizes may differ at run time), the same shape. */
 static bool sameNumel(MlirType a, MlirType b) {
   int64_t na = ttTensorNumel(a), nb = ttTensorNumel(b);
-  return na < 0 || nb < 0 ? fuSameShape(a, b) : na == nb;
+  return na < 0 || nb < 0 ? ttSameShape(a, b) : na == nb;
 }
 
 /* Whether op may join group g (it is fusible; its users are checked elsewhere). A row
@@ -162,7 +162,7 @@ bool fuCanJoin(FuseState *st, int g, MlirOperation op, bool commit) {
     return false;
   MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
   if (row)
-    return fuSameShape(t, st->rowType[g]);
+    return ttSameShape(t, st->rowType[g]);
   MlirType rt = fuResultType(root);
   int64_t ts[TT_MAX_RANK], tr = ttTensorShape(t, ts);
   int64_t rn = ttTensorNumel(rt), tn = ttTensorNumel(t); /* -1 where a dim is dynamic */

@@ -109,7 +109,6 @@ bool fuConstantInMemory(MlirOperation op);
 bool fuIsConstant(MlirOperation op);
 bool fuIsCopy(const FuseState *st, int i);
 bool fuFeedsMatmul(MlirOperation op);
-bool fuSameShape(MlirType a, MlirType b);
 bool fuIsStatic(MlirType t);
 MlirType fuResultType(MlirOperation op);
 void fuRemark(FuseState *st, MlirOperation op, const char *fmt, ...)

@@ -28,8 +28,8 @@ static bool canMerge(FuseState *st, int a, int b) {
   bool rowA = !mlirTypeIsNull(st->rowType[a]), rowB = !mlirTypeIsNull(st->rowType[b]);
   return !st->dot[a] && !st->dot[b] && !st->col[a] && !st->col[b] && !st->perm[a] &&
          !st->perm[b] && rowA == rowB &&
-         (!rowA || fuSameShape(st->rowType[a], st->rowType[b])) &&
-         fuSameShape(fuResultType(st->block.ops[st->root[a]]),
+         (!rowA || ttSameShape(st->rowType[a], st->rowType[b])) &&
+         ttSameShape(fuResultType(st->block.ops[st->root[a]]),
                    fuResultType(st->block.ops[st->root[b]])) &&
          fuIsStatic(fuResultType(st->block.ops[st->root[b]])) &&
          st->nout[a] + st->nout[b] <= MAX_OUTPUTS &&

@@ -93,7 +93,7 @@ bool fuShareProducer(FuseState *st, MlirBlock block, int g, int j) {
   MlirOperation root = st->block.ops[st->root[g]];
   if (!st->dot[g] && !st->col[g] && !st->perm[g] && st->nout[g] < MAX_OUTPUTS &&
       !storedByOwnKernel(op, block) && mlirOperationGetNumResults(op) == 1 &&
-      fuSameShape(fuResultType(op), fuResultType(root)) && fuIsStatic(fuResultType(root)) &&
+      ttSameShape(fuResultType(op), fuResultType(root)) && fuIsStatic(fuResultType(root)) &&
       usersAfterRoot(st, op, g) &&
       fuCanJoin(st, g, op, false)) {
     fuCanJoin(st, g, op, true);

@@ -33,7 +33,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Rows one loop step reads (independent loads in flight per thread and input): 4 when
  * the grid has at least two programs per SM; 16 on a smaller grid, whose few programs must
@@ -81,14 +80,9 @@ static bool columnGeometry(MlirOperation fusion, MlirBlock body, MlirType outTyp
                         "before the last");
     return false;
   }
+  /* (tileCheckFusion has checked that only a leading dim is dynamic) */
   int64_t shape[TT_MAX_RANK];
   int64_t rank = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(g->red, 0)), shape);
-  for (int64_t d = 1; d < rank; d++)
-    if (shape[d] < 0) {
-      ttEmitError(g->red, "tile: only the leading dimension may be dynamic (the reduced "
-                          "operand has a dynamic dimension %lld)", (long long)d);
-      return false;
-    }
   if (rank > 0 && shape[0] < 0) { /* the dynamic part keeps the product of its static dims */
     g->dynRows = first == 0;
     g->dynOuter = !g->dynRows;
@@ -97,15 +91,11 @@ static bool columnGeometry(MlirOperation fusion, MlirBlock body, MlirType outTyp
       f *= shape[d];
     *(g->dynRows ? &g->rows : &g->outer) = f;
   }
-  if (g->dynOuter) { /* one element per reduced column: the reduction's own shape */
-    int64_t os[TT_MAX_RANK], rs[TT_MAX_RANK];
-    int64_t orank = ttTensorShape(outType, os);
-    int64_t rrank = ttTensorShape(mlirValueGetType(mlirOperationGetResult(g->red, 0)), rs);
-    if (orank != rrank || memcmp(os, rs, sizeof(int64_t) * (size_t)(orank > 0 ? orank : 0))) {
-      ttEmitError(fusion, "tile: a column fusion over a dynamic dimension must return the "
-                          "reduction's shape");
-      return false;
-    }
+  if (g->dynOuter && /* one element per reduced column: the reduction's own shape */
+      !ttSameShape(outType, mlirValueGetType(mlirOperationGetResult(g->red, 0)))) {
+    ttEmitError(fusion, "tile: a column fusion over a dynamic dimension must return the "
+                        "reduction's shape");
+    return false;
   }
   if (!g->dynOuter && ttTensorNumel(outType) != g->outer * g->inner) {
     ttEmitError(fusion, "tile: a column fusion's result must have one element per reduced "
@@ -197,11 +187,9 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
   intptr_t nin = mlirBlockGetNumArguments(fbody);
   /* A dynamic R: an input of the reduced operand's shape gives it (its leading dim). */
   int dynInput = -1;
-  int64_t xs[TT_MAX_RANK], is[TT_MAX_RANK];
-  int64_t xr = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(g.red, 0)), xs);
+  MlirType xt = mlirValueGetType(mlirOperationGetOperand(g.red, 0));
   for (intptr_t i = 0; g.dynRows && i < nin && dynInput < 0; i++)
-    if (ttTensorShape(mlirValueGetType(mlirBlockGetArgument(fbody, i)), is) == xr &&
-        memcmp(is, xs, sizeof(int64_t) * (size_t)xr) == 0)
+    if (ttSameShape(mlirValueGetType(mlirBlockGetArgument(fbody, i)), xt))
       dynInput = (int)i;
   if (g.dynRows && dynInput < 0) {
     ttEmitError(g.red, "tile: a column reduction over a dynamic dimension needs an input "

@@ -396,12 +396,9 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     snprintf(grid, sizeof grid, "cdiv(%s,%lld)*%lld", mExpr, (long long)g->bm, (long long)gn);
   else
     snprintf(grid, sizeof grid, "%lld", (long long)(gm * gn));
-  if (d->dynBatch)
-    snprintf(gridZ, sizeof gridZ, "dim(%%i%d,0)", d->a);
-  else
-    snprintf(gridZ, sizeof gridZ, "%lld", (long long)d->batch);
-  const char *args[1] = {mExpr};
-  tileSetLaunch(fusion, name, grid, gridZ, d->dynM ? 1 : 0, args);
+  snprintf(gridZ, sizeof gridZ, "%lld", (long long)d->batch);
+  const char *args[1] = {mExpr}; /* (a dynamic batch: dim(a, 0) too) */
+  tileSetLaunch(fusion, name, grid, d->dynBatch ? mExpr : gridZ, d->dynM ? 1 : 0, args);
   if (d->dynM) { /* the bucket this kernel runs: `when` at the launch */
     MlirAttribute w = ttOpAttr(fusion, "tile.when");
     int64_t bucket[2] = {mlirDenseI64ArrayGetElement(w, 0), mlirDenseI64ArrayGetElement(w, 1)};

@@ -404,14 +404,12 @@ static void registerGeometry(Facts *f, DotGeometry *g) {
 /* The tuning cache's key of a dot (lib/tune.c): "dot BxMxNxK AxB nk|kn", a dynamic M as
  * ?<its bucket's geometry size>, a dynamic batch as ?. */
 static void tuneKey(const DotOperands *d, char *buf, size_t n) {
-  char a[32], b[32];
-  snprintf(a, sizeof a, "%s", ttDtypeName(d->elem));
-  snprintf(b, sizeof b, "%s", ttDtypeName(d->belem));
   char batch[24] = "?";
   if (!d->dynBatch)
     snprintf(batch, sizeof batch, "%lld", (long long)d->batch);
   snprintf(buf, n, "dot %sx%s%lldx%lldx%lld %sx%s %s", batch, d->dynM ? "?" : "",
-           (long long)d->m, (long long)d->n, (long long)d->k, a, b, d->bT ? "nk" : "kn");
+           (long long)d->m, (long long)d->n, (long long)d->k, ttDtypeName(d->elem),
+           ttDtypeName(d->belem), d->bT ? "nk" : "kn");
 }
 
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *given,
