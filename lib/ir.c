@@ -268,6 +268,13 @@ MlirAttribute ttOpAttr(MlirOperation op, const char *name) {
   return mlirOperationGetAttributeByName(op, ttStrRef(name));
 }
 
+int64_t ttConstIntValue(MlirValue v) {
+  if (!mlirValueIsAOpResult(v) || !ttOpIs(mlirOpResultGetOwner(v), "arith.constant"))
+    return -1;
+  MlirAttribute a = ttOpAttr(mlirOpResultGetOwner(v), "value");
+  return mlirAttributeIsAInteger(a) ? mlirIntegerAttrGetValueInt(a) : -1;
+}
+
 int64_t ttOpAttrInt(MlirOperation op, const char *name, int64_t dflt) {
   MlirAttribute a = ttOpAttr(op, name);
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))

@@ -64,9 +64,10 @@ static const TtPassOption tileOptions[] = {
     [TT_TILE_TMA_BATCHED] =
         {"tma-batched",
          "dot kernels: 1: batched (3-D) matmuls take TMA too, each operand read as its batches' "
-         "rows stacked (a [B, K, N] operand where 64 divides K); 0: batched operands staged "
-         "through registers (the default until the GPU suite has run the TMA form)",
-         0, 0, 1, NULL},
+         "rows stacked (a [B, K, N] operand where 64 divides K; the default: 2-4x the register "
+         "form's speed at attention sizes, bench/2026-11-26-h200-bmm.md); 0: batched operands "
+         "staged through registers",
+         1, 0, 1, NULL},
     [TT_TILE_K_STAGGER] =
         {"k-stagger",
          "dot kernels: tile column n starts its K loop at step (n * S) mod steps and wraps around, "

@@ -204,6 +204,8 @@ bool ttOpHasPrefix(MlirOperation op, const char *prefix);
 MlirAttribute ttOpAttr(MlirOperation op, const char *name); /* null when absent */
 /* Reads an integer attribute; returns dflt when absent or not an integer. */
 int64_t ttOpAttrInt(MlirOperation op, const char *name, int64_t dflt);
+/* The value of an arith.constant integer, or -1. */
+int64_t ttConstIntValue(MlirValue v);
 /* Copies a string attribute into buf; returns false when absent. */
 bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n);
 MlirType ttI32(MlirContext ctx);

@@ -54,6 +54,7 @@
  */
 #include "tt.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 /* What the stage counts are budgeted with: the SMs and shared memory of the GPU tt-opt's
@@ -525,6 +526,18 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     if (tma)
       stages = tmaStages;
   }
+  /* From the shape, no more stages than the K loop has steps (at least 2): a slot no step
+   * fills only takes shared memory a second block could use (H200, attention scores
+   * 32 x 1024 x 1024 x 128 on 128x128x64, 2 K steps: 2 stages 33.3 us, 3 stages 38.1;
+   * bench/2026-11-26-h200-bmm-tune.md). */
+  int64_t lo = ttConstIntValue(mlirOperationGetOperand(loop, 0)),
+          hi = ttConstIntValue(mlirOperationGetOperand(loop, 1)),
+          st = ttConstIntValue(mlirOperationGetOperand(loop, 2));
+  int64_t trips = lo >= 0 && hi >= lo && st > 0 ? (hi - lo + st - 1) / st : INT64_MAX;
+  if (trips < 2)
+    trips = 2;
+  if (asked == 0 && stages > trips)
+    stages = trips;
   if (fits && !tma)
     fits = chooseForm(loop, s, views, &stages, &shared);
   if (!fits) {
@@ -536,7 +549,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
   /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
    * fits and a block already fills its SM (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779
    * us against 790-817 on 3) */
-  if (inFlight && asked == 0 && stages < 4 && ttLaunchPrograms(fusion) > numSms() &&
+  if (inFlight && asked == 0 && stages < 4 && stages < trips && ttLaunchPrograms(fusion) > numSms() &&
       stages * slotBytes > smemTwoBlocks() && (stages + 1) * slotBytes <= smemDynamic())
     stages++;
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),

@@ -65,14 +65,6 @@ static bool tileUntiledDots(MlirModule module) {
   return true;
 }
 
-/* The value of an arith.constant integer, or -1. */
-static int64_t constInt(MlirValue v) {
-  if (!mlirValueIsAOpResult(v) || !ttOpIs(mlirOpResultGetOwner(v), "arith.constant"))
-    return -1;
-  MlirAttribute a = ttOpAttr(mlirOpResultGetOwner(v), "value");
-  return mlirAttributeIsAInteger(a) ? mlirIntegerAttrGetValueInt(a) : -1;
-}
-
 /* A set of values that depend on the accumulator (the epilogue's forward slice). */
 typedef struct {
   MlirValue v[256];
@@ -273,9 +265,9 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   char name[128] = "";
   ttOpAttrStr(kernel, "sym_name", name, sizeof name);
   MlirOperation fusion = ttModuleIndexLauncher(index, name);
-  int64_t lb = constInt(mlirOperationGetOperand(loop, 0));
-  int64_t k = constInt(mlirOperationGetOperand(loop, 1));
-  int64_t step = constInt(mlirOperationGetOperand(loop, 2));
+  int64_t lb = ttConstIntValue(mlirOperationGetOperand(loop, 0));
+  int64_t k = ttConstIntValue(mlirOperationGetOperand(loop, 1));
+  int64_t step = ttConstIntValue(mlirOperationGetOperand(loop, 2));
   if (mlirOperationIsNull(fusion) || lb != 0 || k <= 0 || step <= 0) {
     ttEmitError(loop, "splitk: the K loop of @%s must run from 0 to a constant K with a "
                       "constant step, and its kernel must be launched by a fused function",

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Batched-matmul benchmark (issue 24 item 3: batched matmul on wgmma + TMA) on the GPU:
 attention's two batched products (scripts/make-bmm-bench.sh: scores = Q @ K^T and
-P @ V, f16, B = batch x heads), tt with --tile=tma-batched=1 (TMA boxes, wgmma) and with
-its defaults (_regs: operands staged through registers) against cuBLAS (torch.bmm) in the
-same run.
+P @ V, f16, B = batch x heads), tt's defaults (TMA boxes, wgmma; --tile=tma-batched=1)
+and _regs (tma-batched=0: operands staged through registers) against cuBLAS (torch.bmm)
+in the same run.
 
 Timing as bench_odd.py: tt is `tt-run --no-check --batch`; torch.bmm's calls are captured
 20 to a CUDA graph and replayed (benchlib.bench_batched). Floor: the larger of the bytes of

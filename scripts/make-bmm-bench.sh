@@ -4,9 +4,9 @@
 # two batched products at head dims 64 and 128 (B = batch x heads, no bias, f16):
 #   scores_<B>x<M>x<N>x<K>.ptx   Q [B, M, K] @ K^T (a [B, N, K] operand read transposed)
 #   pv_<B>x<M>x<N>x<K>.ptx       P [B, M, K] @ V [B, K, N]
-# each with --tile=tma-batched=1 (operands read by TMA as their batches' rows stacked, wgmma
-# on the rings) and, named _regs, with tt's defaults (batched operands staged through
-# registers: the batched form before TMA took it), at sequence lengths 128 to 4096 and an
+# each with tt's defaults (since 2026-11-26 --tile=tma-batched=1: operands read by TMA as
+# their batches' rows stacked, wgmma on the rings) and, named _regs, with tma-batched=0
+# (batched operands staged through registers: the form before), at sequence lengths 128 to 4096 and an
 # odd one (1000: tails in M, N and for pv in K).
 # Usage: scripts/make-bmm-bench.sh [OUTDIR]   (env: TT_BIN)
 set -euo pipefail
@@ -18,8 +18,8 @@ PV="32x1024x64x1024 16x2048x128x2048 8x4096x128x4096 12x1000x64x1000"
 case_() { # kind B M N K transposed
   local name="$1_$2x$3x$4x$5" text
   text=$(bmm "$2" "$3" "$4" "$5" f16 "$6" 0)
-  tt_ptx "$name" "$text" --tile=tma-batched=1 --splitk
-  tt_ptx "${name}_regs" "$text" --splitk
+  tt_ptx "$name" "$text" --splitk
+  tt_ptx "${name}_regs" "$text" --tile=tma-batched=0 --splitk
 }
 for s in $SCORES; do IFS=x read -r b m n k <<< "$s"; case_ scores "$b" "$m" "$n" "$k" 1; done
 for s in $PV; do IFS=x read -r b m n k <<< "$s"; case_ pv "$b" "$m" "$n" "$k" 0; done

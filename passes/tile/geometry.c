@@ -157,7 +157,8 @@ typedef struct {
   int64_t userBm, userBn, userBk, userWarps; /* 0: not given */
   int64_t bm, bn, bk; /* the picks so far */
   int64_t gm;         /* the grid's tile rows: cdiv(m, bm) */
-  bool big;           /* 128-row tiles (block-m's pick) of 128 columns past 4 waves */
+  bool big;           /* 128-row tiles (block-m's pick) of 128 columns past 4 waves, K
+                       * deeper than SHALLOW_K */
   int64_t spread;     /* rows of the spread tile (step 3), 0 when none */
   bool row256;        /* step 6 made 256-column rows */
 } Facts;
@@ -177,6 +178,13 @@ static int64_t pickRule(const Rule *rules, size_t n, const Facts *f) {
 }
 #define PICK(table, f) pickRule(table, sizeof table / sizeof table[0], f)
 
+/* K up to this is shallow: 4 K steps of 64 or fewer, where a big tile's epilogue (a
+ * 128 x 256 C tile) takes as long as its main loop, so 128 x 128 tiles on one warpgroup,
+ * two or more blocks per SM, overlap one block's epilogue with another's loads (H200,
+ * attention scores 8 x 4096 x 4096 x 128: 128x256x64 on 8 warps 160 us, 128x128x64 on 4
+ * warps 110; bench/2026-11-26-h200-bmm-tune.md). */
+#define SHALLOW_K 256
+
 /* The grid's programs on tiles of bn columns. */
 static int64_t programsOf(const Facts *f, int64_t bn) {
   return f->batch * gridPrograms(f->gm, f->n, bn);
@@ -191,9 +199,9 @@ static bool mUpTo16(const Facts *f) { return f->m <= 16; }
 static bool mUpTo32(const Facts *f) { return f->m <= 32; }
 static bool mUpTo64(const Facts *f) { return f->m <= 64; }
 static bool mPast64(const Facts *f) { return f->m > 64; }
-/* 64-row tiles of 128 columns make at most one wave. */
+/* 64-row tiles of 128 columns make at most one wave (over all batches). */
 static bool rows64OneWave(const Facts *f) {
-  return gridPrograms((f->m + 63) / 64, f->n, 128) <= f->sms;
+  return f->batch * gridPrograms((f->m + 63) / 64, f->n, 128) <= f->sms;
 }
 static bool bigGrid(const Facts *f) { return f->big; }
 /* Past 64 rows on 64-row tiles, f16/bf16 with K <= N: two blocks per SM. */
@@ -204,10 +212,11 @@ static bool f16PairsPerSm(const Facts *f) {
 static bool wideGrid(const Facts *f) { return programsOf(f, 64) > f->sms; }
 
 /* Step 3's columns for spread tiles of `rows` rows (fitColumns: 0 when none fit), over
- * one wave up to 64 rows and for fp8, two programs per SM for f16 past 64 rows. */
+ * one wave up to 64 rows and for fp8, two programs per SM for f16 past 64 rows; a batch's
+ * share of them. */
 static int64_t spreadColumns(const Facts *f, int64_t rows) {
   int64_t slots = f->m <= 64 || f->fp8 ? f->sms : 2 * f->sms;
-  return fitColumns((f->m + rows - 1) / rows, f->n, slots, rows);
+  return fitColumns((f->m + rows - 1) / rows, f->n, slots / f->batch, rows);
 }
 /* fp8 past 64 rows where K has two K steps of 256. */
 static bool fp8Rows128(const Facts *f) { return f->fp8 && f->m > 64 && f->k >= 512; }
@@ -360,8 +369,10 @@ static int64_t decide(int64_t user, const Rule *rules, size_t n, const Facts *f)
 static void tmaGeometry(Facts *f, DotGeometry *g) {
   f->bm = DECIDE(f->userBm, tmaBlockM, f);
   f->gm = (f->m + f->bm - 1) / f->bm;
-  f->big = f->m > 64 && f->bm >= 128 && programsOf(f, 128) > 4 * f->sms;
+  f->big = f->m > 64 && f->bm >= 128 && programsOf(f, 128) > 4 * f->sms && f->k > SHALLOW_K;
   f->bn = DECIDE(f->userBn, tmaBlockN, f);
+  while (!f->userBn && f->bn > 64 && f->bn / 2 >= f->n)
+    f->bn /= 2; /* no wider than N: columns past it are masked work */
   if (!f->userBm && !f->userBn && !f->userWarps && f->bT) /* 3 */
     f->spread = PICK(tmaSpread, f);
   if (f->spread) {
@@ -385,6 +396,8 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
   else if (depth == TWO_BLOCKS) /* the deepest whose 3 stages fit two blocks, >= 128 bytes */
     while (f->bk * eb > 128 && 3 * (f->bm + f->bn) * f->bk * eb > f->smemTwoBlocks)
       f->bk /= 2;
+  while (!f->userBk && f->bk / 2 >= f->k && f->bk * eb > 128)
+    f->bk /= 2; /* no deeper than K (a step of 128 bytes at least: the swizzle row) */
   while (f->batch != 1 && !f->bT && !f->userBk && f->k % f->bk != 0)
     f->bk /= 2; /* a [B, K, N] operand: steps within one batch (tmaOperands) */
   g->warps = DECIDE(f->userWarps, tmaWarps, f);
@@ -428,7 +441,7 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
              .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
              .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
   if (o->v[TT_TILE_TMA] && (d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch)) &&
-      tmaOperands(d)) /* options tma (1 by default) and tma-batched (0) */
+      tmaOperands(d)) /* options tma and tma-batched (1 by default) */
     tmaGeometry(&f, g);
   else
     registerGeometry(&f, g);

@@ -1,9 +1,9 @@
-// --tile=tma-batched=1: batched (3-D) matmuls on TMA boxes. Each operand is viewed as its
+// --tile=tma-batched=1 (the default): batched (3-D) matmuls on TMA boxes. Each operand is viewed as its
 // batches' rows stacked (tile.box = [B * M, K], [B * N, K] for a transposed B, [B * K, N]
 // for a [B, K, N] one), so batch pid_b's tile starts at the element its index space names.
 // RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=1' | FileCheck %s
-// The default (tma-batched=0) marks no batched box: the register path, as before.
-// RUN: tt-opt %s --split-input-file --fuse --tile | FileCheck %s --check-prefix=OFF
+// tma-batched=0 marks no batched box: the register path.
+// RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=0' | FileCheck %s --check-prefix=OFF
 // Through the pipeline (stage-in=auto, tt-translate's): TMA rings and wgmma.
 // RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=RINGS
 // A given block-k that does not divide K leaves a [B, K, N] operand without boxes.
