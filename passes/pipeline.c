@@ -533,7 +533,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
   int64_t lo = ttConstIntValue(mlirOperationGetOperand(loop, 0)),
           hi = ttConstIntValue(mlirOperationGetOperand(loop, 1)),
           st = ttConstIntValue(mlirOperationGetOperand(loop, 2));
-  int64_t trips = lo >= 0 && hi >= lo && st > 0 ? (hi - lo + st - 1) / st : INT64_MAX;
+  int64_t trips = lo >= 0 && hi >= lo && st > 0 ? (hi - lo) / st + ((hi - lo) % st != 0) : INT64_MAX;
   if (trips < 2)
     trips = 2;
   if (asked == 0 && stages > trips)
