@@ -18,7 +18,7 @@
  *     tensor [S, <result shape>] whose pointer follows the result's, and a second launch
  *     of @k with the same arguments and grid[1] = 1. A launch with `tma` (TMA descriptors,
  *     --pipeline stage-in=tma) ends its arguments with one `//@arg tma` per entry (format
- *     version 4: the maps by value). `shared` is the kernel's dynamic shared memory, read
+ *     version 4: the maps by value; a batched map, BATCHxROWSxCOLS, format 8). `shared` is the kernel's dynamic shared memory, read
  *     from its gpu.func (`tt.dynamic_shared`), so the metadata is written after
  *     convert-tile-to-gpu; a kernel that waits for the launch before it (--pdl: its
  *     gpu.func has `tt.pdl`) gets `pdl` at the end of its launch line (format 5).
@@ -105,6 +105,7 @@ typedef struct {
   TtStr prims, launches;
   bool zeroes; /* some launch zeroes its result first: format version 2 */
   bool tma;    /* some launch takes TMA descriptors: format version 4 */
+  bool batchedTma; /* some descriptor is a batched (rank-3) map: format version 8 */
   bool pdl;    /* some launch is `pdl` (programmatic dependent launch): version 5 */
   bool symbolic; /* some tensor has a symbolic size (step 4): version 6 */
   bool scaled;   /* some tensor has a multiple of one (`s0*8`): version 7 */
@@ -615,28 +616,36 @@ static void launchLines(Meta *m, MlirOperation call, MlirAttribute launch,
     substitute(m, call, inputs, nin, buf, &m->launches);
     ttStrAppend(&m->launches, "\n", 1);
   }
-  /* TMA descriptors, last: [input, D0, D1, box rows, box columns] each (format 4) */
+  /* TMA descriptors, last: [input, D0, D1, box rows, box columns] each (format 4), or
+   * [input, batch, D0, D1, box rows, box columns] for a batched map (format 8) */
   MlirAttribute tma = mlirDictionaryAttrGetElementByName(launch, ttStrRef("tma"));
   for (intptr_t i = 0; !reduce && !mlirAttributeIsNull(tma) && i < mlirArrayAttrGetNumElements(tma); i++) {
     MlirAttribute e = mlirArrayAttrGetElement(tma, i);
-    int64_t v[5];
-    if (!mlirAttributeIsADenseI64Array(e) || mlirDenseArrayGetNumElements(e) != 5 ||
-        (v[0] = mlirDenseI64ArrayGetElement(e, 0)) < 0 || v[0] >= nin) {
-      ttEmitError(call, "tile.launch: each tma entry is array<i64: input, D0, D1, box rows, "
-                        "box columns> of an input of the call");
+    intptr_t n = mlirAttributeIsADenseI64Array(e) ? mlirDenseArrayGetNumElements(e) : 0;
+    int64_t v[6] = {-1, 0, 0, 0, 0, 0};
+    if (n == 5 || n == 6)
+      v[0] = mlirDenseI64ArrayGetElement(e, 0);
+    if (v[0] >= 0 && v[0] < nin)
+      for (int j = 1; j < 6; j++) /* v: input, batch (0: none), D0, D1, box rows, columns */
+        v[j] = j == 1 && n == 5 ? 0 : mlirDenseI64ArrayGetElement(e, j - (n == 5));
+    if (v[0] < 0 || v[0] >= nin || (n == 6 && (v[1] < 1 || v[2] < 1))) {
+      ttEmitError(call, "tile.launch: each tma entry is array<i64: input, [batch,] D0, D1, "
+                        "box rows, box columns> of an input of the call (a batch and D0 "
+                        "of at least 1)");
       m->failed = true;
       return;
     }
-    for (int j = 1; j < 5; j++)
-      v[j] = mlirDenseI64ArrayGetElement(e, j);
-    char rows[24] = "?"; /* a dynamic M: numel / columns rows at run time (format 6) */
-    if (v[1] >= 0)
-      snprintf(rows, sizeof rows, "%lld", (long long)v[1]);
+    char rows[48] = "?"; /* a dynamic M: numel / columns rows at run time (format 6) */
+    if (v[1])
+      snprintf(rows, sizeof rows, "%lldx%lld", (long long)v[1], (long long)v[2]);
+    else if (v[2] >= 0)
+      snprintf(rows, sizeof rows, "%lld", (long long)v[2]);
     else
       m->symbolic = true;
     ttStrAppendf(&m->launches, "//@arg tma %%%d %sx%lld box %lldx%lld\n",
-                 tensorId(m, inputs[v[0]]), rows, (long long)v[2], (long long)v[3],
-                 (long long)v[4]);
+                 tensorId(m, inputs[v[0]]), rows, (long long)v[3], (long long)v[4],
+                 (long long)v[5]);
+    m->batchedTma |= v[1] != 0;
     m->tma = true;
   }
 }
@@ -818,7 +827,7 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
   }
   if (!m.failed) {
     ttStrAppendf(out, "//@tt-meta %d arch %s\n",
-                 m.scaled ? 7 : m.symbolic ? 6 : m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1,
+                 m.batchedTma ? 8 : m.scaled ? 7 : m.symbolic ? 6 : m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1,
                  arch);
     ttStrAppend(out, tensors.data ? tensors.data : "", tensors.len);
     ttStrAppend(out, m.prims.data ? m.prims.data : "", m.prims.len);

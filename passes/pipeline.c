@@ -309,7 +309,8 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
   return true;
 }
 
-/* Step 1 for stage-in=tma: every load is a box (tile.box, from --tile: a 2-D matrix) of
+/* Step 1 for stage-in=tma: every load is a box (tile.box, from --tile: a 2-D matrix, or
+ * [B, D0, D1]: B of them, the box within one) of
  * a 2-byte or fp8 type whose rows are a multiple of 16 bytes (TMA's stride rule) and feeds
  * only dot operands, its tile at most 256 rows of a multiple of 128 bytes (boxes of one
  * 128-byte swizzle row: 64 two-byte or 128 fp8 columns) loaded from a kernel argument; S = num-stages, or for
@@ -337,8 +338,9 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
     int64_t eb = ttDtypeBytes(mlirValueGetType(mlirOperationGetResult(s->loads[i], 0)));
     bool ok = !mlirAttributeIsNull(box) && mlirAttributeIsADenseI64Array(box) &&
               mlirValueIsABlockArgument(mlirOperationGetOperand(s->loads[i], 0)) &&
-              mlirDenseArrayGetNumElements(box) == 2 && !mlirOperationIsNull(views[i]) &&
-              (mlirDenseI64ArrayGetElement(box, 1) * eb) % 16 == 0;
+              (mlirDenseArrayGetNumElements(box) == 2 || mlirDenseArrayGetNumElements(box) == 3) &&
+              !mlirOperationIsNull(views[i]) &&
+              (mlirDenseI64ArrayGetElement(box, mlirDenseArrayGetNumElements(box) - 1) * eb) % 16 == 0;
     if (ok) {
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(views[i], 0)), shape);
       ok = shape[0] <= 256 && (shape[1] * eb) % 128 == 0;
@@ -581,10 +583,13 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
         kernel, mlirBlockGetNumArguments(kbody), mlirTypeParseGet(ctx, ttStrRef("!hopper.tma_desc")));
     MlirAttribute box = ttOpAttr(s->loads[i], "tile.box");
     MlirValue ptr = mlirOperationGetOperand(s->loads[i], 0);
-    int64_t entry[5] = {mlirBlockArgumentGetArgNumber(ptr), mlirDenseI64ArrayGetElement(box, 0),
-                        mlirDenseI64ArrayGetElement(box, 1), shape[1],
-                        128 / ttDtypeBytes(ttElementType(t))}; /* 128 bytes a row */
-    boxes[i] = mlirDenseI64ArrayGet(ctx, 5, entry);
+    intptr_t rank = mlirDenseArrayGetNumElements(box); /* 3: [B, D0, D1], a batched map */
+    int64_t entry[6] = {mlirBlockArgumentGetArgNumber(ptr)};
+    for (intptr_t j = 0; j < rank; j++)
+      entry[1 + j] = mlirDenseI64ArrayGetElement(box, j);
+    entry[1 + rank] = shape[1];
+    entry[2 + rank] = 128 / ttDtypeBytes(ttElementType(t)); /* 128 bytes a row */
+    boxes[i] = mlirDenseI64ArrayGet(ctx, 3 + rank, entry);
   }
   if (tma)
     ttLaunchSet(fusion, "tma", mlirArrayAttrGet(ctx, nl, boxes));

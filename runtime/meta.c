@@ -34,7 +34,7 @@ const char *ttrtRoleGetName(TtrtRole role) { return kRoleNames[role]; }
 const char *ttrtArgKindGetName(TtrtArgKind k) { return kArgKindNames[k]; }
 
 /* The newest format version this parser reads (docs/metadata.md). */
-#define MAX_VERSION 7
+#define MAX_VERSION 8
 
 /*===------------------------------------------------------------------===*
  * Tensor id map (open addressing, id -> slot + 1)
@@ -402,10 +402,11 @@ static bool parsePair(const char *s, int64_t max, bool rowsOpen, int64_t out[2])
   return true;
 }
 
-/* arg tma ID ROWSxCOLS box ROWSxCOLS: a tensor map of tensor ID (f16/bf16 or fp8, viewed
- * as a row-major ROWS x COLS matrix) whose boxes are R x C, swizzled by 128 bytes (C of
- * at most 128 bytes). ROWS may be `?` (format 6): numel / COLS rows at run time, checked
- * by ttrtMetaResolve. */
+/* arg tma ID [BATCHx]ROWSxCOLS box ROWSxCOLS: a tensor map of tensor ID (f16/bf16 or fp8,
+ * viewed as a row-major ROWS x COLS matrix, or from format 8 as BATCH such matrices one
+ * after another: a rank-3 map whose boxes stay within one matrix) whose boxes are R x C,
+ * swizzled by 128 bytes (C of at most 128 bytes). ROWS may be `?` (format 6, matrices
+ * only): numel / COLS rows at run time, checked by ttrtMetaResolve. */
 static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
   if (mpResolveId(p, p->tokens[2], &a->tensor))
     return TTRT_FAILURE;
@@ -413,21 +414,41 @@ static TtrtStatus parseTmaArg(Parser *p, TtrtArg *a) {
   if (t->dtype != TTRT_DTYPE_F16 && t->dtype != TTRT_DTYPE_BF16 &&
       t->dtype != TTRT_DTYPE_F8E4M3 && t->dtype != TTRT_DTYPE_F8E5M2)
     return FAIL(p, "'arg tma' needs an f16, bf16, f8E4M3FN or f8E5M2 tensor");
-  if (!parsePair(p->tokens[3], INT32_MAX, p->meta->version >= 6, a->tmaDims) ||
+  const char *dims = p->tokens[3];
+  a->tmaBatch = 0;
+  if (p->meta->version >= 8 && strchr(dims, 'x') != strrchr(dims, 'x')) { /* BATCHx... */
+    char *end;
+    long long b = strtoll(dims, &end, 10);
+    if (end == dims || *end != 'x' || b < 1 || b > INT32_MAX)
+      return FAIL(p, "'arg tma' line must be: arg tma ID [BATCHx]ROWSxCOLS box ROWSxCOLS");
+    a->tmaBatch = b;
+    dims = end + 1;
+  }
+  if (!parsePair(dims, INT32_MAX, p->meta->version >= 6 && !a->tmaBatch, a->tmaDims) ||
       strcmp(p->tokens[4], "box") || !parsePair(p->tokens[5], 256, false, a->tmaBox))
-    return FAIL(p, "'arg tma' line must be: arg tma ID ROWSxCOLS box ROWSxCOLS");
+    return FAIL(p, "'arg tma' line must be: arg tma ID %sROWSxCOLS box ROWSxCOLS",
+                p->meta->version >= 8 ? "[BATCHx]" : "");
+  if (a->tmaBatch && (a->tmaBox[0] > a->tmaDims[0] ||
+                      a->tmaDims[0] * a->tmaDims[1] > INT64_MAX / a->tmaBatch))
+    return FAIL(p, "'arg tma' batched map: a box of at most ROWS rows, BATCH x ROWS x COLS "
+                   "within 2^63 - 1");
+
   bool symbolic = false; /* the tensor's sizes are bound later: ttrtMetaResolve checks */
   for (int d = 0; d < t->declared.rank; ++d)
     symbolic |= t->declared.dims[d] < 0;
+  if (a->tmaBatch && symbolic)
+    return FAIL(p, "'arg tma' batched map needs a tensor of static shape");
   if (!symbolic && a->tmaDims[0] < 0 && ttrtShapeGetNumel(&t->shape) % a->tmaDims[1])
     return FAIL(p, "'arg tma' matrix ?x%lld does not hold the %lld elements of the tensor "
                    "in whole rows",
                 (long long)a->tmaDims[1], (long long)ttrtShapeGetNumel(&t->shape));
+  int64_t batch = a->tmaBatch ? a->tmaBatch : 1;
   if (!symbolic && a->tmaDims[0] > 0 &&
-      a->tmaDims[0] * a->tmaDims[1] != ttrtShapeGetNumel(&t->shape))
-    return FAIL(p, "'arg tma' matrix %lldx%lld does not hold the %lld elements of the "
+      batch * a->tmaDims[0] * a->tmaDims[1] != ttrtShapeGetNumel(&t->shape))
+    return FAIL(p, "'arg tma' matrix %lldx%lld%s does not hold the %lld elements of the "
                    "tensor",
                 (long long)a->tmaDims[0], (long long)a->tmaDims[1],
+                a->tmaBatch ? " (each of the batch)" : "",
                 (long long)ttrtShapeGetNumel(&t->shape));
   int64_t eb = (int64_t)ttrtDtypeGetSize(t->dtype);
   if ((a->tmaDims[1] * eb) % 16 || a->tmaBox[1] * eb > 128)
@@ -734,8 +755,11 @@ static void printLaunch(const TtrtMeta *meta, const TtrtLaunch *l,
       char rows[24] = "?";
       if (a->tmaDims[0] > 0)
         snprintf(rows, sizeof rows, "%lld", (long long)a->tmaDims[0]);
-      fprintf(file, "%%%lld %sx%lld box %lldx%lld", (long long)meta->tensors[a->tensor].id,
-              rows, (long long)a->tmaDims[1], (long long)a->tmaBox[0], (long long)a->tmaBox[1]);
+      fprintf(file, "%%%lld ", (long long)meta->tensors[a->tensor].id);
+      if (a->tmaBatch)
+        fprintf(file, "%lldx", (long long)a->tmaBatch);
+      fprintf(file, "%sx%lld box %lldx%lld", rows, (long long)a->tmaDims[1],
+              (long long)a->tmaBox[0], (long long)a->tmaBox[1]);
     }
     else if (a->kind == TTRT_ARG_F32)
       fprintf(file, "%.9g", (double)a->f32);

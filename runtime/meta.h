@@ -266,6 +266,8 @@ typedef struct TtrtArg {
   int64_t tmaDims[2], tmaBox[2]; /* tma: the matrix (rows, columns; rows -1:
                                     `?`, numel / columns) and the box */
   int line;
+  int64_t tmaBatch; /* tma: 0 for a matrix; else (format 8) a rank-3 map of tmaBatch
+                       matrices one after another, each box within one of them */
 } TtrtArg;
 
 /* A `zero` line: the buffer of `tensor` is filled with zero bytes before the

@@ -571,15 +571,17 @@ static TtrtStatus makeTensorMap(Program *p, int i, CUtensorMap *map, TtrtError *
   int64_t rows = a->tmaDims[0] > 0 ? a->tmaDims[0]
                                    : ttrtShapeGetNumel(&t->shape) / a->tmaDims[1]; /* `?`:
                                        whole rows, checked when parsed or resolved */
-  cuuint64_t dims[2] = {(cuuint64_t)a->tmaDims[1], (cuuint64_t)rows};
-  cuuint64_t strides[1] = {(cuuint64_t)a->tmaDims[1] * ttrtDtypeGetSize(t->dtype)};
-  cuuint32_t box[2] = {(cuuint32_t)a->tmaBox[1], (cuuint32_t)a->tmaBox[0]};
-  cuuint32_t elementStrides[2] = {1, 1};
+  /* innermost first: columns, rows, and for a batched map (format 8) the matrices */
+  cuuint64_t rowBytes = (cuuint64_t)a->tmaDims[1] * ttrtDtypeGetSize(t->dtype);
+  cuuint64_t dims[3] = {(cuuint64_t)a->tmaDims[1], (cuuint64_t)rows, (cuuint64_t)a->tmaBatch};
+  cuuint64_t strides[2] = {rowBytes, rowBytes * (cuuint64_t)rows};
+  cuuint32_t box[3] = {(cuuint32_t)a->tmaBox[1], (cuuint32_t)a->tmaBox[0], 1};
+  cuuint32_t elementStrides[3] = {1, 1, 1};
   CUresult r = driver.tensorMapEncodeTiled(
       map, t->dtype == TTRT_DTYPE_BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
             : t->dtype == TTRT_DTYPE_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                          : CU_TENSOR_MAP_DATA_TYPE_UINT8, /* fp8: bytes */
-      2, (void *)(uintptr_t)p->buffers[a->tensor].address, dims, strides, box,
+      a->tmaBatch ? 3 : 2, (void *)(uintptr_t)p->buffers[a->tensor].address, dims, strides, box,
       elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)

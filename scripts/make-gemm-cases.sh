@@ -48,14 +48,10 @@ gemm fp8_1x8191x4096_e4m3_f16_sk8 "$(scaled_linear 1 8191 4096 $e4 $e4 f16 0)" "
 gemm bmm_3x5x70x100_f16 "$(bmm 3 5 70 100 f16 0)"
 gemm bmm_4x33x200x300_bf16_t "$(bmm 4 33 200 300 bf16 1)"
 gemm bmm_2x16x1000x4100_f16_t_sk4 "$(bmm 2 16 1000 4100 f16 1)" "" split-k=4
-# batched on TMA boxes of the batches' rows stacked (--tile=tma-batched=1): M and N tails
-# (a tile's rows past M or N read the next batch's), K = 72 (the [B*N, K] view reads zeros
-# past K), a [B, K, N] operand (K = 128: steps within one batch), no bias, bf16, split-K,
-# attention-score sizes
-gemm bmm_3x100x200x72_f16_t_tmab "$(bmm 3 100 200 72 f16 1)" tma-batched=1
-gemm bmm_5x33x200x128_bf16_tmab "$(bmm 5 33 200 128 bf16 0)" tma-batched=1
-gemm bmm_4x300x64x1024_f16_tmab_sk2 "$(bmm 4 300 64 1024 f16 0 0)" tma-batched=1 split-k=2
-gemm bmm_12x200x200x64_bf16_t_tmab "$(bmm 12 200 200 64 bf16 1 0)" tma-batched=1
+# batched with tma-batched=0 (operands staged through registers; the TMA form of the
+# same shapes is under gemm_tma below)
+gemm bmm_3x100x200x72_f16_t_regs "$(bmm 3 100 200 72 f16 1)" tma-batched=0
+gemm bmm_4x300x64x1024_f16_regs_sk2 "$(bmm 4 300 64 1024 f16 0 0)" tma-batched=0 split-k=2
 # two-stage split-K: partial tiles to a workspace, then a reduce kernel with the epilogue
 # (an activation too, which atomics cannot take)
 gemm linear_silu_3x1000x4100_f16_ts4 "$(linear 3 1000 4100 f16 1 silu)" "" "split-k=4 reduce=two-stage"
@@ -77,6 +73,21 @@ gemm_tma linear_bias_3x1000x4104_f16_tma3 "$(linear 3 1000 4104 f16 1)" "block-k
 gemm_tma linear_silu_16x1000x4104_bf16_tma_ts4 "$(linear 16 1000 4104 bf16 1 silu)" "block-k=128" "split-k=4 reduce=two-stage"
 gemm_tma matmul_kn_5x1000x512_bf16_tma_sk2 "$(matmul_kn 5 1000 512 bf16)" "block-k=64" "split-k=2" "num-stages=4"
 gemm_tma linear_128x3000x1024_f16_tma "$(linear 128 3000 1024 f16 0)" "block-m=128 block-n=64 block-k=64 num-warps=4" "split-k=1"
+# batched on TMA boxes of the batches' rows stacked (tma-batched, the default): M and N
+# tails (a tile's rows past M or N read the next batch's, which reach only masked rows and
+# columns of C), K = 72 (the [B*N, K] view reads zeros past K), a [B, K, N] operand
+# (K = 128: steps within one batch), no bias, bf16, split-K, attention-score sizes; and
+# [B, K, N] operands whose K no K step divides (200, 72, 1000): batched boxes (rank-3
+# tensor maps, metadata format 8), so a step's rows past K read zeros, not the next batch
+gemm_tma bmm_3x100x200x72_f16_t_tmab "$(bmm 3 100 200 72 f16 1)"
+gemm_tma bmm_5x33x200x128_bf16_tmab "$(bmm 5 33 200 128 bf16 0)"
+gemm_tma bmm_4x300x64x1024_f16_tmab_sk2 "$(bmm 4 300 64 1024 f16 0 0)" "" split-k=2
+gemm_tma bmm_12x200x200x64_bf16_t_tmab "$(bmm 12 200 200 64 bf16 1 0)"
+gemm_tma bmm_3x100x64x200_f16_k3d "$(bmm 3 100 64 200 f16 0)"
+gemm_tma bmm_5x33x128x72_bf16_k3d "$(bmm 5 33 128 72 bf16 0)"
+gemm_tma bmm_12x1000x64x1000_f16_k3d "$(bmm 12 1000 64 1000 f16 0 0)"
+gemm_tma bmm_4x64x128x1000_f16_k3d_sk2 "$(bmm 4 64 128 1000 f16 0 0)" "" split-k=2
+gemm_tma bmm_4x64x128x1000_f16_k3d_ts2 "$(bmm 4 64 128 1000 f16 0)" "" "split-k=2 reduce=two-stage"
 # fp8 on TMA: e4m3/e5m2 boxes of 128 bytes a row, fp8 wgmma on the slots (K-major both),
 # K = 4112 (not a multiple of the K step: the last boxes read zeros), mixed formats
 gemm_tma fp8_3x1000x4112_e4m3xe5m2_bf16_tma "$(scaled_linear 3 1000 4112 $e4 $e5 bf16 1)"

@@ -6,7 +6,8 @@
  * is, in thread 0 when its predicate holds: mbarrier.arrive.expect_tx of the tile's bytes
  * on mbarrier `slot`, then per 64 columns one cp.async.bulk.tensor.2d of an R x 64 box
  * at (column, row) = (offsets[0] % D1 + 64 j, offsets[0] / D1) into the slot (the tensor
- * map swizzles it by 128 bytes, the layout 5w reads). offsets[0] is lane 0 of thread 0's
+ * map swizzles it by 128 bytes, the layout 5w reads); with dims [B, D0, D1] (a batched
+ * map) a .3d copy at (column, row % D0, row / D0). offsets[0] is lane 0 of thread 0's
  * first run. hopper.mbarrier_wait is mbarrier.try_wait.parity in every thread. The
  * buffer of a kernel with TMA rings is dynamic shared memory (its size goes to the launch
  * metadata through `tt.dynamic_shared`), its start rounded up to 1024 bytes. */
@@ -51,14 +52,17 @@ bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
   MlirAttribute dims = ttOpAttr(op, "dims");
   MlirType rt = mlirValueGetType(mlirOperationGetOperand(op, 1));
   if (!desc || !ring || !ring->swz || !slot || !bars || !offs || !pred ||
-      !mlirAttributeIsADenseI64Array(dims) || mlirDenseArrayGetNumElements(dims) != 2) {
+      !mlirAttributeIsADenseI64Array(dims) || mlirDenseArrayGetNumElements(dims) < 2 ||
+      mlirDenseArrayGetNumElements(dims) > 3) {
     ttEmitError(op, "convert-tile-to-gpu: hopper.tma_load needs a descriptor, a ring of "
                     "tile.local_alloc, a slot, mbarriers of hopper.mbarrier_alloc, offsets, "
-                    "a predicate and dims = [D0, D1]");
+                    "a predicate and dims = [D0, D1] or [B, D0, D1]");
     return false;
   }
+  intptr_t rank = mlirDenseArrayGetNumElements(dims);
   int64_t rows = mlirShapedTypeGetDimSize(rt, 1), cols = mlirShapedTypeGetDimSize(rt, 2);
-  int64_t d1 = mlirDenseI64ArrayGetElement(dims, 1), eb = ttDtypeBytes(rt), bc = 128 / eb;
+  int64_t d1 = mlirDenseI64ArrayGetElement(dims, rank - 1), eb = ttDtypeBytes(rt), bc = 128 / eb;
+  int64_t d0 = mlirDenseI64ArrayGetElement(dims, rank - 2);
   MlirValue first = tgExtract(l, offs->parts[0], 0);
   TtBuilder outer = l->b;
   MlirBlock then = tgThread0(l, pred->parts[0]);
@@ -67,13 +71,18 @@ bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
   tgBuild(l, "nvvm.mbarrier.arrive.expect_tx", 2, (MlirValue[]){bar, tgConstI32(l, rows * cols * eb)},
         mlirIntegerTypeGet(l->ctx, 64), 0, NULL);
   MlirValue row = tgArithC(l, "arith.divui", first, d1), col = tgArithC(l, "arith.remui", first, d1);
+  MlirValue batch = {NULL}; /* a batched map: (column, row, matrix) */
+  if (rank == 3) {
+    batch = tgArithC(l, "arith.divui", row, d0);
+    row = tgArithC(l, "arith.remui", row, d0);
+  }
   MlirValue dst0 = tgGep(l, ring->sbuf, tgArithC(l, "arith.muli", slot->parts[0], rows * cols * eb),
                        mlirIntegerTypeGet(l->ctx, 8));
   MlirNamedAttribute attrs[3] = {
       ttNamedAttr(l->ctx, "isCTAOnly", mlirBoolAttrGet(l->ctx, 0)), /* ::cluster dst: sm_90 */
       ttNamedAttr(l->ctx, "mode", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.tma_load_mode<tile>"))),
       ttNamedAttr(l->ctx, "operandSegmentSizes",
-                  mlirDenseI32ArrayGet(l->ctx, 8, (const int32_t[]){1, 1, 2, 1, 0, 0, 0, 0})),
+                  mlirDenseI32ArrayGet(l->ctx, 8, (const int32_t[]){1, 1, (int32_t)rank, 1, 0, 0, 0, 0})),
   };
   for (int64_t j = 0; j < cols / bc; j++) { /* boxes of 128 bytes a row */
     MlirValue dst = j ? tgGep(l, dst0, tgConstI32(l, j * rows * 128), mlirIntegerTypeGet(l->ctx, 8)) : dst0;
@@ -81,8 +90,9 @@ bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
     /* this block's shared memory as a shared::cluster address (a cluster of one) */
     dst = tgBuild(l, "llvm.addrspacecast", 1, &dst, mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>")),
                 0, NULL);
-    tgBuild(l, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 5,
-          (MlirValue[]){dst, desc->parts[0], c, row, bar}, ttNoType(), 3, attrs);
+    MlirValue ops[6] = {dst, desc->parts[0], c, row, rank == 3 ? batch : bar, bar};
+    tgBuild(l, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank, ops, ttNoType(), 3,
+            attrs);
   }
   l->b = outer;
   return true;

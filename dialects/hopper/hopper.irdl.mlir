@@ -55,7 +55,10 @@ irdl.dialect @hopper {
   /// col) of the `dims` = [D0, D1] tensor that `desc` maps, so row = offsets[0] / D1) into
   /// slot `slot` of `buffer` (a tile.local_alloc ring, S x R x C), in 128-byte swizzled
   /// blocks of 64 two-byte columns (C / 64 copies of an R x 64 box); the copies complete on
-  /// the mbarrier. Boxes past the tensor's edges read zeros. Category: tma.
+  /// the mbarrier. Boxes past the tensor's edges read zeros. With `dims` = [B, D0, D1]
+  /// the map is batched (B matrices of D0 x D1 one after another; the box's matrix is
+  /// offsets[0] / (D0 D1)), and a box past row D0 reads zeros, not the next matrix.
+  /// Category: tma.
   irdl.operation @tma_load {
     %d = irdl.base @hopper::@tma_desc
     %m = irdl.base "!builtin.memref"

@@ -5,7 +5,8 @@
  *   - mbarrier_alloc: count 1 to 64 (each an 8-byte barrier in shared memory);
  *   - tma_load: the ring a static memref<S x R x C x T, 3> of 1- or 2-byte T (or 1-byte
  *     fp8), R a multiple of 8 and C a multiple of 128 bytes, `dims` = array<i64: D0, D1> with D1 >= 1 and
- *     D0 >= 1 (or -1, a dynamic M), the offsets an i32 tile;
+ *     D0 >= 1 (or -1, a dynamic M), or array<i64: B, D0, D1> (a batched map) all >= 1 with
+ *     D0 x D1 within i32 (the offsets' type), the offsets an i32 tile;
  *   - wgmma_descriptor: swizzle 0, 32, 64 or 128;
  *   - wgmma: m = 64, n a multiple of 8 from 8 to 256, k 8, 16 or 32 (PTX's shapes);
  *   - wgmma_wait: pending 0 to 7; cluster_ctaid: axis 0, 1 or 2.
@@ -28,6 +29,17 @@ static int64_t intAttr(MlirOperation op, const char *key) {
 
 static bool inRange(int64_t x, int64_t lo, int64_t hi) { return x >= lo && x <= hi; }
 
+/* A ring in shared memory of 1- or 2-byte elements, R a multiple of 8, rows of a multiple
+ * of 128 bytes. */
+static bool tmaRingOk(MlirType ring) {
+  MlirAttribute space = mlirMemRefTypeGetMemorySpace(ring);
+  int bytes = ttDtypeBytes(ring);
+  return !mlirAttributeIsNull(space) && mlirAttributeIsAInteger(space) &&
+         mlirIntegerAttrGetValueInt(space) == 3 && (bytes == 1 || bytes == 2) &&
+         mlirShapedTypeGetDimSize(ring, 1) % 8 == 0 &&
+         mlirShapedTypeGetDimSize(ring, 2) * bytes % 128 == 0;
+}
+
 static bool tmaLoadOk(MlirOperation op) {
   MlirType ring = mlirValueGetType(mlirOperationGetOperand(op, 1));
   MlirType offs = mlirValueGetType(mlirOperationGetOperand(op, 4));
@@ -36,16 +48,16 @@ static bool tmaLoadOk(MlirOperation op) {
       !mlirShapedTypeHasStaticShape(ring) || !mlirTypeIsARankedTensor(offs) ||
       !mlirTypeIsAInteger(ttElementType(offs)) ||
       mlirIntegerTypeGetWidth(ttElementType(offs)) != 32 || mlirAttributeIsNull(dims) ||
-      !mlirAttributeIsADenseI64Array(dims) || mlirDenseArrayGetNumElements(dims) != 2)
+      !mlirAttributeIsADenseI64Array(dims) || mlirDenseArrayGetNumElements(dims) < 2 ||
+      mlirDenseArrayGetNumElements(dims) > 3)
     return false;
-  MlirAttribute space = mlirMemRefTypeGetMemorySpace(ring);
-  int bytes = ttDtypeBytes(ring);
+  if (mlirDenseArrayGetNumElements(dims) == 3) /* [B, D0, D1]: a batched map, static */
+    return mlirDenseI64ArrayGetElement(dims, 0) >= 1 && mlirDenseI64ArrayGetElement(dims, 1) >= 1 &&
+           mlirDenseI64ArrayGetElement(dims, 2) >= 1 &&
+           mlirDenseI64ArrayGetElement(dims, 1) <= INT32_MAX / mlirDenseI64ArrayGetElement(dims, 2) &&
+           tmaRingOk(ring);
   int64_t d0 = mlirDenseI64ArrayGetElement(dims, 0), d1 = mlirDenseI64ArrayGetElement(dims, 1);
-  return !mlirAttributeIsNull(space) && mlirAttributeIsAInteger(space) &&
-         mlirIntegerAttrGetValueInt(space) == 3 && (bytes == 1 || bytes == 2) &&
-         mlirShapedTypeGetDimSize(ring, 1) % 8 == 0 &&
-         mlirShapedTypeGetDimSize(ring, 2) * bytes % 128 == 0 && d1 >= 1 &&
-         (d0 >= 1 || d0 == -1);
+  return tmaRingOk(ring) && d1 >= 1 && (d0 >= 1 || d0 == -1);
 }
 
 static bool visit(MlirOperation op, void *data) {
@@ -60,7 +72,8 @@ static bool visit(MlirOperation op, void *data) {
     if (!tmaLoadOk(op))
       msg = "'hopper.tma_load' needs a static memref<S x R x C x T, 3> ring of 1- or 2-byte "
             "T, R a multiple of 8 and rows of a multiple of 128 bytes, i32 offsets and dims = array<i64: D0, "
-            "D1> (D1 >= 1; D0 >= 1, or -1 for a dynamic M)";
+            "D1> (D1 >= 1; D0 >= 1, or -1 for a dynamic M) or array<i64: B, D0, D1> (each "
+            ">= 1, D0 x D1 within i32)";
   } else if (ttOpIs(op, "hopper.wgmma_descriptor")) {
     int64_t s = intAttr(op, "swizzle");
     if (s != 0 && s != 32 && s != 64 && s != 128)

@@ -25,7 +25,7 @@
  *     (docs/metadata.md's grammar over %iN / %rN, the function's inputs and results, with
  *     dim() within their rank), `zero_result` unit or bool, `workspace` a positive integer
  *     with `reduce` naming a kernel, `when` an expression with `when_range = array<i64: lo,
- *     hi>`, `tma` entries array<i64: input, D0, D1, box rows, box columns>; the kernel's
+ *     hi>`, `tma` entries array<i64: input, [batch,] D0, D1, box rows, box columns>; the kernel's
  *     parameters what the launch passes: inputs + results (+ workspace) pointers, one
  *     integer per arg, one descriptor per tma entry; tile.when / tile.variant_of as --tile
  *     writes them.
@@ -541,17 +541,19 @@ static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
     ntma = ok ? mlirArrayAttrGetNumElements(tma) : 0;
     for (intptr_t i = 0; ok && i < ntma; i++) {
       MlirAttribute e = mlirArrayAttrGetElement(tma, i);
-      ok = mlirAttributeIsADenseI64Array(e) && mlirDenseArrayGetNumElements(e) == 5;
+      intptr_t n = mlirAttributeIsADenseI64Array(e) ? mlirDenseArrayGetNumElements(e) : 0;
+      ok = n == 5 || n == 6; /* 6: a batch first (a batched map, static) */
       int64_t in = ok ? mlirDenseI64ArrayGetElement(e, 0) : -1;
-      ok = ok && in >= 0 && in < nin && mlirDenseI64ArrayGetElement(e, 1) >= -1 &&
-           mlirDenseI64ArrayGetElement(e, 1) != 0;
-      for (int j = 2; ok && j < 5; j++)
-        ok = mlirDenseI64ArrayGetElement(e, j) >= 1 &&
-             mlirDenseI64ArrayGetElement(e, j) <= INT32_MAX;
+      ok = ok && in >= 0 && in < nin;
+      for (int j = 1; ok && j < n; j++) {
+        int64_t x = mlirDenseI64ArrayGetElement(e, j);
+        ok = (x >= 1 && x <= INT32_MAX) || (n == 5 && j == 1 && x == -1);
+      }
     }
     if (!ok)
-      FAIL(fn, "tile.launch: each tma entry is array<i64: input, D0, D1, box rows, box "
-               "columns> of an input of the function (D0 -1: a dynamic M)");
+      FAIL(fn, "tile.launch: each tma entry is array<i64: input, [batch,] D0, D1, box rows, "
+               "box columns> of an input of the function (D0 -1: a dynamic M, without a "
+               "batch)");
   }
   if (v->ok && !mlirOperationIsNull(k)) {
     bool w = !mlirAttributeIsNull(ws);

@@ -228,11 +228,13 @@ static MlirValue loadOperand(Emit *e, OperandSpace *s, int arg, MlirValue k0, in
 
 /* Marks the tile.load under operand tile x (a tensor.expand_shape of it) as a box of a
  * row-major dims[0] x dims[1] matrix: `tile.box = array<i64: D0, D1>` (its offsets[0] is
- * the box's first element). Codegen ignores it; --pipeline stage-in=tma reads it. */
-static void boxOf(Emit *e, MlirValue x, const int64_t dims[2]) {
+ * the box's first element), or with rank 3 of dims[0] such matrices of dims[1] x dims[2]
+ * one after another, the box within one. Codegen ignores it; --pipeline stage-in=tma
+ * reads it. */
+static void boxOf(Emit *e, MlirValue x, const int64_t *dims, intptr_t rank) {
   MlirOperation load = mlirOpResultGetOwner(mlirOperationGetOperand(mlirOpResultGetOwner(x), 0));
   mlirOperationSetAttributeByName(load, ttStrRef("tile.box"),
-                                  mlirDenseI64ArrayGet(e->ctx, 2, dims));
+                                  mlirDenseI64ArrayGet(e->ctx, rank, dims));
 }
 
 /* offs + splat(pidB * stride): an index space moved to batch pidB. */
@@ -324,12 +326,19 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
    * [B * N, K] or [B * K, N]); batch pid_b's tile then starts at the same element the
    * index space does. Rows of a tile past M (or N) read the next batch's rows, which only
    * reach rows (columns) of C the store masks; K past its end reads zeros except in a
-   * [B * K, N] view, so that one is a box only where the K step divides K (g->boxes). */
+   * [B * K, N] view, where it would read the next batch's rows: where the K step does not
+   * divide K that operand is a batched box instead, [B, K, N] (a rank-3 map: a box past
+   * row K reads zeros). */
   if (g->boxes) {
     int64_t bt = d->batch, adims[2] = {d->dynM ? -1 : bt * d->m, d->k}, /* -1: M at run time */
-        bdims[2] = {bt * (d->bT ? d->n : d->k), d->bT ? d->k : d->n};
-    boxOf(&e, a, adims);
-    boxOf(&e, b, bdims);
+        bdims[3] = {bt * (d->bT ? d->n : d->k), d->bT ? d->k : d->n};
+    boxOf(&e, a, adims, 2);
+    if (bt != 1 && !d->bT && kMask) {
+      int64_t b3[3] = {bt, d->k, d->n};
+      boxOf(&e, b, b3, 3);
+    } else {
+      boxOf(&e, b, bdims, 2);
+    }
   }
   if (d->bT)
     b = tileOp1(&e, "tile.trans", b, tileShaped(2, kshape, d->belem));

@@ -97,11 +97,9 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
 /* Whether a dot's operands can be TMA boxes that wgmma reads: matrices whose rows are a
  * multiple of 16 bytes (TMA's stride rule), f16/bf16, or fp8 with both K-major (fp8
  * wgmma: the weight read transposed from [N, K]). Batched operands are read as their
- * batches' rows stacked (dot.c): a [B, K, N] operand only where 64 divides K, so that a K
- * step never reaches into the next batch (tmaGeometry keeps the step a divisor of K). */
+ * batches' rows stacked (dot.c), a [B, K, N] operand whose K the step does not divide as
+ * a batched (rank-3) box. */
 static bool tmaOperands(const DotOperands *d) {
-  if (d->batch != 1 && !d->bT && d->k % 64 != 0)
-    return false;
   if (ttTypeIsFp8(d->elem))
     return d->bT && d->k % 16 == 0;
   return d->k % 8 == 0 && (d->bT || d->n % 8 == 0);
@@ -398,8 +396,9 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
       f->bk /= 2;
   while (!f->userBk && f->bk / 2 >= f->k && f->bk * eb > 128)
     f->bk /= 2; /* no deeper than K (a step of 128 bytes at least: the swizzle row) */
-  while (f->batch != 1 && !f->bT && !f->userBk && f->k % f->bk != 0)
-    f->bk /= 2; /* a [B, K, N] operand: steps within one batch (tmaOperands) */
+  while (f->batch != 1 && !f->bT && !f->userBk && f->k % f->bk != 0 && f->bk * eb > 128)
+    f->bk /= 2; /* a [B, K, N] operand: steps within one batch where a step divides K
+                 * (else a batched box, dot.c) */
   g->warps = DECIDE(f->userWarps, tmaWarps, f);
   g->stagger = PICK(tmaStagger, f);
 }
@@ -448,10 +447,9 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   g->bm = f.bm;
   g->bn = f.bn;
   g->bk = f.bk;
-  /* Batched, the boxes are of the batches' rows stacked (dot.c); a [B, K, N] operand's
-   * only where the K step divides K, so that no step reads the next batch. */
-  g->boxes = d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch &&
-                                (d->bT || d->k % g->bk == 0));
+  /* Batched, the boxes are of the batches' rows stacked, a [B, K, N] operand whose K the
+   * step does not divide a batched box (dot.c). */
+  g->boxes = d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch);
   g->order = o->v[TT_TILE_ORDER];
   g->group = o->v[TT_TILE_GROUP_M];
   if (o->v[TT_TILE_K_STAGGER] >= 0) /* -1: the shape's (above) */

@@ -243,13 +243,14 @@ func.func @tma_ring(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kern
 // -----
 
 // hopper.tma_load copies into a tile.local_alloc ring and completes on the mbarriers of
-// a hopper.mbarrier_alloc (a kernel argument cannot be one); dims is [D0, D1].
+// a hopper.mbarrier_alloc (a kernel argument cannot be one); dims is [D0, D1] or
+// [B, D0, D1].
 // expected-error@+1 {{a tile.kernel's argument 1 must be a !tile.ptr, an integer, a float or a !hopper.tma_desc}}
 func.func @tma_barriers(%d: !hopper.tma_desc, %b: !hopper.mbarrier, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   %r = "tile.local_alloc"() : () -> memref<2x8x64xf16, 3>
   %o = "tile.range"() {start = 0 : i32, end = 512 : i32} : () -> tensor<512xi32>
   // expected-error@+1 {{'hopper.tma_load' needs a static memref<S x R x C x T, 3> ring}}
-  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 8, 64, 1>} : (!hopper.tma_desc, memref<2x8x64xf16, 3>, i32, !hopper.mbarrier, tensor<512xi32>, i1) -> ()
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 8, 64, 1, 1>} : (!hopper.tma_desc, memref<2x8x64xf16, 3>, i32, !hopper.mbarrier, tensor<512xi32>, i1) -> ()
   return
 }
 

@@ -2,18 +2,6 @@
 // RUN: not tt-opt %s --split-input-file --decompose --fuse --tile='block-k=256' --splitk='split-k=1' --pipeline='stage-in=tma num-stages=8' 2>&1 | FileCheck %s --check-prefix=BIG
 // RUN: not tt-opt %s --split-input-file --decompose --fuse --tile='block-k=128 num-warps=2' --splitk='split-k=1' --pipeline='stage-in=tma' 2>&1 | FileCheck %s --check-prefix=WARPS
 
-// TMA copies boxes of a 2-D matrix: a batched matmul's [B, K, N] operand is a box of the
-// batches' rows stacked only where the K step divides K (else a step would read the next
-// batch's rows); K = 1000 is not a multiple of the 128-element step, so each load is
-// refused.
-func.func @batched(%a: tensor<2x16x1000xf16>, %b: tensor<2x1000x256xf16>) -> tensor<2x16x256xf16> {
-  // expected-error@+1 {{pipeline: stage-in=tma needs each load of the K loop to be a dot operand box of a 2-D f16/bf16/fp8 matrix (tile.box, from --tile) whose rows are a multiple of 16 bytes, the tile at most 256 rows of a multiple of 128 bytes}}
-  %c = "prim.matmul"(%a, %b) : (tensor<2x16x1000xf16>, tensor<2x1000x256xf16>) -> tensor<2x16x256xf16>
-  return %c : tensor<2x16x256xf16>
-}
-
-// -----
-
 // A tensor map's rows are a multiple of 16 bytes: K = 1004 f16 is not (with
 // --decompose's align-k=0, which otherwise pads K to 1008).
 func.func @odd_k(%x: tensor<16x1004xf16>, %w: tensor<256x1004xf16>) -> tensor<16x256xf16> {

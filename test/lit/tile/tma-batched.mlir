@@ -6,7 +6,7 @@
 // RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=0' | FileCheck %s --check-prefix=OFF
 // Through the pipeline (stage-in=auto, tt-translate's): TMA rings and wgmma.
 // RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=RINGS
-// A given block-k that does not divide K leaves a [B, K, N] operand without boxes.
+// A given block-k that does not divide K makes a [B, K, N] operand a batched box.
 // RUN: tt-opt %s --split-input-file --fuse --tile='tma-batched=1 block-k=128' | FileCheck %s --check-prefix=USERK
 
 // Attention scores, Q [12, 200, 64] @ K^T (K [12, 200, 64] read transposed): the tiles'
@@ -48,18 +48,19 @@ func.func @pv(%p: tensor<4x300x1024xf16>, %v: tensor<4x1024x64xf16>) -> tensor<4
 
 // -----
 
-// A [B, K, N] operand whose K (100) 64 does not divide: a K step would read the next
-// batch's rows, so no boxes (operands through registers).
+// A [B, K, N] operand whose K (200) no K step of 64 or more divides: a step of the
+// stacked rows would read the next batch's, so that operand is a batched box [B, K, N]
+// (a rank-3 tensor map: rows past K read zeros); A stays a box of the stacked rows.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-NOT: tile.box
-// CHECK: return
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 15, 200>}
+// CHECK: "tile.load"({{.*}}) {tile.box = array<i64: 3, 200, 64>}
 // OFF-LABEL: func.func @fused_0_kernel
 // RINGS-LABEL: func.func @fused_0_kernel
-// RINGS-NOT: hopper.tma_load
-// RINGS: return
+// RINGS: "hopper.tma_load"({{.*}}) {dims = array<i64: 15, 200>}
+// RINGS: "hopper.tma_load"({{.*}}) {dims = array<i64: 3, 200, 64>}
 // USERK-LABEL: func.func @fused_0_kernel
-func.func @k100(%a: tensor<3x5x100xf16>, %b: tensor<3x100x64xf16>) -> tensor<3x5x64xf16> {
-  %c = "prim.matmul"(%a, %b) : (tensor<3x5x100xf16>, tensor<3x100x64xf16>) -> tensor<3x5x64xf16>
+func.func @k200(%a: tensor<3x5x200xf16>, %b: tensor<3x200x64xf16>) -> tensor<3x5x64xf16> {
+  %c = "prim.matmul"(%a, %b) : (tensor<3x5x200xf16>, tensor<3x200x64xf16>) -> tensor<3x5x64xf16>
   return %c : tensor<3x5x64xf16>
 }
 
@@ -75,8 +76,8 @@ func.func @k100(%a: tensor<3x5x100xf16>, %b: tensor<3x100x64xf16>) -> tensor<3x5
 // RINGS-LABEL: func.func @fused_0_kernel
 // RINGS-COUNT-2: "hopper.tma_load"
 // USERK-LABEL: func.func @fused_0_kernel
-// USERK-NOT: tile.box
-// USERK: return
+// USERK: "tile.load"({{.*}}) {tile.box = array<i64: 100, 192>}
+// USERK: "tile.load"({{.*}}) {tile.box = array<i64: 2, 192, 128>}
 func.func @k192(%p: tensor<2x50x192xf16>, %v: tensor<2x192x128xf16>) -> tensor<2x50x128xf16> {
   %o = "prim.matmul"(%p, %v) : (tensor<2x50x192xf16>, tensor<2x192x128xf16>) -> tensor<2x50x128xf16>
   return %o : tensor<2x50x128xf16>
