@@ -12,7 +12,8 @@
  *  3. Print tensor lines, then the prim program (fused functions in call order), then the
  *     launches with their arguments: the call's operand pointers, one pointer per result, then
  *     the `args` expressions, with `%iN`/`%rN` replaced by tensor ids. A launch whose
- *     `tile.launch` has `zero_result` (split-K kernels accumulate into their result) is
+ *     `tile.launch` has `zero_result` (split-K kernels accumulate into their result; with
+ *     `zero_kernel = @z`, from --pdl, a launch of @z over the result instead of the line) is
  *     preceded by `//@zero` of its result; such a file is format version 2, others 1. A
  *     launch with `workspace = S` and `reduce = @k` (two-stage split-K) gets a temp f32
  *     tensor [S, <result shape>] whose pointer follows the result's, and a second launch
@@ -547,6 +548,36 @@ static bool zeroesResult(Meta *m, MlirOperation fn, MlirAttribute launch) {
   return false;
 }
 
+/* A dynamic M's bucket (format 6): ` when EXPR in LO..[HI]` on the launch line being
+ * written, from `launch`'s when / when_range; nothing without them. False after an
+ * error. */
+static bool whenClause(Meta *m, MlirOperation call, MlirAttribute launch,
+                       const MlirValue *inputs, int nin) {
+  MlirAttribute when = mlirDictionaryAttrGetElementByName(launch, ttStrRef("when"));
+  MlirAttribute range = mlirDictionaryAttrGetElementByName(launch, ttStrRef("when_range"));
+  if (!mlirAttributeIsNull(when)) { /* a dynamic M's bucket (format 6) */
+    if (!mlirAttributeIsAString(when) || mlirAttributeIsNull(range) ||
+        !mlirAttributeIsADenseI64Array(range) || mlirDenseArrayGetNumElements(range) != 2 ||
+        mlirDenseI64ArrayGetElement(range, 0) < 1 ||
+        mlirDenseI64ArrayGetElement(range, 1) < 0) {
+      ttEmitError(call, "tile.launch: when (an expression) needs when_range = array<i64: lo, "
+                        "hi> (lo >= 1; hi 0: no upper bound)");
+      m->failed = true;
+      return false;
+    }
+    MlirStringRef w = mlirStringAttrGetValue(when);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)w.length, w.data);
+    ttStrAppend(&m->launches, " when ", 6);
+    substitute(m, call, inputs, nin, buf, &m->launches);
+    ttStrAppendf(&m->launches, " in %lld..", (long long)mlirDenseI64ArrayGetElement(range, 0));
+    if (mlirDenseI64ArrayGetElement(range, 1) > 0)
+      ttStrAppendf(&m->launches, "%lld", (long long)mlirDenseI64ArrayGetElement(range, 1));
+    m->symbolic = true;
+  }
+  return true;
+}
+
 /* The launch and arg lines of kernel `kname` for a call: grid from `launch` (grid[1] = 1
  * for a split-K reduce kernel), pointers to the call's operands, its result (tensor rid)
  * and the workspace (wid, when >= 0), then the `args` expressions. */
@@ -579,28 +610,8 @@ static void launchLines(Meta *m, MlirOperation call, MlirAttribute launch,
   m->pdl = m->pdl || pdl;
   ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld%s",
                (long long)blockThreads(m, name), (long long)shared, pdl ? " pdl" : "");
-  MlirAttribute when = mlirDictionaryAttrGetElementByName(launch, ttStrRef("when"));
-  MlirAttribute range = mlirDictionaryAttrGetElementByName(launch, ttStrRef("when_range"));
-  if (!mlirAttributeIsNull(when)) { /* a dynamic M's bucket (format 6) */
-    if (!mlirAttributeIsAString(when) || mlirAttributeIsNull(range) ||
-        !mlirAttributeIsADenseI64Array(range) || mlirDenseArrayGetNumElements(range) != 2 ||
-        mlirDenseI64ArrayGetElement(range, 0) < 1 ||
-        mlirDenseI64ArrayGetElement(range, 1) < 0) {
-      ttEmitError(call, "tile.launch: when (an expression) needs when_range = array<i64: lo, "
-                        "hi> (lo >= 1; hi 0: no upper bound)");
-      m->failed = true;
-      return;
-    }
-    MlirStringRef w = mlirStringAttrGetValue(when);
-    char buf[256];
-    snprintf(buf, sizeof buf, "%.*s", (int)w.length, w.data);
-    ttStrAppend(&m->launches, " when ", 6);
-    substitute(m, call, inputs, nin, buf, &m->launches);
-    ttStrAppendf(&m->launches, " in %lld..", (long long)mlirDenseI64ArrayGetElement(range, 0));
-    if (mlirDenseI64ArrayGetElement(range, 1) > 0)
-      ttStrAppendf(&m->launches, "%lld", (long long)mlirDenseI64ArrayGetElement(range, 1));
-    m->symbolic = true;
-  }
+  if (!whenClause(m, call, launch, inputs, nin))
+    return;
   ttStrAppend(&m->launches, "\n", 1);
   for (int i = 0; i < nin; i++)
     ttStrAppendf(&m->launches, "//@arg ptr %%%d\n", tensorId(m, inputs[i]));
@@ -679,7 +690,22 @@ static void kernelLines(Meta *m, MlirOperation call, MlirOperation fn,
     m->failed = true;
     return;
   }
-  if (zeroesResult(m, fn, launch)) {
+  MlirAttribute zk = mlirDictionaryAttrGetElementByName(launch, ttStrRef("zero_kernel"));
+  if (zeroesResult(m, fn, launch) && !mlirAttributeIsNull(zk) &&
+      mlirAttributeIsAFlatSymbolRef(zk)) { /* --pdl's zero kernel: (ptr, i32 numel) */
+    MlirStringRef z = mlirFlatSymbolRefAttrGetValue(zk);
+    char name[160];
+    snprintf(name, sizeof name, "%.*s", (int)z.length, z.data);
+    MlirOperation g = gpuFunc(m, name);
+    bool pdl = !mlirOperationIsNull(g) && !mlirAttributeIsNull(ttOpAttr(g, "tt.pdl"));
+    m->pdl = m->pdl || pdl;
+    ttStrAppendf(&m->launches,
+                 "//@launch %s grid cdiv(numel(%%%d),1024) 1 1 block %lld 1 1 shared 0%s",
+                 name, rid, (long long)blockThreads(m, name), pdl ? " pdl" : "");
+    if (!whenClause(m, call, launch, inputs, nin)) /* with its dot kernel, or not at all */
+      return;
+    ttStrAppendf(&m->launches, "\n//@arg ptr %%%d\n//@arg i32 numel(%%%d)\n", rid, rid);
+  } else if (zeroesResult(m, fn, launch)) {
     ttStrAppendf(&m->launches, "//@zero %%%d\n", rid);
     m->zeroes = true;
   }

@@ -12,8 +12,19 @@
  * runtime may launch such a kernel early. A runtime that launches it the plain way loses
  * nothing (the wait returns at once).
  *
- * Algorithm, for each tile kernel not marked yet (tt-translate runs the pass with its
- * defaults for sm_90 and later; a kernel tt-opt marked is left alone):
+ * Algorithm (tt-translate runs the pass with its defaults for sm_90 and later; a kernel
+ * tt-opt marked is left alone):
+ *  0. Zero kernels. A split-K launch that accumulates into its result (zero_result) had
+ *     the runtime zero it first with a memset, which no programmatic launch can overlap:
+ *     2-4 us of a 5-15 us decode GEMM (H200, cold: 64 x 4096 x 4096 14.8 us with the
+ *     memset, 11.0 without any zeroing; bench/2026-11-26-h200-zero-kernel.md). Each such
+ *     launch (one f16/bf16/f32 result, no dynamic-M `when`) gets @<kernel>_zero, a tile
+ *     kernel storing zeros (1024 a program), named by the launch's `zero_kernel`; launch
+ *     metadata launches it before the dot kernel. Marked `tile.zero_fill`, it triggers at
+ *     its start and waits before its stores, so the dot kernel launches at once and its
+ *     prologue (and the weight's first TMA loads) overlap the zeroing, while its own wait
+ *     keeps the adds after it (64 x 4096 x 4096: 12.5 us). trigger=off adds none.
+ * Then for each tile kernel not marked yet:
  *  1. The wait. The kernel's top-level ops are scanned from the start. Ops that leave
  *     global memory alone (arith, program ids, ranges, splats, shape ops, shared-memory
  *     rings and mbarriers) are passed over, and so is a hopper.tma_load of an *invariant*
@@ -199,6 +210,8 @@ static void pdlKernel(const PdlIndex *x, MlirOperation kernel, int trigger, int6
   ttOpAttrStr(kernel, "sym_name", kname, sizeof kname);
   MlirOperation fusion = ttModuleIndexLauncher(&x->mod, kname);
   MlirOperation loop = ttDotLoop(kbody);
+  if (trigger == TRIGGER_AUTO && !mlirAttributeIsNull(ttOpAttr(kernel, "tile.zero_fill")))
+    trigger = TRIGGER_START; /* a zero kernel (step 0): the kernel it zeroes for starts at once */
   if (trigger == TRIGGER_AUTO) { /* a symbolic grid counts as more than one wave */
     int64_t programs = mlirOperationIsNull(fusion) ? -1 : ttLaunchProgramsExact(fusion);
     trigger = programs > numSms * 7 / 8 && programs <= numSms &&
@@ -243,8 +256,73 @@ static void pdlKernel(const PdlIndex *x, MlirOperation kernel, int trigger, int6
            mlirOperationGetLocation(loop));
 }
 
+/* Step 0 for a fused function whose launch zeroes its result first (zero_result: split-K
+ * atomics) and has no zero kernel yet: @<kernel>_zero, a tile kernel of 1024 zeros per
+ * program over cdiv(numel, 1024) programs, inserted before fn and named by the launch's
+ * zero_kernel, so launch metadata launches it (with pdl) instead of a memset. Only for a
+ * single f16/bf16/f32 result, and not yet for a dynamic M's buckets (launches with
+ * `when`: launch metadata gives the zero launch its bucket's `when`, but that form has not
+ * run on a GPU yet; they keep the memset). */
+static void zeroKernel(const TtModuleIndex *mod, MlirOperation fn) {
+  MlirAttribute launch = ttOpAttr(fn, "tile.launch");
+  if (mlirAttributeIsNull(launch) || !mlirAttributeIsADictionary(launch))
+    return;
+  MlirAttribute z = mlirDictionaryAttrGetElementByName(launch, ttStrRef("zero_result"));
+  MlirAttribute k = mlirDictionaryAttrGetElementByName(launch, ttStrRef("kernel"));
+  bool zero = !mlirAttributeIsNull(z) && (mlirAttributeIsAUnit(z) ||
+                                          (mlirAttributeIsABool(z) && mlirBoolAttrGetValue(z)));
+  MlirAttribute fta = ttOpAttr(fn, "function_type");
+  MlirType ft = mlirAttributeIsNull(fta) ? (MlirType){NULL} : mlirTypeAttrGetValue(fta);
+  if (!zero || mlirAttributeIsNull(k) || !mlirAttributeIsAFlatSymbolRef(k) ||
+      !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(launch, ttStrRef("zero_kernel"))) ||
+      !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(launch, ttStrRef("when"))) ||
+      mlirTypeIsNull(ft) || mlirFunctionTypeGetNumResults(ft) != 1)
+    return;
+  MlirType elem = ttElementType(mlirFunctionTypeGetResult(ft, 0));
+  if (!mlirTypeIsAF16(elem) && !mlirTypeIsABF16(elem) && !mlirTypeIsAF32(elem))
+    return;
+  MlirStringRef kname = mlirFlatSymbolRefAttrGetValue(k);
+  char name[160], text[2048];
+  snprintf(name, sizeof name, "%.*s", (int)kname.length, kname.data);
+  MlirOperation dot = ttModuleIndexSymbol(mod, name);
+  if (mlirOperationIsNull(dot) || !mlirAttributeIsNull(ttOpAttr(dot, "tile.pdl")))
+    return; /* a kernel marked already (tt-opt's --pdl) is left as it is */
+  snprintf(name, sizeof name, "%.*s_zero", (int)kname.length, kname.data);
+  const char *t = ttDtypeName(elem);
+  snprintf(text, sizeof text,
+           "func.func @%s(%%p: !tile.ptr<%s>, %%n: i32) attributes {tile.kernel, "
+           "tile.num_warps = 4 : i32, tile.zero_fill} {\n"
+           "  %%pid = \"tile.program_id\"() {axis = 0 : i32} : () -> i32\n"
+           "  %%r = \"tile.range\"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>\n"
+           "  %%c = arith.constant 1024 : i32\n"
+           "  %%b = arith.muli %%pid, %%c : i32\n"
+           "  %%bs = \"tile.splat\"(%%b) : (i32) -> tensor<1024xi32>\n"
+           "  %%o = arith.addi %%bs, %%r : tensor<1024xi32>\n"
+           "  %%ns = \"tile.splat\"(%%n) : (i32) -> tensor<1024xi32>\n"
+           "  %%m = arith.cmpi slt, %%o, %%ns : tensor<1024xi32>\n"
+           "  %%z = arith.constant dense<0.0> : tensor<1024x%s>\n"
+           "  \"tile.store\"(%%p, %%o, %%z, %%m) : (!tile.ptr<%s>, tensor<1024xi32>, "
+           "tensor<1024x%s>, tensor<1024xi1>) -> ()\n"
+           "  return\n}",
+           name, t, t, t, t);
+  MlirContext ctx = mlirOperationGetContext(fn);
+  MlirOperation kernel = mlirOperationCreateParse(ctx, ttStrRef(text), ttStrRef("tt-pdl-zero"));
+  if (mlirOperationIsNull(kernel))
+    return; /* cannot happen for these types; the memset stays */
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(fn), fn, kernel);
+  ttLaunchSet(fn, "zero_kernel", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name)));
+}
+
 bool ttPdlPass(MlirModule module, const TtPassOptions *opts) {
-  PdlIndex x = {0}; /* the pass adds no top-level ops and no calls */
+  if (opts->v[TT_PDL_TRIGGER] != TRIGGER_OFF) { /* step 0: zero kernels (top-level ops) */
+    TtModuleIndex mod;
+    ttModuleIndexInit(&mod, module);
+    for (int i = 0; i < mod.n; i++)
+      if (ttOpIs(mod.ops[i], "func.func") && !mlirAttributeIsNull(ttOpAttr(mod.ops[i], "prim.fusion")))
+        zeroKernel(&mod, mod.ops[i]);
+    ttModuleIndexDestroy(&mod);
+  }
+  PdlIndex x = {0}; /* after step 0 the pass adds no top-level ops and no calls */
   ttModuleIndexInit(&x.mod, module);
   ttWalk(mlirModuleGetOperation(module), collectCall, &x);
   for (int i = 0; i < x.mod.n; i++) {

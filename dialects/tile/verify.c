@@ -473,8 +473,9 @@ static void kernelTakes(Verify *v, MlirOperation fn, MlirOperation k, intptr_t n
          name, (long)nptr, workspace ? ", workspace" : "", (long)nint, (long)ntma);
 }
 
-static const char *const kLaunchKeys[] = {"kernel", "grid",       "args", "zero_result", "reduce",
-                                          "workspace", "when", "when_range", "tma", NULL};
+static const char *const kLaunchKeys[] = {"kernel",     "grid", "args",       "zero_result",
+                                          "zero_kernel", "reduce", "workspace", "when",
+                                          "when_range", "tma",   NULL};
 
 /* A fused function's tile.launch dictionary. */
 static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
@@ -515,6 +516,25 @@ static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
              "over %%iN / %%rN, the function's inputs and results");
   if (!mlirAttributeIsNull(zero) && !mlirAttributeIsAUnit(zero) && !mlirAttributeIsABool(zero))
     FAIL(fn, "tile.launch: zero_result must be a unit or bool attribute");
+  MlirAttribute zk = mlirDictionaryAttrGetElementByName(l, ttStrRef("zero_kernel"));
+  if (!mlirAttributeIsNull(zk)) { /* --pdl's: a kernel (!tile.ptr<T>, i32) of the result's T */
+    MlirOperation z = kernelNamed(v, zk);
+    MlirBlock zb = mlirOperationIsNull(z) ? (MlirBlock){NULL}
+                                         : mlirRegionGetFirstBlock(mlirOperationGetRegion(z, 0));
+    bool ok = !mlirBlockIsNull(zb) && !mlirAttributeIsNull(zero) && nres == 1 &&
+              mlirBlockGetNumArguments(zb) == 2 &&
+              mlirTypeIsAInteger(mlirValueGetType(mlirBlockGetArgument(zb, 1)));
+    if (ok) {
+      char want[160], have[160];
+      snprintf(want, sizeof want, "!tile.ptr<%s>",
+               ttDtypeName(ttElementType(mlirFunctionTypeGetResult(t, 0))));
+      ok = strcmp(typeText(mlirValueGetType(mlirBlockGetArgument(zb, 0)), have, sizeof have),
+                  want) == 0;
+    }
+    if (!ok)
+      FAIL(fn, "tile.launch: zero_kernel must name a tile.kernel function (!tile.ptr<T>, i32) "
+               "of the result's element type T, with zero_result, for one result");
+  }
   MlirOperation rk = kernelNamed(v, reduce);
   bool wsOk = mlirAttributeIsNull(ws) ? mlirAttributeIsNull(reduce)
                                       : mlirAttributeIsAInteger(ws) &&

@@ -13,13 +13,16 @@
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]]
 // CHECK: arith.select %[[FIRST]]
 // CHECK: "tile.atomic_add"
-// PTX: //@zero
+// sm_90a zeroes the result with a kernel (--pdl's, launched with pdl so the dot kernel
+// starts beside it), sm_80 with a memset line.
+// PTX: //@launch fused_0_kernel_zero grid cdiv(numel(%3),1024) 1 1 block 128 1 1 shared 0 pdl
 // PTX: //@launch fused_0_kernel grid 32 2 1 block 128 1 1
 // sm_90a adds each run of 8 halves with one red of four f16x2 words; sm_80 adds one half
 // at a time.
 // PTX: .version 8.1
 // PTX: red.global.add.noftz.v4.f16x2
-// PTX80: //@launch fused_0_kernel grid 32 2 1 block 128 1 1
+// PTX80: //@zero %3
+// PTX80-NEXT: //@launch fused_0_kernel grid 32 2 1 block 128 1 1
 // PTX80-NOT: red.global.add.noftz.v4
 // PTX80: atom.global.add.noftz.f16
 func.func @linear_bias(%x: tensor<200x4112xf16>, %w: tensor<1000x4112xf16>, %b: tensor<1000xf16>) -> tensor<200x1000xf16> {
