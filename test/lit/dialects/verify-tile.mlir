@@ -208,6 +208,35 @@ func.func @cluster() attributes {tile.kernel, tile.num_warps = 1 : i32} {
 
 // -----
 
+// zero_kernel (--pdl's zero kernel of a split-K result) names a kernel (!tile.ptr<T>, i32)
+// of the result's element type, and goes with zero_result: here f16 for an f32 result.
+func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return
+}
+func.func @z(%p: !tile.ptr<f16>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  return
+}
+// expected-error@+1 {{tile.launch: zero_kernel must name a tile.kernel function (!tile.ptr<T>, i32) of the result's element type T, with zero_result, for one result}}
+func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["numel(%r0)"], grid = ["1", "1", "1"], kernel = @k, zero_result, zero_kernel = @z}} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// ... and without zero_result.
+func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return
+}
+func.func @z(%p: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  return
+}
+// expected-error@+1 {{tile.launch: zero_kernel must name a tile.kernel function}}
+func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["numel(%r0)"], grid = ["1", "1", "1"], kernel = @k, zero_kernel = @z}} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
 // Verifies: a launch with every key, over a kernel that takes what it passes.
 func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %w: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32, tile.split_k = 2 : i32} {
   return
@@ -215,6 +244,9 @@ func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %w: !tile.ptr<f32>, %n: i32
 func.func @r(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %w: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   return
 }
-func.func private @f(%x: tensor<?x8xf32>) -> tensor<?x8xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["dim(%i0,0)*8"], grid = ["cdiv(numel(%r0),1024)+(2*dim(%r0,1))", "2", "1"], kernel = @k, reduce = @r, workspace = 2 : i32, zero_result, when = "dim(%i0,0)", when_range = array<i64: 1, 0>}, tile.when = array<i64: 1, 0>} {
+func.func @z(%p: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32, tile.zero_fill} {
+  return
+}
+func.func private @f(%x: tensor<?x8xf32>) -> tensor<?x8xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["dim(%i0,0)*8"], grid = ["cdiv(numel(%r0),1024)+(2*dim(%r0,1))", "2", "1"], kernel = @k, reduce = @r, workspace = 2 : i32, zero_result, zero_kernel = @z, when = "dim(%i0,0)", when_range = array<i64: 1, 0>}, tile.when = array<i64: 1, 0>} {
   return %x : tensor<?x8xf32>
 }
