@@ -13,7 +13,8 @@ OUT/translate:  the examples and the lit chunks (no directive: tt-translate take
                 level), the lit tt-translate RUN lines' --arch as `//! ARCH`, and the
                 examples after tt-opt --fuse and --fuse --tile (fused and tile level).
 OUT/meta:       the `//@` lines of the PTX tt-translate makes of every example and every
-                tt-translate lit input, and of the lit tests' .ptx files.
+                tt-translate lit input, and of the lit tests' .ptx files and .ptx sections
+                (split-file).
 Files are named by the SHA-1 of their content, as libFuzzer names corpus files.
 """
 import glob
@@ -129,6 +130,12 @@ for path in glob.glob(os.path.join(root, "test", "lit", "**", "*.ptx"), recursiv
     m = meta_lines(open(path, errors="replace").read())
     if m:
         write("meta", m)
+# the .ptx sections of split-file tests (`//--- NAME.ptx` up to the next `//--- `)
+for path in glob.glob(os.path.join(root, "test", "lit", "**", "*.test"), recursive=True):
+    for part in re.split(r"^//--- ", open(path, errors="replace").read(), flags=re.M)[1:]:
+        name, _, body = part.partition("\n")
+        if name.strip().endswith(".ptx") and meta_lines(body):
+            write("meta", meta_lines(body))
 
 for t in ("opt", "translate", "meta"):
     print("%s: %d seeds" % (t, len(os.listdir(os.path.join(out, t)))))
