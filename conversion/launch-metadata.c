@@ -691,8 +691,8 @@ static void kernelLines(Meta *m, MlirOperation call, MlirOperation fn,
     return;
   }
   MlirAttribute zk = mlirDictionaryAttrGetElementByName(launch, ttStrRef("zero_kernel"));
-  if (zeroesResult(m, fn, launch) && !mlirAttributeIsNull(zk) &&
-      mlirAttributeIsAFlatSymbolRef(zk)) { /* --pdl's zero kernel: (ptr, i32 numel) */
+  bool zero = zeroesResult(m, fn, launch);
+  if (zero && !mlirAttributeIsNull(zk) && mlirAttributeIsAFlatSymbolRef(zk)) { /* --pdl's zero kernel: (ptr, i32 numel) */
     MlirStringRef z = mlirFlatSymbolRefAttrGetValue(zk);
     char name[160];
     snprintf(name, sizeof name, "%.*s", (int)z.length, z.data);
@@ -705,7 +705,7 @@ static void kernelLines(Meta *m, MlirOperation call, MlirOperation fn,
     if (!whenClause(m, call, launch, inputs, nin)) /* with its dot kernel, or not at all */
       return;
     ttStrAppendf(&m->launches, "\n//@arg ptr %%%d\n//@arg i32 numel(%%%d)\n", rid, rid);
-  } else if (zeroesResult(m, fn, launch)) {
+  } else if (zero) {
     ttStrAppendf(&m->launches, "//@zero %%%d\n", rid);
     m->zeroes = true;
   }

@@ -64,9 +64,9 @@ static const TtPassOption tileOptions[] = {
     [TT_TILE_TMA_BATCHED] =
         {"tma-batched",
          "dot kernels: 1: batched (3-D) matmuls take TMA too, each operand read as its batches' "
-         "rows stacked (a [B, K, N] operand where 64 divides K; the default: 2-4x the register "
-         "form's speed at attention sizes, bench/2026-11-26-h200-bmm.md); 0: batched operands "
-         "staged through registers",
+         "rows stacked (a [B, K, N] operand whose K the K step does not divide as a batched "
+         "tensor map; K >= 64), the default: 2-4x the register form's speed at attention "
+         "sizes, bench/2026-11-26-h200-bmm.md; 0: batched operands staged through registers",
          1, 0, 1, NULL},
     [TT_TILE_K_STAGGER] =
         {"k-stagger",

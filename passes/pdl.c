@@ -288,6 +288,8 @@ static void zeroKernel(const TtModuleIndex *mod, MlirOperation fn) {
   if (mlirOperationIsNull(dot) || !mlirAttributeIsNull(ttOpAttr(dot, "tile.pdl")))
     return; /* a kernel marked already (tt-opt's --pdl) is left as it is */
   snprintf(name, sizeof name, "%.*s_zero", (int)kname.length, kname.data);
+  if (!mlirOperationIsNull(ttModuleIndexSymbol(mod, name)))
+    return; /* the name is taken (a second launch of the kernel, or the user's): memset */
   const char *t = ttDtypeName(elem);
   snprintf(text, sizeof text,
            "func.func @%s(%%p: !tile.ptr<%s>, %%n: i32) attributes {tile.kernel, "

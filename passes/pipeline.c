@@ -336,11 +336,17 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
     int64_t shape[TT_MAX_RANK];
     views[i] = dotView(s->loads[i], true);
     int64_t eb = ttDtypeBytes(mlirValueGetType(mlirOperationGetResult(s->loads[i], 0)));
-    bool ok = !mlirAttributeIsNull(box) && mlirAttributeIsADenseI64Array(box) &&
+    intptr_t rank = !mlirAttributeIsNull(box) && mlirAttributeIsADenseI64Array(box)
+                        ? mlirDenseArrayGetNumElements(box)
+                        : 0;
+    bool ok = (rank == 2 || rank == 3) &&
               mlirValueIsABlockArgument(mlirOperationGetOperand(s->loads[i], 0)) &&
-              (mlirDenseArrayGetNumElements(box) == 2 || mlirDenseArrayGetNumElements(box) == 3) &&
-              !mlirOperationIsNull(views[i]) &&
-              (mlirDenseI64ArrayGetElement(box, mlirDenseArrayGetNumElements(box) - 1) * eb) % 16 == 0;
+              !mlirOperationIsNull(views[i]);
+    for (intptr_t j = 0; ok && j < rank; j++) { /* sizes of i32 range (2-D: D0 -1 = `?`) */
+      int64_t x = mlirDenseI64ArrayGetElement(box, j);
+      ok = (x >= 1 && x <= INT32_MAX) || (rank == 2 && j == 0 && x == -1);
+    }
+    ok = ok && (mlirDenseI64ArrayGetElement(box, rank - 1) * eb) % 16 == 0;
     if (ok) {
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(views[i], 0)), shape);
       ok = shape[0] <= 256 && (shape[1] * eb) % 128 == 0;
@@ -349,8 +355,9 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
     if (!ok) {
       if (report)
         ttEmitError(s->loads[i], "pipeline: stage-in=tma needs each load of the K loop to "
-                                 "be a dot operand box of a 2-D f16/bf16/fp8 matrix "
-                                 "(tile.box, from --tile) whose rows are a "
+                                 "be a dot operand box of a 2-D f16/bf16/fp8 matrix, or a "
+                                 "batch of them (tile.box, from --tile; sizes of i32 "
+                                 "range) whose rows are a "
                                  "multiple of 16 bytes, the tile at most 256 rows of a "
                                  "multiple of 128 bytes");
       return false;
@@ -528,8 +535,9 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     if (tma)
       stages = tmaStages;
   }
-  /* From the shape, no more stages than the K loop has steps (at least 2): a slot no step
-   * fills only takes shared memory a second block could use (H200, attention scores
+  /* TMA rings from the shape (the other forms pick theirs below, uncapped): no more stages
+   * than the K loop has steps (at least 2): a slot no step fills only takes shared memory
+   * a second block could use (H200, attention scores
    * 32 x 1024 x 1024 x 128 on 128x128x64, 2 K steps: 2 stages 33.3 us, 3 stages 38.1;
    * bench/2026-11-26-h200-bmm-tune.md). */
   int64_t lo = ttConstIntValue(mlirOperationGetOperand(loop, 0)),

@@ -247,6 +247,8 @@ TtrtStatus ttrtMetaResolve(TtrtMeta *meta, TtrtError *err) {
     if (a->kind != TTRT_ARG_TMA)
       continue;
     int64_t numel = ttrtShapeGetNumel(&meta->tensors[a->tensor].shape);
+    if (a->tmaBatch)
+      continue; /* a batched map: of a static tensor, checked when parsed */
     int64_t rows = a->tmaDims[0] > 0 ? a->tmaDims[0] : numel / a->tmaDims[1];
     if (rows < 1 || rows > INT32_MAX || rows * a->tmaDims[1] != numel) {
       meta->resolved = false;

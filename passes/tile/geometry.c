@@ -98,8 +98,10 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
  * multiple of 16 bytes (TMA's stride rule), f16/bf16, or fp8 with both K-major (fp8
  * wgmma: the weight read transposed from [N, K]). Batched operands are read as their
  * batches' rows stacked (dot.c), a [B, K, N] operand whose K the step does not divide as
- * a batched (rank-3) box. */
+ * a batched (rank-3) box, whose rows the step may not pass: K of 64 at least. */
 static bool tmaOperands(const DotOperands *d) {
+  if (d->batch != 1 && !d->bT && d->k < 64)
+    return false; /* a K step (one 128-byte row at least) would be deeper than K */
   if (ttTypeIsFp8(d->elem))
     return d->bT && d->k % 16 == 0;
   return d->k % 8 == 0 && (d->bT || d->n % 8 == 0);
@@ -140,8 +142,8 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
  *      tmaRow256K;
  *   7. the K step's depth (tmaKDepth: keep, double, or halve until two blocks share an SM);
  *   8. warps (tmaWarps) and the K stagger (tmaStagger);
- *  otherwise (fp8 B not K-major, a batched [B, K, N] B where 64 does not divide K, rows
- *  TMA cannot stride; tma=0), operands staged
+ *  otherwise (fp8 B not K-major, a batched [B, K, N] B with K < 64, rows TMA cannot
+ *  stride; tma=0), operands staged
  *  through registers: block-m, block-n, block-k and warps (regBlockM ... regWarps).
  * An option the user gives replaces its decision's pick; steps 3, 5, 6 and 7 leave alone
  * what the user gave (block-m, block-n or num-warps turn the spread off; block-n turns off
@@ -439,8 +441,9 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
              .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
              .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
              .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
-  if (o->v[TT_TILE_TMA] && (d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch)) &&
-      tmaOperands(d)) /* options tma and tma-batched (1 by default) */
+  bool tma = o->v[TT_TILE_TMA] && (d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch)) &&
+             tmaOperands(d); /* options tma and tma-batched (1 by default) */
+  if (tma)
     tmaGeometry(&f, g);
   else
     registerGeometry(&f, g);
@@ -449,7 +452,7 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   g->bk = f.bk;
   /* Batched, the boxes are of the batches' rows stacked, a [B, K, N] operand whose K the
    * step does not divide a batched box (dot.c). */
-  g->boxes = d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch);
+  g->boxes = d->batch == 1 || tma;
   g->order = o->v[TT_TILE_ORDER];
   g->group = o->v[TT_TILE_GROUP_M];
   if (o->v[TT_TILE_K_STAGGER] >= 0) /* -1: the shape's (above) */

@@ -8,6 +8,11 @@
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128 num-warps=4' --splitk='split-k=2' | tt-translate --ptx --arch=sm_80 -o %t80.ptx
 // RUN: FileCheck %s --check-prefix=PTX80 < %t80.ptx
+// The zero kernel through tt-opt down to gpu level (tt-translate then takes gpu.funcs: the
+// launch's zero_kernel names one):
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 block-k=128 num-warps=4' --splitk='split-k=2' --pipeline --pdl --convert-tile-to-gpu | tt-translate --ptx | FileCheck %s --check-prefix=GPU
+// GPU: //@launch fused_0_kernel_zero grid cdiv(numel(%3),1024) 1 1 block 128 1 1 shared 0 pdl
+// GPU-NEXT: //@arg ptr %3
 
 // CHECK: %[[K:.*]] = "tile.program_id"() {axis = 1 : i32}
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]]

@@ -44,6 +44,19 @@ func.func @pv(%p: tensor<32x1024x1024xf16>, %v: tensor<32x1024x64xf16>) -> tenso
 
 // -----
 
+// A [B, K, N] operand with K < 64: a K step (one 128-byte row at least) would pass K, so
+// the operands are staged through registers (no boxes, no TMA rings).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.box
+// CHECK-NOT: hopper.tma_load
+// CHECK: return
+func.func @pv_k32(%p: tensor<8x64x32xf16>, %v: tensor<8x32x128xf16>) -> tensor<8x64x128xf16> {
+  %o = "prim.matmul"(%p, %v) : (tensor<8x64x32xf16>, tensor<8x32x128xf16>) -> tensor<8x64x128xf16>
+  return %o : tensor<8x64x128xf16>
+}
+
+// -----
+
 // 2-D, K = 128 past 4 waves of 128 x 128 tiles: shallow, so not the big grid's 128 x 256.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.geometry = "block-m=128 block-n=128 block-k=64 num-warps=4 k-stagger=0"
