@@ -578,6 +578,25 @@ static bool whenClause(Meta *m, MlirOperation call, MlirAttribute launch,
   return true;
 }
 
+/* The end of kernel `name`'s launch line: ` block T 1 1 shared S`, and ` pdl` where its
+ * gpu.func waits for the launch before it (an error where S passes the arch's limit). */
+static void launchBlock(Meta *m, MlirOperation call, const char *name) {
+  int64_t shared = dynamicShared(m, name);
+  if (shared > archSharedLimit(m->arch)) {
+    ttEmitError(call, "tt-translate: kernel @%s needs %lld bytes of shared memory; %s allows "
+                      "at most %lld a block (smaller dot tiles: --tile='tma=0' for "
+                      "targets without TMA, or block-m, block-n, block-k; or fewer "
+                      "--pipeline stages)",
+                name, (long long)shared, m->arch, (long long)archSharedLimit(m->arch));
+    m->failed = true;
+  }
+  MlirOperation g = gpuFunc(m, name);
+  bool pdl = !mlirOperationIsNull(g) && !mlirAttributeIsNull(ttOpAttr(g, "tt.pdl"));
+  m->pdl = m->pdl || pdl;
+  ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld%s",
+               (long long)blockThreads(m, name), (long long)shared, pdl ? " pdl" : "");
+}
+
 /* The launch and arg lines of kernel `kname` for a call: grid from `launch` (grid[1] = 1
  * for a split-K reduce kernel), pointers to the call's operands, its result (tensor rid)
  * and the workspace (wid, when >= 0), then the `args` expressions. */
@@ -596,20 +615,7 @@ static void launchLines(Meta *m, MlirOperation call, MlirAttribute launch,
     ttStrAppend(&m->launches, " ", 1);
     substitute(m, call, inputs, nin, reduce && i == 1 ? "1" : buf, &m->launches);
   }
-  int64_t shared = dynamicShared(m, name);
-  if (shared > archSharedLimit(m->arch)) {
-    ttEmitError(call, "tt-translate: kernel @%s needs %lld bytes of shared memory; %s allows "
-                      "at most %lld a block (smaller dot tiles: --tile='tma=0' for "
-                      "targets without TMA, or block-m, block-n, block-k; or fewer "
-                      "--pipeline stages)",
-                name, (long long)shared, m->arch, (long long)archSharedLimit(m->arch));
-    m->failed = true;
-  }
-  MlirOperation g = gpuFunc(m, name);
-  bool pdl = !mlirOperationIsNull(g) && !mlirAttributeIsNull(ttOpAttr(g, "tt.pdl"));
-  m->pdl = m->pdl || pdl;
-  ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld%s",
-               (long long)blockThreads(m, name), (long long)shared, pdl ? " pdl" : "");
+  launchBlock(m, call, name);
   if (!whenClause(m, call, launch, inputs, nin))
     return;
   ttStrAppend(&m->launches, "\n", 1);
@@ -692,16 +698,13 @@ static void kernelLines(Meta *m, MlirOperation call, MlirOperation fn,
   }
   MlirAttribute zk = mlirDictionaryAttrGetElementByName(launch, ttStrRef("zero_kernel"));
   bool zero = zeroesResult(m, fn, launch);
-  if (zero && !mlirAttributeIsNull(zk) && mlirAttributeIsAFlatSymbolRef(zk)) { /* --pdl's zero kernel: (ptr, i32 numel) */
+  if (zero && !mlirAttributeIsNull(zk) && mlirAttributeIsAFlatSymbolRef(zk)) {
+    /* --pdl's zero kernel: (ptr, i32 numel), 1024 elements a program */
     MlirStringRef z = mlirFlatSymbolRefAttrGetValue(zk);
     char name[160];
     snprintf(name, sizeof name, "%.*s", (int)z.length, z.data);
-    MlirOperation g = gpuFunc(m, name);
-    bool pdl = !mlirOperationIsNull(g) && !mlirAttributeIsNull(ttOpAttr(g, "tt.pdl"));
-    m->pdl = m->pdl || pdl;
-    ttStrAppendf(&m->launches,
-                 "//@launch %s grid cdiv(numel(%%%d),1024) 1 1 block %lld 1 1 shared 0%s",
-                 name, rid, (long long)blockThreads(m, name), pdl ? " pdl" : "");
+    ttStrAppendf(&m->launches, "//@launch %s grid cdiv(numel(%%%d),1024) 1 1", name, rid);
+    launchBlock(m, call, name);
     if (!whenClause(m, call, launch, inputs, nin)) /* with its dot kernel, or not at all */
       return;
     ttStrAppendf(&m->launches, "\n//@arg ptr %%%d\n//@arg i32 numel(%%%d)\n", rid, rid);

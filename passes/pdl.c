@@ -263,10 +263,10 @@ static void pdlKernel(const PdlIndex *x, MlirOperation kernel, int trigger, int6
  * single f16/bf16/f32 result, and not yet for a dynamic M's buckets (launches with
  * `when`: launch metadata gives the zero launch its bucket's `when`, but that form has not
  * run on a GPU yet; they keep the memset). */
-static void zeroKernel(const TtModuleIndex *mod, MlirOperation fn) {
+static bool zeroKernel(const TtModuleIndex *mod, MlirOperation fn) {
   MlirAttribute launch = ttOpAttr(fn, "tile.launch");
   if (mlirAttributeIsNull(launch) || !mlirAttributeIsADictionary(launch))
-    return;
+    return false;
   MlirAttribute z = mlirDictionaryAttrGetElementByName(launch, ttStrRef("zero_result"));
   MlirAttribute k = mlirDictionaryAttrGetElementByName(launch, ttStrRef("kernel"));
   bool zero = !mlirAttributeIsNull(z) && (mlirAttributeIsAUnit(z) ||
@@ -277,19 +277,21 @@ static void zeroKernel(const TtModuleIndex *mod, MlirOperation fn) {
       !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(launch, ttStrRef("zero_kernel"))) ||
       !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(launch, ttStrRef("when"))) ||
       mlirTypeIsNull(ft) || mlirFunctionTypeGetNumResults(ft) != 1)
-    return;
+    return false;
   MlirType elem = ttElementType(mlirFunctionTypeGetResult(ft, 0));
   if (!mlirTypeIsAF16(elem) && !mlirTypeIsABF16(elem) && !mlirTypeIsAF32(elem))
-    return;
+    return false;
   MlirStringRef kname = mlirFlatSymbolRefAttrGetValue(k);
   char name[160], text[2048];
   snprintf(name, sizeof name, "%.*s", (int)kname.length, kname.data);
   MlirOperation dot = ttModuleIndexSymbol(mod, name);
-  if (mlirOperationIsNull(dot) || !mlirAttributeIsNull(ttOpAttr(dot, "tile.pdl")))
-    return; /* a kernel marked already (tt-opt's --pdl) is left as it is */
+  if (mlirOperationIsNull(dot) || !mlirAttributeIsNull(ttOpAttr(dot, "tile.pdl")) ||
+      !mlirOperationEqual(ttModuleIndexLauncher(mod, name), fn))
+    return false; /* a kernel marked already (tt-opt's --pdl) is left as it is; a kernel
+                   * that several functions launch gets one zero kernel at most */
   snprintf(name, sizeof name, "%.*s_zero", (int)kname.length, kname.data);
   if (!mlirOperationIsNull(ttModuleIndexSymbol(mod, name)))
-    return; /* the name is taken (a second launch of the kernel, or the user's): memset */
+    return false; /* the name is taken (a second launch of the kernel, or the user's): memset */
   const char *t = ttDtypeName(elem);
   snprintf(text, sizeof text,
            "func.func @%s(%%p: !tile.ptr<%s>, %%n: i32) attributes {tile.kernel, "
@@ -310,22 +312,24 @@ static void zeroKernel(const TtModuleIndex *mod, MlirOperation fn) {
   MlirContext ctx = mlirOperationGetContext(fn);
   MlirOperation kernel = mlirOperationCreateParse(ctx, ttStrRef(text), ttStrRef("tt-pdl-zero"));
   if (mlirOperationIsNull(kernel))
-    return; /* cannot happen for these types; the memset stays */
+    return false; /* cannot happen for these types; the memset stays */
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(fn), fn, kernel);
   ttLaunchSet(fn, "zero_kernel", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name)));
+  return true;
 }
 
 bool ttPdlPass(MlirModule module, const TtPassOptions *opts) {
-  if (opts->v[TT_PDL_TRIGGER] != TRIGGER_OFF) { /* step 0: zero kernels (top-level ops) */
-    TtModuleIndex mod;
-    ttModuleIndexInit(&mod, module);
-    for (int i = 0; i < mod.n; i++)
-      if (ttOpIs(mod.ops[i], "func.func") && !mlirAttributeIsNull(ttOpAttr(mod.ops[i], "prim.fusion")))
-        zeroKernel(&mod, mod.ops[i]);
-    ttModuleIndexDestroy(&mod);
-  }
   PdlIndex x = {0}; /* after step 0 the pass adds no top-level ops and no calls */
   ttModuleIndexInit(&x.mod, module);
+  bool added = false; /* step 0: zero kernels (top-level ops: the index is made again) */
+  for (int i = 0, n = x.mod.n; opts->v[TT_PDL_TRIGGER] != TRIGGER_OFF && i < n; i++)
+    if (ttOpIs(x.mod.ops[i], "func.func") &&
+        !mlirAttributeIsNull(ttOpAttr(x.mod.ops[i], "prim.fusion")))
+      added |= zeroKernel(&x.mod, x.mod.ops[i]);
+  if (added) {
+    ttModuleIndexDestroy(&x.mod);
+    ttModuleIndexInit(&x.mod, module);
+  }
   ttWalk(mlirModuleGetOperation(module), collectCall, &x);
   for (int i = 0; i < x.mod.n; i++) {
     MlirOperation op = x.mod.ops[i];

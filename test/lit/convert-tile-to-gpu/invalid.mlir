@@ -256,6 +256,20 @@ func.func @tma_barriers(%d: !hopper.tma_desc, %b: !hopper.mbarrier, %i: i32, %p:
 
 // -----
 
+// A batched map's dims [B, D0, D1] are each at least 1, D0 x D1 within i32 (the offsets).
+func.func @tma_batched_dims(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %r = "tile.local_alloc"() : () -> memref<2x8x64xf16, 3>
+  %b = "hopper.mbarrier_alloc"() {count = 2 : i32} : () -> !hopper.mbarrier
+  %o = "tile.range"() {start = 0 : i32, end = 512 : i32} : () -> tensor<512xi32>
+  // expected-error@+1 {{'hopper.tma_load' needs a static memref<S x R x C x T, 3> ring}}
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 0, 1000, 64>} : (!hopper.tma_desc, memref<2x8x64xf16, 3>, i32, !hopper.mbarrier, tensor<512xi32>, i1) -> ()
+  // expected-error@+1 {{'hopper.tma_load' needs a static memref<S x R x C x T, 3> ring}}
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 2, 65536, 65536>} : (!hopper.tma_desc, memref<2x8x64xf16, 3>, i32, !hopper.mbarrier, tensor<512xi32>, i1) -> ()
+  return
+}
+
+// -----
+
 // A TMA slot holds its tile 128-byte swizzled, for wgmma: no other op reads it.
 func.func @tma_slot_use(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %r = "tile.local_alloc"() : () -> memref<2x16x64xf16, 3>

@@ -208,6 +208,28 @@ func.func @cluster() attributes {tile.kernel, tile.num_warps = 1 : i32} {
 
 // -----
 
+// A batched tma entry [input, batch, D0, D1, box rows, box columns]: every size at least
+// 1 (a dynamic D0, -1, only without a batch).
+func.func @k(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %n: i32, %d: !hopper.tma_desc) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return
+}
+// expected-error@+1 {{tile.launch: each tma entry is array<i64: input, [batch,] D0, D1, box rows, box columns> of an input of the function (D0 -1: a dynamic M, without a batch)}}
+func.func private @f(%x: tensor<2x64x64xf16>) -> tensor<2x64x64xf16> attributes {prim.fusion = "elementwise", tile.launch = {args = ["numel(%r0)"], grid = ["1", "1", "1"], kernel = @k, tma = [array<i64: 0, 0, 64, 64, 64, 64>]}} {
+  return %x : tensor<2x64x64xf16>
+}
+
+// -----
+
+func.func @k(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %n: i32, %d: !hopper.tma_desc) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return
+}
+// expected-error@+1 {{tile.launch: each tma entry is array<i64: input, [batch,] D0, D1, box rows, box columns>}}
+func.func private @f(%x: tensor<2x64x64xf16>) -> tensor<2x64x64xf16> attributes {prim.fusion = "elementwise", tile.launch = {args = ["numel(%r0)"], grid = ["1", "1", "1"], kernel = @k, tma = [array<i64: 0, 2, -1, 64, 64, 64>]}} {
+  return %x : tensor<2x64x64xf16>
+}
+
+// -----
+
 // zero_kernel (--pdl's zero kernel of a split-K result) names a kernel (!tile.ptr<T>, i32)
 // of the result's element type, and goes with zero_result: here f16 for an f32 result.
 func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
