@@ -22,7 +22,9 @@
  *     version 4: the maps by value; a batched map, BATCHxROWSxCOLS, format 8). `shared` is the kernel's dynamic shared memory, read
  *     from its gpu.func (`tt.dynamic_shared`), so the metadata is written after
  *     convert-tile-to-gpu; a kernel that waits for the launch before it (--pdl: its
- *     gpu.func has `tt.pdl`) gets `pdl` at the end of its launch line (format 5).
+ *     gpu.func has `tt.pdl`) gets `pdl` at the end of its launch line (format 5), and
+ *     every launch of a call marked `tt.invariant` (it reads weights alone: --fuse's step
+ *     6) gets `once` after it (format 9).
  *  4. Dynamic dimensions (`?`) get symbolic sizes (format 6): each prim line makes the
  *     dimensions its rules say are equal one class (union-find over (tensor, dim); the
  *     same rules as runtime/rules.c: elementwise operands and result, broadcast_in_dim's
@@ -110,6 +112,7 @@ typedef struct {
   bool pdl;    /* some launch is `pdl` (programmatic dependent launch): version 5 */
   bool symbolic; /* some tensor has a symbolic size (step 4): version 6 */
   bool scaled;   /* some tensor has a multiple of one (`s0*8`): version 7 */
+  bool once;     /* some launch runs once (reads weights alone): version 9 */
   bool failed;
   const char *arch; /* the target, for its shared-memory limit */
 } Meta;
@@ -578,8 +581,9 @@ static bool whenClause(Meta *m, MlirOperation call, MlirAttribute launch,
   return true;
 }
 
-/* The end of kernel `name`'s launch line: ` block T 1 1 shared S`, and ` pdl` where its
- * gpu.func waits for the launch before it (an error where S passes the arch's limit). */
+/* The end of kernel `name`'s launch line: ` block T 1 1 shared S`, ` pdl` where its
+ * gpu.func waits for the launch before it (an error where S passes the arch's limit), and
+ * ` once` where the call is `tt.invariant` (--fuse's step 6: it reads weights alone). */
 static void launchBlock(Meta *m, MlirOperation call, const char *name) {
   int64_t shared = dynamicShared(m, name);
   if (shared > archSharedLimit(m->arch)) {
@@ -593,8 +597,11 @@ static void launchBlock(Meta *m, MlirOperation call, const char *name) {
   MlirOperation g = gpuFunc(m, name);
   bool pdl = !mlirOperationIsNull(g) && !mlirAttributeIsNull(ttOpAttr(g, "tt.pdl"));
   m->pdl = m->pdl || pdl;
-  ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld%s",
-               (long long)blockThreads(m, name), (long long)shared, pdl ? " pdl" : "");
+  bool once = !mlirAttributeIsNull(ttOpAttr(call, "tt.invariant"));
+  m->once = m->once || once;
+  ttStrAppendf(&m->launches, " block %lld 1 1 shared %lld%s%s",
+               (long long)blockThreads(m, name), (long long)shared, pdl ? " pdl" : "",
+               once ? " once" : "");
 }
 
 /* The launch and arg lines of kernel `kname` for a call: grid from `launch` (grid[1] = 1
@@ -856,7 +863,7 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
   }
   if (!m.failed) {
     ttStrAppendf(out, "//@tt-meta %d arch %s\n",
-                 m.batchedTma ? 8 : m.scaled ? 7 : m.symbolic ? 6 : m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1,
+                 m.once ? 9 : m.batchedTma ? 8 : m.scaled ? 7 : m.symbolic ? 6 : m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1,
                  arch);
     ttStrAppend(out, tensors.data ? tensors.data : "", tensors.len);
     ttStrAppend(out, m.prims.data ? m.prims.data : "", m.prims.len);

@@ -268,6 +268,30 @@ MlirAttribute ttOpAttr(MlirOperation op, const char *name) {
   return mlirOperationGetAttributeByName(op, ttStrRef(name));
 }
 
+bool ttArgIsInvariant(MlirValue v) {
+  if (!mlirValueIsABlockArgument(v))
+    return false;
+  MlirOperation fn = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+  MlirAttribute attrs = ttOpAttr(fn, "arg_attrs");
+  intptr_t n = mlirBlockArgumentGetArgNumber(v);
+  if (!ttOpIs(fn, "func.func") || mlirAttributeIsNull(attrs) || !mlirAttributeIsAArray(attrs) ||
+      n >= mlirArrayAttrGetNumElements(attrs))
+    return false;
+  MlirAttribute dict = mlirArrayAttrGetElement(attrs, n);
+  return mlirAttributeIsADictionary(dict) &&
+         !mlirAttributeIsNull(
+             mlirDictionaryAttrGetElementByName(dict, ttStrRef("tt.invariant")));
+}
+
+bool ttValueIsInvariant(MlirValue v) {
+  if (ttArgIsInvariant(v))
+    return true;
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  return ttOpIs(def, "func.call") && !mlirAttributeIsNull(ttOpAttr(def, "tt.invariant"));
+}
+
 int64_t ttConstIntValue(MlirValue v) {
   if (!mlirValueIsAOpResult(v) || !ttOpIs(mlirOpResultGetOwner(v), "arith.constant"))
     return -1;

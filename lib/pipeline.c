@@ -89,6 +89,13 @@ static const TtPassOption fuseOptions[] = {
         {"report",
          "1: print a remark for each group made and each fusion refused",
          0, 0, 1, NULL},
+    [TT_FUSE_HOIST] =
+        {"hoist",
+         "1: mark `tt.invariant` each call that reads only tt.invariant arguments (weights) "
+         "and results of such calls, and returns nothing: the runtime runs its kernels at "
+         "the first run only (a weight padded, transposed or converted once); 0: run every "
+         "kernel at every run",
+         1, 0, 1, NULL},
 };
 static const char *const reduceKinds[] = {"atomic", "two-stage", NULL};
 static const TtPassOption splitkOptions[] = {

@@ -206,6 +206,12 @@ MlirAttribute ttOpAttr(MlirOperation op, const char *name); /* null when absent 
 int64_t ttOpAttrInt(MlirOperation op, const char *name, int64_t dflt);
 /* The value of an arith.constant integer, or -1. */
 int64_t ttConstIntValue(MlirValue v);
+/* True for an argument of a func.func marked `tt.invariant` (a weight: the program never
+ * writes it, and its contents stay the same between calls at one address). */
+bool ttArgIsInvariant(MlirValue v);
+/* True for such an argument or a result of a func.call marked `tt.invariant` (--fuse's
+ * step 6: computed from weights alone, by `once` launches). */
+bool ttValueIsInvariant(MlirValue v);
 /* Copies a string attribute into buf; returns false when absent. */
 bool ttOpAttrStr(MlirOperation op, const char *name, char *buf, size_t n);
 MlirType ttI32(MlirContext ctx);
@@ -355,7 +361,7 @@ const TtPassInfo *ttBuiltinPasses(int *count);
 /* The option indices of each pass (`opts->v[TT_TILE_TMA]` is --tile's tma): its option
  * table in pipeline.c is written by them, and its length is checked against the count. */
 enum { TT_DECOMPOSE_ALIGN_K, TT_DECOMPOSE_NOPTIONS };
-enum { TT_FUSE_REPORT, TT_FUSE_NOPTIONS };
+enum { TT_FUSE_REPORT, TT_FUSE_HOIST, TT_FUSE_NOPTIONS };
 enum {
   TT_TILE_BLOCK_SIZE,
   TT_TILE_NUM_WARPS,

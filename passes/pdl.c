@@ -54,7 +54,10 @@
  *
  * An input of a kernel is invariant when the fused function that launches it gets it, at
  * every call, from an argument of the calling function marked `tt.invariant` (a unit
- * attribute: memory that no kernel around this one writes, like a model's weights); a
+ * attribute: memory that no kernel around this one writes, like a model's weights) or
+ * from a result of a call marked `tt.invariant` (--fuse's step 6: a weight padded or
+ * converted by `once` launches, which ran at an earlier run: the runtime launches every
+ * kernel of a run that runs them the plain way, so nothing reads them early); a
  * dynamic M's bucket copy (`tile.variant_of = @f`) is called wherever @f is.
  */
 #include "tt.h"
@@ -81,20 +84,6 @@ static bool leavesGlobalMemory(MlirOperation op) {
   return false;
 }
 
-static bool argIsInvariant(MlirValue v) {
-  if (!mlirValueIsABlockArgument(v))
-    return false;
-  MlirOperation fn = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
-  MlirAttribute attrs = ttOpAttr(fn, "arg_attrs");
-  intptr_t n = mlirBlockArgumentGetArgNumber(v);
-  if (!ttOpIs(fn, "func.func") || mlirAttributeIsNull(attrs) || !mlirAttributeIsAArray(attrs) ||
-      n >= mlirArrayAttrGetNumElements(attrs))
-    return false;
-  MlirAttribute dict = mlirArrayAttrGetElement(attrs, n);
-  return mlirAttributeIsADictionary(dict) &&
-         !mlirAttributeIsNull(
-             mlirDictionaryAttrGetElementByName(dict, ttStrRef("tt.invariant")));
-}
 
 /* The pass's indexes, built once: the module's top-level ops (a kernel's launcher), and
  * every func.call of the module by callee (callee name -> its first call in `calls`, each
@@ -131,8 +120,9 @@ static bool collectCall(MlirOperation op, void *userData) {
   return true;
 }
 
-/* Whether every func.call of `callee` passes, as operand `index`, an argument of the
- * calling function that is marked tt.invariant, and there is at least one such call
+/* Whether every func.call of `callee` passes, as operand `index`, a weight (an argument
+ * of the calling function marked tt.invariant or a result of a call marked so: once
+ * launches' results, written at an earlier run), and there is at least one such call
  * (a call with too few operands is not counted). */
 static bool invariantAtEveryCall(const PdlIndex *x, const char *callee, intptr_t index) {
   int calls = 0;
@@ -142,7 +132,7 @@ static bool invariantAtEveryCall(const PdlIndex *x, const char *callee, intptr_t
     if (mlirOperationGetNumOperands(op) <= index)
       continue;
     calls++;
-    invariant = invariant && argIsInvariant(mlirOperationGetOperand(op, index));
+    invariant = invariant && ttValueIsInvariant(mlirOperationGetOperand(op, index));
   }
   return calls > 0 && invariant;
 }

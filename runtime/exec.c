@@ -227,3 +227,9 @@ TtrtStatus ttrtExecutableRun(TtrtExecutable exe, const TtrtTensorArg *inputs,
   ttrtContextSetStream(e->ctx, NULL);
   return s;
 }
+
+void ttrtExecutableRefresh(TtrtExecutable exe) {
+  Executable *e = unwrap(exe);
+  if (!ttrtProgramIsNull(e->program))
+    ttrtProgramRefresh(e->program);
+}

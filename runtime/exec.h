@@ -70,6 +70,11 @@ TtrtStatus ttrtExecutableRun(TtrtExecutable exe, const TtrtTensorArg *inputs,
                              int numInputs, const TtrtTensorArg *outputs,
                              int numOutputs, void *stream, TtrtError *err);
 
+/* The next run runs the program's `once` launches again (what it computes from
+ * weights alone, kept from the first run): after a weight changed in place at the
+ * same address. A weight bound at another address makes them run by itself. */
+void ttrtExecutableRefresh(TtrtExecutable exe);
+
 #ifdef __cplusplus
 }
 #endif

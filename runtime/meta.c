@@ -34,7 +34,7 @@ const char *ttrtRoleGetName(TtrtRole role) { return kRoleNames[role]; }
 const char *ttrtArgKindGetName(TtrtArgKind k) { return kArgKindNames[k]; }
 
 /* The newest format version this parser reads (docs/metadata.md). */
-#define MAX_VERSION 8
+#define MAX_VERSION 9
 
 /*===------------------------------------------------------------------===*
  * Tensor id map (open addressing, id -> slot + 1)
@@ -311,7 +311,7 @@ static TtrtStatus parseWhenRange(Parser *p, const char *token, TtrtLaunch *l) {
   return TTRT_SUCCESS;
 }
 
-/* launch KERNEL grid GX GY GZ block BX BY BZ shared BYTES [pdl]
+/* launch KERNEL grid GX GY GZ block BX BY BZ shared BYTES [pdl] [once]
  *        [when EXPR in LO..HI] */
 static TtrtStatus parseLaunchLine(Parser *p) {
   char **tok = p->tokens;
@@ -321,11 +321,17 @@ static TtrtStatus parseLaunchLine(Parser *p) {
   bool when = n >= 16 && strcmp(tok[n - 4], "when") == 0 &&
               strcmp(tok[n - 2], "in") == 0;
   int base = when ? n - 4 : n; /* tokens before the when clause */
+  bool once = base >= 13 && strcmp(tok[base - 1], "once") == 0;
+  base -= once;
   bool pdl = base == 13 && strcmp(tok[12], "pdl") == 0;
   if ((base != 12 && !pdl) || strcmp(tok[2], "grid") != 0 ||
       strcmp(tok[6], "block") != 0 || strcmp(tok[10], "shared") != 0)
     return FAIL(p, "'launch' line must be: launch KERNEL grid GX GY GZ block "
-                   "BX BY BZ shared BYTES [pdl] [when EXPR in LO..HI]");
+                   "BX BY BZ shared BYTES [pdl] [once] [when EXPR in LO..HI]");
+  if (once && p->meta->version < 9)
+    return FAIL(p, "'once' launches need metadata version 9 (this file is "
+                   "version %d)",
+                p->meta->version);
   if (pdl && p->meta->version < 5)
     return FAIL(p, "'pdl' launches need metadata version 5 (this file is "
                    "version %d)",
@@ -340,6 +346,7 @@ static TtrtStatus parseLaunchLine(Parser *p) {
   TtrtLaunch *l = &p->meta->launches[i];
   l->line = p->line;
   l->pdl = pdl;
+  l->once = once;
   l->when = -1;
   l->firstArg = p->meta->numArgs;
   l->firstZero = p->meta->numZeros - p->pendingZeros;
@@ -736,8 +743,8 @@ static void printLaunch(const TtrtMeta *meta, const TtrtLaunch *l,
     fprintf(file, " ");
     printExpr(meta, l->grid[k], file);
   }
-  fprintf(file, " block %u %u %u shared %u%s", l->block[0], l->block[1],
-          l->block[2], l->shared, l->pdl ? " pdl" : "");
+  fprintf(file, " block %u %u %u shared %u%s%s", l->block[0], l->block[1],
+          l->block[2], l->shared, l->pdl ? " pdl" : "", l->once ? " once" : "");
   if (l->when >= 0) {
     fprintf(file, " when ");
     printExpr(meta, l->when, file);

@@ -287,6 +287,9 @@ typedef struct TtrtLaunch {
   bool pdl; /* programmatic dependent launch (format 5): the kernel issues
                griddepcontrol.wait before it touches what earlier launches
                may write */
+  bool once; /* format 9: the launch reads weights alone (inputs the caller keeps
+                between runs): a program runs it at its first run and again only
+                after a weight it reads is bound at another address */
   int when;  /* format 6: the launch (and its zero lines) runs only when
                 expression `when` is in [whenLo, whenHi]; -1: always */
   int64_t whenLo, whenHi;

@@ -495,6 +495,9 @@ typedef struct Program {
   long *declared;          /* per launch: parameters its PTX .entry declares */
   bool ownsModule;         /* false: a module the caller loaded and keeps */
   bool dirty;              /* a buffer was bound since the launches were prepared */
+  bool *onceSlot;          /* per slot: a `once` launch reads or writes it */
+  bool onceDone;           /* the `once` launches ran, on the buffers bound now */
+  bool plain;              /* launch without pdl (a run that runs `once` launches) */
 } Program;
 
 static Program *unwrapProgram(TtrtProgram p) { return p.ptr; }
@@ -679,8 +682,15 @@ static bool allocateArrays(Program *p) {
   p->active = calloc((size_t)m->numLaunches + 1, sizeof *p->active);
   p->owned = calloc((size_t)m->numTensors + 1, sizeof *p->owned);
   p->declared = calloc((size_t)m->numLaunches + 1, sizeof *p->declared);
+  p->onceSlot = calloc((size_t)m->numTensors + 1, sizeof *p->onceSlot);
+  for (int i = 0; p->onceSlot && i < m->numLaunches; ++i) {
+    const TtrtLaunch *l = &m->launches[i];
+    for (int a = l->firstArg; l->once && a < l->firstArg + l->numArgs; ++a)
+      if (m->args[a].kind == TTRT_ARG_PTR || m->args[a].kind == TTRT_ARG_TMA)
+        p->onceSlot[m->args[a].tensor] = true;
+  }
   return p->buffers && p->functions && p->dims && p->values && p->params && p->active &&
-         p->owned && p->declared;
+         p->owned && p->declared && p->onceSlot;
 }
 
 /* Prepares every launch (grid, arguments, parameters checked); blamed on the
@@ -751,8 +761,11 @@ TtrtStatus ttrtProgramBindBuffer(TtrtProgram program, int slot, TtrtBuffer buffe
   p->owned[slot] = false;
   p->buffers[slot] = buffer;
   p->dirty = true;
+  p->onceDone = p->onceDone && !p->onceSlot[slot]; /* a weight moved: run them again */
   return TTRT_SUCCESS;
 }
+
+void ttrtProgramRefresh(TtrtProgram program) { unwrapProgram(program)->onceDone = false; }
 
 TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err) {
   Program *p = unwrapProgram(program);
@@ -772,6 +785,7 @@ TtrtStatus ttrtProgramDestroy(TtrtProgram program, TtrtError *err) {
   free(p->active);
   free(p->owned);
   free(p->declared);
+  free(p->onceSlot);
   free(p);
   return s;
 }
@@ -807,9 +821,10 @@ TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err) {
     return TTRT_FAILURE;
   if (!p->active[i]) /* its `when` does not hold at these sizes */
     return TTRT_SUCCESS;
+  TtrtLaunchDims d = p->dims[i];
+  d.pdl = d.pdl && !p->plain;
   if (zeroBeforeLaunch(p, i, err) ||
-      ttrtFunctionLaunch(p->ctx, p->functions[i], &p->dims[i],
-                         p->params + l->firstArg, err))
+      ttrtFunctionLaunch(p->ctx, p->functions[i], &d, p->params + l->firstArg, err))
     return blameLaunch(p->meta, i, err);
   return TTRT_SUCCESS;
 }
@@ -817,13 +832,34 @@ TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err) {
 TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach,
                           TtrtError *err) {
   Program *p = unwrapProgram(program);
-  for (int i = 0; i < p->meta->numLaunches; ++i) {
-    if (ttrtProgramRunLaunch(program, i, err)) /* blamed on launch i */
-      return TTRT_FAILURE;
-    if (checkEach && ttrtContextSynchronize(p->ctx, err))
-      return blameLaunch(p->meta, i, err);
+  /* A run that runs `once` launches launches every kernel the plain way: a kernel reads
+   * their results before its griddepcontrol.wait (--pdl counts them as weights), which
+   * is safe only where they were written by an earlier run. */
+  for (int i = 0; !p->onceDone && i < p->meta->numLaunches; ++i)
+    p->plain = p->plain || p->meta->launches[i].once;
+  TtrtStatus s = TTRT_SUCCESS;
+  for (int i = 0; s == TTRT_SUCCESS && i < p->meta->numLaunches; ++i) {
+    if (p->meta->launches[i].once && p->onceDone)
+      continue; /* its results are those of an earlier run, still in its temps */
+    s = ttrtProgramRunLaunch(program, i, err); /* blamed on launch i */
+    if (s == TTRT_SUCCESS && checkEach && ttrtContextSynchronize(p->ctx, err))
+      s = blameLaunch(p->meta, i, err);
   }
-  return TTRT_SUCCESS;
+  p->plain = false;
+  p->onceDone = p->onceDone || s == TTRT_SUCCESS;
+  return s;
+}
+
+/* Runs the `once` launches that are due (before a capture leaves them out). */
+static TtrtStatus runOnceLaunches(Program *p, TtrtError *err) {
+  TtrtStatus s = TTRT_SUCCESS;
+  p->plain = true;
+  for (int i = 0; s == TTRT_SUCCESS && !p->onceDone && i < p->meta->numLaunches; ++i)
+    if (p->meta->launches[i].once)
+      s = ttrtProgramRunLaunch((TtrtProgram){p}, i, err);
+  p->plain = false;
+  p->onceDone = p->onceDone || s == TTRT_SUCCESS;
+  return s;
 }
 
 /*===------------------------------------------------------------------===*
@@ -845,6 +881,8 @@ TtrtStatus ttrtProgramCaptureGraph(TtrtProgram program, TtrtGraph *out,
       !driver.graphExecDestroy || !driver.graphDestroy)
     return ttrtErrorSet(err, 0, "the driver has no CUDA graph functions "
                                 "(cuGraphInstantiateWithFlags needs CUDA 11.4)");
+  if (runOnceLaunches(p, err))
+    return TTRT_FAILURE;
   Graph *g = calloc(1, sizeof *g);
   if (!g)
     return ttrtErrorSet(err, 0, "out of memory");

@@ -211,13 +211,20 @@ static inline bool ttrtProgramIsNull(TtrtProgram p) { return !p.ptr; }
 TtrtBuffer ttrtProgramGetBuffer(TtrtProgram program, int slot);
 
 /* Enqueues every launch, in order, on the context's stream, each after its
- * zeroing (see ttrtProgramRunLaunch). With `checkEach`, waits after each
+ * zeroing (see ttrtProgramRunLaunch), but for `once` launches (format 9: they
+ * read weights alone, whose contents the caller keeps between runs) that ran
+ * already: those run at the program's first run, after ttrtProgramRefresh, and
+ * after a buffer they read or write is bound at another address. With `checkEach`, waits after each
  * launch so that a fault is blamed on the kernel that caused it (for
  * correctness runs; not for timing). Errors name the launch, its kernel and
  * its metadata line. */
 TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach, TtrtError *err);
 
-/* Enqueues launch i (0-based, in metadata order) alone: first the fill with
+/* Makes the next ttrtProgramRun run the `once` launches again: after the
+ * caller changed a weight in place, or wrote any buffer they read or write. */
+void ttrtProgramRefresh(TtrtProgram program);
+
+/* Enqueues launch i (0-based, in metadata order) alone (a `once` launch too): first the fill with
  * zero bytes (cuMemsetD8Async, on the same stream) of each tensor that a
  * `zero` line before the launch names, then the kernel. ttrtProgramRun and
  * ttrtProgramCaptureGraph run every launch through this. */
@@ -229,7 +236,9 @@ TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err);
 
 /* Captures the program's launch sequence (with its zeroing) from the
  * context's stream into a CUDA graph and instantiates it. The graph uses the
- * program's buffers. */
+ * program's buffers. `once` launches are not in it: those that are due run
+ * first, on the stream, before the capture (so a weight bound at another
+ * address, or a refresh, needs a new capture). */
 TtrtStatus ttrtProgramCaptureGraph(TtrtProgram program, TtrtGraph *out,
                                    TtrtError *err);
 

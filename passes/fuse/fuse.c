@@ -46,6 +46,9 @@
  *     copied values (each copied value once per group), return the outputs, and call it
  *     before the root; the call's results replace the outputs outside the group.
  *  5. Erase constants and copied values left without users.
+ *  6. Mark the calls that read weights alone (`tt.invariant` arguments, or results of
+ *     such calls) and return nothing to the caller `tt.invariant`: the runtime runs their
+ *     kernels once, not at every call (hoist.c; option hoist=0: none).
  * Ops are found by an op -> index hash, so each user lookup is O(1); step 2's sweeps visit
  * only the members that may still pull in a producer (growGroup), so a group of n ops
  * costs O(n) sweeps of its live members, not O(n) sweeps of the block.
@@ -87,8 +90,8 @@
  * stay where they are.
  * This file is the driver: the pass entry, fuseBlock (steps 1-5 on one block; step 5 in
  * place), step 1 and step 2 (growGroup; canJoin, the ops a group may hold); share.c holds
- * steps 2a-2c, merge.c step 3, outline.c step 4 and the remarks, common.c the helpers
- * every step shares.
+ * steps 2a-2c, merge.c step 3, outline.c step 4 and the remarks, hoist.c step 6, common.c
+ * the helpers every step shares.
  */
 #include "fuse.h"
 
@@ -426,8 +429,11 @@ bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
       continue;
     MlirRegion r = mlirOperationGetRegion(op, 0);
     for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
-         b = mlirBlockGetNextInRegion(b))
+         b = mlirBlockGetNextInRegion(b)) {
       fuseBlock(b, op, &serial, opts->v[TT_FUSE_REPORT] != 0);
+      if (opts->v[TT_FUSE_HOIST])
+        fuMarkInvariantCalls(b); /* step 6 */
+    }
   }
   return true;
 }

@@ -10,6 +10,8 @@
  *   merge.c    step 3: horizontal merges of groups that read the same inputs (union-find)
  *   outline.c  step 4: outlining a group into `func.func private @fused_N` and the call
  *              that replaces it; the report's remarks (option report=1)
+ *   hoist.c    step 6: calls that read weights alone (`tt.invariant` arguments) are
+ *              marked `tt.invariant`, so the runtime runs them once (option hoist)
  *   common.c   what every step asks of the block: op lookups, the ops a group may hold,
  *              shapes, the inputs of a group, remarks
  * Functions shared between these files carry the prefix `fu`; each file's own helpers
@@ -115,5 +117,10 @@ void fuRemark(FuseState *st, MlirOperation op, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void fuLinkMembers(FuseState *st, int ngroups, int *tail);
 void fuVisitInputs(FuseState *st, MlirBlock block, int g, InputFn fn, void *arg);
+
+/* Step 6 (hoist.c): marks `tt.invariant` each call of the block whose operands are all
+ * invariant (marked arguments, results of marked calls) and whose results are not
+ * returned. */
+void fuMarkInvariantCalls(MlirBlock block);
 
 #endif

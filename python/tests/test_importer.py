@@ -376,3 +376,26 @@ def test_cache_misses_are_recorded_and_filled(tmp_path, monkeypatch):
     assert r.returncode == 0, r.stderr
     monkeypatch.setenv("TT_BIN", str(tmp_path / "no-compiler"))
     assert ttc.build_ptx(text, arch="sm_90a").exists()  # now a hit
+
+
+def test_backend_marks_weights_invariant_in_inference_graphs_only(monkeypatch):
+    """tt runs what it computes from weights alone once (`once` launches), so weights are
+    tt.invariant only where they stay between calls: an inference graph, not a training
+    forward (the optimizer changes them in place) nor a backward."""
+    from tt import dynamo
+    seen = []
+
+    def record(gm, example_inputs, static_indices=(), **kw):
+        seen.append(list(static_indices))
+        return gm, None
+    monkeypatch.setattr(dynamo, "compile_graph", record)
+    torch.manual_seed(0)
+    m, x = MLP(), torch.randn(3, 64)
+    torch._dynamo.reset()
+    with torch.no_grad():
+        torch.compile(m, backend=dynamo.backend)(x)
+    assert len(seen) == 1 and len(seen[0]) == 4  # the norm's and three linears' weights
+    seen.clear()
+    torch._dynamo.reset()
+    torch.compile(m, backend=dynamo.backend)(x).sum().backward()
+    assert len(seen) == 2 and seen == [[], []]  # forward and backward

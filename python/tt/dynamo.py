@@ -9,7 +9,9 @@ installed. Options (`torch.compile(..., options={...})`): "cudagraphs" (default 
 Algorithm, per graph Dynamo hands over:
   1. AOTAutograd (`aot_autograd`, PyTorch's core-ATen decompositions) turns the Torch-level
      graph into a functional ATen graph; a module's weights are graph inputs, those
-     AOTAutograd calls static (parameters, buffers) become `tt.invariant` arguments.
+     AOTAutograd calls static (parameters, buffers) become `tt.invariant` arguments in an
+     inference graph (no gradient: the weights stay between calls; a training graph's
+     optimizer changes them in place, so there none is).
   2. Support, node by node (`node_reasons`): an ATen op is tt's when the importer's table
      (python/tt/aten.py) maps it, its tensors are CUDA tensors of tt's dtypes, and the
      node lowers alone (the table's own checks: e.g. a norm over a dim tt does not take).
@@ -299,14 +301,17 @@ def backend(gm: torch.fx.GraphModule, example_inputs, mode=None, options=None):
         raise ValueError(f"tt backend: unknown option(s) {sorted(unknown)}; it takes "
                          "cudagraphs, flags, arch")
 
-    def compiler(g, inputs, backward=False):
-        fused, _ = compile_graph(g, inputs, [] if backward else _static_indices(),
+    def compiler(g, inputs, invariant=False):
+        fused, _ = compile_graph(g, inputs, _static_indices() if invariant else [],
                                  cudagraphs=opts.get("cudagraphs", True),
                                  flags=tuple(opts.get("flags", DEFAULT_FLAGS)),
                                  arch=opts.get("arch"))
         return fused
 
-    # a backward graph's inputs are activations and gradients: none is invariant
-    return aot_autograd(fw_compiler=compiler,
-                        bw_compiler=functools.partial(compiler, backward=True),
+    # Weights are invariant (tt runs what it computes from them alone once, and streams
+    # them before the previous kernel ends) only in an inference graph: in training the
+    # optimizer changes them in place between calls, and a backward graph's inputs are
+    # activations and gradients.
+    return aot_autograd(fw_compiler=compiler, bw_compiler=compiler,
+                        inference_compiler=functools.partial(compiler, invariant=True),
                         decompositions=core_aten_decompositions())(gm, example_inputs)

@@ -71,6 +71,7 @@ def _runtime():
         lib.ttrtExecutableGetOutput.argtypes = [vp, ip, ctypes.POINTER(TensorArg)]
         lib.ttrtExecutableRun.argtypes = [vp, ctypes.POINTER(TensorArg), ip,
                                           ctypes.POINTER(TensorArg), ip, vp, ep]
+        lib.ttrtExecutableRefresh.argtypes = [vp]
         _lib = lib
     if _ctx is None:
         if not torch.cuda.is_available():
@@ -136,6 +137,11 @@ class Program:
                                            self.num_outputs, ctypes.c_void_p(stream),
                                            ctypes.byref(err)), err, "running the program")
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def refresh(self):
+        """Runs the program's `once` kernels (what it computes from its weights alone) again
+        at the next call: after a weight changed in place (docs/metadata.md)."""
+        self._lib.ttrtExecutableRefresh(self._exe)
 
     def __del__(self):
         if getattr(self, "_exe", None) and self._exe.value:

@@ -418,6 +418,7 @@ static TtrtStatus upload(const Session *s, TtrtProgram program, int slot,
 /* Uploads inputs and constants to `program`'s buffers and fills every other buffer with
  * 0xFF bytes (NaN in every float dtype) so unwritten outputs show. */
 static TtrtStatus prepareProgram(const Session *s, TtrtProgram program, TtrtError *err) {
+  ttrtProgramRefresh(program); /* its temps are overwritten: `once` launches are due */
   for (int slot = 0; slot < s->meta->numTensors; ++slot) {
     TtrtBuffer b = ttrtProgramGetBuffer(program, slot);
     TtrtRole role = s->meta->tensors[slot].role;
@@ -495,7 +496,8 @@ static TtrtStatus makeColdPrograms(Session *s, TtrtError *err) {
     return ttrtErrorSet(err, 0, "out of memory");
   for (long c = 0; c < n; ++c)
     if (ttrtProgramCreate(s->ctx, s->meta, s->text, &s->coldPrograms[c], err) ||
-        prepareProgram(s, s->coldPrograms[c], err))
+        prepareProgram(s, s->coldPrograms[c], err) || /* and its `once` launches, as a */
+        ttrtProgramRun(s->coldPrograms[c], false, err)) /* model's load would */
       return TTRT_FAILURE;
   return TTRT_SUCCESS;
 }
@@ -612,13 +614,13 @@ static TtrtStatus timeProgram(Session *s, TtrtError *err) {
   return s->opt->graph ? timeGraph(s, median, err) : TTRT_SUCCESS;
 }
 
-/* With --graph: captures the sequence, replays it once on freshly prepared
- * buffers and checks the outputs again; returns the number of failures, or
+/* With --graph: prepares the buffers afresh, captures the sequence (the `once`
+ * launches run before it, not in it), replays it once and checks the outputs again; returns the number of failures, or
  * -1 after printing an error. */
 static int checkGraph(Session *s) {
   TtrtError err = {0, ""};
-  if (ttrtProgramCaptureGraph(s->program, &s->graph, &err) ||
-      prepareBuffers(s, &err) || ttrtGraphLaunch(s->graph, &err) ||
+  if (prepareBuffers(s, &err) || ttrtProgramCaptureGraph(s->program, &s->graph, &err) ||
+      ttrtGraphLaunch(s->graph, &err) ||
       ttrtContextSynchronize(s->ctx, &err) || downloadOutputs(s, &err)) {
     reportError(s, &err);
     return -1;
@@ -671,6 +673,32 @@ static int checkRepeat(Session *s) {
   return differ;
 }
 
+/* For a program with `once` launches (format 9): runs the sequence again as a model's
+ * next call does, the `once` launches skipped (their temps kept from the first run),
+ * on outputs filled with NaN, and checks the outputs again; returns the number of
+ * failures (0 with no `once` launch), or -1 after printing an error. */
+static int checkSteady(Session *s) {
+  int once = 0;
+  for (int i = 0; i < s->meta->numLaunches; ++i)
+    once += s->meta->launches[i].once;
+  if (!once)
+    return 0;
+  TtrtError err = {0, ""};
+  TtrtStatus st = TTRT_SUCCESS;
+  for (int i = 0; st == TTRT_SUCCESS && i < s->meta->numOutputs; ++i)
+    st = ttrtBufferFill(ttrtProgramGetBuffer(s->program, s->meta->outputs[i]), 0xFF, &err);
+  if (st || ttrtProgramRun(s->program, true, &err) || ttrtContextSynchronize(s->ctx, &err) ||
+      downloadOutputs(s, &err)) {
+    reportError(s, &err);
+    return -1;
+  }
+  printf("steady run (%d once launches skipped):\n", once);
+  int failed = 0;
+  for (int i = 0; !s->opt->noCheck && i < s->meta->numOutputs; ++i)
+    failed += !checkOutput(s, s->meta->outputs[i], s->device[s->meta->outputs[i]]);
+  return failed;
+}
+
 /* Creates the context; prints the device line. */
 static int openDevice(Session *s) {
   TtrtError err;
@@ -716,6 +744,10 @@ static int runOnGpu(Session *s) {
     failed += !checkOutput(s, s->meta->outputs[i], s->device[s->meta->outputs[i]]);
   if (s->opt->printValues && check)
     printAllValues(s, s->device, s->values);
+  int steady = checkSteady(s);
+  if (steady < 0)
+    return EXIT_FAIL;
+  failed = steady > failed ? steady : failed;
   if (s->opt->repeat) {
     int d = checkRepeat(s);
     if (d < 0)
