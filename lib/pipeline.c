@@ -80,8 +80,9 @@ static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =
         {"align-k",
          "1: on a target with TMA, pad a 2-D f16/bf16 matmul's operands with zeros along "
-         "K when their rows are not a multiple of 16 bytes, so the dot kernel reads them "
-         "with TMA (one copy kernel each); 0: leave them to the register path",
+         "K to 128-byte rows when their rows are not a multiple of 16 bytes, so the dot "
+         "kernel reads them with TMA (one copy kernel each; a weight's runs once); 0: leave "
+         "them to the register path",
          1, 0, 1, NULL},
 };
 static const TtPassOption fuseOptions[] = {

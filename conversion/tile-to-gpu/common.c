@@ -65,7 +65,7 @@ Lowered *tgDefine(Lower *l, MlirValue key) {
   l->vals[l->nvals++] = x;
   x->key = key;
   x->n = repsOf(l, key);
-  x->axis = (Axis){1, 1, 1};
+  x->axis = (Axis){1, 1, 1, 0};
   if (mlirValueIsAOpResult(key))
     x->def = mlirOpResultGetOwner(key);
   return x;

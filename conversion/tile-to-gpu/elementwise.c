@@ -16,18 +16,21 @@
 
 /* Axis facts of an elementwise integer op from its operands' (step 2). */
 static Axis axisOf(Lower *l, MlirOperation op, const char *name) {
-  Axis out = {1, 1, 1};
+  Axis out = {1, 1, 1, 0};
   intptr_t n = mlirOperationGetNumOperands(op);
   Lowered *a = n > 0 ? tgLookup(l, mlirOperationGetOperand(op, 0)) : NULL;
   Lowered *b = n > 1 ? tgLookup(l, mlirOperationGetOperand(op, 1)) : NULL;
   if (!a)
     return out;
-  Axis x = a->axis, y = b ? b->axis : (Axis){1, BIG_DIV, 1};
+  Axis x = a->axis, y = b ? b->axis : (Axis){1, BIG_DIV, 1, 0};
   out.constancy = tgGcd64(x.constancy, y.constancy);
   if (strcmp(name, "arith.addi") == 0) {
     out.contig = tgMaxI(tgGcd64(tgGcd64(x.contig, y.constancy), y.div),
                       tgGcd64(tgGcd64(y.contig, x.constancy), x.div));
     out.div = tgGcd64(x.div, y.div);
+    /* a run plus a value constant over it is a run, of whatever alignment */
+    out.seq = tgMaxI(tgGcd64(tgMaxI(x.seq, x.contig), y.constancy),
+                     tgGcd64(tgMaxI(y.seq, y.contig), x.constancy));
   } else if (strcmp(name, "arith.muli") == 0) {
     out.div = x.div * y.div < BIG_DIV ? x.div * y.div : BIG_DIV;
   } else if (strcmp(name, "arith.remui") == 0 || strcmp(name, "arith.remsi") == 0) {
@@ -127,7 +130,7 @@ bool tgLowerGeneric(Lower *l, MlirOperation op) {
       MlirValue c = tgBuild(l, "arith.constant", 0, NULL, vt, 1, &va);
       for (int r = 0; r < out->n; r++)
         out->parts[r] = c;
-      out->axis = (Axis){1, BIG_DIV, mlirAttributeIsAInteger(s) ? tgPow2Div(mlirIntegerAttrGetValueInt(s)) : 1};
+      out->axis = (Axis){1, BIG_DIV, mlirAttributeIsAInteger(s) ? tgPow2Div(mlirIntegerAttrGetValueInt(s)) : 1, 0};
     } else {
       out->parts[0] = mlirOperationGetResult(ttInsert(&l->b, mlirOperationClone(op)), 0);
       if (mlirAttributeIsAInteger(v))
@@ -191,7 +194,7 @@ bool tgLowerRange(Lower *l, MlirOperation op) {
     x->parts[r] = tgBuild(l, "arith.addi", 2, sum, vt, 0, NULL);
   }
   int64_t len = ttOpAttrInt(op, "end", 0) - start;
-  x->axis = (Axis){tgGcd64(len, tgPow2Div(start)), 1, tgPow2Div(start)};
+  x->axis = (Axis){tgGcd64(len, tgPow2Div(start)), 1, tgPow2Div(start), 0};
   return true;
 }
 
@@ -203,6 +206,6 @@ bool tgLowerSplat(Lower *l, MlirOperation op) {
   MlirValue v = tgBuild(l, "vector.broadcast", 1, &s->parts[0], tgVecOf(l, elem), 0, NULL);
   for (int r = 0; r < x->n; r++)
     x->parts[r] = v;
-  x->axis = (Axis){1, BIG_DIV, s->axis.div};
+  x->axis = (Axis){1, BIG_DIV, s->axis.div, 0};
   return true;
 }

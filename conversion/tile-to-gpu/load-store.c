@@ -11,6 +11,12 @@
  *     gathered lanes), the group is, when all its lanes are on, VEC / run unmasked
  *     accesses of `run` lanes (the widest the alignment allows), put together: one
  *     guard per group, not a branch per lane.
+ *  1c. A store (or atomic add) of 16-byte groups whose offsets run on from lane to lane
+ *     but start at no 16-byte boundary (a row of an odd-width matrix: N = 3001 f16) is
+ *     realigned across the warp: each lane shuffles in the previous lane's group and
+ *     writes the 16 aligned bytes that end inside its own (storeRealigned; a vector red
+ *     for an add), so the row is written in 16-byte accesses, not VEC of one element
+ *     each (whose partial sectors cost L2 8x; split-K's f16 adds the most).
  *  2. When that guard is false (or the offsets are not contiguous) each lane is loaded or
  *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
  *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
@@ -132,6 +138,7 @@ MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
  * register). */
 static void atomicAdd(Lower *l, MlirValue p, MlirValue x) {
   MlirType i64 = mlirIntegerTypeGet(l->ctx, 64);
+
   MlirNamedAttribute attrs[2] = {/* LLVM's enums: AtomicBinOp fadd, AtomicOrdering monotonic */
                                  ttNamedAttr(l->ctx, "bin_op", ttIntAttr(l->ctx, 11, i64)),
                                  ttNamedAttr(l->ctx, "ordering", ttIntAttr(l->ctx, 2, i64))};
@@ -251,6 +258,169 @@ static MlirValue accessRuns(Lower *l, MlirValue ptr, const Lanes *s, Lowered *ma
   return isStore ? (MlirValue){NULL} : mlirOperationGetResult(ifOp, 0);
 }
 
+/* gpu.shuffle of i32 `v` by `mode` (up or down) one lane; *valid: the lane it read is in
+ * the warp. */
+static MlirValue shuffle1(Lower *l, MlirValue v, const char *mode, MlirValue *valid) {
+  MlirType i32 = ttI32(l->ctx);
+  char m[40];
+  snprintf(m, sizeof m, "#gpu<shuffle_mode %s>", mode);
+  MlirNamedAttribute a = ttNamedAttr(l->ctx, "mode", mlirAttributeParseGet(l->ctx, ttStrRef(m)));
+  MlirValue ops[3] = {v, ttConstInt(&l->b, l->loc, i32, 1), ttConstInt(&l->b, l->loc, i32, 32)};
+  MlirType rts[2] = {i32, mlirIntegerTypeGet(l->ctx, 1)};
+  MlirOperation sh = ttInsert(&l->b, ttOpCreate("gpu.shuffle", l->loc, 3, ops, 2, rts, 1, &a, 0, NULL));
+  if (valid)
+    *valid = mlirOperationGetResult(sh, 1);
+  return mlirOperationGetResult(sh, 0);
+}
+
+static MlirValue i32Op(Lower *l, const char *name, MlirValue a, MlirValue b) {
+  return tgBuild(l, name, 2, (MlirValue[]){a, b}, mlirValueGetType(a), 0, NULL);
+}
+
+static MlirValue cmpI32(Lower *l, int64_t pred, MlirValue a, MlirValue b) {
+  MlirNamedAttribute p =
+      ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, pred, mlirIntegerTypeGet(l->ctx, 64)));
+  return tgBuild(l, "arith.cmpi", 2, (MlirValue[]){a, b}, mlirIntegerTypeGet(l->ctx, 1), 1, &p);
+}
+
+static MlirValue selectOf(Lower *l, MlirValue c, MlirValue a, MlirValue b) {
+  return tgBuild(l, "arith.select", 3, (MlirValue[]){c, a, b}, mlirValueGetType(a), 0, NULL);
+}
+
+/* Step 1c applies: a store or atomic add whose groups are 16 bytes and whose offsets run
+ * over whole groups (seq) without the alignment of a group (contig). */
+static bool realignable(Lower *l, Lowered *offs, MlirType elem) {
+  int64_t seq = tgMaxI(offs->axis.seq, offs->axis.contig);
+  return l->VEC * ttDtypeBytes(elem) == 16 && seq >= l->VEC && seq % l->VEC == 0 &&
+         l->T % 32 == 0;
+}
+
+/* The 16 bytes that start `q` words and `bits` bits into the 32 bytes w[0..7] (a funnel
+ * shift of each word pair, its pair picked by selects: q is a lane's own). */
+static MlirValue window16(Lower *l, const MlirValue *w, MlirValue q, MlirValue bits, MlirType t) {
+  MlirType i32 = ttI32(l->ctx);
+  int64_t four = 4;
+  MlirType w4 = mlirVectorTypeGet(1, &four, i32);
+  MlirValue c = ttConstInt(&l->b, l->loc, i32, 0);
+  MlirValue out = tgBuild(l, "vector.broadcast", 1, &c, w4, 0, NULL);
+  for (int k = 0; k < 4; k++) {
+    MlirValue lo = w[k], hi = w[k + 1];
+    for (int j = 1; j < 4; j++) {
+      MlirValue qIsJ = cmpI32(l, 0, q, ttConstInt(&l->b, l->loc, i32, j));
+      lo = selectOf(l, qIsJ, w[j + k], lo);
+      hi = selectOf(l, qIsJ, w[j + k + 1], hi);
+    }
+    out = tgInsert(l, tgBuild(l, "llvm.intr.fshr", 3, (MlirValue[]){hi, lo, bits}, i32, 0, NULL),
+                   out, k);
+  }
+  return tgBuild(l, "vector.bitcast", 1, &out, t, 0, NULL);
+}
+
+/* One 16-byte store (or vector red, at `vals`' offset vector `offs` with lane 0 `at`)
+ * under `cond`. */
+static void wideAccess(Lower *l, MlirValue cond, MlirValue ptr, const Lanes *s, MlirValue at,
+                       MlirValue vals, MlirType elem, bool atomic) {
+  MlirOperation ifOp = tgBuildIf(l, cond, ttNoType());
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+  MlirNamedAttribute align = tgAlignAttr(l, 16);
+  if (atomic)
+    atomicRun(l, ptr, tgInsert(l, at, s->offs, 0), vals, elem);
+  else
+    tgBuild(l, "llvm.store", 2, (MlirValue[]){vals, tgGep(l, ptr, at, elem)}, ttNoType(), 1, &align);
+  tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+  tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+  l->b = saved;
+}
+
+/* Step 1c: the store (or atomic add) of group `d` (16 bytes: lanes o0 .. o0+VEC-1, o0 of
+ * any alignment; the previous lane of the warp holds the VEC elements before them when
+ * the run goes on) as aligned 16-byte accesses, each element written exactly once (an
+ * add must not be done twice). With m = o0 % VEC:
+ *  - m = 0 and the group all on: the group as it is;
+ *  - else a lane whose group and the previous lane's are all on and consecutive
+ *    (`realign`) writes the 16 aligned bytes at o0 - m: the previous lane's last m
+ *    elements and its own first VEC - m, a funnel shift of the eight 32-bit words of
+ *    both groups (a vector red for an add);
+ *  - the elements left: a lane's first VEC - m when it does not realign (the head), its
+ *    last m when the next lane does not (the tail). An add writes them as 16-byte reds
+ *    too, the other elements of the window adding -0.0 (x + -0 is x, -0 included): the
+ *    head's window [o0 - m, o0 - m + VEC) lies in the tensor (o0 - m >= 0, its end in
+ *    the group), the tail's [o0 - m + VEC, o0 - m + 2 VEC) where the next lane's group is
+ *    all on and at least VEC further on; a store, whose window would overwrite its
+ *    neighbours, writes them one by one, and so does an add elsewhere (and any lane
+ *    whose group is not all on, under the mask). */
+static void storeRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
+                           MlirValue d, MlirType elem, bool atomic) {
+  MlirType i32 = ttI32(l->ctx), i1 = mlirIntegerTypeGet(l->ctx, 1);
+  int64_t four = 4, eb = ttDtypeBytes(elem);
+  MlirType w4 = mlirVectorTypeGet(1, &four, i32);
+  MlirValue c = ttConstInt(&l->b, l->loc, i32, 0), vec = ttConstInt(&l->b, l->loc, i32, l->VEC);
+  MlirValue yes = ttConstInt(&l->b, l->loc, i1, 1);
+  MlirValue o0 = tgExtract(l, s->offs, 0);
+  MlirValue all = tgBuild(l, "arith.extui", 1, (MlirValue[]){groupAllOn(l, s, mask)}, i32, 0, NULL);
+  MlirValue words = tgBuild(l, "vector.bitcast", 1, &d, w4, 0, NULL);
+  MlirValue w[8], ok, nextOk;
+  for (int k = 0; k < 4; k++) { /* w[0..3]: the previous lane's group, w[4..7]: this one's */
+    w[4 + k] = tgExtract(l, words, k);
+    w[k] = shuffle1(l, w[4 + k], "up", NULL);
+  }
+  MlirValue prevO = shuffle1(l, o0, "up", &ok), prevAll = shuffle1(l, all, "up", NULL);
+  MlirValue m = i32Op(l, "arith.andi", o0, ttConstInt(&l->b, l->loc, i32, l->VEC - 1));
+  MlirValue mNonZero = cmpI32(l, 1, m, c); /* ne */
+  MlirValue allOn = cmpI32(l, 1, all, c);
+  MlirValue asIs = i32Op(l, "arith.andi", i32Op(l, "arith.xori", mNonZero, yes), allOn);
+  MlirValue realign = i32Op(l, "arith.andi", ok, cmpI32(l, 0, i32Op(l, "arith.addi", prevO, vec), o0));
+  realign = i32Op(l, "arith.andi", realign, i32Op(l, "arith.andi", allOn, mNonZero));
+  realign = i32Op(l, "arith.andi", realign, cmpI32(l, 1, prevAll, c));
+  MlirValue nextR = shuffle1(l, tgBuild(l, "arith.extui", 1, &realign, i32, 0, NULL), "down", &nextOk);
+  MlirValue nextO = shuffle1(l, o0, "down", NULL), nextAll = shuffle1(l, all, "down", NULL);
+  nextR = i32Op(l, "arith.andi", nextOk, cmpI32(l, 1, nextR, c));
+  /* the aligned 16 bytes start `sh` bytes into w: word q, then `bits` bits */
+  MlirValue sh = i32Op(l, "arith.subi", ttConstInt(&l->b, l->loc, i32, 16),
+                       i32Op(l, "arith.muli", m, ttConstInt(&l->b, l->loc, i32, eb)));
+  MlirValue q = i32Op(l, "arith.shrui", sh, ttConstInt(&l->b, l->loc, i32, 2));
+  MlirValue bits = i32Op(l, "arith.shli", i32Op(l, "arith.andi", sh, ttConstInt(&l->b, l->loc, i32, 3)),
+                         ttConstInt(&l->b, l->loc, i32, 3));
+  MlirType dt = mlirValueGetType(d);
+  MlirValue start = i32Op(l, "arith.subi", o0, m);
+  wideAccess(l, asIs, ptr, s, o0, d, elem, atomic);
+  wideAccess(l, realign, ptr, s, start, window16(l, w, q, bits, dt), elem, atomic);
+  MlirValue head = i32Op(l, "arith.xori", i32Op(l, "arith.ori", realign, asIs), yes);
+  MlirValue tail = i32Op(l, "arith.xori", i32Op(l, "arith.ori", nextR, asIs), yes);
+  if (atomic) { /* heads and tails of all-on groups as reds with -0.0 around them */
+    MlirValue negZero = ttConstInt(&l->b, l->loc, i32, eb == 4 ? (int32_t)0x80000000 : (int32_t)0x80008000);
+    MlirValue zw[8] = {negZero, negZero, negZero, negZero, w[4], w[5], w[6], w[7]};
+    MlirValue headWide = i32Op(l, "arith.andi", head, i32Op(l, "arith.andi", allOn, mNonZero));
+    wideAccess(l, headWide, ptr, s, start, window16(l, zw, q, bits, dt), elem, atomic);
+    MlirValue tw[8] = {w[4], w[5], w[6], w[7], negZero, negZero, negZero, negZero};
+    MlirValue tailWide = i32Op(l, "arith.andi", tail, i32Op(l, "arith.andi", allOn, mNonZero));
+    tailWide = i32Op(l, "arith.andi", tailWide, i32Op(l, "arith.andi", nextOk, cmpI32(l, 1, nextAll, c)));
+    tailWide = i32Op(l, "arith.andi", tailWide,
+                     cmpI32(l, 5, nextO, i32Op(l, "arith.addi", o0, vec))); /* sge */
+    wideAccess(l, tailWide, ptr, s, i32Op(l, "arith.addi", start, vec),
+               window16(l, tw, q, bits, dt), elem, atomic);
+    head = i32Op(l, "arith.andi", head, i32Op(l, "arith.xori", headWide, yes));
+    tail = i32Op(l, "arith.andi", tail, i32Op(l, "arith.xori", tailWide, yes));
+  }
+  MlirValue firstTail = i32Op(l, "arith.subi", vec, m);
+  for (int64_t i = 0; i < l->VEC; i++) { /* what is left, one by one under the mask */
+    MlirValue inHead = cmpI32(l, 6, ttConstInt(&l->b, l->loc, i32, i), firstTail); /* ult */
+    MlirValue need = i32Op(l, "arith.andi", selectOf(l, inHead, head, tail), laneMask(l, s, i));
+    MlirOperation ifOp = tgBuildIf(l, need, ttNoType());
+    TtBuilder saved = l->b;
+    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+    MlirValue ops[2] = {tgExtract(l, d, i), tgGep(l, ptr, lane0Plus(l, s->offs, i), elem)};
+    if (atomic)
+      atomicAdd(l, ops[1], ops[0]);
+    else
+      tgBuild(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
+    tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+    tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+    l->b = saved;
+  }
+}
+
 /* Step 3 for tile.load (isStore false), tile.store and tile.atomic_add (the fast path:
  * atomicRun's vector reds from sm=90, else one atomic per lane without per-lane mask
  * tests). */
@@ -269,6 +439,10 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
   for (int r = 0; r < data->n; r++) {
     Lanes s = tgLanesOf(l, offs, mask, r);
     MlirValue d = data->parts[r];
+    if (!s.contig && isStore && realignable(l, offs, elem)) { /* step 1c */
+      storeRealigned(l, ptr->parts[0], &s, mask, d, elem, atomic);
+      continue;
+    }
     if (!s.contig && !atomic) { /* step 1b */
       MlirValue v = accessRuns(l, ptr->parts[0], &s, mask, d, elem, isStore);
       if (!isStore)

@@ -33,9 +33,11 @@ _Static_assert(MAX_REPS >= TT_MMA_MAX_PARTS, "a wgmma accumulator must fit a Low
 #define MAX_THREADS_PER_SM 2048
 #define BIG_DIV ((int64_t)1 << 30)
 
-/* What is known of an i32 tile or scalar (see step 2). */
+/* What is known of an i32 tile or scalar (see step 2). `seq` (0: as contig): runs of
+ * `seq` consecutive values whose position is a multiple of `seq`, their first value of
+ * unknown alignment (a row of an odd-width matrix: row * 3001 + column). */
 typedef struct {
-  int64_t contig, constancy, div;
+  int64_t contig, constancy, div, seq;
 } Axis;
 
 /* A tile value after lowering. */

@@ -212,9 +212,13 @@ static MlirOperation viewedTranspose(MlirValue v, MlirOperation *view) {
  * 8-byte rows; K = 3001: 2-byte) cannot be read by TMA (its global strides are multiples
  * of 16 bytes), and the register path that reads it instead runs at 6-10% of the copy
  * rate. On a target with TMA, both operands are padded with zeros along K to the next
- * 16-byte multiple (prim.pad, one copy kernel each at the copy rate; the zeros add
- * nothing), so the dot kernel takes the TMA path: 16 x 4100 x 12289 f16 398 -> 96 us on
- * an H200, cuBLAS 93 (bench/2026-11-26-h200-odd-shapes.md). Applied where the padded dot
+ * 128-byte multiple (prim.pad, one copy kernel each at the copy rate; the zeros add
+ * nothing; a weight's pad runs once, --fuse's step 6), so the dot kernel takes the TMA
+ * path. 128 bytes, not TMA's 16: a box row that starts off a cache line costs TMA 1.4-2x
+ * (H100, 2026-11-26: 64 x 4096 x 4104 17.5 us as it is, 12.4 padded to 4160; 128 x
+ * 12289 x 4100 73 -> 46 us, bench/2026-11-26-h100-odd-shapes.md). With 16-byte rows:
+ * 16 x 4100 x 12289 f16 398 -> 96 us on an H200, cuBLAS 93
+ * (bench/2026-11-26-h200-odd-shapes.md). Applied where the padded dot
  * qualifies for TMA: f16/bf16, B read as the transpose of an [N, K] weight, or as [K, N]
  * with 16-byte rows. Not fp8 yet: its pad would be an elementwise kernel with an fp8
  * result, which the elementwise lowering does not store. */
@@ -225,7 +229,7 @@ static int64_t alignedK(int64_t k, int64_t n, MlirType elem, bool bT, bool align
   bool half = mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem);
   if (!alignK || !ttTargetDefault()->tma || !half || k < 0 || k % 8 == 0 || (!bT && n % 8))
     return 0;
-  return (k + 7) / 8 * 8;
+  return (k + 63) / 64 * 64; /* 128-byte rows: a TMA box row is one cache line */
 }
 
 /* alignedK of 2-D a @ b (same element types), or 0. */

@@ -3,14 +3,15 @@
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile --mlir-print-debuginfo=false | FileCheck %s --check-prefix=TILE
 
 // --decompose's align-k (default 1; the target, sm_90a, has TMA): a 2-D matmul whose K
-// rows are not a multiple of 16 bytes gets both operands padded with zeros along K, so
+// rows are not a multiple of 16 bytes gets both operands padded with zeros along K (to
+// 128-byte rows: a TMA box row is then one cache line), so
 // the dot kernel reads them with TMA boxes. A linear's [N, K] weight is padded before its
 // transpose (the dot still reads it in place).
 // CHECK-LABEL: func.func @linear_odd_k
-// CHECK: %[[XP:.*]] = "prim.pad"(%arg0) {high = array<i64: 0, 4>, low = array<i64: 0, 0>, value = 0.000000e+00 : f64} : (tensor<7x4100xf16>) -> tensor<7x4104xf16>
-// CHECK: %[[WP:.*]] = "prim.pad"(%arg1) {high = array<i64: 0, 4>, {{.*}} : (tensor<1000x4100xf16>) -> tensor<1000x4104xf16>
+// CHECK: %[[XP:.*]] = "prim.pad"(%arg0) {high = array<i64: 0, 60>, low = array<i64: 0, 0>, value = 0.000000e+00 : f64} : (tensor<7x4100xf16>) -> tensor<7x4160xf16>
+// CHECK: %[[WP:.*]] = "prim.pad"(%arg1) {high = array<i64: 0, 60>, {{.*}} : (tensor<1000x4100xf16>) -> tensor<1000x4160xf16>
 // CHECK: %[[WT:.*]] = "prim.transpose"(%[[WP]])
-// CHECK: "prim.matmul"(%[[XP]], %[[WT]]) : (tensor<7x4104xf16>, tensor<4104x1000xf16>) -> tensor<7x1000xf16>
+// CHECK: "prim.matmul"(%[[XP]], %[[WT]]) : (tensor<7x4160xf16>, tensor<4160x1000xf16>) -> tensor<7x1000xf16>
 // OFF-LABEL: func.func @linear_odd_k
 // OFF-NOT: prim.pad
 // The dot kernel after the pads: TMA boxes (tile.box) read by wgmma.
@@ -55,8 +56,8 @@ func.func @left_alone(%a: tensor<16x4096xf16>, %w: tensor<1000x4096xf16>, %c: te
 // f32 operands are padded once, before their bf16 splits (the pads join the splits'
 // elementwise kernels), so each of the three bf16 products reads aligned rows.
 // CHECK-LABEL: func.func @f32_odd_k
-// CHECK-NEXT: %[[AP:.*]] = "prim.pad"(%arg0) {{.*}} -> tensor<37x104xf32>
-// CHECK-NEXT: %[[BP:.*]] = "prim.pad"(%arg1) {{.*}} -> tensor<65x104xf32>
+// CHECK-NEXT: %[[AP:.*]] = "prim.pad"(%arg0) {{.*}} -> tensor<37x128xf32>
+// CHECK-NEXT: %[[BP:.*]] = "prim.pad"(%arg1) {{.*}} -> tensor<65x128xf32>
 // CHECK-NOT: prim.pad
 // CHECK: return
 func.func @f32_odd_k(%a: tensor<37x100xf32>, %w: tensor<65x100xf32>) -> tensor<37x65xf32> {
