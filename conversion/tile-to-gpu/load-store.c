@@ -188,22 +188,27 @@ static void atomicRun(Lower *l, MlirValue p, MlirValue offs, MlirValue run, Mlir
   }
 }
 
+/* Stores (or atomically adds) lane i of `value` when `cond` holds. */
+static void storeLane(Lower *l, MlirValue cond, MlirValue ptr, const Lanes *s, int64_t i,
+                      MlirValue value, MlirType elem, bool atomic) {
+  MlirOperation ifOp = tgBuildIf(l, cond, ttNoType());
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+  MlirValue ops[2] = {tgExtract(l, value, i), tgGep(l, ptr, laneOffset(l, s, i), elem)};
+  if (atomic)
+    atomicAdd(l, ops[1], ops[0]);
+  else
+    tgBuild(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
+  tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+  tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+  l->b = saved;
+}
+
 /* Stores (or atomically adds) lane by lane under the mask. */
 static void storeLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
                        MlirType elem, bool atomic) {
-  for (int64_t i = 0; i < l->VEC; i++) {
-    MlirOperation ifOp = tgBuildIf(l, laneMask(l, s, i), ttNoType());
-    TtBuilder saved = l->b;
-    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
-    MlirValue ops[2] = {tgExtract(l, value, i), tgGep(l, ptr, laneOffset(l, s, i), elem)};
-    if (atomic)
-      atomicAdd(l, ops[1], ops[0]);
-    else
-      tgBuild(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
-    tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
-    tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
-    l->b = saved;
-  }
+  for (int64_t i = 0; i < l->VEC; i++)
+    storeLane(l, laneMask(l, s, i), ptr, s, i, value, elem, atomic);
 }
 
 /* Step 1b's guard: true when every lane of the group is on (over runs of the mask's
@@ -407,17 +412,7 @@ static void storeRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mas
   for (int64_t i = 0; i < l->VEC; i++) { /* what is left, one by one under the mask */
     MlirValue inHead = cmpI32(l, 6, ttConstInt(&l->b, l->loc, i32, i), firstTail); /* ult */
     MlirValue need = i32Op(l, "arith.andi", selectOf(l, inHead, head, tail), laneMask(l, s, i));
-    MlirOperation ifOp = tgBuildIf(l, need, ttNoType());
-    TtBuilder saved = l->b;
-    l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
-    MlirValue ops[2] = {tgExtract(l, d, i), tgGep(l, ptr, lane0Plus(l, s->offs, i), elem)};
-    if (atomic)
-      atomicAdd(l, ops[1], ops[0]);
-    else
-      tgBuild(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
-    tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
-    tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
-    l->b = saved;
+    storeLane(l, need, ptr, s, i, d, elem, atomic);
   }
 }
 
