@@ -338,6 +338,37 @@ static void wideAccess(Lower *l, MlirValue cond, MlirValue ptr, const Lanes *s, 
   l->b = saved;
 }
 
+/* Under `cond`, adds f16/bf16 `x` at element offset `off` as a red of the 32-bit word
+ * that holds it (red.global.add.noftz.f16x2 / bf16x2, sm_90), the other half -0.0: a
+ * lone 16-bit add is a compare-and-swap loop in SASS (ptxas expands both atom and red of
+ * .f16), 2.7x the split-K epilogue of an odd-width row. `even`: off is the word's low half. */
+static void halfWordRed(Lower *l, MlirValue cond, MlirValue ptr, MlirValue off, MlirValue even,
+                        MlirValue x, MlirType elem) {
+  MlirType i32 = ttI32(l->ctx);
+  MlirOperation ifOp = tgBuildIf(l, cond, ttNoType());
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+  MlirValue bits = tgBuild(l, "arith.bitcast", 1, &x, mlirIntegerTypeGet(l->ctx, 16), 0, NULL);
+  bits = tgBuild(l, "arith.extui", 1, &bits, i32, 0, NULL);
+  MlirValue lo = i32Op(l, "arith.ori", bits, ttConstInt(&l->b, l->loc, i32, (int32_t)0x80000000));
+  MlirValue hi = i32Op(l, "arith.ori", i32Op(l, "arith.shli", bits, ttConstInt(&l->b, l->loc, i32, 16)),
+                       ttConstInt(&l->b, l->loc, i32, 0x8000));
+  MlirValue word = selectOf(l, even, lo, hi);
+  MlirValue at = i32Op(l, "arith.andi", off, ttConstInt(&l->b, l->loc, i32, ~1));
+  int32_t segments[3] = {2, 0, 0};
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(l->ctx, "ptxCode",
+                  mlirStringAttrGet(l->ctx, ttStrRef(mlirTypeIsAF16(elem)
+                                                         ? "red.global.add.noftz.f16x2 [$0], $1;"
+                                                         : "red.global.add.noftz.bf16x2 [$0], $1;"))),
+      ttNamedAttr(l->ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(l->ctx, 3, segments)),
+  };
+  tgBuild(l, "nvvm.inline_ptx", 2, (MlirValue[]){tgGep(l, ptr, at, elem), word}, ttNoType(), 2, attrs);
+  tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+  tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+  l->b = saved;
+}
+
 /* Step 1c: the store (or atomic add) of group `d` (16 bytes: lanes o0 .. o0+VEC-1, o0 of
  * any alignment; the previous lane of the warp holds the VEC elements before them when
  * the run goes on) as aligned 16-byte accesses, each element written exactly once (an
@@ -354,7 +385,9 @@ static void wideAccess(Lower *l, MlirValue cond, MlirValue ptr, const Lanes *s, 
  *    the group), the tail's [o0 - m + VEC, o0 - m + 2 VEC) where the next lane's group is
  *    all on and at least VEC further on; a store, whose window would overwrite its
  *    neighbours, writes them one by one, and so does an add elsewhere (and any lane
- *    whose group is not all on, under the mask). */
+ *    whose group is not all on, under the mask): an f16/bf16 add as a red of the 32-bit
+ *    word that holds the element (halfWordRed), but for a lane's last element whose
+ *    word would end past its group (a lone 16-bit atomic there). */
 static void storeRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
                            MlirValue d, MlirType elem, bool atomic) {
   MlirType i32 = ttI32(l->ctx), i1 = mlirIntegerTypeGet(l->ctx, 1);
@@ -409,9 +442,20 @@ static void storeRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mas
     tail = i32Op(l, "arith.andi", tail, i32Op(l, "arith.xori", tailWide, yes));
   }
   MlirValue firstTail = i32Op(l, "arith.subi", vec, m);
+  bool pairs = atomic && l->target->vectorRed && (mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem));
   for (int64_t i = 0; i < l->VEC; i++) { /* what is left, one by one under the mask */
     MlirValue inHead = cmpI32(l, 6, ttConstInt(&l->b, l->loc, i32, i), firstTail); /* ult */
     MlirValue need = i32Op(l, "arith.andi", selectOf(l, inHead, head, tail), laneMask(l, s, i));
+    if (pairs) { /* its 32-bit word, unless that word ends past the group (the last lane) */
+      MlirValue off = lane0Plus(l, s->offs, i);
+      MlirValue even = cmpI32(l, 0, i32Op(l, "arith.andi", off, ttConstInt(&l->b, l->loc, i32, 1)), c);
+      MlirValue past = i == l->VEC - 1 ? even : ttConstInt(&l->b, l->loc, i1, 0);
+      halfWordRed(l, i32Op(l, "arith.andi", need, i32Op(l, "arith.xori", past, yes)), ptr, off,
+                  even, tgExtract(l, d, i), elem);
+      if (i == l->VEC - 1)
+        storeLane(l, i32Op(l, "arith.andi", need, past), ptr, s, i, d, elem, atomic);
+      continue;
+    }
     storeLane(l, need, ptr, s, i, d, elem, atomic);
   }
 }
