@@ -18,7 +18,7 @@
  *     the runtime zero it first with a memset, which no programmatic launch can overlap:
  *     2-4 us of a 5-15 us decode GEMM (H200, cold: 64 x 4096 x 4096 14.8 us with the
  *     memset, 11.0 without any zeroing; bench/2026-11-26-h200-zero-kernel.md). Each such
- *     launch (one f16/bf16/f32 result, no dynamic-M `when`) gets @<kernel>_zero, a tile
+ *     launch (one f16/bf16/f32 result; a dynamic M's bucket too) gets @<kernel>_zero, a tile
  *     kernel storing zeros (1024 a program), named by the launch's `zero_kernel`; launch
  *     metadata launches it before the dot kernel. Marked `tile.zero_fill`, it triggers at
  *     its start and waits before its stores, so the dot kernel launches at once and its
@@ -250,9 +250,9 @@ static void pdlKernel(const PdlIndex *x, MlirOperation kernel, int trigger, int6
  * atomics) and has no zero kernel yet: @<kernel>_zero, a tile kernel of 1024 zeros per
  * program over cdiv(numel, 1024) programs, inserted before fn and named by the launch's
  * zero_kernel, so launch metadata launches it (with pdl) instead of a memset. Only for a
- * single f16/bf16/f32 result, and not yet for a dynamic M's buckets (launches with
- * `when`: launch metadata gives the zero launch its bucket's `when`, but that form has not
- * run on a GPU yet; they keep the memset). */
+ * single f16/bf16/f32 result. A dynamic M's bucket (a launch with `when`) gets its own,
+ * and launch metadata gives the zero launch the bucket's `when`: only the bucket that runs
+ * zeroes the result. */
 static bool zeroKernel(const TtModuleIndex *mod, MlirOperation fn) {
   MlirAttribute launch = ttOpAttr(fn, "tile.launch");
   if (mlirAttributeIsNull(launch) || !mlirAttributeIsADictionary(launch))
@@ -265,7 +265,6 @@ static bool zeroKernel(const TtModuleIndex *mod, MlirOperation fn) {
   MlirType ft = mlirAttributeIsNull(fta) ? (MlirType){NULL} : mlirTypeAttrGetValue(fta);
   if (!zero || mlirAttributeIsNull(k) || !mlirAttributeIsAFlatSymbolRef(k) ||
       !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(launch, ttStrRef("zero_kernel"))) ||
-      !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(launch, ttStrRef("when"))) ||
       mlirTypeIsNull(ft) || mlirFunctionTypeGetNumResults(ft) != 1)
     return false;
   MlirType elem = ttElementType(mlirFunctionTypeGetResult(ft, 0));
