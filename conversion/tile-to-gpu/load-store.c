@@ -12,8 +12,8 @@
  *     accesses of `run` lanes (the widest the alignment allows), put together: one
  *     guard per group, not a branch per lane.
  *  1c. A store (or atomic add) of 16-byte groups whose offsets run on from lane to lane
- *     but start at no 16-byte boundary (a row of an odd-width matrix: N = 3001 f16) is
- *     realigned across the warp: each lane shuffles in the previous lane's group and
+ *     but start at no 8-byte (an add: 16-byte) boundary (a row of an odd-width matrix:
+ *     N = 3001 f16) is realigned across the warp: each lane shuffles in the previous lane's group and
  *     writes the 16 aligned bytes that end inside its own (storeRealigned; a vector red
  *     for an add), so the row is written in 16-byte accesses, not VEC of one element
  *     each (whose partial sectors cost L2 8x; split-K's f16 adds the most).
