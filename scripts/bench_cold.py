@@ -10,8 +10,9 @@ as bench_gemm.py's default: tt `--batch` (the runs back to back between one even
 cuBLAS 20 calls per graph replay. Floor: the bytes of x, w and y once at this run's copy
 rate; "% floor" is read on the cold column.
 
-Cases: scripts/make-cold-bench.sh (f16_<M>x<N>x<K>.ptx). Usage: bench_cold.py TT_RUN CASEDIR
-[--out FILE.md]
+Cases: scripts/make-cold-bench.sh (<dtype>_<M>x<N>x<K>.ptx, dtype f16, bf16 or fp8; the
+peer of fp8 is torch._scaled_mm with f32 scales and a bf16 result, its weight bytes one
+per element). Usage: bench_cold.py TT_RUN CASEDIR [--out FILE.md]
 """
 import argparse, datetime, itertools, math, os, re, sys
 import torch
@@ -26,42 +27,52 @@ def main():
     bw = copy_bandwidth()
     cases = []
     for name in os.listdir(a.casedir):
-        m = re.match(r"f16_(\d+)x(\d+)x(\d+)\.ptx$", name)
+        m = re.match(r"(f16|bf16|fp8)_(\d+)x(\d+)x(\d+)\.ptx$", name)
         if m:
-            cases.append(tuple(int(v) for v in m.groups()))
+            cases.append((m.group(1),) + tuple(int(v) for v in m.groups()[1:]))
     lines = [f"# decode GEMMs warm and cold, {torch.cuda.get_device_name()}, {datetime.date.today()}",
              f"copy rate {bw:.0f} GB/s; times in us; ratio = cuBLAS time / tt time", "",
-             "| M x N x K | weight MB | copies | tt warm | tt cold | cuBLAS warm | cuBLAS cold | "
-             "ratio warm | ratio cold | % floor cold |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "| dtype | M x N x K | weight MB | copies | tt warm | tt cold | cuBLAS warm | cuBLAS cold | "
+             "ratio warm | ratio cold | % floor cold |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)
-    ratios = []
-    for m, n, k in sorted(cases, key=lambda c: (c[1] * c[2], c[0])):
-        wbytes = 2 * n * k
+    ratios = {}
+    for t, m, n, k in sorted(cases, key=lambda c: (c[0], c[2] * c[3], c[1])):
+        eb = 1 if t == "fp8" else 2
+        wbytes = eb * n * k
         copies = max(2, min(64, math.ceil(2 * L2 / wbytes)))
-        ptx = os.path.join(a.casedir, f"f16_{m}x{n}x{k}.ptx")
+        ptx = os.path.join(a.casedir, f"{t}_{m}x{n}x{k}.ptx")
         warm, why = tt_median(a.tt_run, ptx, batch=True)
         cold, why2 = tt_median(a.tt_run, ptx, batch=True, extra=("--cold", str(copies)))
         if warm is None or cold is None:
             print(f"  {ptx}: {why or why2}", file=sys.stderr)
-        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
-        ws = [torch.randn(n, k, device="cuda", dtype=torch.float16) for _ in range(copies)]
-        cb_warm = bench_batched(lambda: torch.matmul(x, ws[0].t()))
+        if t == "fp8":
+            e4 = torch.float8_e4m3fn
+            x = torch.randn(m, k, device="cuda").to(e4)
+            ws = [torch.randn(n, k, device="cuda").to(e4) for _ in range(copies)]
+            one = torch.ones((), device="cuda")
+            op = lambda w: torch._scaled_mm(x, w.t(), one, one, out_dtype=torch.bfloat16)
+        else:
+            dt = torch.float16 if t == "f16" else torch.bfloat16
+            x = torch.randn(m, k, device="cuda", dtype=dt)
+            ws = [torch.randn(n, k, device="cuda", dtype=dt) for _ in range(copies)]
+            op = lambda w: torch.matmul(x, w.t())
+        cb_warm = bench_batched(lambda: op(ws[0]))
         turn = itertools.cycle(ws)
-        cb_cold = bench_batched(lambda: torch.matmul(x, next(turn).t()))
+        cb_cold = bench_batched(lambda: op(next(turn)))
         del ws
-        floor = 2 * (m * k + n * k + m * n) / bw / 1e3
+        floor = (eb * (m * k + n * k) + 2 * m * n) / bw / 1e3
         f = lambda t: "n/a" if t is None else f"{t:.1f}"
         r = lambda p, q: "n/a" if q is None else f"{p / q:.2f}x"
         if cold:
-            ratios.append(cb_cold / cold)
-        lines.append(f"| {m} x {n} x {k} | {wbytes / 1e6:.0f} | {copies} | {f(warm)} | {f(cold)} | "
+            ratios.setdefault(t, []).append(cb_cold / cold)
+        lines.append(f"| {t} | {m} x {n} x {k} | {wbytes / 1e6:.0f} | {copies} | {f(warm)} | {f(cold)} | "
                      f"{cb_warm:.1f} | {cb_cold:.1f} | {r(cb_warm, warm)} | {r(cb_cold, cold)} | "
                      f"{'n/a' if cold is None else f'{100 * floor / cold:.0f}%'} |")
         print(lines[-1], flush=True)
-    if ratios:
-        g = math.exp(sum(math.log(v) for v in ratios) / len(ratios))
-        lines += ["", f"geometric mean of the cold ratios: {g:.2f}x over {len(ratios)} rows; "
-                      f"rows at >= 1.00x: {sum(v >= 1.0 for v in ratios)}"]
+    for t, rs in sorted(ratios.items()):
+        g = math.exp(sum(math.log(v) for v in rs) / len(rs))
+        lines += ["", f"{t}: geometric mean of the cold ratios: {g:.2f}x over {len(rs)} rows; "
+                      f"rows at >= 1.00x: {sum(v >= 1.0 for v in rs)}"]
         print(lines[-1])
     if a.out:
         open(a.out, "w").write("\n".join(lines) + "\n")
