@@ -69,6 +69,8 @@
   X(streamBeginCapture, "cuStreamBeginCapture_v2", "cuStreamBeginCapture",    \
     true, (CUstream, CUstreamCaptureMode))                                     \
   X(streamEndCapture, "cuStreamEndCapture", NULL, true, (CUstream, CUgraph *)) \
+  X(streamIsCapturing, "cuStreamIsCapturing", NULL, true,                      \
+    (CUstream, CUstreamCaptureStatus *))                                       \
   X(graphInstantiate, "cuGraphInstantiateWithFlags", NULL, true,               \
     (CUgraphExec *, CUgraph, unsigned long long))                              \
   X(graphLaunch, "cuGraphLaunch", NULL, true, (CUgraphExec, CUstream))         \
@@ -498,6 +500,7 @@ typedef struct Program {
   bool *onceSlot;          /* per slot: a `once` launch reads or writes it */
   bool onceDone;           /* the `once` launches ran, on the buffers bound now */
   bool plain;              /* launch without pdl (a run that runs `once` launches) */
+  bool hasOnce;            /* some launch is `once` */
 } Program;
 
 static Program *unwrapProgram(TtrtProgram p) { return p.ptr; }
@@ -685,6 +688,7 @@ static bool allocateArrays(Program *p) {
   p->onceSlot = calloc((size_t)m->numTensors + 1, sizeof *p->onceSlot);
   for (int i = 0; p->onceSlot && i < m->numLaunches; ++i) {
     const TtrtLaunch *l = &m->launches[i];
+    p->hasOnce = p->hasOnce || l->once;
     for (int a = l->firstArg; l->once && a < l->firstArg + l->numArgs; ++a)
       if (m->args[a].kind == TTRT_ARG_PTR || m->args[a].kind == TTRT_ARG_TMA)
         p->onceSlot[m->args[a].tensor] = true;
@@ -822,11 +826,19 @@ TtrtStatus ttrtProgramRunLaunch(TtrtProgram program, int i, TtrtError *err) {
   if (!p->active[i]) /* its `when` does not hold at these sizes */
     return TTRT_SUCCESS;
   TtrtLaunchDims d = p->dims[i];
-  d.pdl = d.pdl && !p->plain;
+  d.pdl = d.pdl && !p->plain && (p->onceDone || !p->hasOnce); /* see ttrtProgramRun */
   if (zeroBeforeLaunch(p, i, err) ||
       ttrtFunctionLaunch(p->ctx, p->functions[i], &d, p->params + l->firstArg, err))
     return blameLaunch(p->meta, i, err);
   return TTRT_SUCCESS;
+}
+
+/* True while the context's work stream is being captured into a graph. */
+static bool capturing(Program *p) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return driver.streamIsCapturing &&
+         driver.streamIsCapturing(unwrapContext(p->ctx)->work, &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
 TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach,
@@ -846,7 +858,8 @@ TtrtStatus ttrtProgramRun(TtrtProgram program, bool checkEach,
       s = blameLaunch(p->meta, i, err);
   }
   p->plain = false;
-  p->onceDone = p->onceDone || s == TTRT_SUCCESS;
+  /* recorded into a graph (a caller's stream capture), nothing ran yet: not done */
+  p->onceDone = p->onceDone || (s == TTRT_SUCCESS && !capturing(p));
   return s;
 }
 

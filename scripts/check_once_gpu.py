@@ -6,7 +6,9 @@ launch: scripts/make-odd-bench.sh's f16_7x1000x4100.ptx) called as a model calls
   2. after the weight changed in place: stale without refresh() (shown, not required),
      right after Program.refresh();
   3. with another weight tensor (another address): right without a refresh;
-  4. in a torch CUDA graph captured after a warm-up call, replayed on new activations.
+  4. in a torch CUDA graph captured after a warm-up call, replayed on new activations;
+  5. a call with a new weight captured into a CUDA graph (nothing runs at a capture, so the
+     once kernels stay due) and not replayed, then an eager call with that weight.
 Usage (device): python scripts/check_once_gpu.py PTX   (TT_LIBTTRT: build-gpu/libttrt.so)
 Exit 1 on any wrong result."""
 
@@ -52,6 +54,13 @@ def main(ptx):
     g.replay()
     torch.cuda.synchronize()
     good &= check("CUDA graph replay on new activations", out, xs, w2)
+    q = load(ptx)
+    q(x, w2)  # binds the sizes (a first call allocates: never inside a capture)
+    w3 = torch.randn(n, k, device="cuda", dtype=torch.float16) * 0.05
+    g2 = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g2):
+        q(xs, w3)
+    good &= check("after a captured call with a new weight, eager", q(x, w3), x, w3)
     print("check_once:", "PASS" if good else "FAIL")
     return 0 if good else 1
 

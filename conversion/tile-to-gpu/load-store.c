@@ -390,8 +390,9 @@ static void halfWordRed(Lower *l, MlirValue cond, MlirValue ptr, MlirValue off, 
  *    all on and at least VEC further on; a store, whose window would overwrite its
  *    neighbours, writes them one by one, and so does an add elsewhere (and any lane
  *    whose group is not all on, under the mask): an f16/bf16 add as a red of the 32-bit
- *    word that holds the element (halfWordRed), but for a lane's last element whose
- *    word would end past its group (a lone 16-bit atomic there). */
+ *    word that holds the element (halfWordRed), but where the word's other element may
+ *    lie past the tensor (an even offset whose next lane is off or in the next group: a
+ *    lone 16-bit atomic there). */
 static void storeRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
                            MlirValue d, MlirType elem, bool atomic) {
   MlirType i32 = ttI32(l->ctx), i1 = mlirIntegerTypeGet(l->ctx, 1);
@@ -450,14 +451,15 @@ static void storeRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mas
   for (int64_t i = 0; i < l->VEC; i++) { /* what is left, one by one under the mask */
     MlirValue inHead = cmpI32(l, 6, ttConstInt(&l->b, l->loc, i32, i), firstTail); /* ult */
     MlirValue need = i32Op(l, "arith.andi", selectOf(l, inHead, head, tail), laneMask(l, s, i));
-    if (pairs) { /* its 32-bit word, unless that word ends past the group (the last lane) */
+    if (pairs) { /* its 32-bit word, unless the word's other element may lie past the
+                  * tensor: an even offset whose next lane is off (or past the group) */
       MlirValue off = lane0Plus(l, s->offs, i);
       MlirValue even = cmpI32(l, 0, i32Op(l, "arith.andi", off, ttConstInt(&l->b, l->loc, i32, 1)), c);
-      MlirValue past = i == l->VEC - 1 ? even : ttConstInt(&l->b, l->loc, i1, 0);
+      MlirValue nextOff = i == l->VEC - 1 ? yes : i32Op(l, "arith.xori", laneMask(l, s, i + 1), yes);
+      MlirValue past = i32Op(l, "arith.andi", even, nextOff);
       halfWordRed(l, i32Op(l, "arith.andi", need, i32Op(l, "arith.xori", past, yes)), ptr, off,
                   even, tgExtract(l, d, i), elem);
-      if (i == l->VEC - 1)
-        storeLane(l, i32Op(l, "arith.andi", need, past), ptr, s, i, d, elem, atomic);
+      storeLane(l, i32Op(l, "arith.andi", need, past), ptr, s, i, d, elem, atomic);
       continue;
     }
     storeLane(l, need, ptr, s, i, d, elem, atomic);

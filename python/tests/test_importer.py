@@ -399,3 +399,31 @@ def test_backend_marks_weights_invariant_in_inference_graphs_only(monkeypatch):
     torch._dynamo.reset()
     torch.compile(m, backend=dynamo.backend)(x).sum().backward()
     assert len(seen) == 2 and seen == [[], []]  # forward and backward
+
+
+def test_part_refreshes_its_once_kernels_when_a_weight_changes_in_place():
+    """A weight changed in place between calls (an optimizer step between validation
+    passes) makes the part refresh its program (what it computed from the weights once)."""
+    from tt import dynamo
+
+    class FakeProgram:
+        def __init__(self):
+            self.refreshes, self.calls = 0, 0
+
+        def refresh(self):
+            self.refreshes += 1
+
+        def __call__(self, *tensors):
+            self.calls += 1
+            return tensors[0] * 1
+
+    p = FakeProgram()
+    part = dynamo.TtPart(p, [True, False], cudagraphs=False)
+    w, x = torch.randn(4), torch.randn(4)
+    part(w, x)
+    part(w, x)
+    assert p.refreshes == 0
+    with torch.no_grad():
+        w.add_(1.0)  # in place: same address, new contents
+    part(w, x)
+    assert p.refreshes == 1 and p.calls == 3

@@ -179,9 +179,19 @@ class TtPart(torch.nn.Module):
         super().__init__()
         self.program, self.static, self.cudagraphs = program, static, cudagraphs
         self.graphs: dict = {}
+        self.versions = None  # the weights' version counters at the last call
 
     def forward(self, *args):
         tensors = [a for a in args if isinstance(a, torch.Tensor)]
+        # A weight changed in place (an optimizer step between validation passes,
+        # load_state_dict): what the program computed from the weights once is stale.
+        versions = tuple(_version(t) for t, s in zip(tensors, self.static) if s)
+        if self.versions is not None and versions != self.versions:
+            self.program.refresh()
+            for g in self.graphs.values():
+                g.program.refresh()
+            self.graphs.clear()
+        self.versions = versions
         if not self.cudagraphs or torch.cuda.is_current_stream_capturing():
             return self.program(*tensors)
         key = tuple((tuple(t.shape), t.dtype, t.data_ptr() if s else 0)
@@ -190,15 +200,26 @@ class TtPart(torch.nn.Module):
         if g is None:
             if len(self.graphs) >= self.MAX_GRAPHS:
                 self.graphs.pop(next(iter(self.graphs)))
-            g = self.graphs[key] = _Graph(self.program, tensors, self.static)
+            # each signature its own copy of the program: a graph replays the temps its
+            # weights' once kernels wrote, which another signature's weights must not overwrite
+            g = self.graphs[key] = _Graph(self.program.clone(), tensors, self.static)
         return g(tensors)
+
+
+def _version(t: torch.Tensor) -> int:
+    """t's version counter (bumped by each in-place change), or -1 for an inference tensor,
+    which has none."""
+    try:
+        return t._version
+    except RuntimeError:
+        return -1
 
 
 class _Graph:
     """One input signature of a part captured as a CUDA graph over static buffers."""
 
     def __init__(self, program, tensors, static):
-        self.static = static
+        self.program, self.static = program, static
         self.inputs = [t if s else torch.empty_like(t, memory_format=torch.contiguous_format)
                        for t, s in zip(tensors, static)]
         for buf, t, s in zip(self.inputs, tensors, static):

@@ -114,6 +114,12 @@ class Program:
         self.num_inputs = lib.ttrtExecutableNumInputs(self._exe)
         self.num_outputs = lib.ttrtExecutableNumOutputs(self._exe)
         self.leading = [t.contiguous() for t in leading]
+        self._ptx = ptx
+
+    def clone(self) -> "Program":
+        """The same program loaded again: its own temps (what it computes from its weights
+        once is kept per copy, so copies may run with different weights)."""
+        return Program(self._ptx, self.leading)
 
     def __call__(self, *args: torch.Tensor):
         tensors = self.leading + [a.contiguous() for a in args]
