@@ -7,7 +7,7 @@
  *      (ttrtMetaBindDim: a `?` dim's symbol gets the size, a static dim must
  *      equal it), then resolve (ttrtMetaResolve: the program's rules at these
  *      sizes). Check each output's dtype and shape against the resolved one.
- *   2. Program: the TtrtProgram (ttrt.c) of the current sizes, made with the
+ *   2. Program: the TtrtProgram (program.c) of the current sizes, made with the
  *      executable's module and without input/output buffers
  *      (ttrtProgramCreateExternal); it is kept while the symbols' sizes stay
  *      and made again (new temps, grids and arguments) when they change.
