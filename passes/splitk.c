@@ -11,8 +11,10 @@
  *  2. For each tile kernel with a K loop (an scf.for whose body holds a tile.dot), choose
  *     S: the option split-k=N, or (N = 0) from the shape: with P = programs of the kernel
  *     (grid axes 0 and 2: tiles and batches)
- *     and num-sms SMs, the largest power of two S with P * S <= num-sms (one wave) that
- *     leaves each slice at least two steps of the K loop. Every slice adds its partial
+ *     and num-sms SMs, the largest power of two S with P * S <= num-sms * R (one wave of
+ *     the R programs an SM holds at once, residentPrograms; R = 1 where P > num-sms / 2)
+ *     that leaves each slice at least two steps of the K loop (PAST_WAVE_STEPS past one
+ *     wave). Every slice adds its partial
  *     tile with atomics, so slices pay only where the grid leaves SMs idle (H100, 16 x
  *     8192 x 8192 f16, 128 programs of 16x64x256: S = 1 53.5 us, 2 59.4, 4 65.8; with
  *     16x64x128 tiles S = 2 won, 60.2 against 62.3: bench/2026-11-23-h100-pipeline.md).
@@ -255,6 +257,40 @@ static int64_t resultNumel(MlirOperation fusion) {
   return ttTensorNumel(mlirFunctionTypeGetResult(ft, 0));
 }
 
+/* The integer after `name=` in a tile.geometry string, or 0. */
+static int64_t geometryInt(const char *geo, const char *name) {
+  const char *p = strstr(geo, name);
+  return p ? strtoll(p + strlen(name), NULL, 10) : 0;
+}
+
+/* R of step 2, where the tiles alone fill at most half the SMs (more tiles: a second
+ * program an SM brings no better balance, measured no gain at 80-128 tiles): the programs
+ * of a kernel one SM holds at once. Two where the kernel has
+ * 64-row tiles (or taller) on TMA rings whose three stages fit half an SM's shared memory
+ * (--pipeline then gives a grid past one wave three stages for two blocks an SM): a second
+ * program's loads then run through the first's prologue and atomic epilogue. One
+ * otherwise: the 16- and 32-row tiles of decode stream their weights at one program an SM
+ * (H100, 16 x 8192 x 8192 above). Measured (64-row tiles, split-K over two programs an SM
+ * against one wave, cold, H100): 64 x 2560 x 2560 1.21x, 64 x 3584 x 3584 1.10x, 64 x
+ * 4096 x 4096 1.03-1.04x, 64 x 1024 x 8192 1.07x, f16, bf16 and fp8 alike
+ * (bench/2026-11-26-h100-splitk-resident.md). */
+static int64_t residentPrograms(MlirOperation kernel) {
+  char geo[256] = "", key[128] = "";
+  if (!ttOpAttrStr(kernel, "tile.geometry", geo, sizeof geo) ||
+      !ttOpAttrStr(kernel, "tile.tune_key", key, sizeof key))
+    return 1;
+  int64_t bm = geometryInt(geo, "block-m="), bn = geometryInt(geo, "block-n="),
+          bk = geometryInt(geo, "block-k="), eb = strstr(key, " f8") ? 1 : 2;
+  int64_t ring = 3 * (bm + bn) * bk * eb;
+  return bm >= 64 && ring > 0 && ring <= ttTargetSmemTwoBlocks(ttTargetDefault()) ? 2 : 1;
+}
+
+/* The K steps a slice keeps at least where the split passes one wave (two programs an
+ * SM): a slice shorter than its three-stage ring and one more step spends its time
+ * filling it (H100 cold, 64 x 1024 x 4096, 32 steps: split 16 (2 steps a slice) 0.90x of
+ * split 8; 64 x 1024 x 8192, split 16 at 4 steps: 1.07x). */
+#define PAST_WAVE_STEPS 4
+
 static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOperation kernel,
                         int64_t option, int64_t sms,
                         bool twoStageOpt) {
@@ -282,9 +318,12 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   if (split == 0 && programs < 0)
     return true;
   programs = programs < 0 ? 1 : programs;
-  if (split == 0)
-    for (split = 1; programs * split * 2 <= sms && steps / (split * 2) >= 2;)
+  if (split == 0) {
+    int64_t slots = programs * 2 <= sms ? sms * residentPrograms(kernel) : sms;
+    for (split = 1; programs * split * 2 <= slots &&
+                    steps / (split * 2) >= (programs * split * 2 <= sms ? 2 : PAST_WAVE_STEPS);)
       split *= 2;
+  }
   if (split > steps)
     split = steps;
   MlirOperation bad = {NULL}, store = {NULL};

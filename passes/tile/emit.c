@@ -34,7 +34,10 @@
  *       used (tile.reduce of the masked row) and memoized for the row; argmax/argmin
  *       likewise, as the max (min) then the least column holding it (emitArgReduction).
  *  5b. Move every tile.load (and the index math it needs) ahead of the math
- *     (tileLoadsFirst), so all loads are in flight at once.
+ *     (tileLoadsFirst), so all loads are in flight at once; but a load whose offsets do not
+ *     depend on the program id (a row kernel's weight or bias vector, which every program
+ *     reads, from L2) stays at its first use: hoisted, its registers would be held across
+ *     the row's reductions, and fewer programs would fit an SM.
  */
 #include "tile.h"
 
@@ -535,11 +538,25 @@ MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs) {
   return r;
 }
 
-/* Step 5b: moves every tile.load, with the ops its operands need (its backward slice in
- * the block: an op is in it when a later op of the block in it uses one of its results,
- * found through its uses, O(uses)), to the front of the body, keeping program order
- * within each part. All loads
- * then issue before any math, and the math lowers into one basic block. */
+/* Step 5b: moves every tile.load whose offsets depend on the program id (programVaries),
+ * with the ops its operands need (its backward slice in the block: an op is in it when a
+ * later op of the block in it uses one of its results, found through its uses, O(uses)),
+ * to the front of the body, keeping program order within each part. The program's own
+ * loads then issue before any math, and the math lowers into one basic block. A load the
+ * same for every program (offsets from constants and tile.range alone) stays where it is:
+ * it is an L2 hit, and hoisted it would hold its registers across the row's reductions
+ * (layer_norm's weight and bias: 110 registers a thread at 8192 columns, 2 programs an SM).
+ * Block arguments of `body` count as varying unless it is the kernel's entry block (a
+ * loop body's induction variable). */
+static bool programVaries(MlirValue v, MlirBlock body, const bool *varies, const TtPtrIndex *index) {
+  if (mlirValueIsABlockArgument(v))
+    return mlirBlockEqual(mlirBlockArgumentGetOwner(v), body) &&
+           !mlirOperationIsNull(mlirBlockGetParentOperation(body)) &&
+           !ttOpIs(mlirBlockGetParentOperation(body), "func.func");
+  int j = ttPtrIndexFind(index, mlirOpResultGetOwner(v).ptr);
+  return j < 0 || varies[j]; /* defined outside the block: assume it varies */
+}
+
 void tileLoadsFirst(MlirBlock body) {
   int n = 0, cap = 64;
   MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)cap);
@@ -549,12 +566,16 @@ void tileLoadsFirst(MlirBlock body) {
       ops = ttRealloc(ops, sizeof(MlirOperation) * (size_t)(cap *= 2));
     ops[n++] = op;
   }
-  bool *inSlice = ttAlloc(sizeof(bool) * (size_t)n);
+  bool *inSlice = ttAlloc(sizeof(bool) * (size_t)n), *varies = ttAlloc(sizeof(bool) * (size_t)n);
   TtPtrIndex index = {0}; /* op -> its position: each op's users looked up in O(1) */
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++) {
     ttPtrIndexPut(&index, ops[i].ptr, i);
+    varies[i] = ttOpIs(ops[i], "tile.program_id") || mlirOperationGetNumRegions(ops[i]) > 0;
+    for (intptr_t o = 0; o < mlirOperationGetNumOperands(ops[i]) && !varies[i]; o++)
+      varies[i] = programVaries(mlirOperationGetOperand(ops[i], o), body, varies, &index);
+  }
   for (int i = n - 1; i >= 0; i--) {
-    inSlice[i] = ttOpIs(ops[i], "tile.load");
+    inSlice[i] = ttOpIs(ops[i], "tile.load") && varies[i];
     for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[i]) && !inSlice[i]; r++)
       for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(ops[i], r));
            !mlirOpOperandIsNull(u) && !inSlice[i]; u = mlirOpOperandGetNextUse(u)) {
@@ -570,5 +591,6 @@ void tileLoadsFirst(MlirBlock body) {
     if (inSlice[i])
       mlirOperationMoveBefore(ops[i], ops[anchor]);
   free(inSlice);
+  free(varies);
   free(ops);
 }

@@ -38,11 +38,12 @@ func.func @rotary(%x: tensor<2x5x3x8xf32>, %cos: tensor<5x4xf32>, %sin: tensor<5
 // CHECK-SAME: (%[[X:.*]]: !tile.ptr<bf16>, %[[R:.*]]: !tile.ptr<bf16>, %[[W:.*]]: !tile.ptr<bf16>, %[[H:.*]]: !tile.ptr<bf16>, %[[Y:.*]]: !tile.ptr<bf16>)
 // CHECK: "tile.load"(%[[X]]
 // CHECK: "tile.load"(%[[R]]
-// CHECK: "tile.load"(%[[W]]
 // CHECK: %[[HV:.*]] = arith.addf
 // CHECK: %[[HB:.*]] = arith.truncf %[[HV]] {{.*}} to tensor<1024xbf16>
 // CHECK: "tile.store"(%[[H]], %{{.*}}, %[[HB]],
 // CHECK: "tile.reduce"
+// The weight (the same for every program) is loaded where it is used, after the reduction.
+// CHECK: "tile.load"(%[[W]]
 // CHECK: "tile.store"(%[[Y]],
 // CHECK-LABEL: func.func private @fused_0
 // CHECK-SAME: -> (tensor<3x1000xbf16>, tensor<3x1000xbf16>)
