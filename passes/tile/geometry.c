@@ -27,11 +27,13 @@
 #define MAX_LIVE 128
 #define LOOP_BLOCK 32768
 #define LOOP_WARPS 32
+#define LOOP_INFLIGHT 128
 
 static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps) {
-  Geometry geo = {.block = block, .warps = warps, .rowsPerProgram = 1};
+  Geometry geo = {
+      .block = block, .warps = warps, .rowsPerProgram = 1, .chunksPerStep = 1, .chunksPerStepOut = 1};
   geo.row = row; /* tileRowGeometry fills the rest */
   if (!geo.row) { /* elementwise defaults: 1024 elements, up to 4 warps */
     geo.block = block ? block : 1024;
@@ -53,14 +55,36 @@ static MlirOperation argReduction(MlirBlock body) {
 /* The inputs of a row fusion that differ from row to row (more than one row of
  * elements, or a dynamic size): their loads are hoisted to the kernel's start (emit.c,
  * 5b), so their registers are held across the reductions. A vector broadcast along the
- * rows (a norm's weight) is loaded where it is used. */
-static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen) {
+ * rows (a norm's weight) is loaded where it is used. *bytes: the register bytes an
+ * element of each varying input takes, summed; *allBytes: the same over every row-length
+ * input (weights too). */
+static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t *bytes,
+                                int64_t *allBytes) {
   int64_t n = 0;
+  *bytes = *allBytes = 0;
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
-    int64_t numel = ttTensorNumel(mlirValueGetType(mlirBlockGetArgument(body, i)));
-    n += numel < 0 || numel > rowLen;
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
+    int64_t numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
+    if (rowLen * eb % 16 != 0 && eb < 4)
+      eb = 4; /* rows off 16-byte alignment load element by element, a register each */
+    if (numel < 0 || numel > rowLen) {
+      n++;
+      *bytes += eb;
+    }
+    if (numel < 0 || numel >= rowLen)
+      *allBytes += eb;
   }
   return n;
+}
+
+/* Chunks a loop step of a looped row kernel computes: the most (a power of two, no more
+ * than the row has) whose loads, `bytes` an element of a chunk, stay within LOOP_INFLIGHT
+ * bytes a thread. */
+static int64_t chunksInFlight(const Geometry *g, int64_t bytes) {
+  int64_t chunks = 1, all = (g->rowLen + g->block - 1) / g->block;
+  while (chunks * 2 <= all && chunks * 2 * g->block / (32 * g->warps) * bytes <= LOOP_INFLIGHT)
+    chunks *= 2;
+  return chunks;
 }
 
 /* Step 1 for a row fusion: the row shape (from its first reduction) and the block, from
@@ -82,7 +106,10 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       fit *= 2;
     int64_t perThread = fit >= 8192 ? 64 : 16;
     int64_t onChipWarps = clampI(fit / perThread / 32, 1, 32);
-    int64_t live = fit / (32 * onChipWarps) * rowVaryingInputs(body, g->rowLen);
+    int64_t rowBytes, allBytes; /* an element of each input that varies by row / of each
+                                 * row-length input (weights too), in bytes, summed */
+    int64_t live = fit / (32 * onChipWarps) *
+                   rowVaryingInputs(body, g->rowLen, &rowBytes, &allBytes);
     MlirOperation arg = argReduction(body);
     bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || !mlirOperationIsNull(arg));
     if (!g->block)
@@ -98,6 +125,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       g->warps = g->looped ? clampI(g->block / 32 / 16, 1, LOOP_WARPS)
                            : clampI(g->block / perThread / 32, 1, 32);
     g->rowsPerProgram = 1;
+    g->chunksPerStep = chunksInFlight(g, rowBytes); /* the reductions read the row */
+    g->chunksPerStepOut = chunksInFlight(g, allBytes); /* the output its weights too */
     while (!g->looped && g->rowsPerProgram * g->block < 1024 &&
            (g->rows < 0 || g->rowsPerProgram < g->rows))
       g->rowsPerProgram *= 2;

@@ -11,7 +11,9 @@
  *     computed where first used (tile.reduce of the masked row); when the row is longer
  *     than the block (the looped form), emitLevels first computes every reduction in
  *     scf.for loops over the row's chunks, one loop per level of dependent reductions
- *     (siblings share a loop), then one more loop computes and stores the output.
+ *     (siblings share a loop), then one more loop computes and stores the output. A loop
+ *     step computes geometry's chunksPerStep chunks (chunksPerStepOut for the output),
+ *     their loads first, so that many chunks' loads are in flight at once.
  *  5. The store, rounded to the output dtype, under the mask (a per-row result: lane 0
  *     stores it at the row's index); then loads first (tileLoadsFirst).
  * The geometry (block, warps, rows per program) comes from geometry.c.
@@ -34,22 +36,31 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
     e->mask = tileOp2(e, "arith.andi", e->mask, rowOk, mlirValueGetType(rowOk));
 }
 
-/* A loop over the chunks of a row (k = 0, B, 2B, ... < N) carrying inits; the builder
- * moves into its body, where offs/mask cover columns k + range. Returns the loop. */
-static MlirOperation beginChunkLoop(Emit *e, MlirValue rowStart, MlirValue range,
-                                    const Geometry *g, int n, const MlirValue *inits) {
+/* A loop over the chunks of a row (k = 0, U*B, 2*U*B, ... < N, U = chunks) carrying
+ * inits; the builder moves into its body. Each of the step's U chunks is then
+ * begun with chunkPart. Returns the loop. */
+static MlirOperation beginChunkLoop(Emit *e, const Geometry *g, int64_t chunks, int n,
+                                    const MlirValue *inits) {
   MlirType i32 = ttI32(e->ctx);
   MlirValue lb = ttConstInt(&e->b, e->loc, i32, 0), ub = ttConstInt(&e->b, e->loc, i32, g->rowLen),
-            step = ttConstInt(&e->b, e->loc, i32, g->block);
+            step = ttConstInt(&e->b, e->loc, i32, g->block * chunks);
   MlirOperation loop = ttBuildFor(&e->b, e->loc, lb, ub, step, n, inits);
   MlirBlock body = ttForBody(loop);
   e->b = ttBuilderAtEnd(body);
   e->loopMemo = e->nmemo;
-  MlirType it = tileOf(e, i32);
-  MlirValue k = tileOp1(e, "tile.splat", mlirBlockGetArgument(body, 0), it);
-  MlirValue cols = tileOp2(e, "arith.addi", k, range, it);
-  rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
+  e->loopK = tileOp1(e, "tile.splat", mlirBlockGetArgument(body, 0), tileOf(e, i32));
   return loop;
+}
+
+/* Chunk u of the current loop step: offs/mask cover columns k + u*B + range (values of
+ * the step's other chunks forgotten). */
+static void chunkPart(Emit *e, MlirValue rowStart, MlirValue range, const Geometry *g, int u) {
+  tileMemoTruncate(e, e->loopMemo);
+  MlirType it = tileOf(e, ttI32(e->ctx));
+  MlirValue cols = tileOp2(e, "arith.addi", e->loopK, range, it);
+  if (u > 0)
+    cols = tileOp2(e, "arith.addi", cols, tileSplatI32(e, (int32_t)(u * g->block)), it);
+  rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
 }
 
 /* Ends a chunk loop's body with scf.yield of results, puts its loads first, and moves the
@@ -108,16 +119,21 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
                             tileCombinerOf(reds[j]).identity);
     }
     TtBuilder outer = e->b;
-    MlirOperation loop = beginChunkLoop(e, rowStart, range, g, nr, acc);
+    MlirOperation loop = beginChunkLoop(e, g, g->chunksPerStep, nr, acc);
     MlirBlock body = ttForBody(loop);
-    for (int j = 0; j < nr && !e->failed; j++) {
-      MlirValue x = tileEmitValue(e, mlirOperationGetOperand(reds[j], 0), e->offs);
-      if (e->failed)
-        break;
-      Combiner c = tileCombinerOf(reds[j]);
-      MlirType ct = mlirValueGetType(acc[j]);
-      MlirValue ops2[2] = {mlirBlockGetArgument(body, j + 1), tileMaskedToIdentity(e, x, c, ct)};
-      acc[j] = ttBuild(&e->b, c.combine, e->loc, 2, ops2, ct, 0, NULL);
+    for (int j = 0; j < nr; j++)
+      acc[j] = mlirBlockGetArgument(body, j + 1);
+    for (int u = 0; u < g->chunksPerStep && !e->failed; u++) {
+      chunkPart(e, rowStart, range, g, u);
+      for (int j = 0; j < nr && !e->failed; j++) {
+        MlirValue x = tileEmitValue(e, mlirOperationGetOperand(reds[j], 0), e->offs);
+        if (e->failed)
+          break;
+        Combiner c = tileCombinerOf(reds[j]);
+        MlirType ct = mlirValueGetType(acc[j]);
+        MlirValue ops2[2] = {acc[j], tileMaskedToIdentity(e, x, c, ct)};
+        acc[j] = ttBuild(&e->b, c.combine, e->loc, 2, ops2, ct, 0, NULL);
+      }
     }
     if (e->failed)
       break;
@@ -270,7 +286,7 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
       TtBuilder outer = e.b;
       MlirOperation loop = {NULL};
       if (geo.looped && pass == 0) {
-        loop = beginChunkLoop(&e, start, r, &geo, 0, NULL);
+        loop = beginChunkLoop(&e, &geo, geo.chunksPerStepOut, 0, NULL);
       } else if (geo.row) {
         MlirValue rowOk = {NULL};
         if (dynRows) /* M is the size argument */
@@ -284,9 +300,13 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
         e.offs = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", start, it), r, it);
         e.mask = tileCmp(&e, CMPI_SLT, e.offs, tileOp1(&e, "tile.splat", size, it));
       }
-      for (int k = 0; k < nout && !e.failed; k++)
-        if (!geo.looped || perRow[k] == (pass == 1))
-          storeOutput(&e, ret, k, nin, perRow[k], row, r);
+      for (int u = 0; u < (loop.ptr ? geo.chunksPerStepOut : 1) && !e.failed; u++) {
+        if (loop.ptr)
+          chunkPart(&e, start, r, &geo, u);
+        for (int k = 0; k < nout && !e.failed; k++)
+          if (!geo.looped || perRow[k] == (pass == 1))
+            storeOutput(&e, ret, k, nin, perRow[k], row, r);
+      }
       if (!mlirOperationIsNull(loop) && !e.failed)
         endChunkLoop(&e, loop, outer, 0, NULL);
     }

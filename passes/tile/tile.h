@@ -49,6 +49,7 @@ typedef struct {
   bool rowMode;      /* a row kernel: offs/mask cover one row of the program's rows */
   bool looped;       /* a looped row kernel: offs/mask cover one chunk of the row */
   int loopMemo;      /* memo entries made before the current chunk loop */
+  MlirValue loopK;   /* the current chunk loop's first column, splat over the block */
   bool halfOutput;   /* the result is stored as f16/bf16: math may be `afn` */
   MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
   MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
@@ -76,6 +77,10 @@ typedef struct {
                            dynamic, a kernel argument) */
   int64_t rowRank;        /* row kernels: the rank of the reduced operands */
   int64_t rowsPerProgram; /* row kernels: R, rows one program computes one after another */
+  int64_t chunksPerStep;  /* looped row kernels: chunks one step of a reduction loop
+                             computes, their loads issued together (geometry.c,
+                             LOOP_INFLIGHT) */
+  int64_t chunksPerStepOut; /* the same for the output loop */
 } Geometry;
 
 /* The operands of a dot group: its matmul, the kernel arguments holding A and B, and

@@ -49,12 +49,21 @@ func.func @softmax(%x: tensor<2x70001xf32>) -> tensor<2x70001xf32> {
 
 // Sibling reductions: sum(x) and sum(x * x) use no other reduction, so one loop computes
 // both (two accumulators); the output then needs one more loop: two passes over the row.
-// A block-size shorter than the row makes a row kernel looped at any length.
+// A block-size shorter than the row makes a row kernel looped at any length. A loop step
+// computes as many chunks as keep 128 bytes of loads a thread in flight (4 chunks of 256
+// f32 on 64 threads: a step of 1024), their loads first, the accumulators chained.
 // SMALL-LABEL: func.func @fused_0_kernel
-// SMALL: %[[BOTH:.*]]:2 = scf.for %{{.*}} iter_args(%[[A:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}) -> (tensor<256xf32>, tensor<256xf32>)
+// SMALL: %[[BOTH:.*]]:2 = scf.for %{{.*}} step %c1024_i32 iter_args(%[[A:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}) -> (tensor<256xf32>, tensor<256xf32>)
+// SMALL-COUNT-4: "tile.load"
 // SMALL:   %[[NA:.*]] = arith.addf %[[A]]
 // SMALL:   %[[NB:.*]] = arith.addf %[[B]]
-// SMALL:   scf.yield %[[NA]], %[[NB]]
+// SMALL:   %[[NA2:.*]] = arith.addf %[[NA]]
+// SMALL:   %[[NB2:.*]] = arith.addf %[[NB]]
+// SMALL:   %[[NA3:.*]] = arith.addf %[[NA2]]
+// SMALL:   %[[NB3:.*]] = arith.addf %[[NB2]]
+// SMALL:   %[[NA4:.*]] = arith.addf %[[NA3]]
+// SMALL:   %[[NB4:.*]] = arith.addf %[[NB3]]
+// SMALL:   scf.yield %[[NA4]], %[[NB4]]
 // SMALL: "tile.reduce"(%[[BOTH]]#0) {axis = 0 : i32, kind = "sum"}
 // SMALL: "tile.reduce"(%[[BOTH]]#1) {axis = 0 : i32, kind = "sum"}
 // SMALL: scf.for
