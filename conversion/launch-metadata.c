@@ -24,7 +24,8 @@
  *     convert-tile-to-gpu; a kernel that waits for the launch before it (--pdl: its
  *     gpu.func has `tt.pdl`) gets `pdl` at the end of its launch line (format 5), and
  *     every launch of a call marked `tt.invariant` (it reads weights alone: --fuse's step
- *     6) gets `once` after it (format 9).
+ *     6) gets `once` after it (format 9), and a launch whose tile.launch has `cluster = C`
+ *     (a row split over a thread-block cluster) ` cluster C` after that (format 10).
  *  4. Dynamic dimensions (`?`) get symbolic sizes (format 6): each prim line makes the
  *     dimensions its rules say are equal one class (union-find over (tensor, dim); the
  *     same rules as runtime/rules.c: elementwise operands and result, broadcast_in_dim's
@@ -113,6 +114,7 @@ typedef struct {
   bool symbolic; /* some tensor has a symbolic size (step 4): version 6 */
   bool scaled;   /* some tensor has a multiple of one (`s0*8`): version 7 */
   bool once;     /* some launch runs once (reads weights alone): version 9 */
+  bool cluster;  /* some launch runs in thread-block clusters: version 10 */
   bool failed;
   const char *arch; /* the target, for its shared-memory limit */
 } Meta;
@@ -623,6 +625,18 @@ static void launchLines(Meta *m, MlirOperation call, MlirAttribute launch,
     substitute(m, call, inputs, nin, reduce && i == 1 ? "1" : buf, &m->launches);
   }
   launchBlock(m, call, name);
+  MlirAttribute cluster = mlirDictionaryAttrGetElementByName(launch, ttStrRef("cluster"));
+  if (!mlirAttributeIsNull(cluster) && !reduce) { /* programs in clusters along x (format 10) */
+    int64_t c = mlirAttributeIsAInteger(cluster) ? mlirIntegerAttrGetValueInt(cluster) : 0;
+    if (c < 2 || c > 8) {
+      ttEmitError(call, "tile.launch: cluster must be an integer from 2 to 8 (blocks of a "
+                        "thread-block cluster along x)");
+      m->failed = true;
+      return;
+    }
+    m->cluster = true;
+    ttStrAppendf(&m->launches, " cluster %lld", (long long)c);
+  }
   if (!whenClause(m, call, launch, inputs, nin))
     return;
   ttStrAppend(&m->launches, "\n", 1);
@@ -863,7 +877,7 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
   }
   if (!m.failed) {
     ttStrAppendf(out, "//@tt-meta %d arch %s\n",
-                 m.once ? 9 : m.batchedTma ? 8 : m.scaled ? 7 : m.symbolic ? 6 : m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1,
+                 m.cluster ? 10 : m.once ? 9 : m.batchedTma ? 8 : m.scaled ? 7 : m.symbolic ? 6 : m.pdl ? 5 : m.tma ? 4 : m.zeroes ? 2 : 1,
                  arch);
     ttStrAppend(out, tensors.data ? tensors.data : "", tensors.len);
     ttStrAppend(out, m.prims.data ? m.prims.data : "", m.prims.len);

@@ -75,6 +75,14 @@ static const TtPassOption tileOptions[] = {
          "-1: from the shape: on TMA operands with one row of tiles and N >= K, 1 for 256-column "
          "tiles and 37 for others; else 0)",
          -1, -1, 1024, NULL},
+    [TT_TILE_CLUSTER] =
+        {"cluster",
+         "row kernels: the most blocks of a thread-block cluster (sm_90) a row past 32768 "
+         "elements may be split over, each block holding its share on chip and the blocks "
+         "combining their reductions through distributed shared memory (a power of two; "
+         "1: no clusters, such rows take the looped form; tt-translate gives 1 for targets "
+         "before sm_90)",
+         8, 1, 8, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =

@@ -103,10 +103,12 @@ bool ttTranslate(MlirModule m, bool ptx, const char *arch, const char *mma, TtSt
   if (hostHas(m, "prim.") && (!ttRunPass(m, "decompose", NULL) || !verified(m) ||
                               !ttRunPass(m, "fuse", NULL) || !verified(m)))
     return false;
-  if (untiled(m) && (!ttRunPass(m, "splitk", NULL) || !verified(m) ||
-                     !ttRunPass(m, "tile", NULL) || !verified(m)))
-    return false;
   const TtTarget *target = ttTargetLookup(arch); /* (main checked --arch) */
+  /* rows split over thread-block clusters only where the chip has them (sm_90) */
+  if (untiled(m) && (!ttRunPass(m, "splitk", NULL) || !verified(m) ||
+                     !ttRunPass(m, "tile", target->sm >= 90 ? NULL : "cluster=1") ||
+                     !verified(m)))
+    return false;
   /* tile.dot on warpgroup MMA where the chip has it (sm_90a), else mma.sync; the K loops
    * tt-opt did not pipeline: on TMA rings where wgmma reads them, else in registers */
   bool wgmma = mma ? strcmp(mma, "wgmma") == 0 : target->wgmma;

@@ -34,7 +34,7 @@ const char *ttrtRoleGetName(TtrtRole role) { return kRoleNames[role]; }
 const char *ttrtArgKindGetName(TtrtArgKind k) { return kArgKindNames[k]; }
 
 /* The newest format version this parser reads (docs/metadata.md). */
-#define MAX_VERSION 9
+#define MAX_VERSION 10
 
 /*===------------------------------------------------------------------===*
  * Tensor id map (open addressing, id -> slot + 1)
@@ -312,7 +312,7 @@ static TtrtStatus parseWhenRange(Parser *p, const char *token, TtrtLaunch *l) {
 }
 
 /* launch KERNEL grid GX GY GZ block BX BY BZ shared BYTES [pdl] [once]
- *        [when EXPR in LO..HI] */
+ *        [cluster C] [when EXPR in LO..HI] */
 static TtrtStatus parseLaunchLine(Parser *p) {
   char **tok = p->tokens;
   if (mpStartDefinitions(p))
@@ -321,13 +321,26 @@ static TtrtStatus parseLaunchLine(Parser *p) {
   bool when = n >= 16 && strcmp(tok[n - 4], "when") == 0 &&
               strcmp(tok[n - 2], "in") == 0;
   int base = when ? n - 4 : n; /* tokens before the when clause */
+  bool cluster = base >= 14 && strcmp(tok[base - 2], "cluster") == 0;
+  const char *clusterSize = cluster ? tok[base - 1] : NULL;
+  base -= cluster ? 2 : 0;
   bool once = base >= 13 && strcmp(tok[base - 1], "once") == 0;
   base -= once;
   bool pdl = base == 13 && strcmp(tok[12], "pdl") == 0;
   if ((base != 12 && !pdl) || strcmp(tok[2], "grid") != 0 ||
       strcmp(tok[6], "block") != 0 || strcmp(tok[10], "shared") != 0)
     return FAIL(p, "'launch' line must be: launch KERNEL grid GX GY GZ block "
-                   "BX BY BZ shared BYTES [pdl] [once] [when EXPR in LO..HI]");
+                   "BX BY BZ shared BYTES [pdl] [once] [cluster C] [when EXPR in LO..HI]");
+  if (cluster && p->meta->version < 10)
+    return FAIL(p, "'cluster' launches need metadata version 10 (this file is "
+                   "version %d)",
+                p->meta->version);
+  uint32_t clusterBlocks = 1;
+  if (cluster && (parseU32(p, clusterSize, "cluster size", false, &clusterBlocks) ||
+                  clusterBlocks > 8))
+    return clusterBlocks > 8
+               ? FAIL(p, "bad cluster size '%s' (expected an integer from 1 to 8)", clusterSize)
+               : TTRT_FAILURE;
   if (once && p->meta->version < 9)
     return FAIL(p, "'once' launches need metadata version 9 (this file is "
                    "version %d)",
@@ -347,6 +360,7 @@ static TtrtStatus parseLaunchLine(Parser *p) {
   l->line = p->line;
   l->pdl = pdl;
   l->once = once;
+  l->cluster = clusterBlocks;
   l->when = -1;
   l->firstArg = p->meta->numArgs;
   l->firstZero = p->meta->numZeros - p->pendingZeros;

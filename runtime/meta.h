@@ -290,6 +290,8 @@ typedef struct TtrtLaunch {
   bool once; /* format 9: the launch reads weights alone (inputs the caller keeps
                 between runs): a program runs it at its first run and again only
                 after a weight it reads is bound at another address */
+  uint32_t cluster; /* format 10: programs run in thread-block clusters of this many
+                       along x (the grid's x a multiple of it); 1: no clusters */
   int when;  /* format 6: the launch (and its zero lines) runs only when
                 expression `when` is in [whenLo, whenHi]; -1: always */
   int64_t whenLo, whenHi;

@@ -198,6 +198,10 @@ static TtrtStatus prepareLaunch(Program *p, int i, TtrtError *err) {
   }
   d->shared = l->shared;
   d->pdl = l->pdl;
+  d->cluster = l->cluster;
+  if (l->cluster > 1 && d->grid[0] % l->cluster != 0)
+    return ttrtErrorSet(err, 0, "line %d: grid x %u is not a multiple of the cluster size %u",
+                        l->line, d->grid[0], l->cluster);
   for (int k = 0; k < l->numArgs; ++k)
     if (prepareArg(p, l->firstArg + k, &sizes[k], err))
       return TTRT_FAILURE;

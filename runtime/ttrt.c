@@ -284,22 +284,36 @@ TtrtStatus ttrtFunctionLaunch(TtrtContext ctx, TtrtFunction fn,
                               const TtrtLaunchDims *d, void **params,
                               TtrtError *err) {
   CUstream stream = ttrtUnwrapContext(ctx)->work;
-  if (!d->pdl || !ttrtDriver.pdl)
+  bool pdl = d->pdl && ttrtDriver.pdl, cluster = d->cluster > 1;
+  if (!pdl && !cluster)
     return CU(err, launchKernel, (CUfunction)fn.ptr, d->grid[0], d->grid[1],
               d->grid[2], d->block[0], d->block[1], d->block[2], d->shared,
               stream, params, NULL);
+  if (cluster && !ttrtDriver.launchKernelEx)
+    return ttrtErrorSet(err, 0, "a launch in thread-block clusters needs "
+                                "cuLaunchKernelEx (CUDA 12 driver or later)");
   /* Programmatic dependent launch: the kernel may start once the previous
    * one on the stream has triggered (griddepcontrol.launch_dependents); it
-   * waits for that one's memory itself (griddepcontrol.wait). */
-  CUlaunchAttribute attr;
-  memset(&attr, 0, sizeof attr);
-  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-  attr.value.programmaticStreamSerializationAllowed = 1;
+   * waits for that one's memory itself (griddepcontrol.wait). Clusters: the
+   * blocks of each run together on one GPC and share their shared memory. */
+  CUlaunchAttribute attrs[2];
+  unsigned n = 0;
+  memset(attrs, 0, sizeof attrs);
+  if (pdl) {
+    attrs[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attrs[n++].value.programmaticStreamSerializationAllowed = 1;
+  }
+  if (cluster) {
+    attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attrs[n].value.clusterDim.x = d->cluster;
+    attrs[n].value.clusterDim.y = 1;
+    attrs[n++].value.clusterDim.z = 1;
+  }
   CUlaunchConfig config = {
       .gridDimX = d->grid[0], .gridDimY = d->grid[1], .gridDimZ = d->grid[2],
       .blockDimX = d->block[0], .blockDimY = d->block[1],
       .blockDimZ = d->block[2], .sharedMemBytes = d->shared,
-      .hStream = stream, .attrs = &attr, .numAttrs = 1};
+      .hStream = stream, .attrs = attrs, .numAttrs = n};
   return CU(err, launchKernelEx, &config, (CUfunction)fn.ptr, params, NULL);
 }
 

@@ -63,6 +63,8 @@ typedef struct TtrtLaunchDims {
   uint32_t shared;
   bool pdl; /* launch with programmatic stream serialization (the kernel waits
                for the previous one itself: griddepcontrol.wait) */
+  uint32_t cluster; /* thread-block clusters of this many blocks along x (sm_90;
+                       grid[0] a multiple of it); 0 or 1: none */
 } TtrtLaunchDims;
 
 /* In every function below, `err` may be NULL (the message is then dropped). */

@@ -5,7 +5,8 @@
 # that are not a multiple of the block (3x1000, 5x4097, 1x1), and the benchmark shapes
 # 8192x8192, 4096x32768 and 1048576x128; long rows in the looped form (3x70001,
 # 2048x65536, and 5x4097 with a 1024-element block); softmax also in f16; pre_norm (one
-# kernel, two outputs) at 3x1000, 16x8192 and 8192x8192. Examples are written at one
+# kernel, two outputs) at 3x1000, 16x8192 and 8192x8192; rows split over clusters
+# (300x70001, 512x131072). Examples are written at one
 # size; the size is substituted textually. Runs on the build machine (it needs tt-opt and
 # tt-translate); the device runs the PTX with scripts/gpu-suite.sh.
 set -euo pipefail
@@ -24,6 +25,13 @@ for shape in 3x1000 5x4097 1x1 8192x8192 4096x32768 1048576x128 3x70001 2048x655
   m=${shape%x*}; n=${shape#*x}
   for ex in softmax log_softmax layer_norm rms_norm residual_rms_norm; do
     compile "$ex" "$shape" "$(rows "$ex" "$m" "$n")"
+  done
+done
+# rows split over thread-block clusters (the looped form's rows in flight past L2): a
+# masked last part (300 x 70001, 4 programs a row), 2 and 4 programs a row
+for shape in 300x70001 512x131072; do
+  for ex in softmax residual_rms_norm; do
+    compile "$ex" "$shape" "$(rows "$ex" "${shape%x*}" "${shape#*x}")"
   done
 done
 # the looped form with a block shorter than the row and a masked last chunk

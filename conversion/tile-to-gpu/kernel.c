@@ -215,6 +215,8 @@ static bool lowerBarrier(Lower *l, MlirOperation op) {
 
 static bool lowerReturn(Lower *l, MlirOperation op) {
   (void)op;
+  if (l->nclusterSlots) /* no block leaves while another may read its slots */
+    tgClusterBarrier(l);
   tgBuild(l, "gpu.return", 0, NULL, ttNoType(), 0, NULL);
   return true;
 }
@@ -237,6 +239,7 @@ static const struct {
     {"tile.atomic_add", tgLowerMemory},
     /* reduce.c */
     {"tile.reduce", tgLowerReduce},
+    {"tile.cluster_reduce", tgLowerClusterReduce},
     /* dot.c, dot-wgmma.c */
     {"tile.dot", tgLowerDot},
     {"hopper.wgmma_wait", tgLowerWgmmaWait},

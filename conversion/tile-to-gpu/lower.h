@@ -86,6 +86,8 @@ typedef struct {
   bool pdl;        /* the kernel has a hopper.griddep_wait: its launch may be early */
   MlirValue base;  /* with dynamic: the buffer's start, rounded up to 1024 bytes */
   int nbars;       /* mbarrier groups made so far (each a shared global) */
+  int nclusterSlots; /* tile.cluster_reduce ops lowered so far (each a shared slot): the
+                        kernel then waits for its cluster before it returns */
   bool failed;
 } Lower;
 
@@ -175,6 +177,8 @@ bool tgLowerTrans(Lower *l, MlirOperation op);
 
 /* reduce.c */
 bool tgLowerReduce(Lower *l, MlirOperation op);
+bool tgLowerClusterReduce(Lower *l, MlirOperation op);
+void tgClusterBarrier(Lower *l);
 
 /* dot.c */
 MmaLayout tgMmaLayout(Lower *l, int64_t m, int64_t n);

@@ -5,6 +5,14 @@
  * warps: lane 0 of each warp writes its value to a shared-memory scratch, and after a
  * barrier every thread combines all of them, so every thread ends with the result. A
  * barrier before the write keeps an earlier reduction's readers safe.
+ *
+ * tile.cluster_reduce (tgLowerClusterReduce): thread 0 of each block writes its value to a
+ * shared slot of its own (one per op, so no later op overwrites a slot another block may
+ * still read), then a cluster barrier (arrive with release, wait with acquire semantics),
+ * then every thread reads the slot of each block of the cluster in rank order through
+ * distributed shared memory (mapa, ld.shared::cluster) and combines them. Before the
+ * kernel returns, one more cluster barrier keeps every block's slots alive until all
+ * blocks have read them (kernel.c, lowerReturn).
  */
 #include "lower.h"
 
@@ -94,6 +102,55 @@ bool tgLowerReduce(Lower *l, MlirOperation op) {
     }
   }
   Lowered *out = tgDefine(l, res);
+  out->parts[0] = v;
+  return true;
+}
+
+/* Barrier across the blocks of the cluster: every thread arrives (release) and waits
+ * (acquire), so shared-memory writes before it are visible cluster-wide after it. */
+void tgClusterBarrier(Lower *l) {
+  MlirNamedAttribute aligned = ttNamedAttr(l->ctx, "aligned", mlirUnitAttrGet(l->ctx));
+  tgBuild(l, "nvvm.cluster.arrive", 0, NULL, ttNoType(), 1, &aligned);
+  tgBuild(l, "nvvm.cluster.wait", 0, NULL, ttNoType(), 1, &aligned);
+}
+
+bool tgLowerClusterReduce(Lower *l, MlirOperation op) {
+  char kind[16] = "", name[64];
+  const char *arith, *vkind;
+  ttOpAttrStr(op, "kind", kind, sizeof kind);
+  MlirAttribute sizeAttr = ttOpAttr(op, "size");
+  Lowered *x = tgLookup(l, mlirOperationGetOperand(op, 0));
+  if (!reduceKind(kind, &arith, &vkind) || !x || mlirAttributeIsNull(sizeAttr)) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.cluster_reduce needs a lowered f32 operand, "
+                    "kind sum, max or min, and a size");
+    return false;
+  }
+  int64_t size = mlirIntegerAttrGetValueInt(sizeAttr);
+  MlirType f32 = mlirF32TypeGet(l->ctx);
+  snprintf(name, sizeof name, "__tt_cluster_slot%d", l->nclusterSlots++);
+  tgSharedGlobal(l, name, 4, 4, false);
+  MlirValue slot = tgSharedAddress(l, name);
+  MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate",
+                                      ttIntAttr(l->ctx, 0, mlirIntegerTypeGet(l->ctx, 64)));
+  MlirValue first = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){l->tid, tgConstI32(l, 0)},
+                            mlirIntegerTypeGet(l->ctx, 1), 1, &eq);
+  MlirOperation ifOp = tgBuildIf(l, first, ttNoType());
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+  tgBuild(l, "llvm.store", 2, (MlirValue[]){x->parts[0], slot}, ttNoType(), 0, NULL);
+  tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+  tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+  l->b = saved;
+  tgClusterBarrier(l);
+  MlirType remote = mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>"));
+  MlirValue v = {NULL};
+  for (int64_t r = 0; r < size; r++) {
+    MlirValue p = tgBuild(l, "nvvm.mapa", 2, (MlirValue[]){slot, tgConstI32(l, r)}, remote, 0,
+                          NULL);
+    MlirValue y = tgBuild(l, "llvm.load", 1, &p, f32, 0, NULL);
+    v = r == 0 ? y : tgBuild(l, arith, 2, (MlirValue[]){v, y}, f32, 0, NULL);
+  }
+  Lowered *out = tgDefine(l, mlirOperationGetResult(op, 0));
   out->parts[0] = v;
   return true;
 }

@@ -112,6 +112,21 @@ irdl.dialect @tile {
     irdl.attributes {"axis" = %a, "kind" = %k}
   }
 
+  /// Combine an f32 across the `size` blocks of this block's thread-block cluster (sm_90)
+  /// with `kind` ("sum", "max" or "min"): each block offers the value its threads hold
+  /// (all the same: a tile.reduce of the block's part of a row), and every thread of
+  /// every block gets the combination, in block-rank order. The blocks exchange the values
+  /// through distributed shared memory; a kernel holding one must be launched with
+  /// clusters of `size` blocks along x (--tile's split rows). Category: reduction.
+  irdl.operation @cluster_reduce {
+    %f = irdl.is f32
+    %a = irdl.base "#builtin.integer"
+    %k = irdl.base "#builtin.string"
+    irdl.operands(value: %f)
+    irdl.results(result: %f)
+    irdl.attributes {"kind" = %k, "size" = %a}
+  }
+
   /// The transpose of a 2-D tile: `result[i][j] = value[j][i]`. It feeds `tile.dot` an
   /// operand loaded K-contiguous (a `[N, K]` weight read as `[K, N]`), which reads it in
   /// place; for any other user (a permute kernel) the lowering exchanges the tile through

@@ -10,6 +10,7 @@
  *     each operand dim 1 or the result's; expand_dims: the operand's shape with a 1 at axis;
  *   - load, store, atomic_add: offsets an i32 tile, mask an i1 tile, value/result, offsets
  *     and mask of one static shape, the pointer's element type the value's;
+ *   - cluster_reduce: kind sum/max/min, size 2 to 8;
  *   - reduce: axis within the rank, kind sum/max/min, the result the operand without that
  *     dim (a scalar for a 1-D tile) of the same element type;
  *   - trans: 2-D, the result the operand's shape swapped;
@@ -247,6 +248,13 @@ static void tileOp(Verify *v, MlirOperation op) {
     memoryOp(v, op, false);
   } else if (ttOpIs(op, "tile.reduce")) {
     reduceOp(v, op);
+  } else if (ttOpIs(op, "tile.cluster_reduce")) {
+    char kind[16] = "";
+    ttOpAttrStr(op, "kind", kind, sizeof kind);
+    if (strcmp(kind, "sum") != 0 && strcmp(kind, "max") != 0 && strcmp(kind, "min") != 0)
+      FAIL(op, "'tile.cluster_reduce' kind must be \"sum\", \"max\" or \"min\"");
+    else
+      intIn(v, op, "size", 2, 8, NULL); /* the portable cluster sizes */
   } else if (ttOpIs(op, "tile.trans")) {
     MlirType in = operandType(op, 0), out = resultType(op, 0);
     if (staticShape(in, shape) != 2 || staticShape(out, rshape) != 2 ||
@@ -475,7 +483,7 @@ static void kernelTakes(Verify *v, MlirOperation fn, MlirOperation k, intptr_t n
 
 static const char *const kLaunchKeys[] = {"kernel",     "grid", "args",       "zero_result",
                                           "zero_kernel", "reduce", "workspace", "when",
-                                          "when_range", "tma",   NULL};
+                                          "when_range", "tma",   "cluster",    NULL};
 
 /* A fused function's tile.launch dictionary. */
 static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
@@ -516,6 +524,12 @@ static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
              "over %%iN / %%rN, the function's inputs and results");
   if (!mlirAttributeIsNull(zero) && !mlirAttributeIsAUnit(zero) && !mlirAttributeIsABool(zero))
     FAIL(fn, "tile.launch: zero_result must be a unit or bool attribute");
+  MlirAttribute cluster = mlirDictionaryAttrGetElementByName(l, ttStrRef("cluster"));
+  if (!mlirAttributeIsNull(cluster) &&
+      (!mlirAttributeIsAInteger(cluster) || mlirIntegerAttrGetValueInt(cluster) < 2 ||
+       mlirIntegerAttrGetValueInt(cluster) > 8))
+    FAIL(fn, "tile.launch: cluster must be an integer from 2 to 8 (blocks of a thread-block "
+             "cluster along x)");
   MlirAttribute zk = mlirDictionaryAttrGetElementByName(l, ttStrRef("zero_kernel"));
   if (!mlirAttributeIsNull(zk)) { /* --pdl's: a kernel (!tile.ptr<T>, i32) of the result's T */
     MlirOperation z = kernelNamed(v, zk);

@@ -213,8 +213,15 @@ MlirValue tileReduceToSplat(Emit *e, MlirValue x, Combiner c, MlirType ct) {
       ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
       ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, c.kind)),
   };
-  MlirValue r = ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, mlirShapedTypeGetElementType(ct),
-                        2, attrs);
+  MlirType et = mlirShapedTypeGetElementType(ct);
+  MlirValue r = ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, et, 2, attrs);
+  if (e->cluster > 1) { /* a row split over a cluster: combine the blocks' parts */
+    MlirNamedAttribute cattrs[2] = {
+        ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, c.kind)),
+        ttNamedAttr(e->ctx, "size", ttIntAttr(e->ctx, e->cluster, ttI32(e->ctx))),
+    };
+    r = ttBuild(&e->b, "tile.cluster_reduce", e->loc, 1, &r, et, 2, cattrs);
+  }
   return tileOp1(e, "tile.splat", r, ct);
 }
 

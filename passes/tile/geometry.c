@@ -21,19 +21,39 @@
  *   an SM; layer_norm 8192x8192 95% of copy bandwidth on 4 warps, 88% on 8);
  * - unless the registers would not hold it: elements per thread x inputs that vary by row
  *   above MAX_LIVE (a weight broadcast along the rows is loaded late, emit.c 5b);
- * - a loop steps over half the row's power of two, at most LOOP_BLOCK, with LOOP_WARPS:
- *   big programs keep few rows in flight, so each row stays in L2 between its passes. */
+ * - a longer row (a static M) that registers would hold over up to the `cluster` option's
+ *   blocks, where the looped form's rows in flight would not stay in L2 (LOOP_L2_BYTES), is
+ *   split over a thread-block cluster of its power of two / MAX_ROW blocks, each holding
+ *   MAX_ROW columns on chip (the reductions combined across the cluster: rows.c);
+ * - else a loop steps over half the row's power of two, at most LOOP_BLOCK, with
+ *   LOOP_WARPS: big programs keep few rows in flight, so each row stays in L2 between its
+ *   passes. */
 #define MAX_ROW 32768
 #define MAX_LIVE 128
 #define LOOP_BLOCK 32768
 #define LOOP_WARPS 32
 #define LOOP_INFLIGHT 128
+/* The looped form's L2 budget: its re-reads hit L2 while the rows in flight (one an SM)
+ * hold at most this many bytes of inputs that vary by row (H100, 2048 x 65536 bf16, 132
+ * rows in flight: softmax's 17 MB all hit; residual + rms_norm's 35 MB miss a third of the
+ * time, and split over clusters it runs 1.34x faster; softmax split: 0.86x,
+ * bench/2026-11-26-h100-rows.md). Half the 50 MB L2 of H100 and H200. */
+#define LOOP_L2_BYTES (25LL << 20)
+/* A cluster's block holds 64 elements a thread on 512 threads (128 registers a thread at
+ * most): its output needs the row in f32 (64 registers) and each weight's packed row (16
+ * registers a byte of element), within this many (layer_norm's weight and bias, 64 + 64:
+ * spills, 0.72x of the looped form at 512 x 131072; rms_norm's weight, 64 + 32: 1.05x). */
+#define CLUSTER_REGS 112
 
 static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps) {
-  Geometry geo = {
-      .block = block, .warps = warps, .rowsPerProgram = 1, .chunksPerStep = 1, .chunksPerStepOut = 1};
+Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster) {
+  Geometry geo = {.block = block,
+                  .warps = warps,
+                  .rowsPerProgram = 1,
+                  .chunksPerStep = 1,
+                  .chunksPerStepOut = 1,
+                  .cluster = row ? cluster : 1}; /* rows: the most; tileRowGeometry picks */
   geo.row = row; /* tileRowGeometry fills the rest */
   if (!geo.row) { /* elementwise defaults: 1024 elements, up to 4 warps */
     geo.block = block ? block : 1024;
@@ -57,14 +77,16 @@ static MlirOperation argReduction(MlirBlock body) {
  * 5b), so their registers are held across the reductions. A vector broadcast along the
  * rows (a norm's weight) is loaded where it is used. *bytes: the register bytes an
  * element of each varying input takes, summed; *allBytes: the same over every row-length
- * input (weights too). */
+ * input (weights too); *memBytes: the bytes of an element of each varying input, summed. */
 static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t *bytes,
-                                int64_t *allBytes) {
+                                int64_t *allBytes, int64_t *memBytes) {
   int64_t n = 0;
-  *bytes = *allBytes = 0;
+  *bytes = *allBytes = *memBytes = 0;
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
     int64_t numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
+    if (numel < 0 || numel > rowLen)
+      *memBytes += eb;
     if (rowLen * eb % 16 != 0 && eb < 4)
       eb = 4; /* rows off 16-byte alignment load element by element, a register each */
     if (numel < 0 || numel > rowLen) {
@@ -87,6 +109,16 @@ static int64_t chunksInFlight(const Geometry *g, int64_t bytes) {
   return chunks;
 }
 
+/* True when every row reduction of body gives f32 (what tile.cluster_reduce combines). */
+static bool f32Reductions(MlirBlock body) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttPrimIsRowReduction(op) &&
+        !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0)))))
+      return false;
+  return true;
+}
+
 /* Step 1 for a row fusion: the row shape (from its first reduction) and the block, from
  * `block-size`/`num-warps` when given, else by the defaults above; a block shorter than
  * the row makes the kernel looped. Short rows: several per program, so a program moves
@@ -106,15 +138,30 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       fit *= 2;
     int64_t perThread = fit >= 8192 ? 64 : 16;
     int64_t onChipWarps = clampI(fit / perThread / 32, 1, 32);
-    int64_t rowBytes, allBytes; /* an element of each input that varies by row / of each
-                                 * row-length input (weights too), in bytes, summed */
-    int64_t live = fit / (32 * onChipWarps) *
-                   rowVaryingInputs(body, g->rowLen, &rowBytes, &allBytes);
+    int64_t rowBytes, allBytes, memBytes; /* rowVaryingInputs' */
+    int64_t varying = rowVaryingInputs(body, g->rowLen, &rowBytes, &allBytes, &memBytes);
+    int64_t inFlight = g->rows < 0 || g->rows > ttTargetDefault()->numSms ? ttTargetDefault()->numSms
+                                                                           : g->rows;
+    int64_t live = fit / (32 * onChipWarps) * varying;
     MlirOperation arg = argReduction(body);
     bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || !mlirOperationIsNull(arg));
+    /* A row past MAX_ROW whose registers would hold it over up to `cluster` blocks (the
+     * option; a static M, no argmax, f32 reductions), where the looped form's re-reads
+     * would not stay in L2 (its rows in flight, one an SM, past LOOP_L2_BYTES): split over
+     * a cluster of them (64 elements a thread). */
+    int64_t maxCluster = g->cluster;
+    g->cluster = 1;
+    if (!g->block && fit > MAX_ROW && fit / MAX_ROW <= maxCluster && 64 * varying <= MAX_LIVE &&
+        64 + 16 * (allBytes - rowBytes) <= CLUSTER_REGS && g->rows > 0 &&
+        mlirOperationIsNull(arg) && f32Reductions(body) &&
+        inFlight * g->rowLen * memBytes > LOOP_L2_BYTES) {
+      g->cluster = fit / MAX_ROW;
+      g->block = MAX_ROW;
+      onChip = true;
+    }
     if (!g->block)
       g->block = onChip ? fit : fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
-    g->looped = g->block < g->rowLen;
+    g->looped = g->block * g->cluster < g->rowLen;
     if (g->looped && !mlirOperationIsNull(arg)) { /* one pass keeps no (value, index) */
       ttEmitError(arg, "tile: argmax/argmin over rows longer than the block (%lld elements) "
                        "is not supported yet",

@@ -162,6 +162,20 @@ void tileSetLaunch(MlirOperation fusion, const char *name, const char *gridX,
                                   mlirDictionaryAttrGet(ctx, 3, lattrs));
 }
 
+/* Adds `cluster = C` to a fused function's tile.launch: its programs run in thread-block
+ * clusters of C along x (the grid's x a multiple of C). */
+void tileSetLaunchCluster(MlirOperation fusion, int64_t cluster) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirAttribute launch = ttOpAttr(fusion, "tile.launch");
+  intptr_t n = mlirDictionaryAttrGetNumElements(launch);
+  MlirNamedAttribute attrs[8];
+  for (intptr_t i = 0; i < n && i < 7; i++)
+    attrs[i] = mlirDictionaryAttrGetElement(launch, i);
+  attrs[n < 7 ? n : 7] = ttNamedAttr(ctx, "cluster", ttIntAttr(ctx, cluster, mlirIntegerTypeGet(ctx, 64)));
+  mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"),
+                                  mlirDictionaryAttrGet(ctx, (n < 7 ? n : 7) + 1, attrs));
+}
+
 /* Step 1 for every kind: the fused function's body, one block returning *nout tensors. */
 bool tileFusionResults(MlirOperation fusion, MlirBlock *fbody, int *nout) {
   *fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
@@ -317,7 +331,8 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
       ttEmitError(op, "tile: fusion kind '%s' is not supported yet", kind);
       return false;
     }
-    if (!tileFusion(op, tileGroupGeometry(strcmp(kind, "row") == 0, block, warps)))
+    if (!tileFusion(op, tileGroupGeometry(strcmp(kind, "row") == 0, block, warps,
+                                             opts->v[TT_TILE_CLUSTER])))
       return false;
   }
   return true;

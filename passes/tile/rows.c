@@ -31,7 +31,10 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
   MlirType it = tileOf(e, ttI32(e->ctx));
   e->cols = cols;
   e->offs = tileOp2(e, "arith.addi", tileOp1(e, "tile.splat", rowStart, it), cols, it);
-  e->mask = tileCmp(e, CMPI_SLT, cols, tileSplatI32(e, g->rowLen));
+  if (g->cluster > 1 && g->block * g->cluster == g->rowLen) /* the parts tile the row */
+    e->mask = ttConstSplat(&e->b, e->loc, tileOf(e, mlirIntegerTypeGet(e->ctx, 1)), 1);
+  else
+    e->mask = tileCmp(e, CMPI_SLT, cols, tileSplatI32(e, g->rowLen));
   if (!mlirValueIsNull(rowOk))
     e->mask = tileOp2(e, "arith.andi", e->mask, rowOk, mlirValueGetType(rowOk));
 }
@@ -194,7 +197,7 @@ static bool perRowOutput(MlirType t, const Geometry *geo, bool dynRows) {
  * output's dtype, stored under the mask (one value per row: lane 0 stores it at the
  * row's index). */
 static void storeOutput(Emit *e, MlirOperation ret, int k, int nin, bool perRow,
-                        MlirValue row, MlirValue range) {
+                        MlirValue row) {
   MlirValue out = mlirOperationGetOperand(ret, k);
   MlirType oelem = ttElementType(mlirValueGetType(out));
   MlirValue v = tileEmitValue(e, out, e->offs);
@@ -206,8 +209,8 @@ static void storeOutput(Emit *e, MlirOperation ret, int k, int nin, bool perRow,
   if (perRow) {
     MlirType it = tileOf(e, ttI32(e->ctx));
     st[1] = tileOp1(e, "tile.splat", row, it);
-    st[3] = tileOp2(e, "arith.andi", e->mask, tileCmp(e, CMPI_EQ, range, tileSplatI32(e, 0)),
-                    mlirValueGetType(e->mask));
+    st[3] = tileOp2(e, "arith.andi", e->mask, tileCmp(e, CMPI_EQ, e->cols, tileSplatI32(e, 0)),
+                    mlirValueGetType(e->mask)); /* column 0's lane (of a cluster's block 0) */
   }
   ttBuild(&e->b, "tile.store", e->loc, 4, st, ttNoType(), 0, NULL);
 }
@@ -268,6 +271,15 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
    * full-row outputs, then stores the outputs of one value per row. */
   int64_t nrows = geo.row ? geo.rowsPerProgram : 1;
   e.looped = geo.looped;
+  e.cluster = geo.cluster;
+  MlirValue part = {NULL}, cols = r; /* split rows: the block's part of the row, its columns */
+  if (geo.cluster > 1) {
+    MlirValue c = ttConstInt(&e.b, loc, i32, geo.cluster);
+    part = tileOp2(&e, "arith.remui", pid, c, i32);
+    pid = tileOp2(&e, "arith.divui", pid, c, i32);
+    MlirValue first = tileOp2(&e, "arith.muli", part, ttConstInt(&e.b, loc, i32, block), i32);
+    cols = tileOp2(&e, "arith.addi", r, tileOp1(&e, "tile.splat", first, it), it);
+  }
   for (int64_t i = 0; i < nrows && !e.failed; i++) {
     tileMemoTruncate(&e, 0); /* reductions are memoized per row */
     MlirValue row = pid;
@@ -295,7 +307,7 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
         else if (geo.rows % nrows != 0)
           rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
                           tileSplatI32(&e, geo.rows));
-        rowSpace(&e, start, r, rowOk, &geo);
+        rowSpace(&e, start, cols, rowOk, &geo);
       } else {
         e.offs = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", start, it), r, it);
         e.mask = tileCmp(&e, CMPI_SLT, e.offs, tileOp1(&e, "tile.splat", size, it));
@@ -305,7 +317,7 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
           chunkPart(&e, start, r, &geo, u);
         for (int k = 0; k < nout && !e.failed; k++)
           if (!geo.looped || perRow[k] == (pass == 1))
-            storeOutput(&e, ret, k, nin, perRow[k], row, r);
+            storeOutput(&e, ret, k, nin, perRow[k], row);
       }
       if (!mlirOperationIsNull(loop) && !e.failed)
         endChunkLoop(&e, loop, outer, 0, NULL);
@@ -327,11 +339,13 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
       snprintf(rowsArg, sizeof rowsArg, "cdiv(numel(%%r0),%lld)", (long long)per);
   } else if (geo.row) {
     snprintf(grid, sizeof grid, "%lld",
-             (long long)((geo.rows + geo.rowsPerProgram - 1) / geo.rowsPerProgram));
+             (long long)((geo.rows + geo.rowsPerProgram - 1) / geo.rowsPerProgram * geo.cluster));
   } else {
     snprintf(grid, sizeof grid, "cdiv(numel(%%r0),%lld)", (long long)block);
   }
   const char *args[1] = {dynRows ? rowsArg : "numel(%r0)"};
   tileSetLaunch(fusion, name, grid, "1", geo.row && !dynRows ? 0 : 1, args);
+  if (geo.cluster > 1) /* launched in clusters of that many programs along x */
+    tileSetLaunchCluster(fusion, geo.cluster);
   return true;
 }

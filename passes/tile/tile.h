@@ -49,6 +49,8 @@ typedef struct {
   bool rowMode;      /* a row kernel: offs/mask cover one row of the program's rows */
   bool looped;       /* a looped row kernel: offs/mask cover one chunk of the row */
   int loopMemo;      /* memo entries made before the current chunk loop */
+  int64_t cluster;   /* row kernels split over a cluster: its blocks (tileReduceToSplat
+                        combines across them); else 1 */
   MlirValue loopK;   /* the current chunk loop's first column, splat over the block */
   bool halfOutput;   /* the result is stored as f16/bf16: math may be `afn` */
   MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
@@ -81,6 +83,8 @@ typedef struct {
                              computes, their loads issued together (geometry.c,
                              LOOP_INFLIGHT) */
   int64_t chunksPerStepOut; /* the same for the output loop */
+  int64_t cluster;        /* row kernels: blocks of a thread-block cluster one row is
+                             split over (1: none), each holding `block` of its columns */
 } Geometry;
 
 /* The operands of a dot group: its matmul, the kernel arguments holding A and B, and
@@ -148,6 +152,7 @@ MlirValue tileEmitIota(Emit *e, MlirOperation op, MlirValue offs, MlirType ct);
 
 /* Steps 2-6 for an elementwise or row group, on geometry geo (rows: filled here). */
 bool tileFusion(MlirOperation fusion, Geometry geo);
+void tileSetLaunchCluster(MlirOperation fusion, int64_t cluster);
 
 /* columns.c: column kernels ----------------------------------------------------------- */
 
@@ -163,7 +168,7 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
 
 /* The geometry of an elementwise (row false) or row group from the `block-size` and
  * `num-warps` options (0: from the shape; a row group's is completed by tileRowGeometry). */
-Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps);
+Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster);
 /* Step 1 for a row fusion: the row shape and the block and warps. */
 bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g);
 /* A dot's tile, K step, warps, program order and K stagger, from --tile's options o and

@@ -141,6 +141,22 @@ func.func @reduce_kind(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i3
 
 // -----
 
+func.func @cluster_reduce_size(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{'tile.cluster_reduce' needs size, an integer from 2 to 8}}
+  %r = "tile.cluster_reduce"(%a) {kind = "sum", size = 16 : i32} : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_kind(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{'tile.cluster_reduce' kind must be "sum", "max" or "min"}}
+  %r = "tile.cluster_reduce"(%a) {kind = "prod", size = 2 : i32} : (f32) -> f32
+  return
+}
+
+// -----
+
 // expected-error@+1 {{a tile.kernel's argument 0 must be a !tile.ptr, an integer, a float or a !hopper.tma_desc}}
 func.func @tile_argument(%t: tensor<128xf32>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   return

@@ -1,7 +1,8 @@
-// RUN: tt-opt %s --split-input-file --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --split-input-file --fuse --tile=cluster=1 | FileCheck %s
 // RUN: tt-opt %s --split-input-file --fuse --tile='block-size=256 num-warps=2' | FileCheck %s --check-prefix=SMALL
 
-// Rows longer than 32768 elements take the looped form by default: a 32768-element block
+// Rows longer than 32768 elements that no cluster holds (cluster=1 here; tile/cluster-rows.mlir
+// has the split) take the looped form: a 32768-element block
 // (32 warps) steps along the row. Level 1: amax. Level 2: the sum of exp(x - max) needs the
 // max, so it takes a second loop. Then a loop for the output: three passes over the row.
 // CHECK-LABEL: func.func @fused_0_kernel

@@ -1,4 +1,4 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile=cluster=1 | FileCheck %s
 // Several outputs (issue 21, item 3): an elementwise or row kernel takes one pointer per
 // result of its fused function, after the inputs', and stores each.
 
@@ -67,7 +67,7 @@ func.func @pre_norm(%x: tensor<3x1000xbf16>, %r: tensor<3x1000xbf16>, %w: tensor
 
 // -----
 
-// A looped row kernel (rows of 40000) with a full-row output and one value per row: the
+// A looped row kernel (rows of 40000; cluster=1: no split over a cluster) with a full-row output and one value per row: the
 // reduction's loop, then a chunk loop storing the rows, then lane 0 stores the row's sum.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[E:.*]]: !tile.ptr<f32>, %[[S:.*]]: !tile.ptr<f32>)
