@@ -78,6 +78,12 @@ static bool unsupportedOp(MlirOperation op, void *userData) {
                     "fp8 converts)");
     c->failed = true;
   }
+  if (c->target->sm < 90 && ttOpIs(op, "tile.cluster_reduce")) {
+    ttEmitError(op, "tt-translate: a row split over a thread-block cluster "
+                    "(tile.cluster_reduce) needs --arch=sm_90 or later; tile with "
+                    "--tile='cluster=1' for older targets");
+    c->failed = true;
+  }
   if (!c->target->pdl && ttOpHasPrefix(op, "hopper.griddep_")) {
     char name[64];
     ttEmitError(op, "tt-translate: '%s' (programmatic dependent launch) needs --arch=sm_90 "

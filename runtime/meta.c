@@ -759,6 +759,8 @@ static void printLaunch(const TtrtMeta *meta, const TtrtLaunch *l,
   }
   fprintf(file, " block %u %u %u shared %u%s%s", l->block[0], l->block[1],
           l->block[2], l->shared, l->pdl ? " pdl" : "", l->once ? " once" : "");
+  if (l->cluster > 1)
+    fprintf(file, " cluster %u", l->cluster);
   if (l->when >= 0) {
     fprintf(file, " when ");
     printExpr(meta, l->when, file);

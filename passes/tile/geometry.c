@@ -78,18 +78,22 @@ static MlirOperation argReduction(MlirBlock body) {
  * rows (a norm's weight) is loaded where it is used. *bytes: the register bytes an
  * element of each varying input takes, summed; *allBytes: the same over every row-length
  * input (weights too); *memBytes: the bytes of an element of each varying input, summed. */
-static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t *bytes,
-                                int64_t *allBytes, int64_t *memBytes) {
+static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t rows,
+                                int64_t rowRank, int64_t *bytes, int64_t *allBytes,
+                                int64_t *memBytes) {
   int64_t n = 0;
   *bytes = *allBytes = *memBytes = 0;
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
-    int64_t numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
-    if (numel < 0 || numel > rowLen)
+    int64_t shape[TT_MAX_RANK], numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
+    /* one row (M = 1): the input of the rows' rank is the row, not a weight */
+    bool varies = numel < 0 || numel > rowLen ||
+                  (rows == 1 && numel == rowLen && ttTensorShape(t, shape) == rowRank);
+    if (varies)
       *memBytes += eb;
     if (rowLen * eb % 16 != 0 && eb < 4)
       eb = 4; /* rows off 16-byte alignment load element by element, a register each */
-    if (numel < 0 || numel > rowLen) {
+    if (varies) {
       n++;
       *bytes += eb;
     }
@@ -104,7 +108,8 @@ static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t *bytes,
  * bytes a thread. */
 static int64_t chunksInFlight(const Geometry *g, int64_t bytes) {
   int64_t chunks = 1, all = (g->rowLen + g->block - 1) / g->block;
-  while (chunks * 2 <= all && chunks * 2 * g->block / (32 * g->warps) * bytes <= LOOP_INFLIGHT)
+  while (bytes > 0 && chunks * 2 <= all &&
+         chunks * 2 * g->block / (32 * g->warps) * bytes <= LOOP_INFLIGHT)
     chunks *= 2;
   return chunks;
 }
@@ -139,9 +144,9 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t perThread = fit >= 8192 ? 64 : 16;
     int64_t onChipWarps = clampI(fit / perThread / 32, 1, 32);
     int64_t rowBytes, allBytes, memBytes; /* rowVaryingInputs' */
-    int64_t varying = rowVaryingInputs(body, g->rowLen, &rowBytes, &allBytes, &memBytes);
-    int64_t inFlight = g->rows < 0 || g->rows > ttTargetDefault()->numSms ? ttTargetDefault()->numSms
-                                                                           : g->rows;
+    int64_t varying =
+        rowVaryingInputs(body, g->rowLen, g->rows, r, &rowBytes, &allBytes, &memBytes);
+    int64_t sms = ttTargetDefault()->numSms, inFlight = g->rows < 0 || g->rows > sms ? sms : g->rows;
     int64_t live = fit / (32 * onChipWarps) * varying;
     MlirOperation arg = argReduction(body);
     bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || !mlirOperationIsNull(arg));
@@ -344,6 +349,16 @@ static bool fp8Rows128TwoWaves(const Facts *f) {
          f->k >= 2 * f->bk;
 }
 static bool pastOneWave(const Facts *f) { return programsOf(f, f->bn) > f->sms; }
+/* f16/bf16 64 x 64 tiles (not spread) up to 64 rows, more than half the SMs' worth of
+ * programs and at most one wave: split-K leaves them whole (splitk.c), one program an SM,
+ * so a deeper K step keeps more of the weight in flight (H100 cold, M = 64, K steps of 256
+ * against 128: 5120 x 5120 1.11x, 6144 x 4096 1.02x, 8192 x 8192 1.01x;
+ * bench/2026-11-26-h100-tune-m64-cold.md). */
+static bool f16Tiles64OneWave(const Facts *f) {
+  int64_t p = programsOf(f, f->bn);
+  return !f->fp8 && f->bm == 64 && f->bn == 64 && !f->spread && f->m <= 64 &&
+         p * 2 > f->sms && p <= f->sms;
+}
 /* fp8 tiles past 64 x 128 (wgmma's promotion: 64 x 128 per warpgroup at most). */
 static bool fp8Past64x128(const Facts *f) { return f->fp8 && f->bm * f->bn > 64 * 128; }
 static bool spread128(const Facts *f) { return f->spread == 128; }
@@ -410,6 +425,7 @@ static const Rule tmaKDepth[] = {
     {fp8Rows128TwoWaves, DOUBLE, "2026-11-24-h200-fp8-m128.md"},
     {bigGrid, KEEP, TMA_TUNE},
     {pastOneWave, TWO_BLOCKS, "2026-11-24-h200-tune.md"},
+    {f16Tiles64OneWave, DOUBLE, "2026-11-26-h100-tune-m64-cold.md"},
     {always, KEEP, TMA_TUNE},
 };
 static const Rule tmaWarps[] = {

@@ -166,14 +166,7 @@ void tileSetLaunch(MlirOperation fusion, const char *name, const char *gridX,
  * clusters of C along x (the grid's x a multiple of C). */
 void tileSetLaunchCluster(MlirOperation fusion, int64_t cluster) {
   MlirContext ctx = mlirOperationGetContext(fusion);
-  MlirAttribute launch = ttOpAttr(fusion, "tile.launch");
-  intptr_t n = mlirDictionaryAttrGetNumElements(launch);
-  MlirNamedAttribute attrs[8];
-  for (intptr_t i = 0; i < n && i < 7; i++)
-    attrs[i] = mlirDictionaryAttrGetElement(launch, i);
-  attrs[n < 7 ? n : 7] = ttNamedAttr(ctx, "cluster", ttIntAttr(ctx, cluster, mlirIntegerTypeGet(ctx, 64)));
-  mlirOperationSetAttributeByName(fusion, ttStrRef("tile.launch"),
-                                  mlirDictionaryAttrGet(ctx, (n < 7 ? n : 7) + 1, attrs));
+  ttLaunchSet(fusion, "cluster", ttIntAttr(ctx, cluster, mlirIntegerTypeGet(ctx, 64)));
 }
 
 /* Step 1 for every kind: the fused function's body, one block returning *nout tensors. */

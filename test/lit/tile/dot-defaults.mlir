@@ -59,12 +59,13 @@ func.func @m64_waves(%x: tensor<64x8192xf16>, %w: tensor<28672x8192xf16>) -> ten
 
 // -----
 
-// M = 64, narrow: 64x64x128.
+// M = 64, narrow: 64x64 tiles, 128 programs (one wave, more than half the SMs: no
+// split-K), so K steps of 256 (one program an SM keeps more of the weight in flight).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 4
 // REG: func.func @fused_0_kernel({{.*}}tile.num_warps = 8
 // REG: "tile.dot"({{.*}}) {mma = "sync"} : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
-// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<64x256xf16>, tensor<256x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
 func.func @m64(%x: tensor<64x8192xf16>, %w: tensor<8192x8192xf16>) -> tensor<64x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x8192xf16>, tensor<8192x8192xf16>) -> tensor<64x8192xf16>
   return %y : tensor<64x8192xf16>
