@@ -13,8 +13,8 @@
  *     (grid axes 0 and 2: tiles and batches)
  *     and num-sms SMs, the largest power of two S with P * S <= num-sms * R (one wave of
  *     the R programs an SM holds at once, residentPrograms; R = 1 where P > num-sms / 2)
- *     that leaves each slice at least two steps of the K loop (PAST_WAVE_STEPS past one
- *     wave). Every slice adds its partial
+ *     that leaves each slice at least two steps of the K loop (more than two on average
+ *     past one wave: deepSlicesPastWave). Every slice adds its partial
  *     tile with atomics, so slices pay only where the grid leaves SMs idle (H100, 16 x
  *     8192 x 8192 f16, 128 programs of 16x64x256: S = 1 53.5 us, 2 59.4, 4 65.8; with
  *     16x64x128 tiles S = 2 won, 60.2 against 62.3: bench/2026-11-23-h100-pipeline.md).
@@ -257,12 +257,6 @@ static int64_t resultNumel(MlirOperation fusion) {
   return ttTensorNumel(mlirFunctionTypeGetResult(ft, 0));
 }
 
-/* The integer after `name=` in a tile.geometry string, or 0. */
-static int64_t geometryInt(const char *geo, const char *name) {
-  const char *p = strstr(geo, name);
-  return p ? strtoll(p + strlen(name), NULL, 10) : 0;
-}
-
 /* R of step 2, where the tiles alone fill at most half the SMs (more tiles: a second
  * program an SM brings no better balance, measured no gain at 80-128 tiles): the programs
  * of a kernel one SM holds at once. Two where the kernel has
@@ -276,20 +270,26 @@ static int64_t geometryInt(const char *geo, const char *name) {
  * (bench/2026-11-26-h100-splitk-resident.md). */
 static int64_t residentPrograms(MlirOperation kernel) {
   char geo[256] = "", key[128] = "";
-  if (!ttOpAttrStr(kernel, "tile.geometry", geo, sizeof geo) ||
-      !ttOpAttrStr(kernel, "tile.tune_key", key, sizeof key))
+  TtPassOptions o; /* tile.geometry is --tile's options as the tile was made */
+  TtStr err = {0};
+  bool parsed = ttOpAttrStr(kernel, "tile.geometry", geo, sizeof geo) &&
+                ttOpAttrStr(kernel, "tile.tune_key", key, sizeof key) &&
+                ttPassParseOptionsTo(ttPassLookup("tile"), geo, &o, &err);
+  ttStrDestroy(&err);
+  if (!parsed)
     return 1;
-  int64_t bm = geometryInt(geo, "block-m="), bn = geometryInt(geo, "block-n="),
-          bk = geometryInt(geo, "block-k="), eb = strstr(key, " f8") ? 1 : 2;
+  int64_t bm = o.v[TT_TILE_BLOCK_M], bn = o.v[TT_TILE_BLOCK_N], bk = o.v[TT_TILE_BLOCK_K],
+          eb = strstr(key, " f8") ? 1 : 2;
   int64_t ring = 3 * (bm + bn) * bk * eb;
   return bm >= 64 && ring > 0 && ring <= ttTargetSmemTwoBlocks(ttTargetDefault()) ? 2 : 1;
 }
 
-/* The K steps a slice keeps at least where the split passes one wave (two programs an
- * SM): a slice shorter than its three-stage ring and one more step spends its time
- * filling it (H100 cold, 64 x 1024 x 4096, 32 steps: split 16 (2 steps a slice) 0.90x of
- * split 8; 64 x 1024 x 8192, split 16 at 4 steps: 1.07x). */
-#define PAST_WAVE_STEPS 4
+/* Whether S slices of `steps` K steps may take a grid past one wave (two programs an SM):
+ * only slices of more than two steps on average; shorter ones spend their time filling the
+ * ring (H100 cold, split past one wave against within it: 64 x 1024 x 4096 f16, 2 steps a
+ * slice: 0.90x; fp8 2560 x 2560 at 2.5: 1.11x; fp8 3584 x 3584 at 3.5: 1.11x; 64 x 1024 x
+ * 8192 f16 at 4: 1.07x). */
+static bool deepSlicesPastWave(int64_t steps, int64_t split) { return steps > 2 * split; }
 
 static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOperation kernel,
                         int64_t option, int64_t sms,
@@ -320,8 +320,8 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   programs = programs < 0 ? 1 : programs;
   if (split == 0) {
     int64_t slots = programs * 2 <= sms ? sms * residentPrograms(kernel) : sms;
-    for (split = 1; programs * split * 2 <= slots &&
-                    steps / (split * 2) >= (programs * split * 2 <= sms ? 2 : PAST_WAVE_STEPS);)
+    for (split = 1; programs * split * 2 <= slots && steps / (split * 2) >= 2 &&
+                    (programs * split * 2 <= sms || deepSlicesPastWave(steps, split * 2));)
       split *= 2;
   }
   if (split > steps)

@@ -162,13 +162,6 @@ void tileSetLaunch(MlirOperation fusion, const char *name, const char *gridX,
                                   mlirDictionaryAttrGet(ctx, 3, lattrs));
 }
 
-/* Adds `cluster = C` to a fused function's tile.launch: its programs run in thread-block
- * clusters of C along x (the grid's x a multiple of C). */
-void tileSetLaunchCluster(MlirOperation fusion, int64_t cluster) {
-  MlirContext ctx = mlirOperationGetContext(fusion);
-  ttLaunchSet(fusion, "cluster", ttIntAttr(ctx, cluster, mlirIntegerTypeGet(ctx, 64)));
-}
-
 /* Step 1 for every kind: the fused function's body, one block returning *nout tensors. */
 bool tileFusionResults(MlirOperation fusion, MlirBlock *fbody, int *nout) {
   *fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));

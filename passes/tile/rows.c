@@ -346,6 +346,6 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   const char *args[1] = {dynRows ? rowsArg : "numel(%r0)"};
   tileSetLaunch(fusion, name, grid, "1", geo.row && !dynRows ? 0 : 1, args);
   if (geo.cluster > 1) /* launched in clusters of that many programs along x */
-    tileSetLaunchCluster(fusion, geo.cluster);
+    ttLaunchSet(fusion, "cluster", ttIntAttr(ctx, geo.cluster, mlirIntegerTypeGet(ctx, 64)));
   return true;
 }

@@ -152,7 +152,6 @@ MlirValue tileEmitIota(Emit *e, MlirOperation op, MlirValue offs, MlirType ct);
 
 /* Steps 2-6 for an elementwise or row group, on geometry geo (rows: filled here). */
 bool tileFusion(MlirOperation fusion, Geometry geo);
-void tileSetLaunchCluster(MlirOperation fusion, int64_t cluster);
 
 /* columns.c: column kernels ----------------------------------------------------------- */
 
