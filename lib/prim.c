@@ -11,6 +11,8 @@
  */
 #include "tt.h"
 
+#include <math.h>
+
 #include <string.h>
 
 static const struct {
@@ -180,6 +182,28 @@ bool ttPrimIsPermute(MlirOperation op) {
 bool ttPrimIsRowCopy(MlirOperation op) {
   int64_t perm[TT_MAX_RANK], r = ttPrimPermutation(op, perm);
   return r > 0 && perm[r - 1] == r - 1;
+}
+
+bool ttPrimIsKPad(MlirOperation op) {
+  if (ttPrimKind(op) != TT_PRIM_PAD || mlirOperationGetNumOperands(op) != 1)
+    return false;
+  MlirType xt = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  int64_t xs[TT_MAX_RANK], r = ttTensorShape(xt, xs);
+  MlirType elem = ttElementType(xt);
+  MlirAttribute low = ttOpAttr(op, "low"), high = ttOpAttr(op, "high");
+  double v;
+  if (r < 2 || r > 3 || xs[r - 1] <= 0 || !(ttTypeIsHalf(elem) || ttTypeIsFp8(elem)) ||
+      mlirAttributeIsNull(low) || mlirAttributeIsNull(high) ||
+      !mlirAttributeIsADenseI64Array(low) || !mlirAttributeIsADenseI64Array(high) ||
+      mlirDenseArrayGetNumElements(low) != r || mlirDenseArrayGetNumElements(high) != r ||
+      !ttPrimSplatValue(op, &v) || v != 0.0 || signbit(v))
+    return false;
+  for (int64_t d = 0; d < r; d++)
+    if (mlirDenseI64ArrayGetElement(low, d) != 0 ||
+        (d < r - 1 && mlirDenseI64ArrayGetElement(high, d) != 0))
+      return false;
+  int64_t rowBytes = xs[r - 1] * (ttTypeIsFp8(elem) ? 1 : 2);
+  return rowBytes % 16 == 0 && mlirDenseI64ArrayGetElement(high, r - 1) > 0;
 }
 
 bool ttPrimSplatValue(MlirOperation op, double *value) {

@@ -5,14 +5,16 @@
 # PTX, and the helpers that compile a program into it. Needs tt-opt and tt-translate
 # (TT_BIN, default build/); TT_MMA=sync|wgmma picks tile.dot's tensor-core instructions
 # (default: tt-translate's, wgmma for its default sm_90a); TT_FUSE gives --fuse options
-# (TT_FUSE=hoist=0: weights' kernels run at every call, as before `once` launches).
+# (TT_FUSE=hoist=0: weights' kernels run at every call, as before `once` launches) and
+# TT_DECOMPOSE --decompose options (TT_DECOMPOSE=align-k=0: no operand padded along K).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TT_BIN:-$root/build}
 out=${1:-$root/${default_out:?caselib.sh: set default_out or pass OUTDIR}}
 mkdir -p "$out"
 rm -f "$out"/*.ptx
 compile() { # name size-tag mlir-text [tile options] -> OUTDIR/name_size-tag.ptx
-  printf '%s\n' "$3" | "$bin/tt-opt" --decompose --fuse${TT_FUSE:+="$TT_FUSE"} --splitk ${4:+--tile="$4"} |
+  printf '%s\n' "$3" | "$bin/tt-opt" --decompose${TT_DECOMPOSE:+="$TT_DECOMPOSE"} \
+    --fuse${TT_FUSE:+="$TT_FUSE"} --splitk ${4:+--tile="$4"} |
     "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} -o "$out/$1_$2.ptx"
 }
 reduce() { # name op dtype shape dims keepdim [attrs]: prim.<op> over dims (comma-separated)
@@ -61,7 +63,8 @@ rows() { # example M N: the row example (written at 8192x8192 bf16) at M x N
 tt_ptx() { # name mlir-text [passes after --decompose --fuse] -> OUTDIR/name.ptx
   local name=$1 text=$2
   shift 2
-  printf '%s\n' "$text" | "$bin/tt-opt" --decompose --fuse${TT_FUSE:+="$TT_FUSE"} "$@" |
+  printf '%s\n' "$text" | "$bin/tt-opt" --decompose${TT_DECOMPOSE:+="$TT_DECOMPOSE"} \
+    --fuse${TT_FUSE:+="$TT_FUSE"} "$@" |
     "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} -o "$out/$name.ptx"
 }
 linear() { # M N K dtype bias(0/1) [activation [its attributes]]: x [M,K] @ w[N,K]^T (+ b)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the GEMM cases of the GPU suite (run here; the GPU runs them with
 # scripts/gpu-suite.sh TT_RUN gemm-cases): linear layers and matmuls at odd shapes (sizes
-# that are not multiples of the tiles: M=3, N=1000, K=4100; M=1, N=8191), f16 and bf16,
+# that are not multiples of the tiles: M=3, N=1000, K=4100; M=1, N=8191; K=4104 and 1000,
+# rows off a 32-byte sector), f16 and bf16,
 # batched 3-D matmuls, fp8 (E4M3, E5M2, mixed) through prim.scaled_mm, every program-id order, explicit and
 # automatic split-K, a [K, N] operand, a bias and an
 # activation epilogue, two-stage (deterministic) split-K (_ts: the GPU suite also checks
@@ -26,6 +27,16 @@ gemm linear_bias_3x1000x4100_f16 "$(linear 3 1000 4100 f16 1)"
 gemm linear_bias_3x1000x4100_bf16 "$(linear 3 1000 4100 bf16 1)"
 gemm linear_bias_3x1000x4100_f16_sk1 "$(linear 3 1000 4100 f16 1)" "" split-k=1
 gemm linear_1x8191x4096_f16 "$(linear 1 8191 4096 f16 0)"
+# rows TMA reads off a 32-byte sector (K = 4104, 1000) with an invariant weight: both
+# padded to 128-byte rows, x's pad read in place by the dot kernel (a K pad); and a K pad
+# written by hand
+gemm linear_bias_7x1000x4104_bf16 "$(linear 7 1000 4104 bf16 1)"
+gemm linear_33x3008x1000_f16 "$(linear 33 3008 1000 f16 0)"
+gemm k_pad_16x256x1000_bf16 'func.func @main(%a: tensor<16x1000xbf16>, %b: tensor<1024x256xbf16>) -> tensor<16x256xbf16> {
+  %p = "prim.pad"(%a) {low = array<i64: 0, 0>, high = array<i64: 0, 24>, value = 0.0 : f64} : (tensor<16x1000xbf16>) -> tensor<16x1024xbf16>
+  %y = "prim.matmul"(%p, %b) : (tensor<16x1024xbf16>, tensor<1024x256xbf16>) -> tensor<16x256xbf16>
+  return %y : tensor<16x256xbf16>
+}'
 gemm linear_1x8191x4096_bf16_sk8 "$(linear 1 8191 4096 bf16 0)" "" split-k=8
 gemm linear_16x8192x8192_f16 "$(linear 16 8192 8192 f16 0)"
 gemm linear_16x8192x8192_f16_p1 "$(linear 16 8192 8192 f16 0)" "" "" num-stages=1

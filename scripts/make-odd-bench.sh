@@ -6,13 +6,19 @@
 #                             12289: rows of K = 4100 are 8-byte aligned, of 3001 and 12289
 #                             2-byte) and at each one's aligned neighbour (M to a multiple
 #                             of 8, N and K to the nearest multiple of 64)
+#                             and rows TMA reads that start off a 32-byte sector (K = 4104,
+#                             1000: table D of bench/2026-11-26-h100-odd-shapes.md) at
+#                             M = 1 to 4096
 #   bias_gelu_7x1000x4100.ptx the issue's first row: linear + bias + GELU(tanh), f16
-# Usage: scripts/make-odd-bench.sh [OUTDIR]   (env: TT_BIN)
+# Usage: scripts/make-odd-bench.sh [OUTDIR]   (env: TT_BIN; TT_DECOMPOSE, TT_FUSE: options of
+# those passes, e.g. TT_DECOMPOSE=align-k=0 for the off-sector shapes as before their pads)
 set -euo pipefail
 default_out=odd-bench
 source "$(dirname "$0")/caselib.sh"
 SHAPES="7x1000x4100 3x3001x4100 1x12289x3001 16x4100x12289 33x1000x3001 64x3001x4100
-128x12289x4100 1000x1000x4100 4100x3001x1000"
+128x12289x4100 1000x1000x4100 4100x3001x1000
+1x4096x4104 16x4096x4104 64x4096x4104 256x4096x4104 4096x4096x4104
+16x3008x1000 64x3008x1000 256x3008x1000 4096x3008x1000"
 near() { # v multiple: the nearest multiple (at least one)
   local v=$1 q=$2 r=$(( ($1 + $2 / 2) / $2 * $2 )); [ "$r" -lt "$q" ] && r=$q; echo "$r"
 }

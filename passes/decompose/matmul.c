@@ -218,18 +218,37 @@ static MlirOperation viewedTranspose(MlirValue v, MlirOperation *view) {
  * (H100, 2026-11-26: 64 x 4096 x 4104 17.5 us as it is, 12.4 padded to 4160; 128 x
  * 12289 x 4100 73 -> 46 us, bench/2026-11-26-h100-odd-shapes.md). With 16-byte rows:
  * 16 x 4100 x 12289 f16 398 -> 96 us on an H200, cuBLAS 93
- * (bench/2026-11-26-h200-odd-shapes.md). Applied where the padded dot
- * qualifies for TMA: f16/bf16, B read as the transpose of an [N, K] weight, or as [K, N]
- * with 16-byte rows. Not fp8 yet: its pad would be an elementwise kernel with an fp8
- * result, which the elementwise lowering does not store. */
+ * (bench/2026-11-26-h200-odd-shapes.md).
+ * Rows that TMA can read but that start off a 32-byte sector (K = 4104, 1000, 1032 f16:
+ * their starts cycle through 16-byte offsets of a line) cost the dot kernel up to 1.5x too
+ * (table D of that file; rows on 64-byte offsets, K = 4128, cost nothing): there the
+ * operands are padded the same way where the weight is `tt.invariant` (its pad runs
+ * once): A's pad is no kernel where the dot kernel reads A's unpadded rows in place (a K
+ * pad, ttPrimIsKPad; --fuse keeps it a kernel where that pays, fuse/common.c), so only
+ * the weight's boxes move onto whole lines. A weight that is not invariant keeps its rows
+ * (its pad would be a copy of it at every call).
+ * Applied where the padded dot qualifies for TMA: f16/bf16, B read as the transpose of an
+ * [N, K] weight, or as [K, N] with 16-byte rows. Not fp8 yet: its pad would be an
+ * elementwise kernel with an fp8 result, which the elementwise lowering does not store. */
 
 /* The K that a 2-D [M, k] @ [k, n] matmul of `elem` operands is padded to (above; bT: b
- * is the transpose of an [n, k] matrix), or 0 when it is left alone. */
-static int64_t alignedK(int64_t k, int64_t n, MlirType elem, bool bT, bool alignK) {
+ * is the transpose of an [n, k] matrix, bInvariant: that matrix is `tt.invariant`), or 0
+ * when it is left alone. */
+static int64_t alignedK(int64_t k, int64_t n, MlirType elem, bool bT, bool bInvariant,
+                        bool alignK) {
   bool half = mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem);
-  if (!alignK || !ttTargetDefault()->tma || !half || k < 0 || k % 8 == 0 || (!bT && n % 8))
+  if (!alignK || !ttTargetDefault()->tma || !half || k < 0 || (!bT && n % 8))
+    return 0;
+  bool offSector = k % 16 != 0; /* 2-byte elements: rows not a multiple of 32 bytes */
+  if (k % 8 == 0 && !(offSector && bT && bInvariant))
     return 0;
   return (k + 63) / 64 * 64; /* 128-byte rows: a TMA box row is one cache line */
+}
+
+/* The [n, k] matrix that b is the transpose of is `tt.invariant` (a weight). */
+static bool transposedInvariant(MlirValue b) {
+  MlirOperation tr = lastTwoTranspose(b);
+  return !mlirOperationIsNull(tr) && ttValueIsInvariant(mlirOperationGetOperand(tr, 0));
 }
 
 /* alignedK of 2-D a @ b (same element types), or 0. */
@@ -243,7 +262,7 @@ static int64_t paddedK(MlirValue a, MlirValue b, bool alignK) {
   ttTensorShape(at, as);
   ttTensorShape(bt, bs);
   return alignedK(as[1], bs[1], ttElementType(at), !mlirOperationIsNull(lastTwoTranspose(b)),
-                  alignK);
+                  transposedInvariant(b), alignK);
 }
 
 /* 2-D x padded with zeros along dim d to kp. */
@@ -418,7 +437,8 @@ static MlirValue f32Product(Rw *w, MlirValue a, MlirValue b, MlirType resType) {
     /* rows TMA cannot stride in bf16: pad the f32 operands, so the pads join the splits'
      * kernels */
     int64_t kp = alignedK(as[1], bs[1], mlirBF16TypeGet(w->ctx),
-                          !mlirOperationIsNull(lastTwoTranspose(b)), w->alignK);
+                          !mlirOperationIsNull(lastTwoTranspose(b)), transposedInvariant(b),
+                          w->alignK);
     if (kp)
       padOperands(w, &a, &b, kp);
   }

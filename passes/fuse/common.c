@@ -3,6 +3,7 @@
  * values a group reads from outside (through copied values), its members in program
  * order, and remarks. */
 #include "fuse.h"
+#include "../tile/tile.h" /* the tiles a dot will get: the K pad cost model */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,6 +38,69 @@ bool fuFeedsMatmul(MlirOperation op) {
   return false;
 }
 
+/* A's K pad (ttPrimIsKPad) read in place saves a kernel, but the dot kernel then reads
+ * A's rows where they lie, and rows off a 32-byte sector cost each box row a line more.
+ * Every column tile re-reads A (from L2), so the cost grows with M x K x the column tiles,
+ * while a pad kernel costs its launch and one copy of A. A cost model, fitted on an H100
+ * (f16 x [M, K] @ w [N, K]^T, K = 4104 / N = 4096 and K = 1000 / N = 3008, M = 8 to 4096,
+ * in place against a pad kernel: bench/2026-11-26-h100-k-pad.md):
+ *  - in place: PAD_PENALTY_US_PER_MB for each MB of A the column tiles read, as many as
+ *    the tile pass's rules will pick (tileDotDefaultColumns); where they are the big
+ *    grid's 128 x 256 tiles on 8 warps the dot is compute-bound and hides it (4096 x 4096
+ *    x 4104: 9.5 us on 189, where the model would say 54): no penalty;
+ *  - a pad kernel: PAD_KERNEL_US (its launch, partly overlapped by PDL) plus writing and
+ *    reading A again at COPY_MB_PER_US.
+ * The pad stays a kernel where the penalty is the larger: it picks the faster form at
+ * every measured point (e.g. 2048 x 4096 x 4104: 120 us against 161 in place; 32 x 4096
+ * x 4104 10.0 in place against 10.9). A dynamic M reads it in place. */
+#define PAD_PENALTY_US_PER_MB 0.09
+#define PAD_KERNEL_US 1.5
+#define COPY_MB_PER_US 3.0 /* H100's copy rate, 2.9-3.0 TB/s (H200: 4.2) */
+static bool kPadReadInPlace(MlirOperation op) {
+  if (!ttPrimIsKPad(op))
+    return false;
+  MlirOperation mm = {NULL};
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (ttPrimKind(mlirOpOperandGetOwner(u)) == TT_PRIM_MATMUL &&
+        mlirOpOperandGetOperandNumber(u) == 0)
+      mm = mlirOpOperandGetOwner(u);
+  int64_t xs[TT_MAX_RANK], cs[TT_MAX_RANK];
+  int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs), m = 1;
+  if (mlirOperationIsNull(mm) || ttTensorShape(fuResultType(mm), cs) != r)
+    return true;
+  for (int64_t d = 0; d + 1 < r; d++) {
+    if (xs[d] < 0)
+      return true; /* a dynamic M */
+    m *= xs[d];
+  }
+  int64_t n = cs[r - 1], bn;
+  bool big, fp8 = ttTypeIsFp8(ttElementType(fuResultType(op)));
+  tileDotDefaultColumns(m, n, xs[r - 1], fp8, &bn, &big);
+  if (big)
+    return true; /* compute-bound */
+  double mb = (double)(m * xs[r - 1]) * (fp8 ? 1 : 2) / 1e6;
+  double inPlace = PAD_PENALTY_US_PER_MB * mb * (double)((n + bn - 1) / bn);
+  double kernel = PAD_KERNEL_US + 2 * mb / COPY_MB_PER_US;
+  return inPlace <= kernel;
+}
+
+bool fuJoinsMatmul(MlirOperation p, intptr_t k) {
+  return ttPrimKind(p) == TT_PRIM_TRANSPOSE || (k == 0 && kPadReadInPlace(p));
+}
+
+bool fuIsDotOperand(MlirOperation op) {
+  bool pad = kPadReadInPlace(op);
+  if (!pad && ttPrimKind(op) != TT_PRIM_TRANSPOSE)
+    return false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (ttPrimKind(mlirOpOperandGetOwner(u)) == TT_PRIM_MATMUL &&
+        (!pad || mlirOpOperandGetOperandNumber(u) == 0))
+      return true;
+  return false;
+}
+
 /* True when tensor type t has static dims only: two values of one type with a dynamic dim
  * may differ in size at run time, so only static ones share an iteration space. */
 bool fuIsStatic(MlirType t) {
@@ -63,8 +127,7 @@ bool fuConstantInMemory(MlirOperation op) {
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
-    if (ttPrimKind(user) == TT_PRIM_MATMUL ||
-        (ttPrimKind(user) == TT_PRIM_TRANSPOSE && fuFeedsMatmul(user)))
+    if (ttPrimKind(user) == TT_PRIM_MATMUL || fuIsDotOperand(user))
       return true;
   }
   return false;

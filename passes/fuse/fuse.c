@@ -61,8 +61,10 @@
  * A matmul fuses with its epilogue (a *dot* group, `prim.fusion = "dot"`): elementwise ops
  * that use its result (bias add, activation, convert) join it as above, and a transpose
  * feeding one of its operands joins it too (the kernel reads the transposed operand in
- * place). Nothing else that computes an operand joins: a dot kernel loads its operands
- * from memory tile by tile, so a group holds at most one matmul and no row reduction.
+ * place), as does a zero pad of operand a's K whose rows are 16-byte multiples
+ * (ttPrimIsKPad: the kernel reads the unpadded rows, masked or by TMA's zero fill; not
+ * where a pad kernel costs less, common.c's kPadReadInPlace). Nothing else that computes
+ * an operand joins: a dot kernel loads its operands from memory tile by tile, so a group holds at most one matmul and no row reduction.
  * A reduction over one contiguous run of dims that ends before the last (a *column*
  * reduction: the operand viewed as [outer, R, inner], inner > 1 or trailing 1s) makes a
  * column group (`prim.fusion = "column"`): at most one per group, with no row reduction or
@@ -216,7 +218,7 @@ static bool visitMember(FuseState *st, MlirBlock block, int g, int i, int *added
   MlirOperation op = st->block.ops[i];
   intptr_t nops = mlirOperationGetNumOperands(op);
   bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL, changed = false;
-  bool operandOfDot = st->dot[g] && ttPrimKind(op) == TT_PRIM_TRANSPOSE;
+  bool operandOfDot = st->dot[g] && fuIsDotOperand(op);
   for (intptr_t k = 0; k < nops && !operandOfDot; k++) {
     MlirOperation p = fuProducerIn(mlirOperationGetOperand(op, k), block);
     if (mlirOperationIsNull(p) || fuIsConstant(p))
@@ -231,8 +233,8 @@ static bool visitMember(FuseState *st, MlirBlock block, int g, int i, int *added
       }
       continue;
     }
-    if (matmul) { /* only a transpose of an operand joins (read in place) */
-      if (ttPrimKind(p) == TT_PRIM_TRANSPOSE) {
+    if (matmul) { /* only an operand read in place joins (a transpose, a K pad) */
+      if (fuJoinsMatmul(p, k)) {
         st->group[j] = g;
         added[(*nadded)++] = j;
         changed = true;
@@ -270,13 +272,13 @@ static bool visitMember(FuseState *st, MlirBlock block, int g, int i, int *added
 
 /* False when visiting member i of group g (visitMember) can change nothing, now or later:
  * no producer of its operands is a block op in no group, not a constant, that may join
- * (a fusible op; for a matmul member, a transpose), or g holds a matmul and i is a
- * transpose (a dot operand, whose producers stay out). Ops never leave a group, so a
+ * (a fusible op; for a matmul member, a transpose or a K pad of operand a), or g holds a
+ * matmul and i is a dot operand read in place (whose producers stay out). Ops never leave a group, so a
  * member that is not live stays so. */
 static bool memberLive(FuseState *st, MlirBlock block, int g, int i) {
   MlirOperation op = st->block.ops[i];
   bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL;
-  if (st->dot[g] && ttPrimKind(op) == TT_PRIM_TRANSPOSE)
+  if (st->dot[g] && fuIsDotOperand(op))
     return false;
   for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
     MlirOperation p = fuProducerIn(mlirOperationGetOperand(op, k), block);
@@ -284,7 +286,7 @@ static bool memberLive(FuseState *st, MlirBlock block, int g, int i) {
       continue;
     int j = fuIndexOf(st, p);
     if (j >= 0 && st->group[j] < 0 &&
-        (matmul ? ttPrimKind(p) == TT_PRIM_TRANSPOSE : fuFusible(p)))
+        (matmul ? fuJoinsMatmul(p, k) : fuFusible(p)))
       return true;
   }
   return false;

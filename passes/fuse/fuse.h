@@ -105,12 +105,20 @@ int fuUserIndex(const FuseState *st, MlirOpOperand u);
 MlirOperation fuProducerIn(MlirValue v, MlirBlock block);
 bool fuFusible(MlirOperation op);
 bool fuIsMove(MlirOperation op);
-/* True when constant op feeds a matmul (or a transpose a dot reads in place): stored by
+/* True when constant op feeds a matmul (or an operand a dot reads in place): stored by
  * a kernel of its own and read like an input, not copied into groups. */
 bool fuConstantInMemory(MlirOperation op);
 bool fuIsConstant(MlirOperation op);
 bool fuIsCopy(const FuseState *st, int i);
 bool fuFeedsMatmul(MlirOperation op);
+/* True when op is a matmul operand the dot kernel reads in place: a transpose feeding a
+ * matmul, or a K pad (ttPrimIsKPad) that is a matmul's operand a, unless a pad kernel
+ * costs less (common.c's cost model). It joins the dot group; its own operand is the group's
+ * input. */
+bool fuIsDotOperand(MlirOperation op);
+/* True when p, the producer of operand k of matmul op, is read in place (fuIsDotOperand:
+ * a transpose, or a K pad of operand a). */
+bool fuJoinsMatmul(MlirOperation p, intptr_t k);
 bool fuIsStatic(MlirType t);
 MlirType fuResultType(MlirOperation op);
 void fuRemark(FuseState *st, MlirOperation op, const char *fmt, ...)

@@ -23,15 +23,15 @@ void fuComputeCosts(FuseState *st, MlirBlock block) {
   }
 }
 
-/* True when every user of op is a fusible op of the block other than a matmul (or a
- * transpose it reads in place: a dot group takes only inputs as operands): each will
+/* True when every user of op is a fusible op of the block other than a matmul (or an
+ * operand it reads in place: a dot group takes only inputs as operands): each will
  * be in a group (or copied), so op need not be in memory. */
 bool fuUsersFusible(FuseState *st, MlirOperation op) {
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     if (fuUserIndex(st, u) < 0 || !fuFusible(user) || ttPrimKind(user) == TT_PRIM_MATMUL ||
-        (ttPrimKind(user) == TT_PRIM_TRANSPOSE && fuFeedsMatmul(user))) /* a dot operand */
+        fuIsDotOperand(user)) /* a dot operand, read in place */
       return false;
   }
   return true;

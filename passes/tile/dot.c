@@ -2,7 +2,10 @@
  *
  * A dot group (`prim.fusion = "dot"`) computes C = A @ B (+ an elementwise epilogue) with
  * A an [M, K] input and B a [K, N] input or the transpose of an [N, K] one (a linear
- * layer's weight, read in place: K contiguous). Program p computes one BM x BN tile of C
+ * layer's weight, read in place: K contiguous), A possibly a zero pad of its K (a K pad,
+ * ttPrimIsKPad: --decompose pads a weight's rows to whole cache lines, and A's pad is
+ * read in place, masked at its own row end or by a TMA map of its unpadded rows, whose
+ * zero fill is the pad). Program p computes one BM x BN tile of C
  * (BM, BN, BK and the warps from geometry.c):
  *  1. (pid_m, pid_n) from p in the `order` option (ttEmitPidOrder);
  *  2. index tiles of the A and B tiles as flat row-major ranges (row = i / BK, column =
@@ -106,6 +109,11 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
     }
     b = mlirOperationGetOperand(t, 0);
   }
+  if (mlirValueIsAOpResult(a) && ttPrimIsKPad(mlirOpResultGetOwner(a)))
+    a = mlirOperationGetOperand(mlirOpResultGetOwner(a), 0); /* read in place */
+  int64_t ks[TT_MAX_RANK];
+  ttTensorShape(mlirValueGetType(a), ks);
+  d->ka = ks[r - 1];
   if (r == 3) { /* the matrices of one batch */
     memmove(as, as + 1, 2 * sizeof *as);
     memmove(bs, bs + 1, 2 * sizeof *bs);
@@ -294,14 +302,14 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   /* Step 2: the operand tiles' index spaces (batched: batch pid_b = program id 2 starts
    * at pid_b * M * K in A, pid_b * K * N in B and pid_b * M * N in C). */
   MlirValue none = {NULL};
-  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, m0, d->m, mArg, d->k, 1);
+  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, m0, d->m, mArg, d->ka, 1);
   OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, none, d->k, 1)
                           : operandSpace(&e, g->bk, g->bn, false, n0, d->n, none, 1, d->n);
   MlirValue pidB = {NULL};
   if (d->batch != 1) {
     MlirNamedAttribute z = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 2, i32));
     pidB = ttBuild(&e.b, "tile.program_id", loc, 0, NULL, i32, 1, &z);
-    sa.offs = batchOffset(&e, sa.offs, pidB, d->m * d->k);
+    sa.offs = batchOffset(&e, sa.offs, pidB, d->m * d->ka);
     sb.offs = batchOffset(&e, sb.offs, pidB, d->k * d->n);
   }
 
@@ -319,7 +327,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     k0 = staggerK(&e, loop, k0, pidN, g->stagger, g->bk);
   bool kMask = d->k % g->bk != 0;
   int64_t ashape[2] = {g->bm, g->bk}, bshape[2] = {g->bn, g->bk}, kshape[2] = {g->bk, g->bn};
-  MlirValue a = loadOperand(&e, &sa, d->a, k0, d->k, kMask, ashape, d->elem);
+  MlirValue a = loadOperand(&e, &sa, d->a, k0, d->ka, kMask || d->ka < d->k, ashape, d->elem);
   MlirValue b = loadOperand(&e, &sb, d->b, k0, d->k, kMask, d->bT ? bshape : kshape, d->belem);
   /* The matrices the tiles are boxes of (for --pipeline stage-in=tma). Batched, each
    * operand is viewed as the 2-D matrix of its batches' rows stacked ([B * M, K], and
@@ -330,7 +338,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
    * divide K that operand is a batched box instead, [B, K, N] (a rank-3 map: a box past
    * row K reads zeros). */
   if (g->boxes) {
-    int64_t bt = d->batch, adims[2] = {d->dynM ? -1 : bt * d->m, d->k}, /* -1: M at run time */
+    int64_t bt = d->batch, adims[2] = {d->dynM ? -1 : bt * d->m, d->ka}, /* -1: M at run time */
         bdims[3] = {bt * (d->bT ? d->n : d->k), d->bT ? d->k : d->n};
     boxOf(&e, a, adims, 2);
     if (bt != 1 && !d->bT && kMask) {

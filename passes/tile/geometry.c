@@ -23,7 +23,7 @@
  *   above MAX_LIVE (a weight broadcast along the rows is loaded late, emit.c 5b);
  * - a longer row (a static M) that registers would hold over up to the `cluster` option's
  *   blocks, where the looped form's rows in flight would not stay in L2 (LOOP_L2_BYTES), is
- *   split over a thread-block cluster of its power of two / MAX_ROW blocks, each holding
+ *   split over a thread-block cluster of cdiv(its length, MAX_ROW) blocks, each holding
  *   MAX_ROW columns on chip (the reductions combined across the cluster: rows.c);
  * - else a loop steps over half the row's power of two, at most LOOP_BLOCK, with
  *   LOOP_WARPS: big programs keep few rows in flight, so each row stays in L2 between its
@@ -156,11 +156,12 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
      * a cluster of them (64 elements a thread). */
     int64_t maxCluster = g->cluster;
     g->cluster = 1;
-    if (!g->block && fit > MAX_ROW && fit / MAX_ROW <= maxCluster && 64 * varying <= MAX_LIVE &&
+    int64_t parts = (g->rowLen + MAX_ROW - 1) / MAX_ROW; /* no block wholly past the row */
+    if (!g->block && fit > MAX_ROW && parts <= maxCluster && 64 * varying <= MAX_LIVE &&
         64 + 16 * (allBytes - rowBytes) <= CLUSTER_REGS && g->rows > 0 &&
         mlirOperationIsNull(arg) && f32Reductions(body) &&
         inFlight * g->rowLen * memBytes > LOOP_L2_BYTES) {
-      g->cluster = fit / MAX_ROW;
+      g->cluster = parts;
       g->block = MAX_ROW;
       onChip = true;
     }
@@ -511,6 +512,16 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
   g->stagger = PICK(tmaStagger, f);
 }
 
+void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, bool fp8, int64_t *bn, bool *big) {
+  const TtTarget *target = ttTargetDefault();
+  Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target), .m = m,
+             .n = n, .k = k, .batch = 1, .fp8 = fp8, .bT = true};
+  DotGeometry g = {0};
+  tmaGeometry(&f, &g);
+  *bn = f.bn;
+  *big = f.big;
+}
+
 /* Operands staged through registers. */
 static void registerGeometry(Facts *f, DotGeometry *g) {
   f->bm = DECIDE(f->userBm, regBlockM, f);
@@ -543,7 +554,9 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
     ttTuneOptions(g->tuned, ttPassLookup("tile"), &tuned);
   const TtTarget *target = ttTargetDefault();
   Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
-             .m = d->m, .n = d->n, .k = d->k, .batch = d->dynBatch ? 1 : d->batch,
+             /* k: A's own K (a K pad's operand, whose pad only rounds K up to whole
+              * lines: the rules were fitted on the shapes' own K) */
+             .m = d->m, .n = d->n, .k = d->ka, .batch = d->dynBatch ? 1 : d->batch,
              .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
              .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
              .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};

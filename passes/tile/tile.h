@@ -88,12 +88,14 @@ typedef struct {
 } Geometry;
 
 /* The operands of a dot group: its matmul, the kernel arguments holding A and B, and
- * whether B is read transposed (an [N, K] input). */
+ * whether B is read transposed (an [N, K] input) and A through a K pad (ka < k). */
 typedef struct {
   MlirOperation matmul;
   int a, b;
   bool bT;
   int64_t batch, m, n, k; /* batch: 1 for a 2-D matmul, < 0 when dynamic */
+  int64_t ka;             /* A's row length in memory: k, or the columns of a K pad's
+                             operand (ttPrimIsKPad), read in place with zeros past them */
   bool dynBatch;          /* the batch of a 3-D matmul is dynamic */
   bool dynM;              /* M is dynamic: m is its bucket's geometry size (dot.c) */
   int64_t mLo, mHi;       /* dynM: the bucket's smallest and largest M (hi 0: open) */
@@ -174,6 +176,10 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g);
  * the shape; false (after a diagnostic at fusion) when the tile cannot be lowered. */
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
                      DotGeometry *g);
+/* The column tiles' width (*bn) the TMA rules give a 2-D m x n x k dot of a transposed
+ * weight with default options, and whether they are the big grid's 128 x 256 tiles on 8
+ * warps (compute-bound): for --fuse's cost of a K pad read in place (fuse/common.c). */
+void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, bool fp8, int64_t *bn, bool *big);
 
 /* kernel.c: the steps every kind shares ----------------------------------------------- */
 

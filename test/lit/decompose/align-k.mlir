@@ -65,3 +65,45 @@ func.func @f32_odd_k(%a: tensor<37x100xf32>, %w: tensor<65x100xf32>) -> tensor<3
   %y = "prim.matmul"(%a, %wt) : (tensor<37x100xf32>, tensor<100x65xf32>) -> tensor<37x65xf32>
   return %y : tensor<37x65xf32>
 }
+
+// -----
+
+// Rows TMA can read that start off a 32-byte sector (K = 4104 f16: 8208-byte rows, starts
+// cycling through 16-byte offsets of a line): with a `tt.invariant` weight, both operands
+// are padded to 128-byte rows too; the weight's pad runs once (--fuse step 6) and x's pad
+// is no kernel: it joins the dot group (a K pad, read in place), so the kernel reads x's
+// own rows (a TMA box of the 7 x 4104 matrix, whose zero fill is the pad) and the padded
+// weight's (boxes on whole lines).
+// CHECK-LABEL: func.func @linear_off_sector
+// CHECK: %[[XP:.*]] = "prim.pad"(%arg0) {high = array<i64: 0, 56>, {{.*}} -> tensor<7x4160xf16>
+// CHECK: %[[WP:.*]] = "prim.pad"(%arg1) {high = array<i64: 0, 56>, {{.*}} -> tensor<1000x4160xf16>
+// CHECK: "prim.matmul"(%[[XP]], {{.*}}) : (tensor<7x4160xf16>, tensor<4160x1000xf16>)
+// OFF-LABEL: func.func @linear_off_sector
+// OFF-NOT: prim.pad
+// TILE-LABEL: func.func private @fused_0(%arg0: tensor<1000x4104xf16>) -> tensor<1000x4160xf16>
+// TILE-SAME: prim.fusion = "elementwise"
+// TILE: "tile.load"{{.*}}tile.box = array<i64: 7, 4104>
+// TILE: "tile.load"{{.*}}tile.box = array<i64: 1000, 4160>
+// TILE: "tile.dot"
+// TILE-LABEL: func.func private @fused_1(%arg0: tensor<7x4104xf16>, %arg1: tensor<1000x4160xf16>)
+// TILE-SAME: prim.fusion = "dot"
+// TILE: call @fused_0(%arg1) {tt.invariant}
+func.func @linear_off_sector(%x: tensor<7x4104xf16>, %w: tensor<1000x4104xf16> {tt.invariant}) -> tensor<7x1000xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<7x4104xf16>, tensor<1000x4104xf16>) -> tensor<7x1000xf16>
+  return %y : tensor<7x1000xf16>
+}
+
+// -----
+
+// Left alone: the same rows with a weight that is not invariant (its pad would copy it at
+// every call), and rows on 64-byte offsets (K = 4128: no sector is split).
+// CHECK-LABEL: func.func @off_sector_left_alone
+// CHECK-NOT: prim.pad
+// CHECK: return
+func.func @off_sector_left_alone(%x: tensor<7x4104xf16>, %w: tensor<1000x4104xf16>,
+                                 %a: tensor<7x4128xf16>, %v: tensor<1000x4128xf16> {tt.invariant})
+    -> (tensor<7x1000xf16>, tensor<7x1000xf16>) {
+  %y = "prim.linear"(%x, %w) : (tensor<7x4104xf16>, tensor<1000x4104xf16>) -> tensor<7x1000xf16>
+  %z = "prim.linear"(%a, %v) : (tensor<7x4128xf16>, tensor<1000x4128xf16>) -> tensor<7x1000xf16>
+  return %y, %z : tensor<7x1000xf16>, tensor<7x1000xf16>
+}
