@@ -79,9 +79,9 @@ static const TtPassOption tileOptions[] = {
         {"cluster",
          "row kernels: the most blocks of a thread-block cluster (sm_90) a row past 32768 "
          "elements may be split over, each block holding its share on chip and the blocks "
-         "combining their reductions through distributed shared memory (a power of two; "
-         "1: no clusters, such rows take the looped form; tt-translate gives 1 for targets "
-         "before sm_90)",
+         "combining their reductions through distributed shared memory (a row takes "
+         "cdiv(N, 32768) blocks; 1: no clusters, such rows take the looped form; "
+         "tt-translate gives 1 for targets before sm_90)",
          8, 1, 8, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
@@ -89,8 +89,10 @@ static const TtPassOption decomposeOptions[] = {
         {"align-k",
          "1: on a target with TMA, pad a 2-D f16/bf16 matmul's operands with zeros along "
          "K to 128-byte rows when their rows are not a multiple of 16 bytes, so the dot "
-         "kernel reads them with TMA (one copy kernel each; a weight's runs once); 0: leave "
-         "them to the register path",
+         "kernel reads them with TMA (one copy kernel each; a weight's runs once), and when "
+         "they are but start off a 32-byte sector (K = 4104, 1000) with a `tt.invariant` "
+         "weight (whose pad runs once; A's pad --fuse lets the dot kernel read in place); "
+         "0: leave them as they are",
          1, 0, 1, NULL},
 };
 static const TtPassOption fuseOptions[] = {
@@ -223,8 +225,9 @@ static const TtPassInfo passes[] = {
      "that no row or column kernel computes as they are become row and column reductions; "
      "matmuls of torch.matmul's other shapes (1-D operands, more batch dims, batch dims "
      "that broadcast) become [M, K] x [K, N] or [B, M, K] x [B, K, N] matmuls between "
-     "reshapes. A 2-D matmul whose K rows TMA cannot stride (not a multiple of 16 bytes) "
-     "gets its operands padded with zeros along K (align-k).",
+     "reshapes. A 2-D matmul whose K rows TMA cannot stride (not a multiple of 16 bytes), "
+     "or whose rows start off a 32-byte sector with an invariant weight, gets its operands "
+     "padded with zeros along K to 128-byte rows (align-k).",
      decomposeOptions, NOPTIONS(decomposeOptions), ttDecomposePassRun, NULL, NULL},
     {"fuse", "Outline groups of connected elementwise prim ops into fused functions",
      "Each group becomes `func.func private @fused_N {prim.fusion = \"elementwise\"}` and a "
@@ -245,7 +248,11 @@ static const TtPassInfo passes[] = {
      "\"column\"`) with its elementwise prologue and epilogue; --decompose splits other "
      "reductions into these two kinds. A transpose that moves the last dimension makes a "
      "permute group (`prim.fusion = \"permute\"`) with its elementwise prologue and "
-     "epilogue.",
+     "epilogue. A matmul makes a dot group (`prim.fusion = \"dot\"`) with its elementwise "
+     "epilogue; a transpose of an operand joins it (read in place), and so does a zero pad "
+     "at the end of operand a's K whose rows are 16-byte multiples, unless a cost model "
+     "(A's rows re-read off a 32-byte sector by every column tile, against one copy of A "
+     "and a launch) says a pad kernel of its own costs less.",
      fuseOptions, NOPTIONS(fuseOptions), ttFusePassRun, NULL, NULL},
     {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "

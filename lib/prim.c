@@ -192,7 +192,7 @@ bool ttPrimIsKPad(MlirOperation op) {
   MlirType elem = ttElementType(xt);
   MlirAttribute low = ttOpAttr(op, "low"), high = ttOpAttr(op, "high");
   double v;
-  if (r < 2 || r > 3 || xs[r - 1] <= 0 || !(ttTypeIsHalf(elem) || ttTypeIsFp8(elem)) ||
+  if (r < 2 || r > 3 || xs[r - 1] <= 0 || !ttTypeIsHalf(elem) ||
       mlirAttributeIsNull(low) || mlirAttributeIsNull(high) ||
       !mlirAttributeIsADenseI64Array(low) || !mlirAttributeIsADenseI64Array(high) ||
       mlirDenseArrayGetNumElements(low) != r || mlirDenseArrayGetNumElements(high) != r ||
@@ -202,8 +202,7 @@ bool ttPrimIsKPad(MlirOperation op) {
     if (mlirDenseI64ArrayGetElement(low, d) != 0 ||
         (d < r - 1 && mlirDenseI64ArrayGetElement(high, d) != 0))
       return false;
-  int64_t rowBytes = xs[r - 1] * (ttTypeIsFp8(elem) ? 1 : 2);
-  return rowBytes % 16 == 0 && mlirDenseI64ArrayGetElement(high, r - 1) > 0;
+  return xs[r - 1] % 8 == 0 && mlirDenseI64ArrayGetElement(high, r - 1) > 0; /* 16-byte rows */
 }
 
 bool ttPrimSplatValue(MlirOperation op, double *value) {

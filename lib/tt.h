@@ -320,7 +320,7 @@ bool ttPrimIsPermute(MlirOperation op);
 /* A transpose that keeps the last dim: every output row is a contiguous input row, so an
  * elementwise kernel reads it at mapped offsets (coalesced on both sides). */
 bool ttPrimIsRowCopy(MlirOperation op);
-/* A prim.pad by +0.0 at the end of the last dim alone (rank 2 or 3; f16, bf16 or fp8) of an
+/* A prim.pad by +0.0 at the end of the last dim alone (rank 2 or 3; f16 or bf16) of an
  * operand whose rows are a multiple of 16 bytes: a dot kernel reads it in place as its A
  * operand (K padded to a multiple its weight was padded to): loads masked at the
  * operand's own row end, or a TMA map of the operand whose zero fill is the pad. */

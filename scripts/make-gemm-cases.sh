@@ -32,6 +32,12 @@ gemm linear_1x8191x4096_f16 "$(linear 1 8191 4096 f16 0)"
 # written by hand
 gemm linear_bias_7x1000x4104_bf16 "$(linear 7 1000 4104 bf16 1)"
 gemm linear_33x3008x1000_f16 "$(linear 33 3008 1000 f16 0)"
+gemm linear_3x4097x1000_bf16 "$(linear 3 4097 1000 bf16 0)"
+gemm k_pad_batched_4x33x64x1000_f16 'func.func @main(%a: tensor<4x33x1000xf16>, %b: tensor<4x1024x64xf16>) -> tensor<4x33x64xf16> {
+  %p = "prim.pad"(%a) {low = array<i64: 0, 0, 0>, high = array<i64: 0, 0, 24>, value = 0.0 : f64} : (tensor<4x33x1000xf16>) -> tensor<4x33x1024xf16>
+  %y = "prim.matmul"(%p, %b) : (tensor<4x33x1024xf16>, tensor<4x1024x64xf16>) -> tensor<4x33x64xf16>
+  return %y : tensor<4x33x64xf16>
+}'
 gemm k_pad_16x256x1000_bf16 'func.func @main(%a: tensor<16x1000xbf16>, %b: tensor<1024x256xbf16>) -> tensor<16x256xbf16> {
   %p = "prim.pad"(%a) {low = array<i64: 0, 0>, high = array<i64: 0, 24>, value = 0.0 : f64} : (tensor<16x1000xbf16>) -> tensor<16x1024xbf16>
   %y = "prim.matmul"(%p, %b) : (tensor<16x1024xbf16>, tensor<1024x256xbf16>) -> tensor<16x256xbf16>

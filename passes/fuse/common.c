@@ -59,7 +59,7 @@ bool fuFeedsMatmul(MlirOperation op) {
 static bool kPadReadInPlace(MlirOperation op) {
   if (!ttPrimIsKPad(op))
     return false;
-  MlirOperation mm = {NULL};
+  MlirOperation mm = {NULL}; /* the matmul whose operand a it is */
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
     if (ttPrimKind(mlirOpOperandGetOwner(u)) == TT_PRIM_MATMUL &&
@@ -67,7 +67,9 @@ static bool kPadReadInPlace(MlirOperation op) {
       mm = mlirOpOperandGetOwner(u);
   int64_t xs[TT_MAX_RANK], cs[TT_MAX_RANK];
   int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs), m = 1;
-  if (mlirOperationIsNull(mm) || ttTensorShape(fuResultType(mm), cs) != r)
+  if (mlirOperationIsNull(mm))
+    return false; /* no dot reads it */
+  if (ttTensorShape(fuResultType(mm), cs) != r)
     return true;
   for (int64_t d = 0; d + 1 < r; d++) {
     if (xs[d] < 0)
@@ -75,11 +77,11 @@ static bool kPadReadInPlace(MlirOperation op) {
     m *= xs[d];
   }
   int64_t n = cs[r - 1], bn;
-  bool big, fp8 = ttTypeIsFp8(ttElementType(fuResultType(op)));
-  tileDotDefaultColumns(m, n, xs[r - 1], fp8, &bn, &big);
+  bool big;
+  tileDotDefaultColumns(m, n, xs[r - 1], &bn, &big);
   if (big)
     return true; /* compute-bound */
-  double mb = (double)(m * xs[r - 1]) * (fp8 ? 1 : 2) / 1e6;
+  double mb = (double)(m * xs[r - 1]) * 2 / 1e6;
   double inPlace = PAD_PENALTY_US_PER_MB * mb * (double)((n + bn - 1) / bn);
   double kernel = PAD_KERNEL_US + 2 * mb / COPY_MB_PER_US;
   return inPlace <= kernel;
@@ -90,15 +92,7 @@ bool fuJoinsMatmul(MlirOperation p, intptr_t k) {
 }
 
 bool fuIsDotOperand(MlirOperation op) {
-  bool pad = kPadReadInPlace(op);
-  if (!pad && ttPrimKind(op) != TT_PRIM_TRANSPOSE)
-    return false;
-  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
-       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
-    if (ttPrimKind(mlirOpOperandGetOwner(u)) == TT_PRIM_MATMUL &&
-        (!pad || mlirOpOperandGetOperandNumber(u) == 0))
-      return true;
-  return false;
+  return kPadReadInPlace(op) || (ttPrimKind(op) == TT_PRIM_TRANSPOSE && fuFeedsMatmul(op));
 }
 
 /* True when tensor type t has static dims only: two values of one type with a dynamic dim

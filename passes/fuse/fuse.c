@@ -64,7 +64,8 @@
  * place), as does a zero pad of operand a's K whose rows are 16-byte multiples
  * (ttPrimIsKPad: the kernel reads the unpadded rows, masked or by TMA's zero fill; not
  * where a pad kernel costs less, common.c's kPadReadInPlace). Nothing else that computes
- * an operand joins: a dot kernel loads its operands from memory tile by tile, so a group holds at most one matmul and no row reduction.
+ * an operand joins: a dot kernel loads its operands from memory tile by tile, so a group
+ * holds at most one matmul and no row reduction.
  * A reduction over one contiguous run of dims that ends before the last (a *column*
  * reduction: the operand viewed as [outer, R, inner], inner > 1 or trailing 1s) makes a
  * column group (`prim.fusion = "column"`): at most one per group, with no row reduction or
@@ -273,8 +274,8 @@ static bool visitMember(FuseState *st, MlirBlock block, int g, int i, int *added
 /* False when visiting member i of group g (visitMember) can change nothing, now or later:
  * no producer of its operands is a block op in no group, not a constant, that may join
  * (a fusible op; for a matmul member, a transpose or a K pad of operand a), or g holds a
- * matmul and i is a dot operand read in place (whose producers stay out). Ops never leave a group, so a
- * member that is not live stays so. */
+ * matmul and i is a dot operand read in place (whose producers stay out). Ops never leave
+ * a group, so a member that is not live stays so. */
 static bool memberLive(FuseState *st, MlirBlock block, int g, int i) {
   MlirOperation op = st->block.ops[i];
   bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL;

@@ -512,10 +512,10 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
   g->stagger = PICK(tmaStagger, f);
 }
 
-void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, bool fp8, int64_t *bn, bool *big) {
+void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, int64_t *bn, bool *big) {
   const TtTarget *target = ttTargetDefault();
   Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target), .m = m,
-             .n = n, .k = k, .batch = 1, .fp8 = fp8, .bT = true};
+             .n = n, .k = k, .batch = 1, .bT = true};
   DotGeometry g = {0};
   tmaGeometry(&f, &g);
   *bn = f.bn;

@@ -176,10 +176,10 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g);
  * the shape; false (after a diagnostic at fusion) when the tile cannot be lowered. */
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
                      DotGeometry *g);
-/* The column tiles' width (*bn) the TMA rules give a 2-D m x n x k dot of a transposed
- * weight with default options, and whether they are the big grid's 128 x 256 tiles on 8
+/* The column tiles' width (*bn) the TMA rules give a 2-D m x n x k f16/bf16 dot of a
+ * transposed weight with default options, and whether they are the big grid's 128 x 256 tiles on 8
  * warps (compute-bound): for --fuse's cost of a K pad read in place (fuse/common.c). */
-void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, bool fp8, int64_t *bn, bool *big);
+void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, int64_t *bn, bool *big);
 
 /* kernel.c: the steps every kind shares ----------------------------------------------- */
 
