@@ -519,6 +519,14 @@ static int memoFind(const Emit *e, MlirValue v, MlirValue offs) {
   return found;
 }
 
+void tileMemoSet(Emit *e, MlirValue v, MlirValue offs, MlirValue r) {
+  int i = memoFind(e, v, offs);
+  if (i >= 0)
+    e->memo[i].result = r;
+  else
+    tileMemoPut(e, v, offs, r);
+}
+
 MlirValue tileEmitValue(Emit *e, MlirValue v, MlirValue offs) {
   MlirValue none = {NULL};
   if (e->failed)

@@ -44,6 +44,17 @@
  * registers a byte of element), within this many (layer_norm's weight and bias, 64 + 64:
  * spills, 0.72x of the looped form at 512 x 131072; rms_norm's weight, 64 + 32: 1.05x). */
 #define CLUSTER_REGS 112
+/* The looped form's online pair (rows.c, 4a': softmax's sum of exp(x - max) in its max's
+ * loop, two block reductions a step) saves a pass over the row but holds each step's
+ * values across both reductions: they take at most this many bytes a thread as f32
+ * (half of 32 warps' 64 registers; two chunks of 32 spill 128 bytes). It runs where the
+ * three-pass form's reduction loop takes more than one step a row (one step: its second
+ * pass re-reads what the first just read). H100, tt-run us, three passes -> online
+ * (bench/2026-11-26-h100-online-rows.md): softmax bf16 1024 x 98304 310 -> 177, 300 x
+ * 70001 180 -> 122, f32 1024 x 40000 192 -> 148; one step a row: 2048 x 65536 213 ->
+ * 219, 4096 x 40000 258 -> 394. Rows past L2 stay split over clusters (f32 2048 x 65536:
+ * 459 split, 526 online). */
+#define ONLINE_BYTES 128
 
 static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -114,6 +125,16 @@ static int64_t chunksInFlight(const Geometry *g, int64_t bytes) {
   return chunks;
 }
 
+/* Chunks a loop step of an online pair (rows.c, step 4a') computes: the most whose
+ * values take, as f32, at most ONLINE_BYTES a thread; at least one, at most
+ * chunksPerStep. */
+int64_t tileOnlineChunks(const Geometry *g) {
+  int64_t chunks = 1, perThread = g->block / (32 * g->warps);
+  while (chunks * 2 <= g->chunksPerStep && chunks * 2 * perThread * 4 <= ONLINE_BYTES)
+    chunks *= 2;
+  return chunks;
+}
+
 /* True when every row reduction of body gives f32 (what tile.cluster_reduce combines). */
 static bool f32Reductions(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -180,6 +201,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     g->rowsPerProgram = 1;
     g->chunksPerStep = chunksInFlight(g, rowBytes); /* the reductions read the row */
     g->chunksPerStepOut = chunksInFlight(g, allBytes); /* the output its weights too */
+    g->online = g->looped && tileHasOnlinePair(body) && (g->rowLen + g->block - 1) / g->block > g->chunksPerStep;
     while (!g->looped && g->rowsPerProgram * g->block < 1024 &&
            (g->rows < 0 || g->rowsPerProgram < g->rows))
       g->rowsPerProgram *= 2;

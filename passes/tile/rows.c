@@ -11,15 +11,17 @@
  *     computed where first used (tile.reduce of the masked row); when the row is longer
  *     than the block (the looped form), emitLevels first computes every reduction in
  *     scf.for loops over the row's chunks, one loop per level of dependent reductions
- *     (siblings share a loop), then one more loop computes and stores the output. A loop
- *     step computes geometry's chunksPerStep chunks (chunksPerStepOut for the output),
- *     their loads first, so that many chunks' loads are in flight at once.
+ *     (siblings share a loop; softmax's sum of exp(x - max(x)) joins its max's loop as
+ *     an online normalizer, step 4a'), then one more loop computes and stores the
+ *     output. A loop step computes geometry's chunksPerStep chunks (chunksPerStepOut for
+ *     the output), their loads first, so that many chunks' loads are in flight at once.
  *  5. The store, rounded to the output dtype, under the mask (a per-row result: lane 0
  *     stores it at the row's index); then loads first (tileLoadsFirst).
  * The geometry (block, warps, rows per program) comes from geometry.c.
  */
 #include "tile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +58,12 @@ static MlirOperation beginChunkLoop(Emit *e, const Geometry *g, int64_t chunks, 
 }
 
 /* Chunk u of the current loop step: offs/mask cover columns k + u*B + range (values of
- * the step's other chunks forgotten). */
-static void chunkPart(Emit *e, MlirValue rowStart, MlirValue range, const Geometry *g, int u) {
-  tileMemoTruncate(e, e->loopMemo);
+ * the step's other chunks forgotten unless `keep`: a step that reads its chunks twice,
+ * step 4a'). */
+static void chunkPart(Emit *e, MlirValue rowStart, MlirValue range, const Geometry *g, int u,
+                      bool keep) {
+  if (!keep)
+    tileMemoTruncate(e, e->loopMemo);
   MlirType it = tileOf(e, ttI32(e->ctx));
   MlirValue cols = tileOp2(e, "arith.addi", e->loopK, range, it);
   if (u > 0)
@@ -76,12 +81,107 @@ static void endChunkLoop(Emit *e, MlirOperation loop, TtBuilder outer, int n,
   e->b = outer;
 }
 
+/* The op defining v when it is prim `name`, else a null op. */
+static MlirOperation primDef(MlirValue v, const char *name) {
+  MlirOperation none = {NULL};
+  if (!mlirValueIsAOpResult(v))
+    return none;
+  MlirOperation op = mlirOpResultGetOwner(v);
+  char buf[32];
+  return strcmp(ttPrimShortName(op, buf, sizeof buf), name) == 0 ? op : none;
+}
+
+/* Step 4a': the pair joins mx's loop as an online normalizer (Milakov and Gimelshein,
+ * 2018) where geometry.c says (Geometry.online). */
+bool tileOnlinePair(MlirOperation r, MlirOperation mx) {
+  char buf[32];
+  MlirOperation none = {NULL};
+  MlirOperation ex = primDef(mlirOperationGetOperand(r, 0), "exp");
+  MlirOperation sub = ex.ptr ? primDef(mlirOperationGetOperand(ex, 0), "sub") : none;
+  MlirOperation bc = sub.ptr ? primDef(mlirOperationGetOperand(sub, 1), "broadcast_in_dim") : none;
+  MlirOperation m = bc.ptr ? primDef(mlirOperationGetOperand(bc, 0), "amax") : none;
+  return m.ptr && mlirOperationEqual(m, mx) &&
+         strcmp(ttPrimShortName(r, buf, sizeof buf), "sum") == 0 &&
+         mlirValueEqual(mlirOperationGetOperand(mx, 0), mlirOperationGetOperand(sub, 0)) &&
+         mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(r, 0)))) &&
+         mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(mx, 0))));
+}
+
+bool tileHasOnlinePair(MlirBlock body) {
+  for (MlirOperation r = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(r);
+       r = mlirOperationGetNextInBlock(r))
+    for (MlirOperation m = mlirBlockGetFirstOperation(body);
+         ttPrimIsRowReduction(r) && !mlirOperationEqual(m, r); m = mlirOperationGetNextInBlock(m))
+      if (ttPrimIsRowReduction(m) && tileOnlinePair(r, m))
+        return true;
+  return false;
+}
+
+/* tile.reduce of tile x to one scalar of its element type (kind "max" or "sum"). */
+static MlirValue reduceScalar(Emit *e, MlirValue x, const char *kind) {
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
+      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, kind)),
+  };
+  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(x));
+  return ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, et, 2, attrs);
+}
+
+/* Scalar f32 x == -inf. */
+static MlirValue isNegInf(Emit *e, MlirValue x) {
+  MlirNamedAttribute oeq = ttNamedAttr(e->ctx, "predicate",
+                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 1));
+  MlirValue ninf = ttConstSplat(&e->b, e->loc, mlirValueGetType(x), -INFINITY);
+  return ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, ninf},
+                 mlirIntegerTypeGet(e->ctx, 1), 1, &oeq);
+}
+
+/* cond ? a : b on scalars. */
+static MlirValue pick(Emit *e, MlirValue cond, MlirValue a, MlirValue b) {
+  return ttBuild(&e->b, "arith.select", e->loc, 3, (MlirValue[]){cond, a, b}, mlirValueGetType(a),
+                 0, NULL);
+}
+
+/* Step 4a' in one loop step, for amax `mx` (its chunks' values x, -inf where masked, in
+ * xm; combined in `step`) and its online sum `sum`, carried as scalars m and s (-inf and 0
+ * before the row): m' = max(m, the step's max); the step's sum of exp(x - m') over the
+ * same chunks (offs, cols of each; x read as xm, still in registers, so masked lanes
+ * give exp(-inf) = 0 and no mask is held across the reduction), reduced to one value t;
+ * s' = s * exp(m - m') + t. A max of -inf (a masked or all -inf run) counts as 0 where
+ * it is subtracted, so exp(-inf - 0) is 0, not NaN; s' keeps its NaN or inf when x has
+ * them. */
+static void onlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue step,
+                       const MlirValue *xm, const MlirValue *offs, const MlirValue *cols,
+                       int64_t chunks, MlirValue *m, MlirValue *s) {
+  MlirType ct = mlirValueGetType(step), f32 = mlirShapedTypeGetElementType(ct);
+  MlirValue zero = ttConstSplat(&e->b, e->loc, f32, 0.0);
+  MlirValue mNew = tileOp2(e, "arith.maximumf", *m, reduceScalar(e, step, "max"), f32);
+  MlirValue safe = pick(e, isNegInf(e, mNew), zero, mNew);
+  tileMemoPut(e, mlirOperationGetResult(mx, 0), (MlirValue){NULL}, tileOp1(e, "tile.splat", safe, ct));
+  MlirValue acc = {NULL};
+  for (int64_t u = 0; u < chunks && !e->failed; u++) {
+    e->offs = offs[u];
+    e->cols = cols[u];
+    tileMemoSet(e, mlirOperationGetOperand(mx, 0), offs[u], xm[u]);
+    MlirValue x = tileEmitValue(e, mlirOperationGetOperand(sum, 0), e->offs);
+    if (e->failed)
+      return;
+    acc = u == 0 ? x : tileOp2(e, "arith.addf", acc, x, ct);
+  }
+  MlirValue scale = tileOp1(e, "math.exp", tileOp2(e, "arith.subf", *m, safe, f32), f32);
+  scale = pick(e, isNegInf(e, *m), zero, scale);
+  *s = tileOp2(e, "arith.addf", tileOp2(e, "arith.mulf", *s, scale, f32), reduceScalar(e, acc, "sum"),
+               f32);
+  *m = mNew;
+}
+
 /* Looped row kernels, step 4a: every reduction before the output, level by level. A
  * reduction's level is one more than the highest level among the reductions its operand
  * uses (1 when none). The reductions of one level are siblings: one loop over the row
  * computes them all, each in an accumulator tile combined with each chunk's masked
  * values; after the loop, tile.reduce of each accumulator is its per-row value. So a
- * row is read once per level, plus once for the output. */
+ * row is read once per level, plus once for the output. A softmax sum of the next level
+ * joins its max's loop (onlineStep): that max and sum are carried as scalars. */
 static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,
                        const Geometry *g) {
   int n = 0, cap = 16;
@@ -109,44 +209,96 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     ops[n] = op;
     depth[n++] = d;
   }
+  /* partner[i]: the online sum joined to amax i (-1: none); joined[j]: j is one */
+  int *partner = ttAlloc(sizeof(int) * (size_t)n), *joined = ttAlloc(sizeof(int) * (size_t)n);
+  for (int j = 0; j < n; j++)
+    partner[j] = joined[j] = -1;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n && joined[j] < 0 && ttPrimIsRowReduction(ops[j]); i++)
+      if (g->online && partner[i] < 0 && depth[i] + 1 == depth[j] &&
+          ttPrimIsRowReduction(ops[i]) && tileOnlinePair(ops[j], ops[i])) {
+        partner[i] = j;
+        joined[j] = i;
+      }
+  int64_t U = g->chunksPerStep;
   MlirOperation *reds = ttAlloc(sizeof(MlirOperation) * (size_t)n);
-  MlirValue *acc = ttAlloc(sizeof(MlirValue) * (size_t)n);
+  int *second = ttAlloc(sizeof(int) * (size_t)n), *slot = ttAlloc(sizeof(int) * (size_t)n);
+  MlirValue *acc = ttAlloc(sizeof(MlirValue) * (size_t)(2 * n));
+  MlirValue *step = ttAlloc(sizeof(MlirValue) * (size_t)n);
+  /* a step's chunks: offs, cols, and each online pair's masked x (n of them a chunk) */
+  MlirValue *chunk = ttAlloc(sizeof(MlirValue) * (size_t)((2 + n) * U));
   for (int level = 1; level <= maxLevel && !e->failed; level++) {
-    int nr = 0;
+    int nr = 0, na = 0;
+    bool online = false;
     for (int j = 0; j < n; j++)
-      if (depth[j] == level && ttPrimIsRowReduction(ops[j]))
+      if (depth[j] == level && ttPrimIsRowReduction(ops[j]) && joined[j] < 0) {
+        online |= partner[j] >= 0;
+        second[nr] = partner[j];
         reds[nr++] = ops[j];
+      }
+    if (nr == 0) /* every reduction of the level joined an earlier loop */
+      continue;
+    U = online ? tileOnlineChunks(g) : g->chunksPerStep;
     for (int j = 0; j < nr; j++) {
       MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(reds[j], 0)));
-      acc[j] = ttConstSplat(&e->b, e->loc, tileOf(e, tileComputeType(e->ctx, relem)),
-                            tileCombinerOf(reds[j]).identity);
+      MlirType ce = tileComputeType(e->ctx, relem);
+      slot[j] = na;
+      if (second[j] < 0) {
+        acc[na++] = ttConstSplat(&e->b, e->loc, tileOf(e, ce), tileCombinerOf(reds[j]).identity);
+      } else { /* m and s */
+        acc[na++] = ttConstSplat(&e->b, e->loc, ce, -INFINITY);
+        acc[na++] = ttConstSplat(&e->b, e->loc, ce, 0.0);
+      }
     }
     TtBuilder outer = e->b;
-    MlirOperation loop = beginChunkLoop(e, g, g->chunksPerStep, nr, acc);
+    MlirOperation loop = beginChunkLoop(e, g, U, na, acc);
     MlirBlock body = ttForBody(loop);
-    for (int j = 0; j < nr; j++)
-      acc[j] = mlirBlockGetArgument(body, j + 1);
-    for (int u = 0; u < g->chunksPerStep && !e->failed; u++) {
-      chunkPart(e, rowStart, range, g, u);
+    for (int a = 0; a < na; a++)
+      acc[a] = mlirBlockGetArgument(body, a + 1);
+    for (int u = 0; u < U && !e->failed; u++) {
+      chunkPart(e, rowStart, range, g, u, online);
+      chunk[u] = e->offs, chunk[U + u] = e->cols;
       for (int j = 0; j < nr && !e->failed; j++) {
         MlirValue x = tileEmitValue(e, mlirOperationGetOperand(reds[j], 0), e->offs);
         if (e->failed)
           break;
         Combiner c = tileCombinerOf(reds[j]);
-        MlirType ct = mlirValueGetType(acc[j]);
-        MlirValue ops2[2] = {acc[j], tileMaskedToIdentity(e, x, c, ct)};
-        acc[j] = ttBuild(&e->b, c.combine, e->loc, 2, ops2, ct, 0, NULL);
+        MlirType ct = tileOf(e, tileComputeType(e->ctx, ttElementType(mlirValueGetType(x))));
+        MlirValue xm = tileMaskedToIdentity(e, x, c, ct);
+        if (second[j] >= 0)
+          chunk[(2 + j) * U + u] = xm;
+        MlirValue *into = second[j] < 0 ? &acc[slot[j]] : &step[j];
+        *into = second[j] >= 0 && u == 0 ? xm
+                : ttBuild(&e->b, c.combine, e->loc, 2, (MlirValue[]){*into, xm}, ct, 0, NULL);
       }
     }
+    for (int j = 0; j < nr && !e->failed; j++)
+      if (second[j] >= 0)
+        onlineStep(e, reds[j], ops[second[j]], step[j], chunk + (2 + j) * U, chunk, chunk + U,
+                   U, &acc[slot[j]], &acc[slot[j] + 1]);
     if (e->failed)
       break;
-    endChunkLoop(e, loop, outer, nr, acc);
+    endChunkLoop(e, loop, outer, na, acc);
     for (int j = 0; j < nr; j++) {
-      MlirValue total = mlirOperationGetResult(loop, j);
+      MlirValue total = mlirOperationGetResult(loop, slot[j]);
+      if (second[j] < 0) {
+        tileMemoPut(e, mlirOperationGetResult(reds[j], 0), (MlirValue){NULL},
+                    tileReduceToSplat(e, total, tileCombinerOf(reds[j]), mlirValueGetType(total)));
+        continue;
+      }
+      MlirType ct = tileOf(e, mlirValueGetType(total));
       tileMemoPut(e, mlirOperationGetResult(reds[j], 0), (MlirValue){NULL},
-                  tileReduceToSplat(e, total, tileCombinerOf(reds[j]), mlirValueGetType(total)));
+                  tileOp1(e, "tile.splat", total, ct));
+      tileMemoPut(e, mlirOperationGetResult(ops[second[j]], 0), (MlirValue){NULL},
+                  tileOp1(e, "tile.splat", mlirOperationGetResult(loop, slot[j] + 1), ct));
     }
   }
+  free(partner);
+  free(joined);
+  free(second);
+  free(slot);
+  free(step);
+  free(chunk);
   free(reds);
   free(acc);
   free(ops);
@@ -314,7 +466,7 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
       }
       for (int u = 0; u < (loop.ptr ? geo.chunksPerStepOut : 1) && !e.failed; u++) {
         if (loop.ptr)
-          chunkPart(&e, start, r, &geo, u);
+          chunkPart(&e, start, r, &geo, u, false);
         for (int k = 0; k < nout && !e.failed; k++)
           if (!geo.looped || perRow[k] == (pass == 1))
             storeOutput(&e, ret, k, nin, perRow[k], row);

@@ -83,6 +83,7 @@ typedef struct {
                              computes, their loads issued together (geometry.c,
                              LOOP_INFLIGHT) */
   int64_t chunksPerStepOut; /* the same for the output loop */
+  bool online;            /* looped: softmax's sum joins its max's loop (rows.c, 4a') */
   int64_t cluster;        /* row kernels: blocks of a thread-block cluster one row is
                              split over (1: none), each holding `block` of its columns */
 } Geometry;
@@ -131,6 +132,8 @@ MlirValue tileMaskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct);
 MlirValue tileReduceToSplat(Emit *e, MlirValue x, Combiner c, MlirType ct);
 /* Records that v at offsets offs (null: everywhere) is r. */
 void tileMemoPut(Emit *e, MlirValue v, MlirValue offs, MlirValue r);
+/* v at offs is r from now on (its memo entry replaced, or put). */
+void tileMemoSet(Emit *e, MlirValue v, MlirValue offs, MlirValue r);
 /* Forgets the memo entries from the n-th on (the values made inside a loop body). */
 void tileMemoTruncate(Emit *e, int n);
 /* Frees the memo. */
@@ -154,6 +157,11 @@ MlirValue tileEmitIota(Emit *e, MlirOperation op, MlirValue offs, MlirType ct);
 
 /* Steps 2-6 for an elementwise or row group, on geometry geo (rows: filled here). */
 bool tileFusion(MlirOperation fusion, Geometry geo);
+/* Whether row reduction `sum` is sum(exp(x - broadcast(mx))), mx = amax(x) of the same x,
+ * in f32: an online pair (softmax's normalizer). */
+bool tileOnlinePair(MlirOperation sum, MlirOperation mx);
+/* Whether body holds an online pair. */
+bool tileHasOnlinePair(MlirBlock body);
 
 /* columns.c: column kernels ----------------------------------------------------------- */
 
@@ -172,6 +180,9 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
 Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster);
 /* Step 1 for a row fusion: the row shape and the block and warps. */
 bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g);
+/* Chunks a loop step of a looped row kernel's online pair computes (rows.c, 4a'). */
+int64_t tileOnlineChunks(const Geometry *g);
+
 /* A dot's tile, K step, warps, program order and K stagger, from --tile's options o and
  * the shape; false (after a diagnostic at fusion) when the tile cannot be lowered. */
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,

@@ -1,40 +1,50 @@
-// RUN: tt-opt %s --split-input-file --fuse --tile=cluster=1 | FileCheck %s
-// RUN: tt-opt %s --split-input-file --fuse --tile='block-size=256 num-warps=2' | FileCheck %s --check-prefix=SMALL
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile=cluster=1 | FileCheck %s
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-size=256 num-warps=2' | FileCheck %s --check-prefix=SMALL
 
 // Rows longer than 32768 elements that no cluster holds (cluster=1 here; tile/cluster-rows.mlir
-// has the split) take the looped form: a 32768-element block
-// (32 warps) steps along the row. Level 1: amax. Level 2: the sum of exp(x - max) needs the
-// max, so it takes a second loop. Then a loop for the output: three passes over the row.
+// has the split) take the looped form: a 32768-element block (32 warps) steps along the
+// row. Level 1: amax; level 2: the sum of exp(x - max) needs the max. Where the reduction
+// loop takes more than one step a row (70001 f32: three steps of one chunk), the sum joins
+// the max's loop as an online normalizer: each step reduces its chunk's max (x masked to
+// -inf), m' = max(m, it), sums exp(x - m') of the same registers, and rescales the carried
+// sum by exp(m - m'); m and s are scalars. Then a loop for the output: two passes over
+// the row.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.num_warps = 32 : i32
 // CHECK: %[[COL:.*]] = "tile.range"() {end = 32768 : i32, start = 0 : i32}
-// CHECK: %[[START:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
-// CHECK: %[[NINF:.*]] = arith.constant dense<0xFF800000> : tensor<32768xf32>
-// CHECK: %[[MAXACC:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[NINF]]) -> (tensor<32768xf32>)  : i32 {
-// CHECK:   %[[KT:.*]] = "tile.splat"(%[[K]]) : (i32) -> tensor<32768xi32>
-// CHECK:   %[[C:.*]] = arith.addi %[[KT]], %[[COL]] : tensor<32768xi32>
-// CHECK:   %[[MASK:.*]] = arith.cmpi slt, %[[C]], %{{.*}} : tensor<32768xi32>
-// CHECK:   "tile.load"
-// CHECK:   %[[SEL:.*]] = arith.select %[[MASK]]
-// CHECK:   %[[NEXT:.*]] = arith.maximumf %[[ACC]], %[[SEL]] : tensor<32768xf32>
-// CHECK:   scf.yield %[[NEXT]] : tensor<32768xf32>
-// CHECK: %[[MAX:.*]] = "tile.reduce"(%[[MAXACC]]) {axis = 0 : i32, kind = "max"}
-// CHECK: scf.for
-// CHECK:   math.exp
-// CHECK:   arith.addf
-// CHECK:   scf.yield
-// CHECK: "tile.reduce"(%{{.*}}) {axis = 0 : i32, kind = "sum"}
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[MS:.*]]:2 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c32768_i32 iter_args(%[[M:.*]] = %[[NINF]], %[[S:.*]] = %[[ZERO]]) -> (f32, f32)  : i32 {
+// CHECK:   %[[MASK:.*]] = arith.cmpi slt
+// CHECK:   %[[X:.*]] = "tile.load"
+// CHECK:   %[[XM:.*]] = arith.select %[[MASK]], %[[X]], %{{.*}} : tensor<32768xi1>, tensor<32768xf32>
+// CHECK:   %[[STEPMAX:.*]] = "tile.reduce"(%[[XM]]) {axis = 0 : i32, kind = "max"} : (tensor<32768xf32>) -> f32
+// CHECK:   %[[MNEW:.*]] = arith.maximumf %[[M]], %[[STEPMAX]] : f32
+// CHECK:   %[[SAFE:.*]] = arith.select %{{.*}}, %{{.*}}, %[[MNEW]] : f32
+// CHECK:   %[[SPLAT:.*]] = "tile.splat"(%[[SAFE]]) : (f32) -> tensor<32768xf32>
+// CHECK:   %[[D:.*]] = arith.subf %[[XM]], %[[SPLAT]]
+// CHECK:   %[[E:.*]] = math.exp %[[D]]
+// CHECK:   %[[OLD:.*]] = arith.subf %[[M]], %[[SAFE]] : f32
+// CHECK:   math.exp %[[OLD]] : f32
+// CHECK:   %[[T:.*]] = "tile.reduce"(%[[E]]) {axis = 0 : i32, kind = "sum"} : (tensor<32768xf32>) -> f32
+// CHECK:   %[[SCALED:.*]] = arith.mulf %[[S]], %{{.*}} : f32
+// CHECK:   %[[SNEW:.*]] = arith.addf %[[SCALED]], %[[T]] : f32
+// CHECK:   scf.yield %[[MNEW]], %[[SNEW]] : f32, f32
+// CHECK: "tile.splat"(%[[MS]]#0) : (f32) -> tensor<32768xf32>
+// CHECK: "tile.splat"(%[[MS]]#1) : (f32) -> tensor<32768xf32>
 // CHECK: scf.for
 // CHECK:   "tile.load"
 // CHECK:   "tile.store"
-// CHECK-NOT: scf.yield %
+// CHECK-NOT: scf.for
 // CHECK: return
 // CHECK-LABEL: func.func private @fused_0
 // CHECK-SAME: grid = ["2", "1", "1"]
 // SMALL-LABEL: func.func @fused_0_kernel
 // SMALL-SAME: tile.num_warps = 2 : i32
 // SMALL: "tile.range"() {end = 256 : i32, start = 0 : i32}
-// SMALL-COUNT-3: scf.for
+// SMALL-COUNT-2: scf.for
+// SMALL-NOT: scf.for
+// SMALL: func.func private @fused_0(%arg0: tensor<2x70001xf32>
 func.func @softmax(%x: tensor<2x70001xf32>) -> tensor<2x70001xf32> {
   %m = "prim.amax"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<2x70001xf32>) -> tensor<2xf32>
   %mb = "prim.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x70001xf32>
@@ -44,6 +54,27 @@ func.func @softmax(%x: tensor<2x70001xf32>) -> tensor<2x70001xf32> {
   %sb = "prim.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x70001xf32>
   %y = "prim.div"(%e, %sb) : (tensor<2x70001xf32>, tensor<2x70001xf32>) -> tensor<2x70001xf32>
   return %y : tensor<2x70001xf32>
+}
+
+// -----
+
+// One step a row (65536 bf16: two chunks of 32 a thread, their loads in flight together):
+// three passes, the max's loop, the sum's, the output's; the accumulators are tiles.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: scf.for %{{.*}} step %c65536_i32{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<32768xf32>)
+// CHECK:   arith.maximumf
+// CHECK: "tile.reduce"(%{{.*}}) {axis = 0 : i32, kind = "max"}
+// CHECK: scf.for %{{.*}} step %c65536_i32{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<32768xf32>)
+// CHECK:   math.exp
+// CHECK:   arith.addf
+// CHECK: "tile.reduce"(%{{.*}}) {axis = 0 : i32, kind = "sum"}
+// CHECK: scf.for
+// CHECK:   "tile.store"
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @softmax_one_step(%x: tensor<4x65536xbf16>) -> tensor<4x65536xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<4x65536xbf16>) -> tensor<4x65536xbf16>
+  return %y : tensor<4x65536xbf16>
 }
 
 // -----
