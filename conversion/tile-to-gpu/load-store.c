@@ -13,10 +13,12 @@
  *     guard per group, not a branch per lane.
  *  1c. A store (or atomic add) of 16-byte groups whose offsets run on from lane to lane
  *     but start at no 8-byte (an add: 16-byte) boundary (a row of an odd-width matrix:
- *     N = 3001 f16) is realigned across the warp: each lane shuffles in the previous lane's group and
- *     writes the 16 aligned bytes that end inside its own (storeRealigned; a vector red
- *     for an add), so the row is written in 16-byte accesses, not VEC of one element
- *     each (whose partial sectors cost L2 8x; split-K's f16 adds the most).
+ *     N = 3001 f16) is realigned across the warp: each lane shuffles in the previous
+ *     lane's group and writes the 16 aligned bytes that end inside its own, so the row is
+ *     written in 16-byte accesses, not VEC of one element each (whose partial sectors
+ *     cost L2 8x; split-K's f16 adds the most). A store (storeRealignedPlain) writes a
+ *     row's ends as at most log2(VEC) aligned stores each; an add (addRealigned) as
+ *     16-byte reds padded with -0.0 where they stay in the tensor.
  *  2. When that guard is false (or the offsets are not contiguous) each lane is loaded or
  *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
  *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
@@ -44,7 +46,7 @@ static int64_t runOf(Lower *l, int64_t contig) {
 
 Lanes tgLanesOf(Lower *l, Lowered *offs, Lowered *mask, int r) {
   int64_t run = runOf(l, offs->axis.contig);
-  Lanes s = {offs->parts[r], mask->parts[r], run == l->VEC, run, {NULL}, {NULL}, 0, 0};
+  Lanes s = {offs->parts[r], mask->parts[r], run == l->VEC, run, {NULL}, {NULL}, 0, 0, r};
   if (mask->def.ptr && ttOpIs(mask->def, "arith.cmpi")) {
     int64_t pred = ttOpAttrInt(mask->def, "predicate", -1);
     Lowered *x = tgLookup(l, mlirOperationGetOperand(mask->def, 0));
@@ -90,15 +92,47 @@ static MlirValue laneMask(Lower *l, const Lanes *s, int64_t i) {
   return tgBuild(l, "arith.cmpi", 2, ops, mlirIntegerTypeGet(l->ctx, 1), 1, &pred);
 }
 
+/* Whether every lane of register group r of mask m is on, from how m was made: lane 0
+ * when m is constant over the group; lane VEC - 1 when m is `x < y` (or <=) with x
+ * running in steps of one and y constant over it; both sides of an `and` (a 2-D mask:
+ * row < M and column < N), each so; else the and of its lanes. */
+static MlirValue allOnOf(Lower *l, Lowered *m, int r, int depth) {
+  MlirType i1 = mlirIntegerTypeGet(l->ctx, 1);
+  if (m->axis.constancy >= l->VEC)
+    return tgExtract(l, m->parts[r], 0);
+  MlirOperation def = m->def;
+  if (def.ptr && depth < 4 && ttOpIs(def, "arith.andi")) {
+    Lowered *a = tgLookup(l, mlirOperationGetOperand(def, 0));
+    Lowered *b = tgLookup(l, mlirOperationGetOperand(def, 1));
+    if (a && b)
+      return tgBuild(l, "arith.andi", 2,
+                     (MlirValue[]){allOnOf(l, a, r, depth + 1), allOnOf(l, b, r, depth + 1)}, i1,
+                     0, NULL);
+  }
+  if (def.ptr && ttOpIs(def, "arith.cmpi")) {
+    int64_t pred = ttOpAttrInt(def, "predicate", -1);
+    Lowered *x = tgLookup(l, mlirOperationGetOperand(def, 0));
+    Lowered *y = tgLookup(l, mlirOperationGetOperand(def, 1));
+    if ((pred == 2 || pred == 3 || pred == 6 || pred == 7) && x && y && /* slt sle ult ule */
+        x->axis.contig >= l->VEC && y->axis.constancy >= l->VEC) {
+      MlirNamedAttribute p = ttNamedAttr(l->ctx, "predicate",
+                                         ttIntAttr(l->ctx, pred, mlirIntegerTypeGet(l->ctx, 64)));
+      MlirValue ops[2] = {tgExtract(l, x->parts[r], l->VEC - 1), tgExtract(l, y->parts[r], 0)};
+      return tgBuild(l, "arith.cmpi", 2, ops, i1, 1, &p);
+    }
+  }
+  MlirNamedAttribute kind =
+      ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#vector.kind<and>")));
+  return tgBuild(l, "vector.reduction", 1, &m->parts[r], i1, 1, &kind);
+}
+
 /* Step 3's guard: an i1 that is true when every lane of the mask group is on. */
 MlirValue tgAllLanesOn(Lower *l, const Lanes *s, Lowered *mask) {
   if (mask->axis.constancy >= l->VEC)
     return tgExtract(l, s->mask, 0);
   if (!mlirValueIsNull(s->x))
     return laneMask(l, s, l->VEC - 1);
-  MlirNamedAttribute kind =
-      ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#vector.kind<and>")));
-  return tgBuild(l, "vector.reduction", 1, &s->mask, mlirIntegerTypeGet(l->ctx, 1), 1, &kind);
+  return allOnOf(l, mask, s->r, 0);
 }
 
 /* Step 1b's guard: true when lanes [lo, lo + n) of the mask are all on. */
@@ -373,81 +407,208 @@ static void halfWordRed(Lower *l, MlirValue cond, MlirValue ptr, MlirValue off, 
   l->b = saved;
 }
 
-/* Step 1c: the store (or atomic add) of group `d` (16 bytes: lanes o0 .. o0+VEC-1, o0 of
- * any alignment; the previous lane of the warp holds the VEC elements before them when
- * the run goes on) as aligned 16-byte accesses, each element written exactly once (an
- * add must not be done twice). With m = o0 % VEC:
- *  - m = 0 and the group all on: the group as it is;
- *  - else a lane whose group and the previous lane's are all on and consecutive
- *    (`realign`) writes the 16 aligned bytes at o0 - m: the previous lane's last m
- *    elements and its own first VEC - m, a funnel shift of the eight 32-bit words of
- *    both groups (a vector red for an add);
- *  - the elements left: a lane's first VEC - m when it does not realign (the head), its
- *    last m when the next lane does not (the tail). An add writes them as 16-byte reds
- *    too, the other elements of the window adding -0.0 (x + -0 is x, -0 included): the
- *    head's window [o0 - m, o0 - m + VEC) lies in the tensor (o0 - m >= 0, its end in
- *    the group), the tail's [o0 - m + VEC, o0 - m + 2 VEC) where the next lane's group is
- *    all on and at least VEC further on; a store, whose window would overwrite its
- *    neighbours, writes them one by one, and so does an add elsewhere (and any lane
- *    whose group is not all on, under the mask): an f16/bf16 add as a red of the 32-bit
- *    word that holds the element (halfWordRed), but where the word's other element may
- *    lie past the tensor (an even offset whose next lane is off or in the next group: a
- *    lone 16-bit atomic there). */
-static void storeRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
-                           MlirValue d, MlirType elem, bool atomic) {
+/* What step 1c knows of a lane's group and its neighbours' in the warp, computed on
+ * every lane before any branch (the shuffles need the whole warp): w[0..3] the previous
+ * lane's group's words, w[4..7] this one's; o0 the group's first offset, m = o0 % VEC;
+ * whether the group is all on; `realign`: m != 0, the group and the previous lane's are
+ * all on and consecutive; nextR: the next lane realigns; for an add also the next lane's
+ * first offset and whether it is all on. The aligned window that ends inside the group
+ * starts at element `start` = o0 - m, `sh` bytes into w: word q, then `bits` bits. */
+typedef struct {
+  MlirValue w[8], o0, m, allOn, mNonZero, realign, nextR, nextOk, nextO, nextAll;
+  MlirValue q, bits, start;
+} Neighbours;
+
+static Neighbours neighboursOf(Lower *l, const Lanes *s, Lowered *mask, MlirValue d,
+                               MlirType elem, bool add) {
+  MlirType i32 = ttI32(l->ctx);
+  int64_t four = 4;
+  MlirValue zero = ttConstInt(&l->b, l->loc, i32, 0), vec = ttConstInt(&l->b, l->loc, i32, l->VEC);
+  Neighbours n = {{{NULL}}, {NULL}, {NULL}, {NULL}, {NULL}, {NULL}, {NULL}, {NULL}, {NULL},
+                  {NULL}, {NULL}, {NULL}, {NULL}};
+  n.o0 = tgExtract(l, s->offs, 0);
+  n.allOn = groupAllOn(l, s, mask);
+  MlirValue all = tgBuild(l, "arith.extui", 1, &n.allOn, i32, 0, NULL);
+  MlirValue words = tgBuild(l, "vector.bitcast", 1, &d, mlirVectorTypeGet(1, &four, i32), 0, NULL);
+  for (int k = 0; k < 4; k++) {
+    n.w[4 + k] = tgExtract(l, words, k);
+    n.w[k] = shuffle1(l, n.w[4 + k], "up", NULL);
+  }
+  MlirValue ok, prevO = shuffle1(l, n.o0, "up", &ok), prevAll = shuffle1(l, all, "up", NULL);
+  n.m = i32Op(l, "arith.andi", n.o0, ttConstInt(&l->b, l->loc, i32, l->VEC - 1));
+  n.mNonZero = cmpI32(l, 1, n.m, zero);
+  n.realign = i32Op(l, "arith.andi", ok, cmpI32(l, 0, i32Op(l, "arith.addi", prevO, vec), n.o0));
+  n.realign = i32Op(l, "arith.andi", n.realign, i32Op(l, "arith.andi", n.allOn, n.mNonZero));
+  n.realign = i32Op(l, "arith.andi", n.realign, cmpI32(l, 1, prevAll, zero));
+  MlirValue r32 = tgBuild(l, "arith.extui", 1, &n.realign, i32, 0, NULL);
+  n.nextR = shuffle1(l, r32, "down", &n.nextOk);
+  n.nextR = i32Op(l, "arith.andi", n.nextOk, cmpI32(l, 1, n.nextR, zero));
+  if (add) {
+    n.nextO = shuffle1(l, n.o0, "down", NULL);
+    n.nextAll = cmpI32(l, 1, shuffle1(l, all, "down", NULL), zero);
+  }
+  MlirValue sh = i32Op(l, "arith.subi", ttConstInt(&l->b, l->loc, i32, 16),
+                       i32Op(l, "arith.muli", n.m, ttConstInt(&l->b, l->loc, i32, ttDtypeBytes(elem))));
+  n.q = i32Op(l, "arith.shrui", sh, ttConstInt(&l->b, l->loc, i32, 2));
+  n.bits = i32Op(l, "arith.shli", i32Op(l, "arith.andi", sh, ttConstInt(&l->b, l->loc, i32, 3)),
+                 ttConstInt(&l->b, l->loc, i32, 3));
+  n.start = i32Op(l, "arith.subi", n.o0, n.m);
+  return n;
+}
+
+/* The barrel shift of step 1c's store: from the words c[0..11] (the previous lane's
+ * group, this lane's, then zeros), out[k] = the 32 bits `bits` into c[q + k], for k =
+ * 0..7 (q in 0..3: two layers of selects, q & 2 then q & 1, then a funnel shift). */
+static void barrel(Lower *l, const MlirValue *c, MlirValue q, MlirValue bits, MlirValue *out) {
+  MlirType i32 = ttI32(l->ctx);
+  MlirValue v[11], zero = ttConstInt(&l->b, l->loc, i32, 0);
+  MlirValue q2 = cmpI32(l, 1, i32Op(l, "arith.andi", q, ttConstInt(&l->b, l->loc, i32, 2)), zero);
+  MlirValue q1 = cmpI32(l, 1, i32Op(l, "arith.andi", q, ttConstInt(&l->b, l->loc, i32, 1)), zero);
+  for (int j = 0; j < 10; j++)
+    v[j] = selectOf(l, q2, c[j + 2], c[j]);
+  for (int j = 0; j < 9; j++)
+    v[j] = selectOf(l, q1, v[j + 1], v[j]);
+  for (int k = 0; k < 8; k++)
+    out[k] = tgBuild(l, "llvm.intr.fshr", 3, (MlirValue[]){v[k + 1], v[k], bits}, i32, 0, NULL);
+}
+
+/* Under `cond`, stores the p elements at element `pos` = idx * p of the aligned 16-byte
+ * window `win` (4 words) at element offset `at` + pos, as one p * eb-byte store; idx is
+ * odd (odd = true) or even, so it is picked from VEC / (2p) candidates by selects. */
+static void storePiece(Lower *l, MlirValue cond, MlirValue ptr, MlirValue at, MlirValue win,
+                       MlirValue idx, int64_t p, bool odd, MlirType elem) {
+  MlirType i32 = ttI32(l->ctx);
+  int64_t k = l->VEC / p, bytes = p * ttDtypeBytes(elem);
+  MlirType unit = mlirIntegerTypeGet(l->ctx, (unsigned)(8 * bytes));
+  MlirValue units = tgBuild(l, "vector.bitcast", 1, &win, mlirVectorTypeGet(1, &k, unit), 0, NULL);
+  MlirValue v = tgExtract(l, units, odd);
+  for (int64_t c = odd + 2; c < k; c += 2)
+    v = selectOf(l, cmpI32(l, 0, idx, ttConstInt(&l->b, l->loc, i32, c)), tgExtract(l, units, c), v);
+  MlirOperation ifOp = tgBuildIf(l, cond, ttNoType());
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+  MlirValue off = i32Op(l, "arith.addi", at, i32Op(l, "arith.muli", idx, ttConstInt(&l->b, l->loc, i32, p)));
+  MlirNamedAttribute align = tgAlignAttr(l, bytes);
+  tgBuild(l, "llvm.store", 2, (MlirValue[]){v, tgGep(l, ptr, off, elem)}, ttNoType(), 1, &align);
+  tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+  tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+  l->b = saved;
+}
+
+/* Step 1c for a store: group `d` (16 bytes: lanes o0 .. o0+VEC-1, o0 of any alignment;
+ * the previous lane of the warp holds the VEC elements before them when the run goes
+ * on) as aligned accesses, each element written once. With m = o0 % VEC, the words of
+ * the previous lane's group, this one's and zeros are shifted (barrel) into the aligned
+ * windows W = [o0 - m, o0 - m + VEC) and W' = the next VEC elements. When the group is
+ * all on:
+ *  - m = 0: the group as it is;
+ *  - a lane whose previous lane's group is all on and ends where this one starts
+ *    (`realign`) stores W: the previous lane's last m elements and its own first VEC - m;
+ *  - else (the head) its first VEC - m elements, W's [m, VEC), as at most log2(VEC)
+ *    naturally aligned stores (sizes 1, 2, 4, ... from m up);
+ *  - where the next lane does not realign (the tail), its last m elements, W's [0, m),
+ *    so (sizes ..., 2, 1 down to m).
+ * A group not all on stores lane by lane under the mask (its neighbours then write their
+ * own heads and tails). */
+static void storeRealignedPlain(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
+                                MlirValue d, MlirType elem) {
   MlirType i32 = ttI32(l->ctx), i1 = mlirIntegerTypeGet(l->ctx, 1);
-  int64_t four = 4, eb = ttDtypeBytes(elem);
+  int64_t four = 4;
   MlirType w4 = mlirVectorTypeGet(1, &four, i32);
+  MlirValue zero = ttConstInt(&l->b, l->loc, i32, 0), vec = ttConstInt(&l->b, l->loc, i32, l->VEC);
+  MlirValue yes = ttConstInt(&l->b, l->loc, i1, 1);
+  Neighbours n = neighboursOf(l, s, mask, d, elem, false);
+  MlirValue m = n.m, mNonZero = n.mNonZero, realign = n.realign, start = n.start;
+  MlirValue c[12]; /* the two groups' words, then zeros */
+  for (int k = 0; k < 12; k++)
+    c[k] = k < 8 ? n.w[k] : zero;
+  MlirOperation ifAll = tgBuildIf(l, n.allOn, ttNoType());
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifAll, 0));
+  MlirValue out[8], win[2];
+  barrel(l, c, n.q, n.bits, out);
+  for (int h = 0; h < 2; h++) {
+    win[h] = tgBuild(l, "llvm.mlir.poison", 0, NULL, w4, 0, NULL);
+    for (int k = 0; k < 4; k++)
+      win[h] = tgInsert(l, out[4 * h + k], win[h], k);
+  }
+  wideAccess(l, i32Op(l, "arith.xori", mNonZero, yes), ptr, s, n.o0, d, elem, false);
+  wideAccess(l, realign, ptr, s, start, tgBuild(l, "vector.bitcast", 1, &win[0], mlirValueGetType(d), 0, NULL),
+             elem, false);
+  MlirValue head = i32Op(l, "arith.andi", mNonZero, i32Op(l, "arith.xori", realign, yes));
+  MlirValue tail = i32Op(l, "arith.andi", mNonZero, i32Op(l, "arith.xori", n.nextR, yes));
+  MlirValue next = i32Op(l, "arith.addi", start, vec);
+  for (int64_t p = 1, lg = 0; p < l->VEC; p *= 2, lg++) {
+    MlirValue pc = ttConstInt(&l->b, l->loc, i32, p), lgc = ttConstInt(&l->b, l->loc, i32, lg);
+    /* the head's piece of p: at m rounded up to p, when that has bit p */
+    MlirValue up = i32Op(l, "arith.addi", m, ttConstInt(&l->b, l->loc, i32, p - 1));
+    MlirValue has = cmpI32(l, 1, i32Op(l, "arith.andi", up, pc), zero);
+    storePiece(l, i32Op(l, "arith.andi", head, has), ptr, start, win[0],
+               i32Op(l, "arith.shrui", up, lgc), p, true, elem);
+    /* the tail's: at m's bits above p, when m has bit p */
+    has = cmpI32(l, 1, i32Op(l, "arith.andi", m, pc), zero);
+    MlirValue at = i32Op(l, "arith.andi", m, ttConstInt(&l->b, l->loc, i32, ~(2 * p - 1)));
+    storePiece(l, i32Op(l, "arith.andi", tail, has), ptr, next, win[1],
+               i32Op(l, "arith.shrui", at, lgc), p, false, elem);
+  }
+  tgYield(l, tgIfBlock(ifAll, 0), (MlirValue){NULL});
+  l->b = ttBuilderAtEnd(tgIfBlock(ifAll, 1));
+  storeLanes(l, ptr, s, d, elem, false);
+  tgYield(l, tgIfBlock(ifAll, 1), (MlirValue){NULL});
+  l->b = saved;
+}
+
+/* Step 1c for an atomic add (split-K's partial tiles) of group `d` (lanes o0 .. o0+VEC-1,
+ * o0 of any alignment), each element added exactly once. With m = o0 % VEC:
+ *  - m = 0 and the group all on: the group as it is, one vector red;
+ *  - else a lane whose group and the previous lane's are all on and consecutive
+ *    (`realign`) adds the 16 aligned bytes at o0 - m: the previous lane's last m
+ *    elements and its own first VEC - m, a funnel shift of the eight 32-bit words of
+ *    both groups (window16), as a vector red;
+ *  - the elements left: a lane's first VEC - m when it does not realign (the head), its
+ *    last m when the next lane does not (the tail), as 16-byte reds too, the other
+ *    elements of the window adding -0.0 (x + -0 is x, -0 included): the head's window
+ *    [o0 - m, o0 - m + VEC) lies in the tensor (o0 - m >= 0, its end in the group), the
+ *    tail's [o0 - m + VEC, o0 - m + 2 VEC) where the next lane's group is all on and at
+ *    least VEC further on; elsewhere (and any lane whose group is not all on, under the
+ *    mask) one by one: an f16/bf16 add as a red of the 32-bit word that holds the
+ *    element (halfWordRed), but where the word's other element may lie past the tensor
+ *    (an even offset whose next lane is off or in the next group: a lone 16-bit atomic
+ *    there). */
+static void addRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
+                         MlirValue d, MlirType elem) {
+  MlirType i32 = ttI32(l->ctx), i1 = mlirIntegerTypeGet(l->ctx, 1);
+  int64_t eb = ttDtypeBytes(elem);
   MlirValue c = ttConstInt(&l->b, l->loc, i32, 0), vec = ttConstInt(&l->b, l->loc, i32, l->VEC);
   MlirValue yes = ttConstInt(&l->b, l->loc, i1, 1);
-  MlirValue o0 = tgExtract(l, s->offs, 0);
-  MlirValue all = tgBuild(l, "arith.extui", 1, (MlirValue[]){groupAllOn(l, s, mask)}, i32, 0, NULL);
-  MlirValue words = tgBuild(l, "vector.bitcast", 1, &d, w4, 0, NULL);
-  MlirValue w[8], ok, nextOk;
-  for (int k = 0; k < 4; k++) { /* w[0..3]: the previous lane's group, w[4..7]: this one's */
-    w[4 + k] = tgExtract(l, words, k);
-    w[k] = shuffle1(l, w[4 + k], "up", NULL);
-  }
-  MlirValue prevO = shuffle1(l, o0, "up", &ok), prevAll = shuffle1(l, all, "up", NULL);
-  MlirValue m = i32Op(l, "arith.andi", o0, ttConstInt(&l->b, l->loc, i32, l->VEC - 1));
-  MlirValue mNonZero = cmpI32(l, 1, m, c); /* ne */
-  MlirValue allOn = cmpI32(l, 1, all, c);
+  Neighbours n = neighboursOf(l, s, mask, d, elem, true);
+  const MlirValue *w = n.w;
+  MlirValue o0 = n.o0, m = n.m, mNonZero = n.mNonZero, allOn = n.allOn, realign = n.realign;
+  MlirValue nextR = n.nextR, nextOk = n.nextOk, nextO = n.nextO, nextAll = n.nextAll;
+  MlirValue q = n.q, bits = n.bits, start = n.start;
   MlirValue asIs = i32Op(l, "arith.andi", i32Op(l, "arith.xori", mNonZero, yes), allOn);
-  MlirValue realign = i32Op(l, "arith.andi", ok, cmpI32(l, 0, i32Op(l, "arith.addi", prevO, vec), o0));
-  realign = i32Op(l, "arith.andi", realign, i32Op(l, "arith.andi", allOn, mNonZero));
-  realign = i32Op(l, "arith.andi", realign, cmpI32(l, 1, prevAll, c));
-  MlirValue nextR = shuffle1(l, tgBuild(l, "arith.extui", 1, &realign, i32, 0, NULL), "down", &nextOk);
-  MlirValue nextO = shuffle1(l, o0, "down", NULL), nextAll = shuffle1(l, all, "down", NULL);
-  nextR = i32Op(l, "arith.andi", nextOk, cmpI32(l, 1, nextR, c));
-  /* the aligned 16 bytes start `sh` bytes into w: word q, then `bits` bits */
-  MlirValue sh = i32Op(l, "arith.subi", ttConstInt(&l->b, l->loc, i32, 16),
-                       i32Op(l, "arith.muli", m, ttConstInt(&l->b, l->loc, i32, eb)));
-  MlirValue q = i32Op(l, "arith.shrui", sh, ttConstInt(&l->b, l->loc, i32, 2));
-  MlirValue bits = i32Op(l, "arith.shli", i32Op(l, "arith.andi", sh, ttConstInt(&l->b, l->loc, i32, 3)),
-                         ttConstInt(&l->b, l->loc, i32, 3));
   MlirType dt = mlirValueGetType(d);
-  MlirValue start = i32Op(l, "arith.subi", o0, m);
-  wideAccess(l, asIs, ptr, s, o0, d, elem, atomic);
-  wideAccess(l, realign, ptr, s, start, window16(l, w, q, bits, dt), elem, atomic);
+  wideAccess(l, asIs, ptr, s, o0, d, elem, true);
+  wideAccess(l, realign, ptr, s, start, window16(l, w, q, bits, dt), elem, true);
   MlirValue head = i32Op(l, "arith.xori", i32Op(l, "arith.ori", realign, asIs), yes);
   MlirValue tail = i32Op(l, "arith.xori", i32Op(l, "arith.ori", nextR, asIs), yes);
-  if (atomic) { /* heads and tails of all-on groups as reds with -0.0 around them */
+  { /* heads and tails of all-on groups as reds with -0.0 around them */
     MlirValue negZero = ttConstInt(&l->b, l->loc, i32, eb == 4 ? (int32_t)0x80000000 : (int32_t)0x80008000);
     MlirValue zw[8] = {negZero, negZero, negZero, negZero, w[4], w[5], w[6], w[7]};
     MlirValue headWide = i32Op(l, "arith.andi", head, i32Op(l, "arith.andi", allOn, mNonZero));
-    wideAccess(l, headWide, ptr, s, start, window16(l, zw, q, bits, dt), elem, atomic);
+    wideAccess(l, headWide, ptr, s, start, window16(l, zw, q, bits, dt), elem, true);
     MlirValue tw[8] = {w[4], w[5], w[6], w[7], negZero, negZero, negZero, negZero};
     MlirValue tailWide = i32Op(l, "arith.andi", tail, i32Op(l, "arith.andi", allOn, mNonZero));
-    tailWide = i32Op(l, "arith.andi", tailWide, i32Op(l, "arith.andi", nextOk, cmpI32(l, 1, nextAll, c)));
+    tailWide = i32Op(l, "arith.andi", tailWide, i32Op(l, "arith.andi", nextOk, nextAll));
     tailWide = i32Op(l, "arith.andi", tailWide,
                      cmpI32(l, 5, nextO, i32Op(l, "arith.addi", o0, vec))); /* sge */
     wideAccess(l, tailWide, ptr, s, i32Op(l, "arith.addi", start, vec),
-               window16(l, tw, q, bits, dt), elem, atomic);
+               window16(l, tw, q, bits, dt), elem, true);
     head = i32Op(l, "arith.andi", head, i32Op(l, "arith.xori", headWide, yes));
     tail = i32Op(l, "arith.andi", tail, i32Op(l, "arith.xori", tailWide, yes));
   }
   MlirValue firstTail = i32Op(l, "arith.subi", vec, m);
-  bool pairs = atomic && l->target->vectorRed && (mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem));
+  bool pairs = l->target->vectorRed && (mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem));
   for (int64_t i = 0; i < l->VEC; i++) { /* what is left, one by one under the mask */
     MlirValue inHead = cmpI32(l, 6, ttConstInt(&l->b, l->loc, i32, i), firstTail); /* ult */
     MlirValue need = i32Op(l, "arith.andi", selectOf(l, inHead, head, tail), laneMask(l, s, i));
@@ -459,10 +620,10 @@ static void storeRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mas
       MlirValue past = i32Op(l, "arith.andi", even, nextOff);
       halfWordRed(l, i32Op(l, "arith.andi", need, i32Op(l, "arith.xori", past, yes)), ptr, off,
                   even, tgExtract(l, d, i), elem);
-      storeLane(l, i32Op(l, "arith.andi", need, past), ptr, s, i, d, elem, atomic);
+      storeLane(l, i32Op(l, "arith.andi", need, past), ptr, s, i, d, elem, true);
       continue;
     }
-    storeLane(l, need, ptr, s, i, d, elem, atomic);
+    storeLane(l, need, ptr, s, i, d, elem, true);
   }
 }
 
@@ -485,7 +646,10 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
     Lanes s = tgLanesOf(l, offs, mask, r);
     MlirValue d = data->parts[r];
     if (!s.contig && isStore && realignable(l, offs, elem, atomic)) { /* step 1c */
-      storeRealigned(l, ptr->parts[0], &s, mask, d, elem, atomic);
+      if (atomic)
+        addRealigned(l, ptr->parts[0], &s, mask, d, elem);
+      else
+        storeRealignedPlain(l, ptr->parts[0], &s, mask, d, elem);
       continue;
     }
     if (!s.contig && !atomic) { /* step 1b */

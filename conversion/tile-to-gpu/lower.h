@@ -106,6 +106,7 @@ typedef struct {
   MlirValue x, y; /* the mask's `x < y` operands (null when not of that form) */
   int64_t mrun;   /* x runs in steps of one, and y is constant, over runs of mrun lanes */
   int64_t pred;
+  int r;          /* the register group */
 } Lanes;
 
 /* The warps' split of an mma.sync accumulator (step 5b): WM x WN warps, each MT x NT
