@@ -257,7 +257,7 @@ static int64_t resultNumel(MlirOperation fusion) {
   return ttTensorNumel(mlirFunctionTypeGetResult(ft, 0));
 }
 
-/* R of step 2, where the tiles alone fill at most half the SMs (more tiles: a second
+/* R of step 2 (kernel and its K loop), where the tiles alone fill at most half the SMs (more tiles: a second
  * program an SM brings no better balance, measured no gain at 80-128 tiles): the programs
  * of a kernel one SM holds at once. Two where the kernel has
  * 64-row tiles (or taller) on TMA rings whose three stages fit half an SM's shared memory
@@ -268,18 +268,21 @@ static int64_t resultNumel(MlirOperation fusion) {
  * against one wave, cold, H100): 64 x 2560 x 2560 1.21x, 64 x 3584 x 3584 1.10x, 64 x
  * 4096 x 4096 1.03-1.04x, 64 x 1024 x 8192 1.07x, f16, bf16 and fp8 alike
  * (bench/2026-11-26-h100-splitk-resident.md). */
-static int64_t residentPrograms(MlirOperation kernel) {
-  char geo[256] = "", key[128] = "";
+static int64_t residentPrograms(MlirOperation kernel, MlirOperation loop) {
+  char geo[256] = "";
   TtPassOptions o; /* tile.geometry is --tile's options as the tile was made */
   TtStr err = {0};
   bool parsed = ttOpAttrStr(kernel, "tile.geometry", geo, sizeof geo) &&
-                ttOpAttrStr(kernel, "tile.tune_key", key, sizeof key) &&
                 ttPassParseOptionsTo(ttPassLookup("tile"), geo, &o, &err);
   ttStrDestroy(&err);
-  if (!parsed)
+  int64_t eb = 0; /* the bytes of an element of the dot's A tile (fp8: 1) */
+  for (MlirOperation x = mlirBlockGetFirstOperation(ttForBody(loop)); !mlirOperationIsNull(x);
+       x = mlirOperationGetNextInBlock(x))
+    if (ttOpIs(x, "tile.dot"))
+      eb = ttDtypeBytes(ttElementType(mlirValueGetType(mlirOperationGetOperand(x, 0))));
+  if (!parsed || eb == 0)
     return 1;
-  int64_t bm = o.v[TT_TILE_BLOCK_M], bn = o.v[TT_TILE_BLOCK_N], bk = o.v[TT_TILE_BLOCK_K],
-          eb = strstr(key, " f8") ? 1 : 2;
+  int64_t bm = o.v[TT_TILE_BLOCK_M], bn = o.v[TT_TILE_BLOCK_N], bk = o.v[TT_TILE_BLOCK_K];
   int64_t ring = 3 * (bm + bn) * bk * eb;
   return bm >= 64 && ring > 0 && ring <= ttTargetSmemTwoBlocks(ttTargetDefault()) ? 2 : 1;
 }
@@ -319,7 +322,7 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
     return true;
   programs = programs < 0 ? 1 : programs;
   if (split == 0) {
-    int64_t slots = programs * 2 <= sms ? sms * residentPrograms(kernel) : sms;
+    int64_t slots = programs * 2 <= sms ? sms * residentPrograms(kernel, loop) : sms;
     for (split = 1; programs * split * 2 <= slots && steps / (split * 2) >= 2 &&
                     (programs * split * 2 <= sms || deepSlicesPastWave(steps, split * 2));)
       split *= 2;
