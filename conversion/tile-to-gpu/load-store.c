@@ -338,27 +338,6 @@ static bool realignable(Lower *l, Lowered *offs, MlirType elem, bool atomic) {
          l->T % 32 == 0 && (atomic || runOf(l, offs->axis.contig) * ttDtypeBytes(elem) < 8);
 }
 
-/* The 16 bytes that start `q` words and `bits` bits into the 32 bytes w[0..7] (a funnel
- * shift of each word pair, its pair picked by selects: q is a lane's own). */
-static MlirValue window16(Lower *l, const MlirValue *w, MlirValue q, MlirValue bits, MlirType t) {
-  MlirType i32 = ttI32(l->ctx);
-  int64_t four = 4;
-  MlirType w4 = mlirVectorTypeGet(1, &four, i32);
-  MlirValue c = ttConstInt(&l->b, l->loc, i32, 0);
-  MlirValue out = tgBuild(l, "vector.broadcast", 1, &c, w4, 0, NULL);
-  for (int k = 0; k < 4; k++) {
-    MlirValue lo = w[k], hi = w[k + 1];
-    for (int j = 1; j < 4; j++) {
-      MlirValue qIsJ = cmpI32(l, 0, q, ttConstInt(&l->b, l->loc, i32, j));
-      lo = selectOf(l, qIsJ, w[j + k], lo);
-      hi = selectOf(l, qIsJ, w[j + k + 1], hi);
-    }
-    out = tgInsert(l, tgBuild(l, "llvm.intr.fshr", 3, (MlirValue[]){hi, lo, bits}, i32, 0, NULL),
-                   out, k);
-  }
-  return tgBuild(l, "vector.bitcast", 1, &out, t, 0, NULL);
-}
-
 /* One 16-byte store (or vector red, at `vals`' offset vector `offs` with lane 0 `at`)
  * under `cond`. */
 static void wideAccess(Lower *l, MlirValue cond, MlirValue ptr, const Lanes *s, MlirValue at,
@@ -456,11 +435,14 @@ static Neighbours neighboursOf(Lower *l, const Lanes *s, Lowered *mask, MlirValu
   return n;
 }
 
-/* The barrel shift of step 1c's store: from the words c[0..11] (the previous lane's
- * group, this lane's, then zeros), out[k] = the 32 bits `bits` into c[q + k], for k =
- * 0..7 (q in 0..3: two layers of selects, q & 2 then q & 1, then a funnel shift). */
-static void barrel(Lower *l, const MlirValue *c, MlirValue q, MlirValue bits, MlirValue *out) {
+/* Step 1c's aligned windows: from the words c[0..11] (the previous lane's group, this
+ * lane's, then a filler), win[h] = the 16 bytes that start 16 h + 4 q + bits / 8 bytes
+ * into c, as type t (q in 0..3: two layers of selects, q & 2 then q & 1, then a funnel
+ * shift of each word pair). */
+static void alignedWindows(Lower *l, const MlirValue *c, MlirValue q, MlirValue bits, MlirType t,
+                           MlirValue *win) {
   MlirType i32 = ttI32(l->ctx);
+  int64_t four = 4;
   MlirValue v[11], zero = ttConstInt(&l->b, l->loc, i32, 0);
   MlirValue q2 = cmpI32(l, 1, i32Op(l, "arith.andi", q, ttConstInt(&l->b, l->loc, i32, 2)), zero);
   MlirValue q1 = cmpI32(l, 1, i32Op(l, "arith.andi", q, ttConstInt(&l->b, l->loc, i32, 1)), zero);
@@ -468,8 +450,13 @@ static void barrel(Lower *l, const MlirValue *c, MlirValue q, MlirValue bits, Ml
     v[j] = selectOf(l, q2, c[j + 2], c[j]);
   for (int j = 0; j < 9; j++)
     v[j] = selectOf(l, q1, v[j + 1], v[j]);
-  for (int k = 0; k < 8; k++)
-    out[k] = tgBuild(l, "llvm.intr.fshr", 3, (MlirValue[]){v[k + 1], v[k], bits}, i32, 0, NULL);
+  for (int h = 0; h < 2; h++) {
+    MlirValue w = tgBuild(l, "llvm.mlir.poison", 0, NULL, mlirVectorTypeGet(1, &four, i32), 0, NULL);
+    for (int k = 4 * h; k < 4 * h + 4; k++)
+      w = tgInsert(l, tgBuild(l, "llvm.intr.fshr", 3, (MlirValue[]){v[k + 1], v[k], bits}, i32, 0, NULL),
+                   w, k - 4 * h);
+    win[h] = tgBuild(l, "vector.bitcast", 1, &w, t, 0, NULL);
+  }
 }
 
 /* Under `cond`, stores the p elements at element `pos` = idx * p of the aligned 16-byte
@@ -498,7 +485,7 @@ static void storePiece(Lower *l, MlirValue cond, MlirValue ptr, MlirValue at, Ml
 /* Step 1c for a store: group `d` (16 bytes: lanes o0 .. o0+VEC-1, o0 of any alignment;
  * the previous lane of the warp holds the VEC elements before them when the run goes
  * on) as aligned accesses, each element written once. With m = o0 % VEC, the words of
- * the previous lane's group, this one's and zeros are shifted (barrel) into the aligned
+ * the previous lane's group, this one's and zeros are shifted (alignedWindows) into the aligned
  * windows W = [o0 - m, o0 - m + VEC) and W' = the next VEC elements. When the group is
  * all on:
  *  - m = 0: the group as it is;
@@ -525,13 +512,8 @@ static void storeRealignedPlain(Lower *l, MlirValue ptr, const Lanes *s, Lowered
   MlirOperation ifAll = tgBuildIf(l, n.allOn, ttNoType());
   TtBuilder saved = l->b;
   l->b = ttBuilderAtEnd(tgIfBlock(ifAll, 0));
-  MlirValue out[8], win[2];
-  barrel(l, c, n.q, n.bits, out);
-  for (int h = 0; h < 2; h++) {
-    win[h] = tgBuild(l, "llvm.mlir.poison", 0, NULL, w4, 0, NULL);
-    for (int k = 0; k < 4; k++)
-      win[h] = tgInsert(l, out[4 * h + k], win[h], k);
-  }
+  MlirValue win[2];
+  alignedWindows(l, c, n.q, n.bits, w4, win);
   wideAccess(l, i32Op(l, "arith.xori", mNonZero, yes), ptr, s, n.o0, d, elem, false);
   wideAccess(l, realign, ptr, s, start, tgBuild(l, "vector.bitcast", 1, &win[0], mlirValueGetType(d), 0, NULL),
              elem, false);
@@ -564,7 +546,7 @@ static void storeRealignedPlain(Lower *l, MlirValue ptr, const Lanes *s, Lowered
  *  - else a lane whose group and the previous lane's are all on and consecutive
  *    (`realign`) adds the 16 aligned bytes at o0 - m: the previous lane's last m
  *    elements and its own first VEC - m, a funnel shift of the eight 32-bit words of
- *    both groups (window16), as a vector red;
+ *    both groups (alignedWindows), as a vector red;
  *  - the elements left: a lane's first VEC - m when it does not realign (the head), its
  *    last m when the next lane does not (the tail), as 16-byte reds too, the other
  *    elements of the window adding -0.0 (x + -0 is x, -0 included): the head's window
@@ -588,22 +570,27 @@ static void addRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
   MlirValue q = n.q, bits = n.bits, start = n.start;
   MlirValue asIs = i32Op(l, "arith.andi", i32Op(l, "arith.xori", mNonZero, yes), allOn);
   MlirType dt = mlirValueGetType(d);
+  /* the windows of [previous, own, -0.0] (realigned, tail) and of [-0.0, own] (head) */
+  MlirValue negZero = ttConstInt(&l->b, l->loc, i32, eb == 4 ? (int32_t)0x80000000 : (int32_t)0x80008000);
+  MlirValue cw[12], zw[12], win[2], headWin[2];
+  for (int k = 0; k < 12; k++) {
+    cw[k] = k < 8 ? w[k] : negZero;
+    zw[k] = k >= 4 && k < 8 ? w[k] : negZero;
+  }
+  alignedWindows(l, cw, q, bits, dt, win);
+  alignedWindows(l, zw, q, bits, dt, headWin);
   wideAccess(l, asIs, ptr, s, o0, d, elem, true);
-  wideAccess(l, realign, ptr, s, start, window16(l, w, q, bits, dt), elem, true);
+  wideAccess(l, realign, ptr, s, start, win[0], elem, true);
   MlirValue head = i32Op(l, "arith.xori", i32Op(l, "arith.ori", realign, asIs), yes);
   MlirValue tail = i32Op(l, "arith.xori", i32Op(l, "arith.ori", nextR, asIs), yes);
   { /* heads and tails of all-on groups as reds with -0.0 around them */
-    MlirValue negZero = ttConstInt(&l->b, l->loc, i32, eb == 4 ? (int32_t)0x80000000 : (int32_t)0x80008000);
-    MlirValue zw[8] = {negZero, negZero, negZero, negZero, w[4], w[5], w[6], w[7]};
     MlirValue headWide = i32Op(l, "arith.andi", head, i32Op(l, "arith.andi", allOn, mNonZero));
-    wideAccess(l, headWide, ptr, s, start, window16(l, zw, q, bits, dt), elem, true);
-    MlirValue tw[8] = {w[4], w[5], w[6], w[7], negZero, negZero, negZero, negZero};
+    wideAccess(l, headWide, ptr, s, start, headWin[0], elem, true);
     MlirValue tailWide = i32Op(l, "arith.andi", tail, i32Op(l, "arith.andi", allOn, mNonZero));
     tailWide = i32Op(l, "arith.andi", tailWide, i32Op(l, "arith.andi", nextOk, nextAll));
     tailWide = i32Op(l, "arith.andi", tailWide,
                      cmpI32(l, 5, nextO, i32Op(l, "arith.addi", o0, vec))); /* sge */
-    wideAccess(l, tailWide, ptr, s, i32Op(l, "arith.addi", start, vec),
-               window16(l, tw, q, bits, dt), elem, true);
+    wideAccess(l, tailWide, ptr, s, i32Op(l, "arith.addi", start, vec), win[1], elem, true);
     head = i32Op(l, "arith.andi", head, i32Op(l, "arith.xori", headWide, yes));
     tail = i32Op(l, "arith.andi", tail, i32Op(l, "arith.xori", tailWide, yes));
   }

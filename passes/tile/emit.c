@@ -207,14 +207,19 @@ MlirValue tileMaskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct) {
   return ttBuild(&e->b, "arith.select", e->loc, 3, sel, ct, 0, NULL);
 }
 
-/* tile.reduce of x to one scalar, splat back to a tile of type ct for its users. */
-MlirValue tileReduceToSplat(Emit *e, MlirValue x, Combiner c, MlirType ct) {
+MlirValue tileReduce(Emit *e, MlirValue x, const char *kind) {
   MlirNamedAttribute attrs[2] = {
       ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
-      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, c.kind)),
+      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, kind)),
   };
+  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(x));
+  return ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, et, 2, attrs);
+}
+
+/* tile.reduce of x to one scalar, splat back to a tile of type ct for its users. */
+MlirValue tileReduceToSplat(Emit *e, MlirValue x, Combiner c, MlirType ct) {
   MlirType et = mlirShapedTypeGetElementType(ct);
-  MlirValue r = ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, et, 2, attrs);
+  MlirValue r = tileReduce(e, x, c.kind);
   if (e->cluster > 1) { /* a row split over a cluster: combine the blocks' parts */
     MlirNamedAttribute cattrs[2] = {
         ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, c.kind)),

@@ -117,16 +117,6 @@ bool tileHasOnlinePair(MlirBlock body) {
   return false;
 }
 
-/* tile.reduce of tile x to one scalar of its element type (kind "max" or "sum"). */
-static MlirValue reduceScalar(Emit *e, MlirValue x, const char *kind) {
-  MlirNamedAttribute attrs[2] = {
-      ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
-      ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, kind)),
-  };
-  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(x));
-  return ttBuild(&e->b, "tile.reduce", e->loc, 1, &x, et, 2, attrs);
-}
-
 /* Scalar f32 x == -inf. */
 static MlirValue isNegInf(Emit *e, MlirValue x) {
   MlirNamedAttribute oeq = ttNamedAttr(e->ctx, "predicate",
@@ -155,7 +145,7 @@ static void onlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue s
                        int64_t chunks, MlirValue *m, MlirValue *s) {
   MlirType ct = mlirValueGetType(step), f32 = mlirShapedTypeGetElementType(ct);
   MlirValue zero = ttConstSplat(&e->b, e->loc, f32, 0.0);
-  MlirValue mNew = tileOp2(e, "arith.maximumf", *m, reduceScalar(e, step, "max"), f32);
+  MlirValue mNew = tileOp2(e, "arith.maximumf", *m, tileReduce(e, step, "max"), f32);
   MlirValue safe = pick(e, isNegInf(e, mNew), zero, mNew);
   tileMemoPut(e, mlirOperationGetResult(mx, 0), (MlirValue){NULL}, tileOp1(e, "tile.splat", safe, ct));
   MlirValue acc = {NULL};
@@ -168,9 +158,9 @@ static void onlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue s
       return;
     acc = u == 0 ? x : tileOp2(e, "arith.addf", acc, x, ct);
   }
+  /* m = -inf (nothing before, s = 0): exp(-inf - safe) = 0, safe being finite or +inf */
   MlirValue scale = tileOp1(e, "math.exp", tileOp2(e, "arith.subf", *m, safe, f32), f32);
-  scale = pick(e, isNegInf(e, *m), zero, scale);
-  *s = tileOp2(e, "arith.addf", tileOp2(e, "arith.mulf", *s, scale, f32), reduceScalar(e, acc, "sum"),
+  *s = tileOp2(e, "arith.addf", tileOp2(e, "arith.mulf", *s, scale, f32), tileReduce(e, acc, "sum"),
                f32);
   *m = mNew;
 }

@@ -128,6 +128,8 @@ MlirValue tileCmp(Emit *e, int pred, MlirValue a, MlirValue b);
 Combiner tileCombinerOf(MlirOperation op);
 /* x (a tile of type ct) with the lanes outside the mask replaced by c's identity. */
 MlirValue tileMaskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct);
+/* tile.reduce (kind "max", "min" or "sum") of tile x to one scalar of its element type. */
+MlirValue tileReduce(Emit *e, MlirValue x, const char *kind);
 /* tile.reduce of x to one scalar, splat back to a tile of type ct for its users. */
 MlirValue tileReduceToSplat(Emit *e, MlirValue x, Combiner c, MlirType ct);
 /* Records that v at offsets offs (null: everywhere) is r. */
