@@ -72,6 +72,7 @@ func.func @softmax(%x: tensor<2x70001xf32>) -> tensor<2x70001xf32> {
 // CHECK:   "tile.store"
 // CHECK-NOT: scf.for
 // CHECK: return
+// SMALL-LABEL: func.func @fused_0_kernel
 func.func @softmax_one_step(%x: tensor<4x65536xbf16>) -> tensor<4x65536xbf16> {
   %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<4x65536xbf16>) -> tensor<4x65536xbf16>
   return %y : tensor<4x65536xbf16>
@@ -110,4 +111,22 @@ func.func @moments(%x: tensor<3x1000xf32>) -> tensor<3x1000xf32> {
   %d = "prim.sub"(%x, %b1) : (tensor<3x1000xf32>, tensor<3x1000xf32>) -> tensor<3x1000xf32>
   %y = "prim.mul"(%d, %b2) : (tensor<3x1000xf32>, tensor<3x1000xf32>) -> tensor<3x1000xf32>
   return %y : tensor<3x1000xf32>
+}
+
+// -----
+
+// A row of three chunks: the reduction loop's step takes a divisor of them (one chunk,
+// step 256: no step holds a chunk wholly past the row); the output loop keeps two chunks
+// a step (512), its last step's second chunk masked off.
+// SMALL-LABEL: func.func @fused_0_kernel
+// SMALL: scf.for %{{.*}} = %{{.*}} to %c768_i32{{.*}} step %c256_i32 iter_args
+// SMALL-COUNT-1: "tile.load"
+// SMALL: scf.yield
+// SMALL: scf.for %{{.*}} = %{{.*}} to %c768_i32{{.*}} step %c512_i32
+// SMALL-COUNT-2: "tile.store"
+func.func @three_chunks(%x: tensor<3x768xf32>) -> tensor<3x768xf32> {
+  %s = "prim.sum"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<3x768xf32>) -> tensor<3xf32>
+  %b = "prim.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0>} : (tensor<3xf32>) -> tensor<3x768xf32>
+  %y = "prim.sub"(%x, %b) : (tensor<3x768xf32>, tensor<3x768xf32>) -> tensor<3x768xf32>
+  return %y : tensor<3x768xf32>
 }
