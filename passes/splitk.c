@@ -409,7 +409,11 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   for (int i = 0; i < 4; i++)
     st[i] = mlirOperationGetOperand(store, i);
   TtBuilder at = {body, store};
-  ttBuild(&at, "tile.atomic_add", loc, 4, st, ttNoType(), 0, NULL);
+  int64_t numel = resultNumel(fusion); /* static: the lowering may add -0.0 up to it */
+  MlirNamedAttribute extent = ttNamedAttr(ctx, "tile.extent",
+                                          ttIntAttr(ctx, numel, mlirIntegerTypeGet(ctx, 64)));
+  ttBuild(&at, "tile.atomic_add", loc, 4, st, ttNoType(), numel > 0 && numel <= INT32_MAX,
+          &extent);
   mlirOperationDestroy(store);
   mlirOperationSetAttributeByName(kernel, ttStrRef("tile.split_k"), ttIntAttr(ctx, split, i32));
   relaunch(fusion, split, NULL);

@@ -540,6 +540,19 @@ static void storeRealignedPlain(Lower *l, MlirValue ptr, const Lanes *s, Lowered
   l->b = saved;
 }
 
+/* Group d with the lanes the mask has off as -0.0 (bit patterns: adding it changes no
+ * element, -0.0 included). */
+static MlirValue offAsNegZero(Lower *l, const Lanes *s, MlirValue d, MlirType elem) {
+  int64_t eb = ttDtypeBytes(elem), vec = l->VEC;
+  MlirType bitsT = mlirIntegerTypeGet(l->ctx, (unsigned)(8 * eb));
+  MlirType vbits = mlirVectorTypeGet(1, &vec, bitsT);
+  MlirValue v = tgBuild(l, "vector.bitcast", 1, &d, vbits, 0, NULL);
+  MlirValue nz = ttConstInt(&l->b, l->loc, bitsT, eb == 4 ? (int32_t)0x80000000 : (int16_t)0x8000);
+  for (int64_t i = 0; i < vec; i++)
+    v = tgInsert(l, selectOf(l, laneMask(l, s, i), tgExtract(l, v, i), nz), v, i);
+  return tgBuild(l, "vector.bitcast", 1, &v, mlirValueGetType(d), 0, NULL);
+}
+
 /* Step 1c for an atomic add (split-K's partial tiles) of group `d` (lanes o0 .. o0+VEC-1,
  * o0 of any alignment), each element added exactly once. With m = o0 % VEC:
  *  - m = 0 and the group all on: the group as it is, one vector red;
@@ -548,55 +561,78 @@ static void storeRealignedPlain(Lower *l, MlirValue ptr, const Lanes *s, Lowered
  *    elements and its own first VEC - m, a funnel shift of the eight 32-bit words of
  *    both groups (alignedWindows), as a vector red;
  *  - the elements left: a lane's first VEC - m when it does not realign (the head), its
- *    last m when the next lane does not (the tail), as 16-byte reds too, the other
- *    elements of the window adding -0.0 (x + -0 is x, -0 included): the head's window
- *    [o0 - m, o0 - m + VEC) lies in the tensor (o0 - m >= 0, its end in the group), the
- *    tail's [o0 - m + VEC, o0 - m + 2 VEC) where the next lane's group is all on and at
- *    least VEC further on; elsewhere (and any lane whose group is not all on, under the
- *    mask) one by one: an f16/bf16 add as a red of the 32-bit word that holds the
- *    element (halfWordRed), but where the word's other element may lie past the tensor
- *    (an even offset whose next lane is off or in the next group: a lone 16-bit atomic
- *    there). */
+ *    last m when the next lane does not (the tail), as 16-byte reds too, every other
+ *    element of the window adding -0.0 (x + -0 is x, -0 included). With the tensor's
+ *    `extent` known (tile.extent: --splitk sets it where the output's shape is static),
+ *    any window that ends within it takes this form, the group's lanes that are off
+ *    adding -0.0 too (a group at the end of a warp, or across the mask's edge: one red,
+ *    not VEC); else only where the windows are known to lie in the tensor: the head's
+ *    [o0 - m, o0 - m + VEC) of an all-on group, the tail's where the next lane's group is
+ *    all on and at least VEC further on;
+ *  - what is left (near the tensor's end), one by one under the mask: an f16/bf16 add
+ *    as a red of the 32-bit word that holds the element (halfWordRed), but where the
+ *    word's other element may lie past the tensor (an even offset whose next lane is off
+ *    or in the next group: a lone 16-bit atomic there).
+ * Past the shuffles (neighboursOf), all but the as-is red are under one branch. */
 static void addRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
-                         MlirValue d, MlirType elem) {
+                         MlirValue d, MlirType elem, int64_t extent) {
   MlirType i32 = ttI32(l->ctx), i1 = mlirIntegerTypeGet(l->ctx, 1);
-  int64_t eb = ttDtypeBytes(elem);
+  int64_t eb = ttDtypeBytes(elem), four = 4;
   MlirValue c = ttConstInt(&l->b, l->loc, i32, 0), vec = ttConstInt(&l->b, l->loc, i32, l->VEC);
   MlirValue yes = ttConstInt(&l->b, l->loc, i1, 1);
   Neighbours n = neighboursOf(l, s, mask, d, elem, true);
-  const MlirValue *w = n.w;
   MlirValue o0 = n.o0, m = n.m, mNonZero = n.mNonZero, allOn = n.allOn, realign = n.realign;
-  MlirValue nextR = n.nextR, nextOk = n.nextOk, nextO = n.nextO, nextAll = n.nextAll;
-  MlirValue q = n.q, bits = n.bits, start = n.start;
+  MlirValue start = n.start;
   MlirValue asIs = i32Op(l, "arith.andi", i32Op(l, "arith.xori", mNonZero, yes), allOn);
   MlirType dt = mlirValueGetType(d);
+  wideAccess(l, asIs, ptr, s, o0, d, elem, true);
+  MlirOperation ifNot = tgBuildIf(l, i32Op(l, "arith.xori", asIs, yes), ttNoType());
+  TtBuilder saved = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifNot, 0));
   /* the windows of [previous, own, -0.0] (realigned, tail) and of [-0.0, own] (head) */
+  MlirValue own = extent > 0 ? offAsNegZero(l, s, d, elem) : d;
+  MlirValue ownWords = tgBuild(l, "vector.bitcast", 1, &own, mlirVectorTypeGet(1, &four, i32), 0, NULL);
   MlirValue negZero = ttConstInt(&l->b, l->loc, i32, eb == 4 ? (int32_t)0x80000000 : (int32_t)0x80008000);
   MlirValue cw[12], zw[12], win[2], headWin[2];
   for (int k = 0; k < 12; k++) {
-    cw[k] = k < 8 ? w[k] : negZero;
-    zw[k] = k >= 4 && k < 8 ? w[k] : negZero;
+    MlirValue w = k >= 4 && k < 8 ? tgExtract(l, ownWords, k - 4) : negZero;
+    cw[k] = k < 4 ? n.w[k] : w;
+    zw[k] = w;
   }
-  alignedWindows(l, cw, q, bits, dt, win);
-  alignedWindows(l, zw, q, bits, dt, headWin);
-  wideAccess(l, asIs, ptr, s, o0, d, elem, true);
+  alignedWindows(l, cw, n.q, n.bits, dt, win);
+  alignedWindows(l, zw, n.q, n.bits, dt, headWin);
   wideAccess(l, realign, ptr, s, start, win[0], elem, true);
-  MlirValue head = i32Op(l, "arith.xori", i32Op(l, "arith.ori", realign, asIs), yes);
-  MlirValue tail = i32Op(l, "arith.xori", i32Op(l, "arith.ori", nextR, asIs), yes);
-  { /* heads and tails of all-on groups as reds with -0.0 around them */
-    MlirValue headWide = i32Op(l, "arith.andi", head, i32Op(l, "arith.andi", allOn, mNonZero));
-    wideAccess(l, headWide, ptr, s, start, headWin[0], elem, true);
-    MlirValue tailWide = i32Op(l, "arith.andi", tail, i32Op(l, "arith.andi", allOn, mNonZero));
-    tailWide = i32Op(l, "arith.andi", tailWide, i32Op(l, "arith.andi", nextOk, nextAll));
+  MlirValue head = i32Op(l, "arith.xori", realign, yes), tail = i32Op(l, "arith.xori", n.nextR, yes);
+  MlirValue headWide, tailWide, groupWide = {NULL};
+  if (extent > 0) { /* windows that end within the tensor */
+    MlirValue end = ttConstInt(&l->b, l->loc, i32, extent);
+    MlirValue next = i32Op(l, "arith.addi", start, vec);
+    MlirValue fits1 = cmpI32(l, 3, next, end); /* sle */
+    MlirValue fits2 = cmpI32(l, 3, i32Op(l, "arith.addi", next, vec), end);
+    headWide = i32Op(l, "arith.andi", head, i32Op(l, "arith.andi", mNonZero, fits1));
+    tailWide = i32Op(l, "arith.andi", tail, i32Op(l, "arith.andi", mNonZero, fits2));
+    groupWide = i32Op(l, "arith.andi", i32Op(l, "arith.xori", mNonZero, yes), fits1);
+    wideAccess(l, groupWide, ptr, s, o0, own, elem, true); /* m = 0, not all on */
+  } else { /* windows known to lie in the tensor */
+    MlirValue wide = i32Op(l, "arith.andi", allOn, mNonZero);
+    headWide = i32Op(l, "arith.andi", head, wide);
+    tailWide = i32Op(l, "arith.andi", tail, i32Op(l, "arith.andi", wide, i32Op(l, "arith.andi", n.nextOk, n.nextAll)));
     tailWide = i32Op(l, "arith.andi", tailWide,
-                     cmpI32(l, 5, nextO, i32Op(l, "arith.addi", o0, vec))); /* sge */
-    wideAccess(l, tailWide, ptr, s, i32Op(l, "arith.addi", start, vec), win[1], elem, true);
-    head = i32Op(l, "arith.andi", head, i32Op(l, "arith.xori", headWide, yes));
-    tail = i32Op(l, "arith.andi", tail, i32Op(l, "arith.xori", tailWide, yes));
+                     cmpI32(l, 5, n.nextO, i32Op(l, "arith.addi", o0, vec))); /* sge */
   }
+  wideAccess(l, headWide, ptr, s, start, headWin[0], elem, true);
+  wideAccess(l, tailWide, ptr, s, i32Op(l, "arith.addi", start, vec), win[1], elem, true);
+  head = i32Op(l, "arith.andi", head, i32Op(l, "arith.xori", headWide, yes));
+  if (!mlirValueIsNull(groupWide))
+    head = i32Op(l, "arith.andi", head, i32Op(l, "arith.xori", groupWide, yes));
+  tail = i32Op(l, "arith.andi", tail, i32Op(l, "arith.xori", tailWide, yes));
+  /* what is left, one by one under the mask */
+  MlirOperation ifLeft = tgBuildIf(l, i32Op(l, "arith.ori", head, tail), ttNoType());
+  TtBuilder inNot = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifLeft, 0));
   MlirValue firstTail = i32Op(l, "arith.subi", vec, m);
   bool pairs = l->target->vectorRed && (mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem));
-  for (int64_t i = 0; i < l->VEC; i++) { /* what is left, one by one under the mask */
+  for (int64_t i = 0; i < l->VEC; i++) {
     MlirValue inHead = cmpI32(l, 6, ttConstInt(&l->b, l->loc, i32, i), firstTail); /* ult */
     MlirValue need = i32Op(l, "arith.andi", selectOf(l, inHead, head, tail), laneMask(l, s, i));
     if (pairs) { /* its 32-bit word, unless the word's other element may lie past the
@@ -612,6 +648,12 @@ static void addRealigned(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
     }
     storeLane(l, need, ptr, s, i, d, elem, true);
   }
+  tgYield(l, tgIfBlock(ifLeft, 0), (MlirValue){NULL});
+  tgYield(l, tgIfBlock(ifLeft, 1), (MlirValue){NULL});
+  l->b = inNot;
+  tgYield(l, tgIfBlock(ifNot, 0), (MlirValue){NULL});
+  tgYield(l, tgIfBlock(ifNot, 1), (MlirValue){NULL});
+  l->b = saved;
 }
 
 /* Step 3 for tile.load (isStore false), tile.store and tile.atomic_add (the fast path:
@@ -629,12 +671,14 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
   MlirType vt = tgVecOf(l, elem);
   int64_t bytes = l->VEC * ttDtypeBytes(elem);
   Lowered *res = isStore ? NULL : tgDefine(l, mlirOperationGetResult(op, 0));
+  MlirAttribute ext = ttOpAttr(op, "tile.extent"); /* verified: 1 .. 2^31 - 1 */
+  int64_t extent = mlirAttributeIsNull(ext) ? -1 : mlirIntegerAttrGetValueInt(ext);
   for (int r = 0; r < data->n; r++) {
     Lanes s = tgLanesOf(l, offs, mask, r);
     MlirValue d = data->parts[r];
     if (!s.contig && isStore && realignable(l, offs, elem, atomic)) { /* step 1c */
       if (atomic)
-        addRealigned(l, ptr->parts[0], &s, mask, d, elem);
+        addRealigned(l, ptr->parts[0], &s, mask, d, elem, extent);
       else
         storeRealignedPlain(l, ptr->parts[0], &s, mask, d, elem);
       continue;

@@ -91,7 +91,11 @@ irdl.dialect @tile {
     irdl.operands(ptr: %p, offsets: %o, value: %t, mask: %m)
   }
 
-  /// Masked atomic add: `ptr[offsets[i]] += value[i]` where `mask[i]`. Category: memory.
+  /// Masked atomic add: `ptr[offsets[i]] += value[i]` where `mask[i]`. An optional
+  /// `tile.extent` (an integer, 1 to 2^31 - 1: the elements `ptr` addresses, known where
+  /// the output's shape is static; --splitk sets it) lets the lowering add zeros (-0.0)
+  /// to elements near the ones it adds, up to that end, so rows off 16-byte alignment are
+  /// added as aligned 16-byte reds. Category: memory.
   irdl.operation @atomic_add {
     %p = irdl.base @tile::@ptr
     %o = irdl.base "!builtin.tensor"

@@ -37,6 +37,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,6 +247,8 @@ static void tileOp(Verify *v, MlirOperation op) {
     memoryOp(v, op, true);
   } else if (ttOpIs(op, "tile.store") || ttOpIs(op, "tile.atomic_add")) {
     memoryOp(v, op, false);
+    if (!mlirAttributeIsNull(ttOpAttr(op, "tile.extent"))) /* the elements ptr addresses */
+      intIn(v, op, "tile.extent", 1, INT32_MAX, NULL);
   } else if (ttOpIs(op, "tile.reduce")) {
     reduceOp(v, op);
   } else if (ttOpIs(op, "tile.cluster_reduce")) {

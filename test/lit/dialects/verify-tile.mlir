@@ -79,6 +79,17 @@ func.func @atomic_offsets(%p: !tile.ptr<f32>, %v: f32) attributes {tile.kernel, 
 
 // -----
 
+func.func @atomic_extent(%p: !tile.ptr<f32>, %v: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %o = "tile.range"() {start = 0 : i32, end = 32 : i32} : () -> tensor<32xi32>
+  %m = arith.constant dense<true> : tensor<32xi1>
+  %t = "tile.splat"(%v) : (f32) -> tensor<32xf32>
+  // expected-error@+1 {{'tile.atomic_add' needs tile.extent, an integer from 1 to 2147483647}}
+  "tile.atomic_add"(%p, %o, %t, %m) {tile.extent = 0 : i64} : (!tile.ptr<f32>, tensor<32xi32>, tensor<32xf32>, tensor<32xi1>) -> ()
+  return
+}
+
+// -----
+
 func.func @reduce_result(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   %t = "tile.splat"(%a) : (f32) -> tensor<4x32xf32>
   // expected-error@+1 {{'tile.reduce' gives the operand's tile without dim 1}}
