@@ -30,7 +30,9 @@
  *  4. Rewrite: pid_k = tile.program_id 1; the loop runs from pid_k * L to
  *     min(pid_k * L + L, K) with L = the slice, a multiple of the step (the new bounds
  *     also replace the old ones in the body's ops: --tile's k-stagger); the store becomes
- *     tile.atomic_add; the launch gets grid[1] = S and `zero_result` (the output is zeroed
+ *     tile.atomic_add (with `tile.extent`, the output's elements, where they are static:
+ *     the lowering may then add -0.0 around an odd row's elements up to that end, as
+ *     16-byte reds); the launch gets grid[1] = S and `zero_result` (the output is zeroed
  *     before the launch, in the same stream; tt-run's times include it). The kernel gets
  *     `tile.split_k = S`.
  *  5. reduce=two-stage (deterministic: no atomics, the same sums in the same order on
