@@ -18,7 +18,8 @@
 #  - batched matmuls with a dynamic batch: Q @ K^T [?, 128, 64] f16, P @ V + bias
 #    [?, 100, 128] x [?, 128, 64] bf16, at batch 1, 3, 17;
 #  - dot: f32 (bf16x3), f16 and bf16 linear layers [?, K] x [N, K]^T with odd N and K (4100 x 1000 with a
-#    bias and GELU epilogue), an fp8 scaled_mm [?, 4096] x [4096, 4096]^T, and the decode
+#    bias and GELU epilogue; 3001 x 4096: split-K adds rows off 16-byte alignment with no
+#    static extent), an fp8 scaled_mm [?, 4096] x [4096, 4096]^T, and the decode
 #    shape 8192 x 8192 f16, at M = 1, 7, 16, 17, 33, 64, 65, 100, 129, 300 (every bucket
 #    and its edges).
 # Runs on the build machine; the device runs the PTX with
@@ -111,6 +112,7 @@ dyn attention_f16 'func.func @main(%q: tensor<?x8x128x64xf16>, %k: tensor<?x8x12
 M="1 7 16 17 33 64 65 100 129 300"
 dyn linear_silu_f16 "$(linear '?' 4100 1000 f16 1 silu)" $M
 dyn linear_bf16 "$(linear '?' 1000 4104 bf16 0)" $M
+dyn linear_odd_n_f16 "$(linear '?' 3001 4096 f16 0)" $M # split-K's adds of rows off 16 bytes, no extent
 dyn linear_8192_f16 "$(linear '?' 8192 8192 f16 0)" $M
 dyn scaled_mm_fp8 "$(scaled_linear '?' 4096 4096 f8E4M3FN f8E4M3FN bf16 1)" $M
 dyn linear_f32 "$(linear '?' 300 1000 f32 1)" 1 17 100

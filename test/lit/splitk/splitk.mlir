@@ -20,8 +20,8 @@ func.func @no_dot(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // A linear layer with a bias, split 4 ways: the K loop of program (p, s) runs over
 // [s * 128, min(s * 128 + 128, 512)), only slice 0 adds the bias, the partial tile is added
-// to the output with tile.atomic_add, and the launch zeroes the output and gets 4 programs
-// along grid axis 1.
+// to the output with tile.atomic_add (carrying the output's 4 x 256 elements as
+// tile.extent), and the launch zeroes the output and gets 4 programs along grid axis 1.
 // DOT: func.func @fused_0_kernel{{.*}}tile.split_k = 4
 // DOT: %[[PK:.*]] = "tile.program_id"() {axis = 1 : i32}
 // DOT: %[[LO:.*]] = arith.muli %[[PK]], %c128_i32
@@ -31,7 +31,7 @@ func.func @no_dot(%x: tensor<8xf32>) -> tensor<8xf32> {
 // DOT: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %c64
 // DOT: "tile.dot"
 // DOT: arith.select %[[FIRST]]
-// DOT: "tile.atomic_add"
+// DOT: "tile.atomic_add"({{.*}}) {tile.extent = 1024 : i64}
 // DOT-NOT: "tile.store"
 // DOT: tile.launch = {args = [], grid = ["4", "4", "1"], kernel = @fused_0_kernel, zero_result}
 // AUTO: func.func @fused_0_kernel{{.*}}tile.split_k = 2
