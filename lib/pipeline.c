@@ -124,6 +124,12 @@ static const TtPassOption splitkOptions[] = {
          "the epilogue must be linear) or two-stage (deterministic: partial tiles to an f32 "
          "workspace, then a second kernel adds them in order and runs any epilogue)",
          0, 0, 1, reduceKinds},
+    [TT_SPLITK_FLOOR_NS] =
+        {"floor-ns",
+         "the split form's floor, for split-k=0 (ns): a launch with its zero kernel and "
+         "atomics (or reduce kernel); no split where an unsplit program's walk over K is "
+         "estimated to take less (7000: H100 and H200, measured; 0: no floor)",
+         7000, 0, 1000000, NULL},
 };
 
 static const char *const stageIns[] = {"registers", "shared", "tma", "auto", NULL};

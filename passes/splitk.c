@@ -18,7 +18,11 @@
  *     tile with atomics, so slices pay only where the grid leaves SMs idle (H100, 16 x
  *     8192 x 8192 f16, 128 programs of 16x64x256: S = 1 53.5 us, 2 59.4, 4 65.8; with
  *     16x64x128 tiles S = 2 won, 60.2 against 62.3: bench/2026-11-23-h100-pipeline.md).
- *     S = 1 leaves the kernel alone.
+ *     No split at all where an unsplit program's walk over K is estimated to end before
+ *     the split form's floor, its zero kernel and atomics (walkPastFloor, option
+ *     floor-ns). S = 1 leaves the kernel alone
+ *     but for `tile.split_k = 1`: every kernel this step decides is marked, so a later
+ *     run of the pass (tt-translate's) keeps the decision.
  *  2b. A kernel whose epilogue is not linear (step 3) takes reduce=two-stage (step 5)
  *     instead, when S >= AUTO_TWO_STAGE_SPLIT; below that it keeps S = 1.
  *  3. The epilogue (the ops from the loop's result to the tile.store) must be linear in
@@ -259,6 +263,30 @@ static int64_t resultNumel(MlirOperation fusion) {
   return ttTensorNumel(mlirFunctionTypeGetResult(ft, 0));
 }
 
+/* The dot tile of a kernel: --tile's block sizes as recorded in `tile.geometry`, and the
+ * bytes of an element of the dot's A operand (fp8: 1); eb = 0 where not known. */
+typedef struct {
+  int64_t bm, bn, bk, eb;
+} DotTile;
+
+static DotTile dotTile(MlirOperation kernel, MlirOperation loop) {
+  DotTile t = {0, 0, 0, 0};
+  char geo[256] = "";
+  TtPassOptions o; /* tile.geometry is --tile's options as the tile was made */
+  TtStr err = {0};
+  bool parsed = ttOpAttrStr(kernel, "tile.geometry", geo, sizeof geo) &&
+                ttPassParseOptionsTo(ttPassLookup("tile"), geo, &o, &err);
+  ttStrDestroy(&err);
+  if (!parsed)
+    return t;
+  for (MlirOperation x = mlirBlockGetFirstOperation(ttForBody(loop)); !mlirOperationIsNull(x);
+       x = mlirOperationGetNextInBlock(x))
+    if (ttOpIs(x, "tile.dot"))
+      t.eb = ttDtypeBytes(ttElementType(mlirValueGetType(mlirOperationGetOperand(x, 0))));
+  t.bm = o.v[TT_TILE_BLOCK_M], t.bn = o.v[TT_TILE_BLOCK_N], t.bk = o.v[TT_TILE_BLOCK_K];
+  return t;
+}
+
 /* R of step 2 (kernel and its K loop), where the tiles alone fill at most half the SMs (more tiles: a second
  * program an SM brings no better balance, measured no gain at 80-128 tiles): the programs
  * of a kernel one SM holds at once. Two where the kernel has
@@ -269,24 +297,27 @@ static int64_t resultNumel(MlirOperation fusion) {
  * (H100, 16 x 8192 x 8192 above). Measured (64-row tiles, split-K over two programs an SM
  * against one wave, cold, H100): 64 x 2560 x 2560 1.21x, 64 x 3584 x 3584 1.10x, 64 x
  * 4096 x 4096 1.03-1.04x, 64 x 1024 x 8192 1.07x, f16, bf16 and fp8 alike
- * (bench/2026-11-26-h100-splitk-resident.md). */
-static int64_t residentPrograms(MlirOperation kernel, MlirOperation loop) {
-  char geo[256] = "";
-  TtPassOptions o; /* tile.geometry is --tile's options as the tile was made */
-  TtStr err = {0};
-  bool parsed = ttOpAttrStr(kernel, "tile.geometry", geo, sizeof geo) &&
-                ttPassParseOptionsTo(ttPassLookup("tile"), geo, &o, &err);
-  ttStrDestroy(&err);
-  int64_t eb = 0; /* the bytes of an element of the dot's A tile (fp8: 1) */
-  for (MlirOperation x = mlirBlockGetFirstOperation(ttForBody(loop)); !mlirOperationIsNull(x);
-       x = mlirOperationGetNextInBlock(x))
-    if (ttOpIs(x, "tile.dot"))
-      eb = ttDtypeBytes(ttElementType(mlirValueGetType(mlirOperationGetOperand(x, 0))));
-  if (!parsed || eb == 0)
-    return 1;
-  int64_t bm = o.v[TT_TILE_BLOCK_M], bn = o.v[TT_TILE_BLOCK_N], bk = o.v[TT_TILE_BLOCK_K];
-  int64_t ring = 3 * (bm + bn) * bk * eb;
-  return bm >= 64 && ring > 0 && ring <= ttTargetSmemTwoBlocks(ttTargetDefault()) ? 2 : 1;
+ * (bench/2026-11-26-h100-splitk-resident.md). 1 where the tile is not known. */
+static int64_t residentPrograms(const DotTile *t) {
+  int64_t ring = 3 * (t->bm + t->bn) * t->bk * t->eb;
+  return t->bm >= 64 && ring > 0 && ring <= ttTargetSmemTwoBlocks(ttTargetDefault()) ? 2 : 1;
+}
+
+/* Whether an unsplit program's walk over K takes longer than the split form's floor
+ * (`floor-ns`: a launch with its zero kernel and atomics), so that a split can pay (step
+ * 2's floor). Below the floor every split loses: the unsplit kernel ends first. A
+ * program streams its A and B tiles along K, (bm + bn) * K * eb bytes, at about
+ * PROGRAM_BYTES_PER_NS (latency-bound: one SM's ring in flight). From H100 cold decode
+ * GEMMs, f16, unsplit (bench/2026-11-26-h100-splitk-floor.md): 16 x 64 tiles 42-49 GB/s
+ * (K = 1536-8960), 64 x 64 tiles 54-68; split launches 5.6-8.3 us under 9 MB of weights
+ * (median 7.0). At K = 896 and 1536 (16-row tiles) the unsplit kernel won, up to 1.8x; at
+ * 2048 the two tie (16-row tiles, 328 KB: 6.6 us estimated) and the split wins for
+ * 64-row tiles (524 KB: 1.3x); past that the split wins. */
+#define PROGRAM_BYTES_PER_NS 45.0 /* 45 GB/s */
+static bool walkPastFloor(const DotTile *t, int64_t k, int64_t floorNs) {
+  if (floorNs == 0 || t->eb == 0)
+    return true;
+  return (double)((t->bm + t->bn) * k * t->eb) / PROGRAM_BYTES_PER_NS > (double)floorNs;
 }
 
 /* Whether S slices of `steps` K steps may take a grid past one wave (two programs an SM):
@@ -296,9 +327,16 @@ static int64_t residentPrograms(MlirOperation kernel, MlirOperation loop) {
  * 8192 f16 at 4: 1.07x). */
 static bool deepSlicesPastWave(int64_t steps, int64_t split) { return steps > 2 * split; }
 
+/* Records step 2's choice on the kernel (`tile.split_k`), so that a later run of the pass
+ * (tt-translate's, after an explicit split-k=1) leaves it as it is. */
+static void decided(MlirOperation kernel, int64_t split) {
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  mlirOperationSetAttributeByName(kernel, ttStrRef("tile.split_k"),
+                                  ttIntAttr(ctx, split, ttI32(ctx)));
+}
+
 static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOperation kernel,
-                        int64_t option, int64_t sms,
-                        bool twoStageOpt) {
+                        int64_t option, int64_t sms, bool twoStageOpt, int64_t floorNs) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation loop = ttDotLoop(body);
   if (mlirOperationIsNull(loop) || !mlirAttributeIsNull(ttOpAttr(kernel, "tile.split_k")))
@@ -320,17 +358,19 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   /* Step 2 (a grid sized at run time, a dynamic M's bucket whose tile rows vary with M:
    * no split from the shape; a given split-k still applies). */
   int64_t split = option;
-  if (split == 0 && programs < 0)
+  if (split == 0 && programs < 0) {
+    decided(kernel, 1);
     return true;
+  }
   programs = programs < 0 ? 1 : programs;
-  if (split == 0) {
-    int64_t slots = programs * 2 <= sms ? sms * residentPrograms(kernel, loop) : sms;
+  DotTile tile = dotTile(kernel, loop);
+  if (split == 0 && walkPastFloor(&tile, k, floorNs)) {
+    int64_t slots = programs * 2 <= sms ? sms * residentPrograms(&tile) : sms;
     for (split = 1; programs * split * 2 <= slots && steps / (split * 2) >= 2 &&
                     (programs * split * 2 <= sms || deepSlicesPastWave(steps, split * 2));)
       split *= 2;
   }
-  if (split > steps)
-    split = steps;
+  split = split < 1 ? 1 : split > steps ? steps : split;
   MlirOperation bad = {NULL}, store = {NULL};
   Sum adds[16];
   int nadds = 0;
@@ -346,16 +386,22 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
     }
     /* step 2b */
     if (split < AUTO_TWO_STAGE_SPLIT || !epilogueEnds(loop, &collapse, &last) ||
-        split * resultNumel(fusion) > INT32_MAX)
+        split * resultNumel(fusion) > INT32_MAX) {
+      decided(kernel, 1);
       return true;
+    }
     useTwoStage = true;
   }
-  if (split <= 1)
+  if (split <= 1) {
+    decided(kernel, 1);
     return true;
+  }
 
   if (useTwoStage && resultNumel(fusion) < 0) { /* the workspace is sized here */
-    if (option == 0 && !twoStageOpt)
+    if (option == 0 && !twoStageOpt) {
+      decided(kernel, 1);
       return true; /* (step 2b's choice: no split) */
+    }
     ttEmitError(loop, "splitk: reduce=two-stage needs a result of static shape (its f32 "
                       "workspace is sized when compiling); this one has a dynamic dimension");
     return false;
@@ -389,7 +435,7 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
     if (!twoStage(kernel, reduce, loop, pidK, split, resultNumel(fusion),
                   mlirFunctionTypeGetNumInputs(ft) + 1))
       return false;
-    mlirOperationSetAttributeByName(kernel, ttStrRef("tile.split_k"), ttIntAttr(ctx, split, i32));
+    decided(kernel, split);
     relaunch(fusion, split, rname);
     return true;
   }
@@ -417,7 +463,7 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   ttBuild(&at, "tile.atomic_add", loc, 4, st, ttNoType(), numel > 0 && numel <= INT32_MAX,
           &extent);
   mlirOperationDestroy(store);
-  mlirOperationSetAttributeByName(kernel, ttStrRef("tile.split_k"), ttIntAttr(ctx, split, i32));
+  decided(kernel, split);
   relaunch(fusion, split, NULL);
   return true;
 }
@@ -435,7 +481,7 @@ bool ttSplitKPass(MlirModule module, const TtPassOptions *opts) {
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
       TtPassOptions o = ttTunedOptions(op, "splitk", opts); /* a tuning cache's, where used */
       ok = splitKernel(module, &index, op, o.v[TT_SPLITK_SPLIT_K], o.v[TT_SPLITK_NUM_SMS],
-                       o.v[TT_SPLITK_REDUCE] == 1);
+                       o.v[TT_SPLITK_REDUCE] == 1, o.v[TT_SPLITK_FLOOR_NS]);
     }
   ttModuleIndexDestroy(&index);
   return ok;

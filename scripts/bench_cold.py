@@ -14,9 +14,9 @@ Cases: scripts/make-cold-bench.sh (<dtype>_<M>x<N>x<K>.ptx, dtype f16, bf16 or f
 peer of fp8 is torch._scaled_mm with f32 scales and a bf16 result, its weight bytes one
 per element). Usage: bench_cold.py TT_RUN CASEDIR [--out FILE.md]
 """
-import argparse, datetime, itertools, math, os, re, sys
+import argparse, datetime, math, os, re, sys
 import torch
-from benchlib import bench_batched, copy_bandwidth, tt_median
+from benchlib import copy_bandwidth, cublas_linear, tt_median
 
 L2 = 50 << 20
 
@@ -45,21 +45,7 @@ def main():
         cold, why2 = tt_median(a.tt_run, ptx, batch=True, extra=("--cold", str(copies)))
         if warm is None or cold is None:
             print(f"  {ptx}: {why or why2}", file=sys.stderr)
-        if t == "fp8":
-            e4 = torch.float8_e4m3fn
-            x = torch.randn(m, k, device="cuda").to(e4)
-            ws = [torch.randn(n, k, device="cuda").to(e4) for _ in range(copies)]
-            one = torch.ones((), device="cuda")
-            op = lambda w: torch._scaled_mm(x, w.t(), one, one, out_dtype=torch.bfloat16)
-        else:
-            dt = torch.float16 if t == "f16" else torch.bfloat16
-            x = torch.randn(m, k, device="cuda", dtype=dt)
-            ws = [torch.randn(n, k, device="cuda", dtype=dt) for _ in range(copies)]
-            op = lambda w: torch.matmul(x, w.t())
-        cb_warm = bench_batched(lambda: op(ws[0]))
-        turn = itertools.cycle(ws)
-        cb_cold = bench_batched(lambda: op(next(turn)))
-        del ws
+        cb_warm, cb_cold = cublas_linear(t, m, n, k, copies)
         floor = (eb * (m * k + n * k) + 2 * m * n) / bw / 1e3
         f = lambda t: "n/a" if t is None else f"{t:.1f}"
         r = lambda p, q: "n/a" if q is None else f"{p / q:.2f}x"

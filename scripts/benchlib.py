@@ -1,5 +1,5 @@
 """Timing helpers shared by the benchmark scripts (run on the device with PyTorch)."""
-import os, re, subprocess
+import itertools, os, re, subprocess
 import torch
 
 def bench(fn, iters=100):
@@ -108,3 +108,22 @@ def scaled_mm_time(x, w, runs, warmup, timer=bench_queued):
             msg = str(exc).strip().splitlines()
             why = msg[0][:120] if msg else type(exc).__name__
     return (best, "") if best is not None else (None, why)
+
+def cublas_linear(t, m, n, k, copies):
+    """(warm us, cold us) of cuBLAS on x [m, k] @ w[n, k]^T, dtype t (f16, bf16; fp8: e4m3
+    through torch._scaled_mm, f32 scales, bf16 out): warm on one weight, cold cycling
+    over `copies` of it, bench_batched's CUDA graphs either way."""
+    if t == "fp8":
+        e4 = torch.float8_e4m3fn
+        x = torch.randn(m, k, device="cuda").to(e4)
+        ws = [torch.randn(n, k, device="cuda").to(e4) for _ in range(copies)]
+        one = torch.ones((), device="cuda")
+        op = lambda w: torch._scaled_mm(x, w.t(), one, one, out_dtype=torch.bfloat16)
+    else:
+        dt = torch.float16 if t == "f16" else torch.bfloat16
+        x = torch.randn(m, k, device="cuda", dtype=dt)
+        ws = [torch.randn(n, k, device="cuda", dtype=dt) for _ in range(copies)]
+        op = lambda w: torch.matmul(x, w.t())
+    warm = bench_batched(lambda: op(ws[0]))
+    turn = itertools.cycle(ws)
+    return warm, bench_batched(lambda: op(next(turn)))

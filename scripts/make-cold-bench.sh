@@ -8,18 +8,20 @@
 #   1024x8192 (Llama-3-70B k/v, 16 MB)       14336x4096 (Mixtral-8x7B expert up, 112 MB)
 # DTYPES (env, default f16) picks the dtypes, any of f16 bf16 fp8: <dtype>_<M>x<N>x<K>.ptx,
 # fp8 as torch._scaled_mm of e4m3 x and w with f32 scales and a bf16 result.
-# Usage: scripts/make-cold-bench.sh [OUTDIR]   (env: TT_BIN, DTYPES)
+# SHAPES (env, NxK words) and MS (env, the M values) replace the lists above; SPLITK (env)
+# gives --splitk its options (SPLITK=split-k=1: no split), for A/B folders of one set.
+# Usage: scripts/make-cold-bench.sh [OUTDIR]   (env: TT_BIN, DTYPES, SHAPES, MS, SPLITK)
 set -euo pipefail
 default_out=cold-bench
 source "$(dirname "$0")/caselib.sh"
 for t in ${DTYPES:-f16}; do
-  for s in 4096x4096 1024x4096 6144x4096 3584x3584 1024x8192 14336x4096; do
-    for m in 1 16 64; do
+  for s in ${SHAPES:-4096x4096 1024x4096 6144x4096 3584x3584 1024x8192 14336x4096}; do
+    for m in ${MS:-1 16 64}; do
       n=${s%x*} k=${s#*x}
       if [ "$t" = fp8 ]; then
-        tt_ptx "fp8_${m}x${s}" "$(scaled_linear "$m" "$n" "$k" f8E4M3FN f8E4M3FN bf16 0)" --splitk
+        tt_ptx "fp8_${m}x${s}" "$(scaled_linear "$m" "$n" "$k" f8E4M3FN f8E4M3FN bf16 0)" --splitk${SPLITK:+="$SPLITK"}
       else
-        tt_ptx "${t}_${m}x${s}" "$(linear "$m" "$n" "$k" "$t" 0)" --splitk
+        tt_ptx "${t}_${m}x${s}" "$(linear "$m" "$n" "$k" "$t" 0)" --splitk${SPLITK:+="$SPLITK"}
       fi
     done
   done

@@ -3,7 +3,7 @@
 // a copy of the original one with the K loop replaced by an in-order loop over the S
 // slices, runs the whole epilogue (here a bias and SiLU, which atomics cannot take).
 // RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='block-k=64' --splitk='split-k=4 reduce=two-stage' | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='block-k=64' --splitk='reduce=two-stage num-sms=8' | FileCheck %s --check-prefix=AUTO
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='block-k=64' --splitk='reduce=two-stage num-sms=8 floor-ns=0' | FileCheck %s --check-prefix=AUTO
 // RUN: tt-opt %s --decompose --fuse --tile='block-k=64' --splitk='split-k=4 reduce=two-stage' | tt-translate --ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=META < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
