@@ -17,7 +17,10 @@
  *     preceded by `//@zero` of its result; such a file is format version 2, others 1. A
  *     launch with `workspace = S` and `reduce = @k` (two-stage split-K) gets a temp f32
  *     tensor [S, <result shape>] whose pointer follows the result's, and a second launch
- *     of @k with the same arguments and grid[1] = 1. A launch with `tma` (TMA descriptors,
+ *     of @k with the same arguments and grid[1] = 1; with `workspace = S` and `counters`
+ *     (reduce=last-slice) the temp is [S + 1, <result shape>] (the last slice holds the
+ *     tiles' arrival counters; the runtime zeroes temps when it allocates them) and there
+ *     is no second launch. A launch with `tma` (TMA descriptors,
  *     --pipeline stage-in=tma) ends its arguments with one `//@arg tma` per entry (format
  *     version 4: the maps by value; a batched map, BATCHxROWSxCOLS, format 8). `shared` is the kernel's dynamic shared memory, read
  *     from its gpu.func (`tt.dynamic_shared`), so the metadata is written after
@@ -690,14 +693,16 @@ static void kernelLines(Meta *m, MlirOperation call, MlirOperation fn,
   MlirAttribute reduce = mlirDictionaryAttrGetElementByName(launch, ttStrRef("reduce"));
   MlirAttribute slices = mlirDictionaryAttrGetElementByName(launch, ttStrRef("workspace"));
   int wid = -1;
-  if (!mlirAttributeIsNull(slices)) { /* f32 [S, <result shape>] */
-    if (!mlirAttributeIsAInteger(slices) || mlirAttributeIsNull(reduce) ||
-        !mlirAttributeIsAFlatSymbolRef(reduce)) {
-      ttEmitError(fn, "tile.launch: workspace = S (an integer) needs reduce = @kernel");
+  bool counters = !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(launch, ttStrRef("counters")));
+  if (!mlirAttributeIsNull(slices)) { /* f32 [S, <result shape>], [S + 1, ...] with counters */
+    if (!mlirAttributeIsAInteger(slices) ||
+        (!counters && (mlirAttributeIsNull(reduce) || !mlirAttributeIsAFlatSymbolRef(reduce)))) {
+      ttEmitError(fn, "tile.launch: workspace = S (an integer) needs reduce = @kernel or "
+                      "counters");
       m->failed = true;
       return;
     }
-    int64_t shape[TT_MAX_RANK + 1] = {mlirIntegerAttrGetValueInt(slices)};
+    int64_t shape[TT_MAX_RANK + 1] = {mlirIntegerAttrGetValueInt(slices) + counters};
     intptr_t r = ttTensorShape(mlirValueGetType(result), shape + 1);
     MlirType ws = mlirRankedTensorTypeGet(r + 1, shape, mlirF32TypeGet(mlirOperationGetContext(fn)),
                                           mlirAttributeGetNull());
@@ -728,7 +733,7 @@ static void kernelLines(Meta *m, MlirOperation call, MlirOperation fn,
   }
   launchLines(m, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(kernel), rid,
               wid, false);
-  if (wid >= 0)
+  if (wid >= 0 && !counters)
     launchLines(m, call, launch, inputs, nin, mlirFlatSymbolRefAttrGetValue(reduce),
                 rid, wid, true);
 }

@@ -108,7 +108,7 @@ static const TtPassOption fuseOptions[] = {
          "kernel at every run",
          1, 0, 1, NULL},
 };
-static const char *const reduceKinds[] = {"atomic", "two-stage", NULL};
+static const char *const reduceKinds[] = {"atomic", "two-stage", "last-slice", NULL};
 static const TtPassOption splitkOptions[] = {
     [TT_SPLITK_SPLIT_K] =
         {"split-k",
@@ -122,8 +122,11 @@ static const TtPassOption splitkOptions[] = {
         {"reduce",
          "how the K slices' partial tiles are summed: atomic (atomic adds into the zeroed result; "
          "the epilogue must be linear) or two-stage (deterministic: partial tiles to an f32 "
-         "workspace, then a second kernel adds them in order and runs any epilogue)",
-         0, 0, 1, reduceKinds},
+         "workspace, then a second kernel adds them in order and runs any epilogue) or "
+         "last-slice (deterministic, one launch: partial tiles to the workspace, and the last "
+         "slice of each tile to finish adds them in order and runs any epilogue; new, its GPU "
+         "check pending: docs/passes/splitk.md)",
+         0, 0, 2, reduceKinds},
     [TT_SPLITK_FLOOR_NS] =
         {"floor-ns",
          "the split form's floor, for split-k=0 (ns): a launch with its zero kernel and "

@@ -48,6 +48,14 @@
  *     1), replaces the K loop by a loop over the S slices that loads and adds them in
  *     order, then runs the whole epilogue. The launch gets `workspace = S` and `reduce =
  *     @<kernel>_reduce`; the metadata allocates the workspace as a temp buffer.
+ *  6. reduce=last-slice (deterministic, and one launch: no zero kernel, no second kernel;
+ *     any epilogue): the kernel gets an f32 workspace [S + 1, <result shape>]. Each slice
+ *     stores its partial tile to slice pid_k as in 5, then `tile.arrive`s at the counter
+ *     of its output tile (word S * numel + tile index: the workspace's last slice holds
+ *     the counters); under `scf.if` of its result the last slice to arrive loads the S
+ *     partial tiles, adds them in order and runs the whole epilogue. The counters start at
+ *     zero (the runtime zeroes temps) and the last slice puts its back. The launch gets
+ *     `workspace = S` and `counters`.
  */
 #include "tt.h"
 
@@ -134,7 +142,7 @@ static bool linearEpilogue(MlirOperation loop, MlirOperation *bad, Sum *adds, in
 
 /* Steps 4-5: the launch's grid[1] = S, and zero_result (4) or the workspace and the
  * reduce kernel (5, when reduce names it). */
-static void relaunch(MlirOperation fusion, int64_t split, const char *reduce) {
+static void relaunch(MlirOperation fusion, int64_t split, const char *reduce, bool counters) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirAttribute grid =
       mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
@@ -146,6 +154,9 @@ static void relaunch(MlirOperation fusion, int64_t split, const char *reduce) {
   if (reduce) {
     ttLaunchSet(fusion, "workspace", ttIntAttr(ctx, split, ttI32(ctx)));
     ttLaunchSet(fusion, "reduce", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(reduce)));
+  } else if (counters) {
+    ttLaunchSet(fusion, "workspace", ttIntAttr(ctx, split, ttI32(ctx)));
+    ttLaunchSet(fusion, "counters", mlirUnitAttrGet(ctx));
   } else
     ttLaunchSet(fusion, "zero_result", mlirUnitAttrGet(ctx));
 }
@@ -189,6 +200,46 @@ static void hoistSlice(MlirOperation loop, MlirValue v, MlirOperation at) {
   mlirOperationMoveBefore(def, at);
 }
 
+/* The S partial tiles of workspace ws (f32 [S, numel]) at offsets under mask, loaded and
+ * added in slice order (the same sums on every run), built at b. */
+static MlirValue sumSlices(TtBuilder *b, MlirLocation loc, MlirValue ws, MlirValue offsets,
+                           MlirValue mask, MlirType accT, int64_t split, int64_t numel) {
+  MlirType i32 = ttI32(mlirLocationGetContext(loc));
+  MlirValue zero = ttConstSplat(b, loc, accT, 0.0);
+  MlirOperation sum = ttBuildFor(b, loc, ttConstInt(b, loc, i32, 0),
+                                 ttConstInt(b, loc, i32, split * numel),
+                                 ttConstInt(b, loc, i32, numel), 1, &zero);
+  MlirBlock sb = ttForBody(sum);
+  TtBuilder in = ttBuilderAtEnd(sb);
+  MlirValue iv = mlirBlockGetArgument(sb, 0);
+  MlirValue splat = ttBuild(&in, "tile.splat", loc, 1, &iv, mlirValueGetType(offsets), 0, NULL);
+  MlirValue ld[4] = {ws, ttBinary(&in, loc, "arith.addi", offsets, splat), mask,
+                     ttConstSplat(&in, loc, accT, 0.0)};
+  MlirValue part = ttBuild(&in, "tile.load", loc, 4, ld, accT, 0, NULL);
+  MlirValue acc = ttBinary(&in, loc, "arith.addf", mlirBlockGetArgument(sb, 1), part);
+  ttBuild(&in, "scf.yield", loc, 1, &acc, ttNoType(), 0, NULL);
+  return mlirOperationGetResult(sum, 0);
+}
+
+/* Steps 5-6: the epilogue's ends (epilogueEnds), and a workspace of `slices` x numel f32
+ * that i32 offsets reach; else an error naming the reduce kind. */
+static bool workspaceEpilogue(MlirOperation loop, const char *kind, int64_t slices,
+                              int64_t numel, MlirOperation *collapse, MlirOperation *store) {
+  if (!epilogueEnds(loop, collapse, store)) {
+    ttEmitError(loop, "splitk: reduce=%s needs the accumulator flattened "
+                      "(tensor.collapse_shape) and stored by one tile.store after the K loop",
+                kind);
+    return false;
+  }
+  if (slices * numel > INT32_MAX) {
+    ttEmitError(loop, "splitk: reduce=%s needs a workspace of %lld x %lld f32, more than i32 "
+                      "offsets reach; use a smaller split-k",
+                kind, (long long)slices, (long long)numel);
+    return false;
+  }
+  return true;
+}
+
 /* Step 5 for kernel, whose loop is already sliced (pidK); split S, numel the result's
  * element count, ptrArg the position of the workspace pointer. */
 static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation loop,
@@ -196,17 +247,8 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
   MlirContext ctx = mlirOperationGetContext(kernel);
   MlirType i32 = ttI32(ctx);
   MlirOperation collapse, store;
-  if (!epilogueEnds(loop, &collapse, &store)) {
-    ttEmitError(loop, "splitk: reduce=two-stage needs the accumulator flattened "
-                      "(tensor.collapse_shape) and stored by one tile.store after the K loop");
+  if (!workspaceEpilogue(loop, "two-stage", split, numel, &collapse, &store))
     return false;
-  }
-  if (split * numel > INT32_MAX) {
-    ttEmitError(loop, "splitk: reduce=two-stage needs a workspace of %lld x %lld f32, more "
-                      "than i32 offsets reach; use a smaller split-k",
-                (long long)split, (long long)numel);
-    return false;
-  }
   /* the split kernel: partial tiles to the workspace */
   MlirValue ws = ttKernelInsertArg(kernel, ptrArg, mlirTypeParseGet(ctx, ttStrRef("!tile.ptr<f32>")));
   TtBuilder b = {mlirOperationGetBlock(store), store};
@@ -227,35 +269,78 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
   hoistSlice(rloop, offsets, collapse);
   hoistSlice(rloop, mask, collapse);
   b = (TtBuilder){body, collapse};
-  loc = mlirOperationGetLocation(collapse);
-  MlirType accT = mlirValueGetType(mlirOperationGetResult(collapse, 0));
-  MlirValue zero = ttConstSplat(&b, loc, accT, 0.0);
-  MlirOperation sum = ttBuildFor(&b, loc, ttConstInt(&b, loc, i32, 0),
-                                 ttConstInt(&b, loc, i32, split * numel),
-                                 ttConstInt(&b, loc, i32, numel), 1, &zero);
-  MlirBlock sb = ttForBody(sum);
-  TtBuilder in = ttBuilderAtEnd(sb);
-  MlirValue iv = mlirBlockGetArgument(sb, 0);
-  MlirValue splat = ttBuild(&in, "tile.splat", loc, 1, &iv, mlirValueGetType(offsets), 0, NULL);
-  MlirValue ld[4] = {ws, ttBinary(&in, loc, "arith.addi", offsets, splat), mask,
-                     ttConstSplat(&in, loc, accT, 0.0)};
-  MlirValue part = ttBuild(&in, "tile.load", loc, 4, ld, accT, 0, NULL);
-  MlirValue acc = ttBinary(&in, loc, "arith.addf", mlirBlockGetArgument(sb, 1), part);
-  ttBuild(&in, "scf.yield", loc, 1, &acc, ttNoType(), 0, NULL);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(collapse, 0), mlirOperationGetResult(sum, 0));
+  MlirValue sum = sumSlices(&b, mlirOperationGetLocation(collapse), ws, offsets, mask,
+                            mlirValueGetType(mlirOperationGetResult(collapse, 0)), split, numel);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(collapse, 0), sum);
   mlirOperationDestroy(collapse);
   mlirOperationDestroy(rloop);
   ttEraseDead(body);
   return true;
 }
 
-/* Steps 2-5 for one kernel. */
+/* Step 6 for kernel, whose loop is already sliced (pidK): the partial tile to slice pid_k
+ * of the workspace (f32 [S + 1, numel], ptrArg its pointer's position), tile.arrive at
+ * word S * numel + the tile's index, and under scf.if of its result the slices' sum and
+ * the epilogue. */
+static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, int64_t split,
+                      int64_t numel, intptr_t ptrArg) {
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirType i32 = ttI32(ctx);
+  MlirOperation collapse, store;
+  if (!workspaceEpilogue(loop, "last-slice", split + 1, numel, &collapse, &store))
+    return false;
+  MlirValue ws = ttKernelInsertArg(kernel, ptrArg, mlirTypeParseGet(ctx, ttStrRef("!tile.ptr<f32>")));
+  MlirValue offsets = mlirOperationGetOperand(store, 1), mask = mlirOperationGetOperand(store, 3);
+  MlirValue flat = mlirOperationGetResult(collapse, 0);
+  hoistSlice(loop, offsets, collapse);
+  hoistSlice(loop, mask, collapse);
+  MlirBlock body = mlirOperationGetBlock(loop);
+  MlirOperation epi = mlirOperationGetNextInBlock(collapse); /* the epilogue's first op */
+  TtBuilder b = {body, epi};
+  MlirLocation loc = mlirOperationGetLocation(store);
+  MlirValue base = ttBinary(&b, loc, "arith.muli", pidK, ttConstInt(&b, loc, i32, numel));
+  MlirValue st[4] = {ws, shifted(epi, offsets, base), flat, mask};
+  ttBuild(&b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+  /* the tile's index: grid axes 0 (tiles) and 2 (batches) */
+  MlirNamedAttribute ax0 = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
+  MlirNamedAttribute ax2 = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 2, i32));
+  MlirValue tiles = ttBuild(&b, "tile.num_programs", loc, 0, NULL, i32, 1, &ax0);
+  MlirValue tile = ttBinary(&b, loc, "arith.addi",
+                            ttBuild(&b, "tile.program_id", loc, 0, NULL, i32, 1, &ax0),
+                            ttBinary(&b, loc, "arith.muli",
+                                     ttBuild(&b, "tile.program_id", loc, 0, NULL, i32, 1, &ax2),
+                                     tiles));
+  MlirValue word = ttBinary(&b, loc, "arith.addi", tile, ttConstInt(&b, loc, i32, split * numel));
+  MlirNamedAttribute count = ttNamedAttr(ctx, "count", ttIntAttr(ctx, split, i32));
+  MlirValue last = ttBuild(&b, "tile.arrive", loc, 2, (MlirValue[]){ws, word},
+                           mlirIntegerTypeGet(ctx, 1), 1, &count);
+  /* scf.if %last { the sum; the epilogue }: every op from epi to the store moves in */
+  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
+  MlirBlock then = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(regions[0], then);
+  MlirOperation ifOp = ttInsert(&b, ttOpCreate("scf.if", loc, 1, &last, 0, NULL, 0, NULL, 2, regions));
+  TtBuilder in = ttBuilderAtEnd(then);
+  MlirValue sum = sumSlices(&in, loc, ws, offsets, mask, mlirValueGetType(flat), split, numel);
+  MlirOperation yield = ttInsert(&in, ttOpCreate("scf.yield", loc, 0, NULL, 0, NULL, 0, NULL, 0, NULL));
+  for (MlirOperation op = epi, nx; !mlirOperationIsNull(op); op = nx) {
+    nx = mlirOperationGetNextInBlock(op);
+    mlirOperationMoveBefore(op, yield);
+    if (mlirOperationEqual(op, store))
+      break;
+  }
+  ttReplaceUsesWithin(flat, sum, ifOp);
+  return true;
+}
+
+/* Steps 2-6 for one kernel. */
 /* Step 2b: with split-k=0, a kernel whose epilogue is not linear (an activation) splits
  * with reduce=two-stage when the split is at least this: the grid leaves three quarters
  * of the SMs or more idle, which pays the second kernel and the partial tiles' round trip
  * through the f32 workspace (7 x 1000 x 4100 f16 with a GELU: 16 programs;
  * bench/2026-11-26-h200-odd-shapes.md). */
 #define AUTO_TWO_STAGE_SPLIT 4
+/* The reduce option's values (lib/pipeline.c's reduceKinds). */
+enum { REDUCE_ATOMIC, REDUCE_TWO_STAGE, REDUCE_LAST_SLICE };
 
 /* Elements of the fused function's (first) result; -1 when a dim is dynamic. */
 static int64_t resultNumel(MlirOperation fusion) {
@@ -338,7 +423,8 @@ static void decided(MlirOperation kernel, int64_t split) {
 }
 
 static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOperation kernel,
-                        int64_t option, int64_t sms, bool twoStageOpt, int64_t floorNs) {
+                        int64_t option, int64_t sms, int64_t reduceKind, int64_t floorNs) {
+  bool twoStageOpt = reduceKind == REDUCE_TWO_STAGE, useLast = reduceKind == REDUCE_LAST_SLICE;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation loop = ttDotLoop(body);
   if (mlirOperationIsNull(loop) || !mlirAttributeIsNull(ttOpAttr(kernel, "tile.split_k")))
@@ -377,7 +463,8 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   Sum adds[16];
   int nadds = 0;
   bool useTwoStage = twoStageOpt;
-  if (split > 1 && !twoStageOpt && !linearEpilogue(loop, &bad, adds, &nadds, &store)) {
+  if (split > 1 && reduceKind == REDUCE_ATOMIC &&
+      !linearEpilogue(loop, &bad, adds, &nadds, &store)) {
     MlirOperation collapse, last;
     if (option != 0) {
       char what[64];
@@ -399,13 +486,14 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
     return true;
   }
 
-  if (useTwoStage && resultNumel(fusion) < 0) { /* the workspace is sized here */
-    if (option == 0 && !twoStageOpt) {
+  if ((useTwoStage || useLast) && resultNumel(fusion) < 0) { /* the workspace is sized here */
+    if (option == 0 && reduceKind == REDUCE_ATOMIC) {
       decided(kernel, 1);
       return true; /* (step 2b's choice: no split) */
     }
-    ttEmitError(loop, "splitk: reduce=two-stage needs a result of static shape (its f32 "
-                      "workspace is sized when compiling); this one has a dynamic dimension");
+    ttEmitError(loop, "splitk: reduce=%s needs a result of static shape (its f32 "
+                      "workspace is sized when compiling); this one has a dynamic dimension",
+                useLast ? "last-slice" : "two-stage");
     return false;
   }
 
@@ -438,7 +526,16 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
                   mlirFunctionTypeGetNumInputs(ft) + 1))
       return false;
     decided(kernel, split);
-    relaunch(fusion, split, rname);
+    relaunch(fusion, split, rname, false);
+    return true;
+  }
+  if (useLast) { /* step 6 */
+    MlirType ft = mlirTypeAttrGetValue(ttOpAttr(fusion, "function_type"));
+    if (!lastSlice(kernel, loop, pidK, split, resultNumel(fusion),
+                   mlirFunctionTypeGetNumInputs(ft) + 1))
+      return false;
+    decided(kernel, split);
+    relaunch(fusion, split, NULL, true);
     return true;
   }
   /* sums: slice 0 alone adds the other operand */
@@ -466,7 +563,7 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
           &extent);
   mlirOperationDestroy(store);
   decided(kernel, split);
-  relaunch(fusion, split, NULL);
+  relaunch(fusion, split, NULL, false);
   return true;
 }
 
@@ -483,7 +580,7 @@ bool ttSplitKPass(MlirModule module, const TtPassOptions *opts) {
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
       TtPassOptions o = ttTunedOptions(op, "splitk", opts); /* a tuning cache's, where used */
       ok = splitKernel(module, &index, op, o.v[TT_SPLITK_SPLIT_K], o.v[TT_SPLITK_NUM_SMS],
-                       o.v[TT_SPLITK_REDUCE] == 1, o.v[TT_SPLITK_FLOOR_NS]);
+                       o.v[TT_SPLITK_REDUCE], o.v[TT_SPLITK_FLOOR_NS]);
     }
   ttModuleIndexDestroy(&index);
   return ok;

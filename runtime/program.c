@@ -68,7 +68,7 @@ static bool needsBuffer(const TtrtMeta *meta, int slot) {
 }
 
 /* Allocates the buffers of every tensor that needs one (with externalIO, not the
- * inputs' and outputs': the caller binds its own). */
+ * inputs' and outputs': the caller binds its own); temps are zeroed. */
 static TtrtStatus allocateBuffers(Program *p, bool externalIO, TtrtError *err) {
   const TtrtMeta *meta = p->meta;
   for (int slot = 0; slot < meta->numTensors; ++slot) {
@@ -79,7 +79,12 @@ static TtrtStatus allocateBuffers(Program *p, bool externalIO, TtrtError *err) {
     p->owned[slot] = true;
     size_t bytes = (size_t)ttrtShapeGetNumel(&t->shape) *
                    ttrtDtypeGetSize(t->dtype);
-    if (ttrtBufferCreate(p->ctx, bytes, &p->buffers[slot], err)) {
+    /* temps start zeroed (split-K's arrival counters rely on it: they put themselves back
+     * to zero after each launch), on the work stream, ahead of every launch */
+    if (ttrtBufferCreate(p->ctx, bytes, &p->buffers[slot], err) ||
+        (t->role == TTRT_ROLE_TEMP && bytes > 0 &&
+         CU(err, memsetD8Async, (CUdeviceptr)p->buffers[slot].address, 0, bytes,
+            ttrtUnwrapContext(p->ctx)->work))) {
       ttrtErrorPrefix(err, "buffer of %%%lld: ", (long long)t->id);
       if (err)
         err->line = t->line;

@@ -20,7 +20,8 @@
  *       splat -> vector.broadcast;  arith/math on tiles -> the same op on each vector;
  *       load/store -> step 3;  func.return -> gpu.return;  scf.for (a looped row
  *       kernel's walk over a row) -> the same loop, each carried tile as REPS carried
- *       vectors, its body lowered the same way.
+ *       vectors, its body lowered the same way;  scf.if on a scalar (split-K's last
+ *       slice) -> the same if, its then-block lowered the same way.
  *     Each op goes to the function the table `lowerings` names for it (elementwise.c,
  *     reduce.c, ...); arith and math ops not named there to tgLowerGeneric.
  *  3. Loads and stores of 16-byte runs, masked at the tail (load-store.c).
@@ -150,6 +151,33 @@ static bool lowerFor(Lower *l, MlirOperation op) {
   return ok;
 }
 
+/* Step 2 for scf.if without results on a scalar condition (the same in every thread of
+ * the block: --splitk's last slice): the same if, its then-block lowered op by op. */
+static bool lowerIf(Lower *l, MlirOperation op) {
+  Lowered *c = tgLookup(l, mlirOperationGetOperand(op, 0));
+  MlirBlock then = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirBlock other = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
+  if (!c || mlirOperationGetNumResults(op) != 0 || tgIsTile(mlirOperationGetOperand(op, 0)) ||
+      (!mlirBlockIsNull(other) &&
+       !ttOpIs(mlirBlockGetFirstOperation(other), "scf.yield"))) {
+    ttEmitError(op, "convert-tile-to-gpu: scf.if needs a lowered scalar condition, no "
+                    "results and no else-branch");
+    return false;
+  }
+  MlirOperation ifOp = tgBuildIf(l, c->parts[0], ttNoType());
+  tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+  TtBuilder outer = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+  bool ok = true;
+  for (MlirOperation x = mlirBlockGetFirstOperation(then); ok && !mlirOperationIsNull(x);
+       x = mlirOperationGetNextInBlock(x))
+    if (!ttOpIs(x, "scf.yield"))
+      ok = lowerOp(l, x);
+  tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+  l->b = outer;
+  return ok;
+}
+
 /* Step 2 for tensor.expand_shape/collapse_shape (the flat layout is row-major, so the
  * parts stay) and tile.trans feeding only tile.dot (a transposed view; trans.c decides). */
 bool tgLowerView(Lower *l, MlirOperation op) {
@@ -262,6 +290,9 @@ static const struct {
     /* trans.c */
     {"tile.trans", tgLowerTrans},
     {"scf.for", lowerFor},
+    {"scf.if", lowerIf},
+    /* load-store.c */
+    {"tile.arrive", tgLowerArrive},
     {"func.return", lowerReturn},
 };
 

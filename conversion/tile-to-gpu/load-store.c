@@ -1,5 +1,5 @@
 /* load-store.c - step 3 of --convert-tile-to-gpu: tile.load, tile.store and
- * tile.atomic_add.
+ * tile.atomic_add; and tile.arrive (tgLowerArrive).
  *
  * Algorithm, for register group r of the access:
  *  1. When the offsets have contig >= VEC the group is one vector access, guarded by
@@ -722,5 +722,67 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
   }
   if (res && mlirTypeIsAInteger(elem)) /* step 4 */
     res->axis.constancy = offs->axis.constancy;
+  return true;
+}
+
+/* tile.arrive: every thread fences its stores (fence.acq_rel.gpu) and the block meets at
+ * a barrier; thread 0 adds 1 to the counter (the 32-bit word at element `index` of the
+ * pointer's buffer, an atomic add), is last when the old value was count - 1, then
+ * puts the counter back to 0, and writes the answer to a shared word; after a second
+ * barrier every thread reads it and fences again, so the last program's loads see
+ * every counted program's stores (CUDA's threadFenceReduction pattern). */
+#define ARRIVE_FLAG "__tt_arrive_flag"
+bool tgLowerArrive(Lower *l, MlirOperation op) {
+  Lowered *p = tgLookup(l, mlirOperationGetOperand(op, 0));
+  Lowered *ix = tgLookup(l, mlirOperationGetOperand(op, 1));
+  int64_t count = ttOpAttrInt(op, "count", 0);
+  if (!p || !ix || count < 2) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.arrive needs a lowered pointer and index, "
+                    "and a count of at least 2");
+    return false;
+  }
+  MlirType i32 = ttI32(l->ctx), i1 = mlirIntegerTypeGet(l->ctx, 1);
+  int32_t none[3] = {0, 0, 0};
+  MlirNamedAttribute fence[2] = {
+      ttNamedAttr(l->ctx, "ptxCode", mlirStringAttrGet(l->ctx, ttStrRef("fence.acq_rel.gpu;"))),
+      ttNamedAttr(l->ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(l->ctx, 3, none)),
+  };
+  tgBuild(l, "nvvm.inline_ptx", 0, NULL, ttNoType(), 2, fence);
+  tgBarrier(l);
+  tgSharedGlobal(l, ARRIVE_FLAG, 4, 4, false);
+  MlirValue flag = tgSharedAddress(l, ARRIVE_FLAG);
+  MlirBlock t0 = tgThread0(l, (MlirValue){NULL});
+  TtBuilder saved = l->b;
+  l->b = (TtBuilder){t0, mlirBlockGetTerminator(t0)};
+  MlirValue word = tgGep(l, p->parts[0], ix->parts[0], i32);
+  MlirType i64 = mlirIntegerTypeGet(l->ctx, 64); /* LLVM dialect enums: add 1, monotonic 2 */
+  MlirNamedAttribute rmw[2] = {
+      ttNamedAttr(l->ctx, "bin_op", mlirIntegerAttrGet(i64, 1)),
+      ttNamedAttr(l->ctx, "ordering", mlirIntegerAttrGet(i64, 2)),
+  };
+  MlirValue old = tgBuild(l, "llvm.atomicrmw", 2, (MlirValue[]){word, tgConstI32(l, 1)}, i32, 2, rmw);
+  MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate",
+                                      mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 0));
+  MlirValue last = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){old, tgConstI32(l, count - 1)}, i1, 1, &eq);
+  MlirValue zero = tgConstI32(l, 0);
+  /* the counter back to 0, by the last alone (every other arrival is counted by then) */
+  MlirOperation ifLast = tgBuildIf(l, last, ttNoType());
+  tgYield(l, tgIfBlock(ifLast, 1), (MlirValue){NULL});
+  TtBuilder in = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifLast, 0));
+  tgBuild(l, "llvm.store", 2, (MlirValue[]){zero, word}, ttNoType(), 0, NULL);
+  tgYield(l, tgIfBlock(ifLast, 0), (MlirValue){NULL});
+  l->b = in;
+  MlirValue bit = tgBuild(l, "arith.extui", 1, &last, i32, 0, NULL);
+  tgBuild(l, "llvm.store", 2, (MlirValue[]){bit, flag}, ttNoType(), 0, NULL);
+  l->b = saved;
+  tgBarrier(l);
+  MlirValue got = tgBuild(l, "llvm.load", 1, &flag, i32, 0, NULL);
+  MlirNamedAttribute ne = ttNamedAttr(l->ctx, "predicate",
+                                      mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 1));
+  MlirValue isLast = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){got, tgConstI32(l, 0)}, i1, 1, &ne);
+  tgBuild(l, "nvvm.inline_ptx", 0, NULL, ttNoType(), 2, fence);
+  Lowered *out = tgDefine(l, mlirOperationGetResult(op, 0));
+  out->parts[0] = isLast;
   return true;
 }

@@ -163,6 +163,7 @@ MlirValue tgAllLanesOn(Lower *l, const Lanes *s, Lowered *mask);
 MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
                       MlirType elem);
 bool tgLowerMemory(Lower *l, MlirOperation op);
+bool tgLowerArrive(Lower *l, MlirOperation op);
 
 /* elementwise.c */
 bool tgLowerGeneric(Lower *l, MlirOperation op);

@@ -104,6 +104,24 @@ irdl.dialect @tile {
     irdl.operands(ptr: %p, offsets: %o, value: %t, mask: %m)
   }
 
+  /// Count this program's arrival at a counter shared by `count` programs, after its
+  /// stores: the 32-bit word at element `index` of `ptr`'s buffer. Every store the program
+  /// made before it is visible device-wide first; the result is true in the program that
+  /// arrives `count`-th (the same in all its threads), which then sees every other
+  /// counted program's stores, and which puts the counter back to zero for the next
+  /// launch (so the counter must start at zero: the runtime zeroes temps it allocates).
+  /// --splitk's reduce=last-slice: the last K slice of an output tile to finish adds the
+  /// others' partial tiles. Category: memory.
+  irdl.operation @arrive {
+    %p = irdl.base @tile::@ptr
+    %i = irdl.is i32
+    %b = irdl.is i1
+    %a = irdl.base "#builtin.integer"
+    irdl.operands(ptr: %p, index: %i)
+    irdl.results(last: %b)
+    irdl.attributes {"count" = %a}
+  }
+
   /// Reduce a tile along `axis` with `kind` ("sum", "max" or "min"); the result drops that
   /// dimension. Category: reduction.
   irdl.operation @reduce {

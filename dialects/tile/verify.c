@@ -11,6 +11,7 @@
  *   - load, store, atomic_add: offsets an i32 tile, mask an i1 tile, value/result, offsets
  *     and mask of one static shape, the pointer's element type the value's;
  *   - cluster_reduce: kind sum/max/min, size 2 to 8;
+ *   - arrive: count 2 to 65535;
  *   - reduce: axis within the rank, kind sum/max/min, the result the operand without that
  *     dim (a scalar for a 1-D tile) of the same element type;
  *   - trans: 2-D, the result the operand's shape swapped;
@@ -25,7 +26,7 @@
  *     kernel of the module, `grid` three and `args` any number of launch expressions
  *     (docs/metadata.md's grammar over %iN / %rN, the function's inputs and results, with
  *     dim() within their rank), `zero_result` unit or bool, `workspace` a positive integer
- *     with `reduce` naming a kernel, `when` an expression with `when_range = array<i64: lo,
+ *     with `reduce` naming a kernel or with `counters` (unit), `when` an expression with `when_range = array<i64: lo,
  *     hi>`, `tma` entries array<i64: input, [batch,] D0, D1, box rows, box columns>; the kernel's
  *     parameters what the launch passes: inputs + results (+ workspace) pointers, one
  *     integer per arg, one descriptor per tma entry; tile.when / tile.variant_of as --tile
@@ -258,6 +259,8 @@ static void tileOp(Verify *v, MlirOperation op) {
       FAIL(op, "'tile.cluster_reduce' kind must be \"sum\", \"max\" or \"min\"");
     else
       intIn(v, op, "size", 2, 8, NULL); /* the portable cluster sizes */
+  } else if (ttOpIs(op, "tile.arrive")) {
+    intIn(v, op, "count", 2, 65535, NULL); /* as many as tile.split_k's slices */
   } else if (ttOpIs(op, "tile.trans")) {
     MlirType in = operandType(op, 0), out = resultType(op, 0);
     if (staticShape(in, shape) != 2 || staticShape(out, rshape) != 2 ||
@@ -486,7 +489,8 @@ static void kernelTakes(Verify *v, MlirOperation fn, MlirOperation k, intptr_t n
 
 static const char *const kLaunchKeys[] = {"kernel",     "grid", "args",       "zero_result",
                                           "zero_kernel", "reduce", "workspace", "when",
-                                          "when_range", "tma",   "cluster",    NULL};
+                                          "when_range", "tma",   "cluster",    "counters",
+                                          NULL};
 
 /* A fused function's tile.launch dictionary. */
 static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
@@ -508,6 +512,7 @@ static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
   MlirAttribute kernel = GET("kernel"), grid = GET("grid"), args = GET("args");
   MlirAttribute zero = GET("zero_result"), reduce = GET("reduce"), ws = GET("workspace");
   MlirAttribute when = GET("when"), range = GET("when_range"), tma = GET("tma");
+  MlirAttribute counters = GET("counters");
 #undef GET
   MlirOperation k = kernelNamed(v, kernel);
   if (mlirOperationIsNull(k))
@@ -559,14 +564,17 @@ static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
                "metadata runs it over cdiv(numel, 1024) programs)");
   }
   MlirOperation rk = kernelNamed(v, reduce);
-  bool wsOk = mlirAttributeIsNull(ws) ? mlirAttributeIsNull(reduce)
+  bool last = !mlirAttributeIsNull(counters); /* reduce=last-slice: no reduce kernel */
+  bool wsOk = mlirAttributeIsNull(ws) ? mlirAttributeIsNull(reduce) && !last
                                       : mlirAttributeIsAInteger(ws) &&
                                             mlirIntegerAttrGetValueInt(ws) >= 1 &&
                                             mlirIntegerAttrGetValueInt(ws) <= 65535 &&
-                                            !mlirOperationIsNull(rk);
+                                            (last ? mlirAttributeIsAUnit(counters) &&
+                                                        mlirAttributeIsNull(reduce)
+                                                  : !mlirOperationIsNull(rk));
   if (!wsOk)
-    FAIL(fn, "tile.launch: workspace = S (an integer, 1 to 65535) and reduce = @kernel (a "
-             "tile.kernel function) go together");
+    FAIL(fn, "tile.launch: workspace = S (an integer, 1 to 65535) goes with reduce = @kernel "
+             "(a tile.kernel function) or with counters (a unit attribute), not both");
   if (!mlirAttributeIsNull(when) || !mlirAttributeIsNull(range)) {
     int64_t lo = -1, hi = -1;
     if (!mlirAttributeIsNull(range) && mlirAttributeIsADenseI64Array(range) &&

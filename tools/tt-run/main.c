@@ -415,8 +415,9 @@ static TtrtStatus upload(const Session *s, TtrtProgram program, int slot,
   return st;
 }
 
-/* Uploads inputs and constants to `program`'s buffers and fills every other buffer with
- * 0xFF bytes (NaN in every float dtype) so unwritten outputs show. */
+/* Uploads inputs and constants to `program`'s buffers, fills the outputs with 0xFF bytes
+ * (NaN in every float dtype) so unwritten outputs show, and the temps with zero bytes, as
+ * the runtime allocates them (split-K's arrival counters start at zero). */
 static TtrtStatus prepareProgram(const Session *s, TtrtProgram program, TtrtError *err) {
   ttrtProgramRefresh(program); /* its temps are overwritten: `once` launches are due */
   for (int slot = 0; slot < s->meta->numTensors; ++slot) {
@@ -430,7 +431,7 @@ static TtrtStatus prepareProgram(const Session *s, TtrtProgram program, TtrtErro
     else if (role == TTRT_ROLE_CONST)
       st = upload(s, program, slot, NULL, constantValue(s->meta, slot), err);
     else
-      st = ttrtBufferFill(b, 0xFF, err);
+      st = ttrtBufferFill(b, role == TTRT_ROLE_TEMP ? 0 : 0xFF, err);
     if (st != TTRT_SUCCESS) {
       ttrtErrorPrefix(err, "preparing %%%lld: ",
                       (long long)s->meta->tensors[slot].id);

@@ -90,6 +90,24 @@ func.func @atomic_extent(%p: !tile.ptr<f32>, %v: f32) attributes {tile.kernel, t
 
 // -----
 
+func.func @arrive_count(%p: !tile.ptr<f32>, %i: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{'tile.arrive' needs count, an integer from 2 to 65535}}
+  %l = "tile.arrive"(%p, %i) {count = 1 : i32} : (!tile.ptr<f32>, i32) -> i1
+  return
+}
+
+// -----
+
+func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %w: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return
+}
+// expected-error@+1 {{tile.launch: workspace = S (an integer, 1 to 65535) goes with reduce = @kernel (a tile.kernel function) or with counters (a unit attribute), not both}}
+func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {prim.fusion = "dot", tile.launch = {args = [], counters, grid = ["1", "2", "1"], kernel = @k, reduce = @k, workspace = 2 : i32}} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
 func.func @reduce_result(%a: f32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   %t = "tile.splat"(%a) : (f32) -> tensor<4x32xf32>
   // expected-error@+1 {{'tile.reduce' gives the operand's tile without dim 1}}
