@@ -289,6 +289,17 @@ static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, 
   MlirOperation collapse, store;
   if (!workspaceEpilogue(loop, "last-slice", split + 1, numel, &collapse, &store))
     return false;
+  /* the epilogue moves under the last slice's scf.if: the accumulator must feed it alone
+   * (through the collapse), and nothing but the return may follow the store */
+  MlirOperation after = mlirOperationGetNextInBlock(store);
+  MlirValue acc = mlirOperationGetResult(loop, 0);
+  MlirOpOperand use = mlirValueGetFirstUse(acc);
+  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) ||
+      mlirOperationIsNull(after) || !ttOpIs(after, "func.return")) {
+    ttEmitError(loop, "splitk: reduce=last-slice needs the K loop's result used by its "
+                      "flattening alone and the kernel to return right after the store");
+    return false;
+  }
   MlirValue ws = ttKernelInsertArg(kernel, ptrArg, mlirTypeParseGet(ctx, ttStrRef("!tile.ptr<f32>")));
   MlirValue offsets = mlirOperationGetOperand(store, 1), mask = mlirOperationGetOperand(store, 3);
   MlirValue flat = mlirOperationGetResult(collapse, 0);

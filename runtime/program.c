@@ -80,11 +80,11 @@ static TtrtStatus allocateBuffers(Program *p, bool externalIO, TtrtError *err) {
     size_t bytes = (size_t)ttrtShapeGetNumel(&t->shape) *
                    ttrtDtypeGetSize(t->dtype);
     /* temps start zeroed (split-K's arrival counters rely on it: they put themselves back
-     * to zero after each launch), on the work stream, ahead of every launch */
+     * to zero after each launch); synchronously, so that no stream a caller launches on
+     * later can overtake it (allocation is rare) */
     if (ttrtBufferCreate(p->ctx, bytes, &p->buffers[slot], err) ||
         (t->role == TTRT_ROLE_TEMP && bytes > 0 &&
-         CU(err, memsetD8Async, (CUdeviceptr)p->buffers[slot].address, 0, bytes,
-            ttrtUnwrapContext(p->ctx)->work))) {
+         CU(err, memsetD8, (CUdeviceptr)p->buffers[slot].address, 0, bytes))) {
       ttrtErrorPrefix(err, "buffer of %%%lld: ", (long long)t->id);
       if (err)
         err->line = t->line;

@@ -725,12 +725,14 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
   return true;
 }
 
-/* tile.arrive: every thread fences its stores (fence.acq_rel.gpu) and the block meets at
- * a barrier; thread 0 adds 1 to the counter (the 32-bit word at element `index` of the
- * pointer's buffer, an atomic add), is last when the old value was count - 1, then
- * puts the counter back to 0, and writes the answer to a shared word; after a second
- * barrier every thread reads it and fences again, so the last program's loads see
- * every counted program's stores (CUDA's threadFenceReduction pattern). */
+/* tile.arrive, the pattern of cooperative groups' grid sync: the block meets at a barrier
+ * (every thread's stores are then ordered before thread 0's next ops at block scope);
+ * thread 0 alone fences (fence.acq_rel.gpu: cumulative, it releases the whole block's
+ * stores device-wide), adds 1 to the counter (the 32-bit word at element `index` of the
+ * pointer's buffer, an atomic add), is last when the old value was count - 1, fences
+ * again (acquire: the other programs' released stores are visible to this block from
+ * here), puts the counter back to 0 when last, and writes the answer to a shared word;
+ * after a second barrier every thread reads it. */
 #define ARRIVE_FLAG "__tt_arrive_flag"
 bool tgLowerArrive(Lower *l, MlirOperation op) {
   Lowered *p = tgLookup(l, mlirOperationGetOperand(op, 0));
@@ -747,13 +749,13 @@ bool tgLowerArrive(Lower *l, MlirOperation op) {
       ttNamedAttr(l->ctx, "ptxCode", mlirStringAttrGet(l->ctx, ttStrRef("fence.acq_rel.gpu;"))),
       ttNamedAttr(l->ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(l->ctx, 3, none)),
   };
-  tgBuild(l, "nvvm.inline_ptx", 0, NULL, ttNoType(), 2, fence);
   tgBarrier(l);
   tgSharedGlobal(l, ARRIVE_FLAG, 4, 4, false);
   MlirValue flag = tgSharedAddress(l, ARRIVE_FLAG);
   MlirBlock t0 = tgThread0(l, (MlirValue){NULL});
   TtBuilder saved = l->b;
   l->b = (TtBuilder){t0, mlirBlockGetTerminator(t0)};
+  tgBuild(l, "nvvm.inline_ptx", 0, NULL, ttNoType(), 2, fence);
   MlirValue word = tgGep(l, p->parts[0], ix->parts[0], i32);
   MlirType i64 = mlirIntegerTypeGet(l->ctx, 64); /* LLVM dialect enums: add 1, monotonic 2 */
   MlirNamedAttribute rmw[2] = {
@@ -764,6 +766,7 @@ bool tgLowerArrive(Lower *l, MlirOperation op) {
   MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate",
                                       mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 0));
   MlirValue last = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){old, tgConstI32(l, count - 1)}, i1, 1, &eq);
+  tgBuild(l, "nvvm.inline_ptx", 0, NULL, ttNoType(), 2, fence);
   MlirValue zero = tgConstI32(l, 0);
   /* the counter back to 0, by the last alone (every other arrival is counted by then) */
   MlirOperation ifLast = tgBuildIf(l, last, ttNoType());
@@ -781,7 +784,6 @@ bool tgLowerArrive(Lower *l, MlirOperation op) {
   MlirNamedAttribute ne = ttNamedAttr(l->ctx, "predicate",
                                       mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 1));
   MlirValue isLast = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){got, tgConstI32(l, 0)}, i1, 1, &ne);
-  tgBuild(l, "nvvm.inline_ptx", 0, NULL, ttNoType(), 2, fence);
   Lowered *out = tgDefine(l, mlirOperationGetResult(op, 0));
   out->parts[0] = isLast;
   return true;

@@ -36,18 +36,21 @@
 // CHECK-NOT: zero_result
 
 // The metadata: the workspace [5, 4, 256] (4 slices and the counters), one launch, no
-// zero line; the PTX fences, counts with an atomic add and branches on the last.
+// zero line; in the PTX the block meets, thread 0 fences, counts with an atomic add and
+// fences again, and after a second barrier every thread reads the answer.
 // META: //@tt-meta 5 arch sm_90a
 // META: //@tensor %[[W:[0-9]+]] temp f32 5x4x256
 // META-NOT: //@zero
 // META: //@launch fused_0_kernel grid 4 4 1
 // META: //@arg ptr %[[W]]
 // META-NOT: //@launch
-// META: fence.acq_rel.gpu;
 // META: bar.sync
+// META: fence.acq_rel.gpu;
 // META: atom.global.add.u32
-// META: bar.sync
 // META: fence.acq_rel.gpu;
+// META: st.shared.b32 [__tt_arrive_flag
+// META: bar.sync
+// META: ld.shared.b32 {{.*}}[__tt_arrive_flag
 // REF: output %{{[0-9]+}} f16 4x256
 func.func @linear_silu(%x: tensor<4x512xf16>, %w: tensor<256x512xf16>, %b: tensor<256xf16>) -> tensor<4x256xf16> {
   %y = "prim.linear"(%x, %w, %b) : (tensor<4x512xf16>, tensor<256x512xf16>, tensor<256xf16>) -> tensor<4x256xf16>
