@@ -221,6 +221,18 @@ static MlirValue sumSlices(TtBuilder *b, MlirLocation loc, MlirValue ws, MlirVal
   return mlirOperationGetResult(sum, 0);
 }
 
+/* Steps 5-6: stores the flattened partial tile `flat` to slice pid_k of workspace ws
+ * (f32, numel a slice) at the result's offsets under its mask, before `at`. */
+static void storePartial(MlirOperation at, MlirValue ws, MlirValue pidK, int64_t numel,
+                         MlirValue offsets, MlirValue flat, MlirValue mask) {
+  TtBuilder b = {mlirOperationGetBlock(at), at};
+  MlirLocation loc = mlirOperationGetLocation(at);
+  MlirValue base = ttBinary(&b, loc, "arith.muli", pidK,
+                            ttConstInt(&b, loc, ttI32(mlirLocationGetContext(loc)), numel));
+  MlirValue st[4] = {ws, shifted(at, offsets, base), flat, mask};
+  ttBuild(&b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+}
+
 /* Steps 5-6: the epilogue's ends (epilogueEnds), and a workspace of `slices` x numel f32
  * that i32 offsets reach; else an error naming the reduce kind. */
 static bool workspaceEpilogue(MlirOperation loop, const char *kind, int64_t slices,
@@ -245,18 +257,13 @@ static bool workspaceEpilogue(MlirOperation loop, const char *kind, int64_t slic
 static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation loop,
                      MlirValue pidK, int64_t split, int64_t numel, intptr_t ptrArg) {
   MlirContext ctx = mlirOperationGetContext(kernel);
-  MlirType i32 = ttI32(ctx);
   MlirOperation collapse, store;
   if (!workspaceEpilogue(loop, "two-stage", split, numel, &collapse, &store))
     return false;
   /* the split kernel: partial tiles to the workspace */
   MlirValue ws = ttKernelInsertArg(kernel, ptrArg, mlirTypeParseGet(ctx, ttStrRef("!tile.ptr<f32>")));
-  TtBuilder b = {mlirOperationGetBlock(store), store};
-  MlirLocation loc = mlirOperationGetLocation(store);
-  MlirValue base = ttBinary(&b, loc, "arith.muli", pidK, ttConstInt(&b, loc, i32, numel));
-  MlirValue st[4] = {ws, shifted(store, mlirOperationGetOperand(store, 1), base),
-                     mlirOperationGetResult(collapse, 0), mlirOperationGetOperand(store, 3)};
-  ttBuild(&b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
+  storePartial(store, ws, pidK, numel, mlirOperationGetOperand(store, 1),
+               mlirOperationGetResult(collapse, 0), mlirOperationGetOperand(store, 3));
   mlirOperationDestroy(store);
   ttEraseDead(mlirOperationGetBlock(loop));
 
@@ -268,7 +275,7 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
   MlirValue offsets = mlirOperationGetOperand(store, 1), mask = mlirOperationGetOperand(store, 3);
   hoistSlice(rloop, offsets, collapse);
   hoistSlice(rloop, mask, collapse);
-  b = (TtBuilder){body, collapse};
+  TtBuilder b = {body, collapse};
   MlirValue sum = sumSlices(&b, mlirOperationGetLocation(collapse), ws, offsets, mask,
                             mlirValueGetType(mlirOperationGetResult(collapse, 0)), split, numel);
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(collapse, 0), sum);
@@ -307,11 +314,9 @@ static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, 
   hoistSlice(loop, mask, collapse);
   MlirBlock body = mlirOperationGetBlock(loop);
   MlirOperation epi = mlirOperationGetNextInBlock(collapse); /* the epilogue's first op */
+  storePartial(epi, ws, pidK, numel, offsets, flat, mask);
   TtBuilder b = {body, epi};
   MlirLocation loc = mlirOperationGetLocation(store);
-  MlirValue base = ttBinary(&b, loc, "arith.muli", pidK, ttConstInt(&b, loc, i32, numel));
-  MlirValue st[4] = {ws, shifted(epi, offsets, base), flat, mask};
-  ttBuild(&b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
   /* the tile's index: grid axes 0 (tiles) and 2 (batches) */
   MlirNamedAttribute ax0 = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
   MlirNamedAttribute ax2 = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 2, i32));
@@ -343,7 +348,6 @@ static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, 
   return true;
 }
 
-/* Steps 2-6 for one kernel. */
 /* Step 2b: with split-k=0, a kernel whose epilogue is not linear (an activation) splits
  * with reduce=two-stage when the split is at least this: the grid leaves three quarters
  * of the SMs or more idle, which pays the second kernel and the partial tiles' round trip
@@ -433,6 +437,7 @@ static void decided(MlirOperation kernel, int64_t split) {
                                   ttIntAttr(ctx, split, ttI32(ctx)));
 }
 
+/* Steps 2-6 for one kernel. */
 static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOperation kernel,
                         int64_t option, int64_t sms, int64_t reduceKind, int64_t floorNs) {
   bool twoStageOpt = reduceKind == REDUCE_TWO_STAGE, useLast = reduceKind == REDUCE_LAST_SLICE;
