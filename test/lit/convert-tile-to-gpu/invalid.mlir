@@ -307,3 +307,18 @@ func.func @wgmma_wait_sync() attributes {tile.kernel, tile.num_warps = 4 : i32} 
   "hopper.wgmma_wait"() {pending = 1 : i32} : () -> ()
   return
 }
+
+// -----
+
+// scf.if in a tile kernel (split-K's last slice) takes a scalar condition, no results and
+// no else-branch.
+func.func @if_with_else(%c: i1, %p: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: scf.if needs a lowered scalar condition, no results and no else-branch}}
+  scf.if %c {
+    "tile.barrier"() : () -> ()
+  } else {
+    "tile.barrier"() : () -> ()
+  }
+  return
+}
+
