@@ -66,6 +66,35 @@ static bool readTensor(MlirOperation op, const char *opName, MlirValue v, const 
   return true;
 }
 
+/* A composite's operands and results: every static dimension at least 1, as the table
+ * asks of every op it has a line for (an empty mean would divide by zero); false after an
+ * error naming the first that is not. */
+static bool sizesAtLeastOne(MlirOperation op) {
+  intptr_t nin = mlirOperationGetNumOperands(op), n = nin + mlirOperationGetNumResults(op);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirValue v = i < nin ? mlirOperationGetOperand(op, i) : mlirOperationGetResult(op, i - nin);
+    int64_t shape[TT_MAX_RANK], rank = ttTensorShape(mlirValueGetType(v), shape);
+    bool zero = false;
+    for (int64_t d = 0; d < rank && d < TT_MAX_RANK; d++)
+      zero |= shape[d] == 0;
+    if (!zero)
+      continue;
+    char opName[64], s[TT_MAX_RANK * 21 + 1] = "";
+    ttPrimShortName(op, opName, sizeof opName);
+    for (int64_t d = 0, at = 0; d < rank && d < TT_MAX_RANK; d++)
+      at += shape[d] < 0 ? snprintf(s + at, sizeof s - (size_t)at, "%s?", d ? "x" : "")
+                         : snprintf(s + at, sizeof s - (size_t)at, d ? "x%lld" : "%lld",
+                                    (long long)shape[d]);
+    if (i < nin)
+      ttEmitError(op, "'%s' operand #%d has shape %s (dimensions must be at least 1)", opName,
+                  (int)i, s);
+    else
+      ttEmitError(op, "'%s' result has shape %s (dimensions must be at least 1)", opName, s);
+    return false;
+  }
+  return true;
+}
+
 /* Reads the array<i64> attribute `key` (at most TTRT_MAX_RANK entries) into out[*n];
  * false after an error. */
 static bool readArray(MlirOperation op, const char *opName, const char *key,
@@ -236,7 +265,7 @@ static bool visit(MlirOperation op, void *userData) {
   if (strcmp(name, "full") == 0) /* full and a dense constant are the reference's constant */
     kind = TTRT_OP_CONSTANT;
   else if (!ttrtOpLookup(name, &kind)) { /* composites: their --decompose rule's checks */
-    if (!ttDecomposeCheck(op))
+    if (!sizesAtLeastOne(op) || !ttDecomposeCheck(op))
       v->ok = false;
     return true;
   }

@@ -29,9 +29,7 @@ static MlirValue softmaxRule(Rw *w, bool log) {
   }
   MlirValue xc = dcToCompute(w, in);
   MlirType t = mlirValueGetType(xc);
-  MlirValue s = xc; /* x - max, or x when there are no elements to take the max of */
-  if (ttTensorNumel(x.type) != 0) /* -1: dynamic, not known to be empty */
-    s = dcBinary(w, "sub", xc, dcBroadcastBack(w, dcReduce(w, "amax", xc, d), t, d));
+  MlirValue s = dcBinary(w, "sub", xc, dcBroadcastBack(w, dcReduce(w, "amax", xc, d), t, d));
   MlirValue e = dcUnary(w, "exp", s);
   MlirValue y;
   if (log)

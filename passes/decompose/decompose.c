@@ -11,8 +11,7 @@
  *
  *   softmax(x, d)          m = amax(x, d); e = exp(x - b(m)); y = e / b(sum(e, d))
  *   log_softmax(x, d)      s = x - b(amax(x, d)); y = s - b(log(sum(exp(s), d)))
- *                          (d < 0 counts from the end; a tensor with no elements skips
- *                          the max, as PyTorch does)
+ *                          (d < 0 counts from the end)
  *   layer_norm(x, w, c, eps) over the last dimension:
  *                          mean = sum(x)/N; v = x - b(mean); var = sum(v*v)/N;
  *                          y = v * b(rsqrt(var + eps)) * bw(w) + bw(c)

@@ -40,19 +40,6 @@ func.func @softmax_dim0(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
 
 // -----
 
-// A tensor with no elements has no max to subtract: exp(x) / sum(exp(x)), as in PyTorch.
-// CHECK-LABEL: func.func @softmax_empty
-// CHECK-NOT: prim.amax
-// CHECK: %[[E:.*]] = "prim.exp"(%arg0)
-// CHECK: "prim.sum"(%[[E]]) {dims = array<i64: 1>, keepdim = false}
-// CHECK-NOT: prim.softmax
-func.func @softmax_empty(%x: tensor<0x4xf32>) -> tensor<0x4xf32> {
-  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<0x4xf32>) -> tensor<0x4xf32>
-  return %y : tensor<0x4xf32>
-}
-
-// -----
-
 // log_softmax: (x - m) - log(sum(exp(x - m))), m = amax(x, dim).
 // CHECK-LABEL: func.func @log_softmax
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)

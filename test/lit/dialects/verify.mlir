@@ -112,6 +112,32 @@ func.func @zero_size(%x: tensor<0x8xf32>) -> tensor<0x8xf32> {
 
 // -----
 
+// The composites too (before, a mean over 0 rows reached the column kernel's loop split and
+// divided by zero in tt-translate): operands first, then the result.
+func.func @zero_rows_mean(%x: tensor<0x1000xf32>) -> tensor<1000xf32> {
+  // expected-error@+1 {{'mean' operand #0 has shape 0x1000 (dimensions must be at least 1)}}
+  %0 = "prim.mean"(%x) {dims = array<i64: 0>, keepdim = false} : (tensor<0x1000xf32>) -> tensor<1000xf32>
+  return %0 : tensor<1000xf32>
+}
+
+// -----
+
+func.func @zero_n_linear(%x: tensor<?x64xf16>, %w: tensor<0x64xf16>) -> tensor<?x0xf16> {
+  // expected-error@+1 {{'linear' operand #1 has shape 0x64 (dimensions must be at least 1)}}
+  %0 = "prim.linear"(%x, %w) : (tensor<?x64xf16>, tensor<0x64xf16>) -> tensor<?x0xf16>
+  return %0 : tensor<?x0xf16>
+}
+
+// -----
+
+func.func @zero_result_linear(%x: tensor<3x64xf16>, %w: tensor<5x64xf16>) -> tensor<3x0xf16> {
+  // expected-error@+1 {{'linear' result has shape 3x0 (dimensions must be at least 1)}}
+  %0 = "prim.linear"(%x, %w) : (tensor<3x64xf16>, tensor<5x64xf16>) -> tensor<3x0xf16>
+  return %0 : tensor<3x0xf16>
+}
+
+// -----
+
 // broadcast_in_dim: one entry per operand dim, each a result dim, none twice; an operand
 // dim of size 1 broadcasts, any other has the size of its result dim.
 func.func @broadcast_count(%x: tensor<8xf32>) -> tensor<4x8xf32> {
