@@ -83,6 +83,14 @@ static const TtPassOption tileOptions[] = {
          "cdiv(N, 32768) blocks; 1: no clusters, such rows take the looped form; "
          "tt-translate gives 1 for targets before sm_90)",
          8, 1, 8, NULL},
+    [TT_TILE_BUCKET_SPLIT] =
+        {"bucket-split",
+         "dot kernels with a dynamic M (specialized by buckets of M: 1-16, 17-32, ..., 513-1024, "
+         "1025 on, each tiled for its largest M): 1: split a bucket once where the tile rows the "
+         "rules pick change inside it, so that an M below the change runs tiles picked for "
+         "rows like its own (e.g. M = 300 of 257-512: 64-row tiles spread over the SMs, not "
+         "128-row ones that leave SMs idle); 0: the buckets alone",
+         1, 0, 1, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =

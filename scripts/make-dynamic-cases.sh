@@ -20,8 +20,8 @@
 #  - dot: f32 (bf16x3), f16 and bf16 linear layers [?, K] x [N, K]^T with odd N and K (4100 x 1000 with a
 #    bias and GELU epilogue; 3001 x 4096: split-K adds rows off 16-byte alignment with no
 #    static extent), an fp8 scaled_mm [?, 4096] x [4096, 4096]^T, and the decode
-#    shape 8192 x 8192 f16, at M = 1, 7, 16, 17, 33, 64, 65, 100, 129, 300 (every bucket
-#    and its edges).
+#    shape 8192 x 8192 f16, at M = 1, 7, 16, 17, 33, 64, 65, 100, 129, 300, 400 (every bucket
+#    and its edges; 300 and 400 on the two parts of 257-512 that bucket-split makes at N = 4100).
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run dynamic-cases
 # and without a GPU `tt-run --ref-only --dim s0=N FILE` evaluates a case's reference.
@@ -109,7 +109,7 @@ dyn attention_f16 'func.func @main(%q: tensor<?x8x128x64xf16>, %k: tensor<?x8x12
   %o4 = "prim.reshape"(%o) : (tensor<?x128x64xf16>) -> tensor<?x8x128x64xf16>
   return %o4 : tensor<?x8x128x64xf16>
 }' 1 3
-M="1 7 16 17 33 64 65 100 129 300"
+M="1 7 16 17 33 64 65 100 129 300 400"
 dyn linear_silu_f16 "$(linear '?' 4100 1000 f16 1 silu)" $M
 dyn linear_bf16 "$(linear '?' 1000 4104 bf16 0)" $M
 dyn linear_odd_n_f16 "$(linear '?' 3001 4096 f16 0)" $M # split-K's adds of rows off 16 bytes, no extent

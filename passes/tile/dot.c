@@ -21,7 +21,8 @@
  * batched [B, M, K] x [B, K, N] matmul; a dynamic B is dim(a, 0) at run time, and M, N
  * and K stay static). --splitk splits the K loop further.
  * A dynamic M (a 2-D [?, K] A: a decode batch that changes every step) is specialized by
- * buckets of M (kMBuckets): the fused function is cloned once per bucket after the first
+ * buckets of M (kMBuckets, each split where the rules' tile rows change inside it:
+ * dotBuckets): the fused function is cloned once per bucket after the first
  * (`tile.variant_of = @<fusion>`, `tile.when = array<i64: lo, hi>`), and each copy is tiled
  * with the geometry of its bucket's largest M, reading the true M from a kernel argument
  * for its masks; its launch carries `when = "dim(%iA,0)"` and `when_range = [lo, hi]`, so
@@ -42,12 +43,42 @@
  * tiles picked for at most twice its size). Inside a decode bucket a kernel reads the same
  * tiles a static one of that bucket's M does. A bucket whose tile rows vary with M
  * (cdiv(lo, BM) < cdiv(hi, BM)) takes them from M at run time, so no program streams the
- * weight for rows past M. */
-static const struct {
+ * weight for rows past M. With the option bucket-split (the default), dotBuckets splits
+ * each of these once where the rules' tile rows change inside it (below). */
+typedef struct {
   int64_t lo, hi, rep; /* hi 0: open */
-} kMBuckets[] = {{1, 16, 16},     {17, 32, 32},     {33, 64, 64},      {65, 128, 128},
-                 {129, 256, 256}, {257, 512, 512}, {513, 1024, 1024}, {1025, 0, 4096}};
+} MBucket;
+static const MBucket kMBuckets[] = {
+    {1, 16, 16},     {17, 32, 32},     {33, 64, 64},      {65, 128, 128},
+    {129, 256, 256}, {257, 512, 512}, {513, 1024, 1024}, {1025, 0, 4096}};
 #define NUM_M_BUCKETS (int)(sizeof kMBuckets / sizeof kMBuckets[0])
+
+/* The buckets of dot d's dynamic M under options o, into out (at most 2 * NUM_M_BUCKETS);
+ * returns how many. Each of kMBuckets is kept, or with bucket-split split once: where the
+ * rules pick other tile rows (block-m) for some M of it than for its rep, at the largest
+ * such M, M', into [lo, M'] (tiled for M') and [M' + 1, hi] (for rep). The case: a
+ * 257-512 bucket's 128 x 128 tiles at N = 4100 make cdiv(M, 128) x 33 programs, 99 at
+ * M = 300, fewer than the SMs, where the static rules spread 64-row tiles over the SMs
+ * (tmaSpread: 260 programs of 64 x 80) up to M = 384: split, M = 257-384 runs the tiles
+ * of M = 384 (64 x 96, 5 x 43 programs at M = 300) and 385-512 those of 512. */
+static int dotBuckets(const DotOperands *d, const TtPassOptions *o, MBucket *out) {
+  int n = 0;
+  for (int i = 0; i < NUM_M_BUCKETS; i++) {
+    MBucket b = kMBuckets[i];
+    int64_t m = b.rep - 1;
+    if (o->v[TT_TILE_BUCKET_SPLIT]) {
+      int64_t rows = tileDotBlockM(d, o, b.rep);
+      while (m >= b.lo && tileDotBlockM(d, o, m) == rows)
+        m--;
+    }
+    if (o->v[TT_TILE_BUCKET_SPLIT] && m >= b.lo) {
+      out[n++] = (MBucket){b.lo, m, m};
+      b.lo = m + 1;
+    }
+    out[n++] = b;
+  }
+  return n;
+}
 
 /* The input index of block argument v of the fused function, or -1. */
 static int inputIndex(MlirBlock fbody, MlirValue v) {
@@ -426,25 +457,28 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   return true;
 }
 
-/* A dynamic M: the bucket of fusion (its `tile.when`; the first bucket, after cloning the
- * fusion once for every other bucket, when it has none yet); sets d->m to the bucket's
- * geometry size and d->mHi. */
-static bool dynamicBucket(MlirOperation fusion, DotOperands *d) {
+/* A dynamic M: the bucket of fusion (its `tile.when`; the first of dotBuckets, after
+ * cloning the fusion once for every other bucket, when it has none yet); sets d->m to the
+ * bucket's geometry size and d->mLo, d->mHi. A `tile.when` must lie inside one of
+ * kMBuckets (whatever the options that split them). */
+static bool dynamicBucket(MlirOperation fusion, DotOperands *d, const TtPassOptions *o) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirAttribute w = ttOpAttr(fusion, "tile.when");
   if (mlirAttributeIsNull(w)) {
+    MBucket buckets[2 * NUM_M_BUCKETS];
+    int n = dotBuckets(d, o, buckets);
     char name[128] = "";
     ttOpAttrStr(fusion, "sym_name", name, sizeof name);
     MlirAttribute self = mlirFlatSymbolRefAttrGet(ctx, ttStrRef(name));
     MlirOperation after = fusion;
-    for (int i = 1; i < NUM_M_BUCKETS; i++) {
+    for (int i = 1; i < n; i++) {
       MlirOperation c = mlirOperationClone(fusion);
       char cname[160];
-      if (kMBuckets[i].hi)
-        snprintf(cname, sizeof cname, "%s_m%lld", name, (long long)kMBuckets[i].hi);
+      if (buckets[i].hi)
+        snprintf(cname, sizeof cname, "%s_m%lld", name, (long long)buckets[i].hi);
       else
-        snprintf(cname, sizeof cname, "%s_m%lldup", name, (long long)kMBuckets[i].lo);
-      int64_t range[2] = {kMBuckets[i].lo, kMBuckets[i].hi};
+        snprintf(cname, sizeof cname, "%s_m%lldup", name, (long long)buckets[i].lo);
+      int64_t range[2] = {buckets[i].lo, buckets[i].hi};
       mlirOperationSetAttributeByName(c, ttStrRef("sym_name"), ttStrAttr(ctx, cname));
       mlirOperationSetAttributeByName(c, ttStrRef("tile.variant_of"), self);
       mlirOperationSetAttributeByName(c, ttStrRef("tile.when"),
@@ -452,7 +486,7 @@ static bool dynamicBucket(MlirOperation fusion, DotOperands *d) {
       mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(fusion), after, c);
       after = c;
     }
-    int64_t range[2] = {kMBuckets[0].lo, kMBuckets[0].hi};
+    int64_t range[2] = {buckets[0].lo, buckets[0].hi};
     w = mlirDenseI64ArrayGet(ctx, 2, range);
     mlirOperationSetAttributeByName(fusion, ttStrRef("tile.when"), w);
   }
@@ -461,15 +495,19 @@ static bool dynamicBucket(MlirOperation fusion, DotOperands *d) {
     return false;
   }
   int64_t lo = mlirDenseI64ArrayGetElement(w, 0), hi = mlirDenseI64ArrayGetElement(w, 1);
-  for (int i = 0; i < NUM_M_BUCKETS; i++)
-    if (kMBuckets[i].lo == lo && kMBuckets[i].hi == hi) {
-      d->m = kMBuckets[i].rep;
+  for (int i = 0; i < NUM_M_BUCKETS; i++) {
+    MBucket b = kMBuckets[i];
+    bool inside = lo >= b.lo && (b.hi ? lo <= hi && hi <= b.hi : hi == 0 || lo <= hi);
+    if (inside) {
+      d->m = hi ? hi : b.rep;
       d->mLo = lo;
       d->mHi = hi;
       return true;
     }
-  ttEmitError(fusion, "tile: tile.when [%lld, %lld] is not a bucket of M", (long long)lo,
-              (long long)hi);
+  }
+  ttEmitError(fusion, "tile: tile.when [%lld, %lld] is not a bucket of M (inside one of 1-16, "
+                      "17-32, ..., 513-1024, 1025 on)",
+              (long long)lo, (long long)hi);
   return false;
 }
 
@@ -480,6 +518,6 @@ bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts) {
   DotGeometry g;
   return tileFusionBody(fusion, &fbody, &outType) &&
          tileCheckDtype(fusion, outType, "the result", false) && dotOperands(fusion, fbody, &d) &&
-         (!d.dynM || dynamicBucket(fusion, &d)) && tileDotGeometry(fusion, &d, opts, &g) &&
+         (!d.dynM || dynamicBucket(fusion, &d, opts)) && tileDotGeometry(fusion, &d, opts, &g) &&
          tileDot(fusion, fbody, &d, &g);
 }

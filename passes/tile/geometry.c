@@ -569,6 +569,34 @@ static void tuneKey(const DotOperands *d, char *buf, size_t n) {
            ttDtypeName(d->belem), d->bT ? "nk" : "kn");
 }
 
+/* The rules' picks (steps 1-8) for dot d at m rows under options o, into f and g; true
+ * where the operands are TMA boxes. */
+static bool dotRules(const DotOperands *d, const TtPassOptions *o, int64_t m, Facts *f,
+                     DotGeometry *g) {
+  const TtTarget *target = ttTargetDefault();
+  *f = (Facts){.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
+               /* k: A's own K (a K pad's operand, whose pad only rounds K up to whole
+                * lines: the rules were fitted on the shapes' own K) */
+               .m = m, .n = d->n, .k = d->ka, .batch = d->dynBatch ? 1 : d->batch,
+               .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
+               .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
+               .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
+  bool tma = o->v[TT_TILE_TMA] && (d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch)) &&
+             tmaOperands(d); /* options tma and tma-batched (1 by default) */
+  if (tma)
+    tmaGeometry(f, g);
+  else
+    registerGeometry(f, g);
+  return tma;
+}
+
+int64_t tileDotBlockM(const DotOperands *d, const TtPassOptions *o, int64_t m) {
+  Facts f;
+  DotGeometry g = {0};
+  dotRules(d, o, m, &f, &g);
+  return f.bm;
+}
+
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *given,
                      DotGeometry *g) {
   /* The options: the user's where given, else a tuning cache entry's, else the rules'. */
@@ -579,19 +607,8 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   if (g->tuned)
     ttTuneOptions(g->tuned, ttPassLookup("tile"), &tuned);
   const TtTarget *target = ttTargetDefault();
-  Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
-             /* k: A's own K (a K pad's operand, whose pad only rounds K up to whole
-              * lines: the rules were fitted on the shapes' own K) */
-             .m = d->m, .n = d->n, .k = d->ka, .batch = d->dynBatch ? 1 : d->batch,
-             .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
-             .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
-             .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
-  bool tma = o->v[TT_TILE_TMA] && (d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch)) &&
-             tmaOperands(d); /* options tma and tma-batched (1 by default) */
-  if (tma)
-    tmaGeometry(&f, g);
-  else
-    registerGeometry(&f, g);
+  Facts f;
+  bool tma = dotRules(d, o, d->m, &f, g);
   g->bm = f.bm;
   g->bn = f.bn;
   g->bk = f.bk;

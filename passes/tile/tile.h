@@ -189,6 +189,9 @@ int64_t tileOnlineChunks(const Geometry *g);
  * the shape; false (after a diagnostic at fusion) when the tile cannot be lowered. */
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *o,
                      DotGeometry *g);
+/* The tile rows (block-m) the rules pick for dot d at m rows under options o (the tuning
+ * cache aside): where a dynamic M's bucket is split (dot.c). */
+int64_t tileDotBlockM(const DotOperands *d, const TtPassOptions *o, int64_t m);
 /* The column tiles' width (*bn) the TMA rules give a 2-D m x n x k f16/bf16 dot of a
  * transposed weight with default options, and whether they are the big grid's 128 x 256 tiles on 8
  * warps (compute-bound): for --fuse's cost of a K pad read in place (fuse/common.c). */
