@@ -12,9 +12,10 @@ bin=${TT_BIN:-$root/build}
 out=${1:-$root/${default_out:?caselib.sh: set default_out or pass OUTDIR}}
 mkdir -p "$out"
 rm -f "$out"/*.ptx
-compile() { # name size-tag mlir-text [tile options] -> OUTDIR/name_size-tag.ptx
+compile() { # name size-tag mlir-text [tile options] -> OUTDIR/name_size-tag.ptx (the
+  # options' --tile runs before --splitk, which tiles dot groups with --tile's defaults)
   printf '%s\n' "$3" | "$bin/tt-opt" --decompose${TT_DECOMPOSE:+="$TT_DECOMPOSE"} \
-    --fuse${TT_FUSE:+="$TT_FUSE"} --splitk ${4:+--tile="$4"} |
+    --fuse${TT_FUSE:+="$TT_FUSE"} ${4:+--tile="$4"} --splitk |
     "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} -o "$out/$1_$2.ptx"
 }
 reduce() { # name op dtype shape dims keepdim [attrs]: prim.<op> over dims (comma-separated)

@@ -6,14 +6,16 @@
 #   one, bf16 4100 x 1000 with a bias and SiLU epilogue,
 # at M = 1 2 4 8 16 24 32 48 64 (the issue's range) and 100 128 300 (past it). The device
 # times both with scripts/bench_dynamic.sh build-gpu/tt-run dynamic-bench.
+# MS (env) replaces the M list; DYN_TILE (env) gives --tile options to the dynamic PTX
+# alone (DYN_TILE=bucket-split=0: the power-of-two buckets, for an A/B of two folders).
 set -euo pipefail
 default_out=dynamic-bench
 source "$(dirname "$0")/caselib.sh"
-MS="1 2 4 8 16 24 32 48 64 100 128 300"
+MS=${MS:-1 2 4 8 16 24 32 48 64 100 128 300}
 case_() { # name generator-function args-after-M...
   local name=$1 gen=$2
   shift 2
-  compile "$name" dyn "$($gen '?' "$@")"
+  compile "$name" dyn "$($gen '?' "$@")" "${DYN_TILE:-}"
   for m in $MS; do compile "$name" "m$m" "$($gen "$m" "$@")"; done
 }
 case_ linear_8192x8192_f16 linear 8192 8192 f16 0
