@@ -13,8 +13,9 @@
  * array<i64>, compare's direction, keepdim a bool where given, argmax's `dim` an integer
  * where given (absent: every dim, as torch.argmax's dim=None), and a dense constant
  * of the result's type. The composites (linear, softmax, ...), which have no prim line,
- * are checked by their --decompose rule run on a copy that is thrown away
- * (ttDecomposeCheck): the same checks the pass makes before it rewrites them. Every
+ * need every static dimension of their operands and result at least 1 (as the table asks
+ * of the others) and are checked by their --decompose rule run on a copy that is thrown
+ * away (ttDecomposeCheck): the same checks the pass makes before it rewrites them. Every
  * failing op gets a located error; the walk goes on, so one
  * run reports every bad op. Messages are the table's, with operands named #0, #1, #2.
  */
@@ -74,14 +75,16 @@ static bool sizesAtLeastOne(MlirOperation op) {
   for (intptr_t i = 0; i < n; i++) {
     MlirValue v = i < nin ? mlirOperationGetOperand(op, i) : mlirOperationGetResult(op, i - nin);
     int64_t shape[TT_MAX_RANK], rank = ttTensorShape(mlirValueGetType(v), shape);
+    if (rank > TT_MAX_RANK)
+      continue; /* (the rule's own check reports the rank) */
     bool zero = false;
-    for (int64_t d = 0; d < rank && d < TT_MAX_RANK; d++)
+    for (int64_t d = 0; d < rank; d++)
       zero |= shape[d] == 0;
     if (!zero)
       continue;
     char opName[64], s[TT_MAX_RANK * 21 + 1] = "";
     ttPrimShortName(op, opName, sizeof opName);
-    for (int64_t d = 0, at = 0; d < rank && d < TT_MAX_RANK; d++)
+    for (int64_t d = 0, at = 0; d < rank; d++)
       at += shape[d] < 0 ? snprintf(s + at, sizeof s - (size_t)at, "%s?", d ? "x" : "")
                          : snprintf(s + at, sizeof s - (size_t)at, d ? "x%lld" : "%lld",
                                     (long long)shape[d]);

@@ -30,7 +30,8 @@
  *     hi>`, `tma` entries array<i64: input, [batch,] D0, D1, box rows, box columns>; the kernel's
  *     parameters what the launch passes: inputs + results (+ workspace) pointers, one
  *     integer per arg, one descriptor per tma entry; tile.when / tile.variant_of as --tile
- *     writes them.
+ *     writes them, the buckets of a fused function and its variants covering every M >= 1
+ *     exactly once (bucketCover: one pass over the functions, a sort by owner).
  * Every failing op gets a located error and the walk goes on, so one run reports them all.
  */
 #include "tt.h"
@@ -618,6 +619,16 @@ static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
 static const char *const kFusionKinds[] = {"elementwise", "row", "column", "permute", "dot",
                                            NULL};
 
+/* The bucket [lo, hi] of tile.when w (hi 0: open); false when w is not one. */
+static bool bucketOf(MlirAttribute w, int64_t *lo, int64_t *hi) {
+  if (!mlirAttributeIsADenseI64Array(w) || mlirDenseArrayGetNumElements(w) != 2)
+    return false;
+  int64_t l = mlirDenseI64ArrayGetElement(w, 0), h = mlirDenseI64ArrayGetElement(w, 1);
+  if (lo)
+    *lo = l, *hi = h;
+  return l >= 1 && l <= INT32_MAX && (h == 0 || (l <= h && h <= INT32_MAX));
+}
+
 /* A fused function: its kind, launch and bucket attributes. */
 static void fusedFunc(Verify *v, MlirOperation f) {
   MlirAttribute kind = ttOpAttr(f, "prim.fusion");
@@ -633,10 +644,11 @@ static void fusedFunc(Verify *v, MlirOperation f) {
   if (!mlirAttributeIsNull(l))
     launchOf(v, f, l);
   MlirAttribute w = ttOpAttr(f, "tile.when");
-  if (!mlirAttributeIsNull(w) &&
-      (!mlirAttributeIsADenseI64Array(w) || mlirDenseArrayGetNumElements(w) != 2 ||
-       mlirDenseI64ArrayGetElement(w, 0) < 1))
-    FAIL(f, "tile.when must be array<i64: lo, hi> (a bucket of M, lo >= 1)");
+  if (!mlirAttributeIsNull(w) && !bucketOf(w, NULL, NULL)) {
+    FAIL(f, "tile.when must be array<i64: lo, hi> (a bucket of M: 1 <= lo <= hi < 2^31, or "
+            "hi 0: every M from lo on)");
+    w = (MlirAttribute){NULL};
+  }
   MlirAttribute of = ttOpAttr(f, "tile.variant_of");
   if (!mlirAttributeIsNull(of)) {
     MlirOperation o = {NULL};
@@ -671,10 +683,75 @@ static bool visit(MlirOperation op, void *data) {
   return true;
 }
 
+/* One bucket of a dynamic M: the fused function it belongs to (itself or the one its
+ * tile.variant_of names), its range and the function that carries it. */
+typedef struct {
+  MlirStringRef owner;
+  int64_t lo, hi; /* hi 0: open, sorted last */
+  MlirOperation at;
+} Bucket;
+
+static int ownerOrder(const Bucket *x, const Bucket *y) {
+  size_t n = x->owner.length < y->owner.length ? x->owner.length : y->owner.length;
+  int c = memcmp(x->owner.data, y->owner.data, n);
+  return c ? c : (x->owner.length > y->owner.length) - (x->owner.length < y->owner.length);
+}
+
+static int bucketOrder(const void *a, const void *b) {
+  const Bucket *x = a, *y = b;
+  int c = ownerOrder(x, y);
+  return c ? c : (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The buckets of each fused function with tile.when and of its variants cover every M >= 1
+ * exactly once (the runtime launches each bucket whose range holds M: a gap runs no
+ * kernel, an overlap two). One pass over the module's functions, then a sort by owner. */
+static void bucketCover(Verify *v, MlirOperation root) {
+  Bucket *b = NULL;
+  size_t n = 0, cap = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f)) {
+    MlirAttribute w = ttOpAttr(f, "tile.when"), of = ttOpAttr(f, "tile.variant_of");
+    MlirAttribute name = ttOpAttr(f, "sym_name");
+    Bucket e = {.at = f};
+    if (!ttOpIs(f, "func.func") || mlirAttributeIsNull(w) || !bucketOf(w, &e.lo, &e.hi) ||
+        !mlirAttributeIsAString(name) ||
+        (!mlirAttributeIsNull(of) && !mlirAttributeIsAFlatSymbolRef(of)))
+      continue; /* (fusedFunc reports these) */
+    e.owner = mlirAttributeIsNull(of) ? mlirStringAttrGetValue(name)
+                                      : mlirFlatSymbolRefAttrGetValue(of);
+    if (n == cap)
+      b = ttRealloc(b, (cap = cap ? 2 * cap : 16) * sizeof *b);
+    b[n++] = e;
+  }
+  if (n)
+    qsort(b, n, sizeof *b, bucketOrder);
+  for (size_t i = 0; i < n; i++) {
+    bool first = i == 0 || ownerOrder(&b[i - 1], &b[i]) != 0;
+    bool last = i + 1 == n || ownerOrder(&b[i], &b[i + 1]) != 0;
+    int64_t want = first ? 1 : b[i - 1].hi + 1;
+    const char *why = NULL;
+    if (!first && b[i - 1].hi == 0)
+      why = "follows an open bucket (hi 0)";
+    else if (b[i].lo != want)
+      why = b[i].lo > want ? "leaves a gap before it" : "overlaps the one before it";
+    else if (last && b[i].hi != 0)
+      why = "is the last but not open (hi 0): larger M run no kernel";
+    if (why)
+      FAIL(b[i].at, "tile.when [%lld, %lld] %s: the buckets of @%.*s and its variants must "
+                    "cover every M >= 1 once",
+           (long long)b[i].lo, (long long)b[i].hi, why, (int)b[i].owner.length,
+           b[i].owner.data);
+  }
+  free(b);
+}
+
 bool ttTileVerify(MlirOperation root) {
   Verify v = {.module = mlirModuleFromOperation(root), .ok = true};
   ttModuleIndexInit(&v.index, v.module);
   ttWalk(root, visit, &v);
+  bucketCover(&v, root);
   ttModuleIndexDestroy(&v.index);
   ttStrIndexDestroy(&v.gpuFuncs);
   free(v.gpuOps);

@@ -288,6 +288,60 @@ func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {prim.fusion
 
 // -----
 
+// A dynamic M's buckets (tile.when on a fused function and on each copy whose
+// tile.variant_of names it) cover every M >= 1 exactly once: a gap would run no kernel at
+// some M, an overlap two.
+// expected-error@+4 {{tile.when [20, 0] leaves a gap before it: the buckets of @f and its variants must cover every M >= 1 once}}
+func.func private @f(%x: tensor<?x8xf16>) -> tensor<?x8xf16> attributes {prim.fusion = "dot", tile.when = array<i64: 1, 16>} {
+  return %x : tensor<?x8xf16>
+}
+func.func private @f_m20up(%x: tensor<?x8xf16>) -> tensor<?x8xf16> attributes {prim.fusion = "dot", tile.variant_of = @f, tile.when = array<i64: 20, 0>} {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error@+4 {{tile.when [10, 0] overlaps the one before it: the buckets of @f and its variants must cover every M >= 1 once}}
+func.func private @f(%x: tensor<?x8xf16>) -> tensor<?x8xf16> attributes {prim.fusion = "dot", tile.when = array<i64: 1, 16>} {
+  return %x : tensor<?x8xf16>
+}
+func.func private @f_m10up(%x: tensor<?x8xf16>) -> tensor<?x8xf16> attributes {prim.fusion = "dot", tile.variant_of = @f, tile.when = array<i64: 10, 0>} {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error@+1 {{tile.when [1, 16] is the last but not open (hi 0): larger M run no kernel: the buckets of @f and its variants must cover every M >= 1 once}}
+func.func private @f(%x: tensor<?x8xf16>) -> tensor<?x8xf16> attributes {prim.fusion = "dot", tile.when = array<i64: 1, 16>} {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error@+1 {{tile.when [17, 0] follows an open bucket (hi 0)}}
+func.func private @f(%x: tensor<?x8xf16>) -> tensor<?x8xf16> attributes {prim.fusion = "dot", tile.when = array<i64: 17, 0>} {
+  return %x : tensor<?x8xf16>
+}
+func.func private @f_m1up(%x: tensor<?x8xf16>) -> tensor<?x8xf16> attributes {prim.fusion = "dot", tile.variant_of = @f, tile.when = array<i64: 1, 0>} {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error@+1 {{tile.when must be array<i64: lo, hi> (a bucket of M: 1 <= lo <= hi < 2^31, or hi 0: every M from lo on)}}
+func.func private @f(%x: tensor<?x8xf16>) -> tensor<?x8xf16> attributes {prim.fusion = "dot", tile.when = array<i64: 300, 200>} {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error@+1 {{tile.when must be array<i64: lo, hi> (a bucket of M: 1 <= lo <= hi < 2^31, or hi 0: every M from lo on)}}
+func.func private @f(%x: tensor<?x8xf16>) -> tensor<?x8xf16> attributes {prim.fusion = "dot", tile.when = array<i64: 1, 9223372036854775807>} {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
 // Verifies: a launch with every key, over a kernel that takes what it passes.
 func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %w: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32, tile.split_k = 2 : i32} {
   return
