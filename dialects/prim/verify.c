@@ -67,35 +67,66 @@ static bool readTensor(MlirOperation op, const char *opName, MlirValue v, const 
   return true;
 }
 
-/* A composite's operands and results: every static dimension at least 1, as the table
- * asks of every op it has a line for (an empty mean would divide by zero); false after an
- * error naming the first that is not. */
+/* True when type t (a ranked tensor of rank <= TT_MAX_RANK; other types pass: the rules
+ * report them) has every static dimension at least 1, as the table asks of every op it
+ * has a line for (an empty mean would divide by zero); else an error at op naming it
+ * `what` ('mean' operand #0, 'mean' result, function @f argument #0 ...). */
+static bool sizesOf(MlirOperation op, MlirType t, const char *what) {
+  int64_t shape[TT_MAX_RANK], rank = ttTensorShape(t, shape);
+  bool zero = false;
+  for (int64_t d = 0; d < rank && rank <= TT_MAX_RANK; d++)
+    zero |= shape[d] == 0;
+  if (!zero)
+    return true;
+  char s[TT_MAX_RANK * 21 + 1] = "";
+  for (int64_t d = 0, at = 0; d < rank; d++)
+    at += shape[d] < 0 ? snprintf(s + at, sizeof s - (size_t)at, "%s?", d ? "x" : "")
+                       : snprintf(s + at, sizeof s - (size_t)at, d ? "x%lld" : "%lld",
+                                  (long long)shape[d]);
+  ttEmitError(op, "%s has shape %s (dimensions must be at least 1)", what, s);
+  return false;
+}
+
+/* A composite's operands and results (sizesOf); false after an error naming the first. */
 static bool sizesAtLeastOne(MlirOperation op) {
+  char name[64], what[96];
+  ttPrimShortName(op, name, sizeof name);
   intptr_t nin = mlirOperationGetNumOperands(op), n = nin + mlirOperationGetNumResults(op);
   for (intptr_t i = 0; i < n; i++) {
-    MlirValue v = i < nin ? mlirOperationGetOperand(op, i) : mlirOperationGetResult(op, i - nin);
-    int64_t shape[TT_MAX_RANK], rank = ttTensorShape(mlirValueGetType(v), shape);
-    if (rank > TT_MAX_RANK)
-      continue; /* (the rule's own check reports the rank) */
-    bool zero = false;
-    for (int64_t d = 0; d < rank; d++)
-      zero |= shape[d] == 0;
-    if (!zero)
-      continue;
-    char opName[64], s[TT_MAX_RANK * 21 + 1] = "";
-    ttPrimShortName(op, opName, sizeof opName);
-    for (int64_t d = 0, at = 0; d < rank; d++)
-      at += shape[d] < 0 ? snprintf(s + at, sizeof s - (size_t)at, "%s?", d ? "x" : "")
-                         : snprintf(s + at, sizeof s - (size_t)at, d ? "x%lld" : "%lld",
-                                    (long long)shape[d]);
     if (i < nin)
-      ttEmitError(op, "'%s' operand #%d has shape %s (dimensions must be at least 1)", opName,
-                  (int)i, s);
+      snprintf(what, sizeof what, "'%s' operand #%d", name, (int)i);
     else
-      ttEmitError(op, "'%s' result has shape %s (dimensions must be at least 1)", opName, s);
-    return false;
+      snprintf(what, sizeof what, "'%s' result", name);
+    MlirValue v = i < nin ? mlirOperationGetOperand(op, i) : mlirOperationGetResult(op, i - nin);
+    if (!sizesOf(op, mlirValueGetType(v), what))
+      return false;
   }
   return true;
+}
+
+/* A function's arguments and results (sizesOf): the runtime allocates and the reference
+ * reads every tensor a program takes or gives. */
+static bool signatureSizes(MlirOperation f) {
+  MlirAttribute ft = ttOpAttr(f, "function_type"), name = ttOpAttr(f, "sym_name");
+  if (mlirAttributeIsNull(ft) || !mlirAttributeIsAType(ft) || !mlirAttributeIsAString(name))
+    return true;
+  MlirType t = mlirTypeAttrGetValue(ft);
+  if (!mlirTypeIsAFunction(t))
+    return true;
+  MlirStringRef fn = mlirStringAttrGetValue(name);
+  char what[160];
+  bool ok = true;
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(t) && ok; i++) {
+    snprintf(what, sizeof what, "function @%.*s argument #%d", (int)(fn.length < 100 ? fn.length : 100),
+             fn.data, (int)i);
+    ok = sizesOf(f, mlirFunctionTypeGetInput(t, i), what);
+  }
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumResults(t) && ok; i++) {
+    snprintf(what, sizeof what, "function @%.*s result #%d", (int)(fn.length < 100 ? fn.length : 100),
+             fn.data, (int)i);
+    ok = sizesOf(f, mlirFunctionTypeGetResult(t, i), what);
+  }
+  return ok;
 }
 
 /* Reads the array<i64> attribute `key` (at most TTRT_MAX_RANK entries) into out[*n];
@@ -260,6 +291,8 @@ static bool verifyOp(MlirOperation op, TtrtOp kind) {
 
 static bool visit(MlirOperation op, void *userData) {
   Verify *v = userData;
+  if (ttOpIs(op, "func.func") && !signatureSizes(op))
+    v->ok = false;
   if (!ttOpHasPrefix(op, "prim."))
     return true;
   char name[64];

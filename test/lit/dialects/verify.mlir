@@ -103,7 +103,9 @@ func.func @rank9(%x: tensor<1x1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x1x2x
 
 // -----
 
-// Every dimension is at least 1 (the reference's tensors have no empty dimension).
+// Every dimension is at least 1 (the reference's tensors have no empty dimension): of
+// every op's operands and result, and of every function's arguments and results.
+// expected-error@+1 {{function @zero_size argument #0 has shape 0x8 (dimensions must be at least 1)}}
 func.func @zero_size(%x: tensor<0x8xf32>) -> tensor<0x8xf32> {
   // expected-error@+1 {{'exp' result has shape 0x8 (dimensions must be at least 1)}}
   %0 = "prim.exp"(%x) : (tensor<0x8xf32>) -> tensor<0x8xf32>
@@ -112,8 +114,18 @@ func.func @zero_size(%x: tensor<0x8xf32>) -> tensor<0x8xf32> {
 
 // -----
 
+// An argument no op reads (tt-run would refuse the program's metadata).
+// expected-error@+1 {{function @unused_empty argument #1 has shape 0x4 (dimensions must be at least 1)}}
+func.func @unused_empty(%x: tensor<2xf32>, %e: tensor<0x4xf32>) -> tensor<2xf32> {
+  %0 = "prim.exp"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
 // The composites too (before, a mean over 0 rows reached the column kernel's loop split and
 // divided by zero in tt-translate): operands first, then the result.
+// expected-error@+1 {{function @zero_rows_mean argument #0 has shape 0x1000 (dimensions must be at least 1)}}
 func.func @zero_rows_mean(%x: tensor<0x1000xf32>) -> tensor<1000xf32> {
   // expected-error@+1 {{'mean' operand #0 has shape 0x1000 (dimensions must be at least 1)}}
   %0 = "prim.mean"(%x) {dims = array<i64: 0>, keepdim = false} : (tensor<0x1000xf32>) -> tensor<1000xf32>
@@ -122,6 +134,7 @@ func.func @zero_rows_mean(%x: tensor<0x1000xf32>) -> tensor<1000xf32> {
 
 // -----
 
+// expected-error@+1 {{function @zero_n_linear argument #1 has shape 0x64 (dimensions must be at least 1)}}
 func.func @zero_n_linear(%x: tensor<?x64xf16>, %w: tensor<0x64xf16>) -> tensor<?x0xf16> {
   // expected-error@+1 {{'linear' operand #1 has shape 0x64 (dimensions must be at least 1)}}
   %0 = "prim.linear"(%x, %w) : (tensor<?x64xf16>, tensor<0x64xf16>) -> tensor<?x0xf16>
@@ -130,6 +143,7 @@ func.func @zero_n_linear(%x: tensor<?x64xf16>, %w: tensor<0x64xf16>) -> tensor<?
 
 // -----
 
+// expected-error@+1 {{function @zero_result_linear result #0 has shape 3x0 (dimensions must be at least 1)}}
 func.func @zero_result_linear(%x: tensor<3x64xf16>, %w: tensor<5x64xf16>) -> tensor<3x0xf16> {
   // expected-error@+1 {{'linear' result has shape 3x0 (dimensions must be at least 1)}}
   %0 = "prim.linear"(%x, %w) : (tensor<3x64xf16>, tensor<5x64xf16>) -> tensor<3x0xf16>
