@@ -284,6 +284,7 @@ MlirValue dcRuleArgReduce(Rw *w) {
   memcpy(ys, xs.shape, sizeof ys);
   if (mlirAttributeIsNull(dimAttr)) {
     int64_t n = ttTensorNumel(xs.type);
+    n = n < 0 ? mlirShapedTypeGetDynamicSize() : n; /* a dynamic dim: `?` elements */
     if (xs.rank != 1)
       y = dcPrim(w, "reshape", 1, &x, dcTensorOf(1, &n, elem), 0, NULL);
     yr = 1;

@@ -121,6 +121,21 @@ static int cmpfPredicate(const char *dir) {
   return -1;
 }
 
+/* True when broadcast_in_dim op maps a dynamic operand dim to a static result dim. */
+static bool dynamicIntoStatic(MlirOperation op) {
+  MlirType rt = mlirValueGetType(mlirOperationGetResult(op, 0));
+  MlirType xt = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirAttribute dims = ttOpAttr(op, "broadcast_dimensions");
+  int64_t rs[TT_MAX_RANK], xs[TT_MAX_RANK];
+  int64_t rr = ttTensorShape(rt, rs), xr = ttTensorShape(xt, xs);
+  for (int64_t i = 0; i < xr && i < mlirDenseArrayGetNumElements(dims); i++) {
+    int64_t d = mlirDenseI64ArrayGetElement(dims, i);
+    if (xs[i] < 0 && d >= 0 && d < rr && rs[d] >= 0)
+      return true;
+  }
+  return false;
+}
+
 /* Offsets into broadcast_in_dim's operand for offsets `offs` into its result. */
 static MlirValue broadcastOffsets(Emit *e, MlirOperation op, MlirValue offs) {
   int64_t rs[TT_MAX_RANK], xs[TT_MAX_RANK];
@@ -447,6 +462,13 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     return emitArgReduction(e, op, ct);
   case TT_PRIM_BROADCAST: {
     MlirValue x = mlirOperationGetOperand(op, 0);
+    if (dynamicIntoStatic(op)) {
+      ttEmitError(op, "tile: broadcast_in_dim of a dynamic dimension to a static size is not "
+                      "supported (whether it broadcasts, size 1, or not is known at run time "
+                      "only); give the operand's size, or keep the result's dimension dynamic");
+      e->failed = true;
+      return none;
+    }
     if (e->rowMode && isPerRow(x))
       return tileEmitValue(e, x, none); /* one value per row: no offsets needed */
     return tileEmitValue(e, x, broadcastOffsets(e, op, offs));

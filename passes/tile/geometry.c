@@ -160,6 +160,13 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       continue;
     MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
     int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape);
+    if (shape[r - 1] < 0) { /* a 1-D dynamic operand: its one dim is the row */
+      ttEmitError(op, "tile: a reduction along a dynamic dimension that is the last (a 1-D "
+                      "tensor<?>: the row's length known at run time only) is not supported "
+                      "yet; reduce a static last dimension, or over the leading dimension of "
+                      "a 2-D tensor<?xN> (a column kernel)");
+      return false;
+    }
     g->rowLen = shape[r - 1];
     g->rowRank = r;
     g->rows = tileIsDynamic(t) ? -1 : ttTensorNumel(t) / g->rowLen; /* -1: at run time */

@@ -183,3 +183,24 @@ func.func @pad_dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %y = "prim.pad"(%x) {low = array<i64: 1, 0>, high = array<i64: 0, 0>, value = 0.0 : f64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
   return %y : tensor<?x4xf32>
 }
+
+// -----
+
+// A reduction along a 1-D dynamic tensor: the row's length is known at run time only (row
+// kernels take a static row; before, the kernel read nothing: its masks compared with -1).
+func.func @dynamic_row(%x: tensor<?xf32>) -> tensor<f32> {
+  // expected-error@+1 {{tile: a reduction along a dynamic dimension that is the last (a 1-D tensor<?>: the row's length known at run time only) is not supported yet}}
+  %s = "prim.sum"(%x) {dims = array<i64: 0>, keepdim = false} : (tensor<?xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+// -----
+
+// A dynamic dim broadcast to a static size: 1 (broadcast) or the size itself, known at run
+// time only (before, the kernel read the operand as the result's size, and the metadata
+// dropped the `?`).
+func.func @dynamic_into_static(%x: tensor<?x3xf32>) -> tensor<5x3xf32> {
+  // expected-error@+1 {{tile: broadcast_in_dim of a dynamic dimension to a static size is not supported}}
+  %y = "prim.broadcast_in_dim"(%x) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<?x3xf32>) -> tensor<5x3xf32>
+  return %y : tensor<5x3xf32>
+}
