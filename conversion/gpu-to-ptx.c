@@ -91,7 +91,8 @@ bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {
     return false;
   MlirOperation gm = ttModuleLookup(module, "tt_kernels");
   if (mlirOperationIsNull(gm)) {
-    fprintf(stderr, "error: the program has no kernels\n");
+    ttEmitError(mlirModuleGetOperation(module), "tt-translate: the program has no kernels "
+                                                "(a host function with no ops to run)");
     return false;
   }
   const char *libdevice = findLibdevice();
@@ -124,7 +125,8 @@ bool ttEmitLlvmIr(MlirModule module, const char *arch, TtStr *out) {
     return false;
   MlirOperation gm = ttModuleLookup(module, "tt_kernels");
   if (mlirOperationIsNull(gm)) {
-    fprintf(stderr, "error: the program has no kernels\n");
+    ttEmitError(mlirModuleGetOperation(module), "tt-translate: the program has no kernels "
+                                                "(a host function with no ops to run)");
     return false;
   }
   LLVMContextRef llctx = LLVMContextCreate();

@@ -826,7 +826,8 @@ bool ttEmitLaunchMetadata(MlirModule module, const char *arch, TtStr *out) {
       host = op;
     }
   if (mlirOperationIsNull(host)) {
-    fprintf(stderr, "error: tt-translate: the program has no host function\n");
+    ttEmitError(mlirModuleGetOperation(module), "tt-translate: the program has no host "
+                                                "function");
     return false;
   }
   Meta m = {0};

@@ -256,8 +256,9 @@ MlirValue dcRuleMeanVar(Rw *w) {
       kept[n++] = i;
   MlirValue d = dcBinary(w, "sub", xc, dcBroadcast(w, mean, t, n, kept));
   MlirValue ss = reduceDims(w, "sum", dcBinary(w, "mul", d, d), in, x.rank, keep);
-  int64_t divisor = count > correction ? count - correction : 0;
-  MlirValue y = dcBinary(w, "div", ss, dcFull(w, mlirValueGetType(ss), (double)divisor));
+  /* in double: N - correction overflows int64 for a correction near INT64_MIN */
+  double divisor = (double)count - (double)correction;
+  MlirValue y = dcBinary(w, "div", ss, dcFull(w, mlirValueGetType(ss), divisor > 0 ? divisor : 0));
   if (strcmp(w->name, "std") == 0)
     y = dcUnary(w, "sqrt", y);
   return dcConvertTo(w, y, ttElementType(x.type));

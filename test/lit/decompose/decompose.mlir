@@ -306,3 +306,14 @@ func.func @chain(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %a = "prim.abs"(%r) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %g, %a : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// var's divisor N - correction in double: a correction of INT64_MIN divides by 2^63 + 3
+// (positive; in int64 it overflowed to a negative divisor and std gave NaN).
+// CHECK-LABEL: func.func @std_correction_min
+// CHECK: "prim.full"() {value = 9.22337203E+18 : f32}
+func.func @std_correction_min(%x: tensor<4x3xf32>) -> tensor<4xf32> {
+  %y = "prim.std"(%x) {dims = array<i64: 1>, keepdim = false, correction = -9223372036854775808} : (tensor<4x3xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
