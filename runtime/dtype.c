@@ -17,6 +17,7 @@
 #include "meta.h"
 #include "ref.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -261,6 +262,25 @@ double ttrtDtypeDecode(TtrtDtype dtype, uint64_t bits) {
   default:
     return (double)signExtend(bits, d->size);
   }
+}
+
+bool ttrtDtypeHolds(TtrtDtype dtype, double x) {
+  if (dtype < 0 || dtype >= TTRT_DTYPE_COUNT)
+    return false;
+  const DtypeInfo *d = &kDtypes[dtype];
+  switch (d->coding) {
+  case CODING_F64:
+    return true;
+  case CODING_F32:
+    return isnan(x) || isinf(x) || fabs(x) <= FLT_MAX;
+  case CODING_MINI:
+    return isnan(x) || (isinf(x) && !d->mini.finiteOnly) || fabs(x) <= miniMaxFinite(&d->mini);
+  case CODING_I1:
+    return x == 0 || x == 1;
+  case CODING_INT: /* (double)max + 1 is exact, 2^63 for i64 */
+    return x == floor(x) && x >= (double)d->min && x < (double)d->max + 1.0;
+  }
+  return false;
 }
 
 double ttrtDtypeRound(TtrtDtype dtype, double x) {

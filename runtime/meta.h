@@ -80,6 +80,12 @@ size_t ttrtDtypeGetSize(TtrtDtype dtype);
 /* True for the floating-point dtypes. */
 bool ttrtDtypeIsFloat(TtrtDtype dtype);
 
+/* True when `x` is a value of `dtype`: for an integer dtype an integer in its range (i1:
+ * 0 or 1), for a float dtype NaN, an infinity (where the format has them) or a finite
+ * value no larger in magnitude than its largest finite one (rounding to it is exact or
+ * to nearest). A constant's or a pad's value must be one (rules.c). */
+bool ttrtDtypeHolds(TtrtDtype dtype, double x);
+
 /* Most dimensions a tensor may have (an implementation limit). */
 #define TTRT_MAX_RANK 16
 

@@ -771,6 +771,13 @@ bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
   for (int i = 0; i < prim->numOperands; ++i)
     if (!checkSizes(&c, "operand", &operands[i]))
       return false;
+  if ((prim->op == TTRT_OP_CONSTANT || prim->op == TTRT_OP_PAD) &&
+      !ttrtDtypeHolds(result->dtype, prim->value))
+    return fail(&c, "'%s' value %.17g does not fit %s (%s)", c.name, prim->value,
+                ttrtDtypeGetName(result->dtype),
+                ttrtDtypeIsFloat(result->dtype)
+                    ? "past its largest finite value"
+                    : "an integer dtype takes an integer in its range");
   switch (rule->shape) {
   case SHAPE_NONE:
     return true;

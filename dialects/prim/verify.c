@@ -214,6 +214,13 @@ static bool readAttributes(MlirOperation op, const char *opName, TtrtPrim *prim)
     }
     prim->value = mlirFloatAttrGetValueDouble(v);
   }
+  if (ttOpIs(op, "prim.full")) { /* its value, which the table checks against the dtype */
+    MlirAttribute v = ttOpAttr(op, "value");
+    if (!mlirAttributeIsNull(v) && mlirAttributeIsAFloat(v))
+      prim->value = mlirFloatAttrGetValueDouble(v);
+    else if (!mlirAttributeIsNull(v) && mlirAttributeIsAInteger(v))
+      prim->value = (double)mlirIntegerAttrGetValueInt(v);
+  }
   if (ttrtOpIsArgReduction(prim->op)) {
     MlirAttribute d = ttOpAttr(op, "dim");
     if (!mlirAttributeIsNull(d) && !mlirAttributeIsAInteger(d)) {

@@ -123,6 +123,33 @@ func.func @unused_empty(%x: tensor<2xf32>, %e: tensor<0x4xf32>) -> tensor<2xf32>
 
 // -----
 
+// A full's or a pad's value is one of the result's dtype: an integer in range for an
+// integer dtype, within the finite range for a float (the kernel would store inf where the
+// reference kept 1e300).
+func.func @full_fraction() -> tensor<4xi32> {
+  // expected-error@+1 {{'constant' value 2.5 does not fit i32 (an integer dtype takes an integer in its range)}}
+  %c = "prim.full"() {value = 2.5 : f32} : () -> tensor<4xi32>
+  return %c : tensor<4xi32>
+}
+
+// -----
+
+func.func @full_range() -> tensor<4xi32> {
+  // expected-error@+1 {{'constant' value 4294967296 does not fit i32}}
+  %c = "prim.full"() {value = 4294967296 : i64} : () -> tensor<4xi32>
+  return %c : tensor<4xi32>
+}
+
+// -----
+
+func.func @pad_past_f16(%x: tensor<4xf16>) -> tensor<5xf16> {
+  // expected-error@+1 {{'pad' value 65536 does not fit f16 (past its largest finite value)}}
+  %y = "prim.pad"(%x) {low = array<i64: 1>, high = array<i64: 0>, value = 65536.0 : f32} : (tensor<4xf16>) -> tensor<5xf16>
+  return %y : tensor<5xf16>
+}
+
+// -----
+
 // The composites too (before, a mean over 0 rows reached the column kernel's loop split and
 // divided by zero in tt-translate): operands first, then the result.
 // expected-error@+1 {{function @zero_rows_mean argument #0 has shape 0x1000 (dimensions must be at least 1)}}
