@@ -687,7 +687,7 @@ static bool visit(MlirOperation op, void *data) {
  * tile.variant_of names), its range and the function that carries it. */
 typedef struct {
   MlirStringRef owner;
-  int64_t lo, hi; /* hi 0: open, sorted last */
+  int64_t lo, hi; /* hi 0: open */
   MlirOperation at;
 } Bucket;
 
