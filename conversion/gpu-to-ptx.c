@@ -86,15 +86,21 @@ bool ttLowerGpuToNvvm(MlirModule module, const char *arch) {
   return mlirOperationVerify(top);
 }
 
+/* The gpu.module of the kernels; null after a located error when there is none. */
+static MlirOperation kernelsOf(MlirModule module) {
+  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
+  if (mlirOperationIsNull(gm))
+    ttEmitError(mlirModuleGetOperation(module), "tt-translate: the program has no kernels "
+                                                "(a host function with no ops to run)");
+  return gm;
+}
+
 bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {
   if (!ttLowerGpuToNvvm(module, arch))
     return false;
-  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
-  if (mlirOperationIsNull(gm)) {
-    ttEmitError(mlirModuleGetOperation(module), "tt-translate: the program has no kernels "
-                                                "(a host function with no ops to run)");
+  MlirOperation gm = kernelsOf(module);
+  if (mlirOperationIsNull(gm))
     return false;
-  }
   const char *libdevice = findLibdevice();
   if (!libdevice) {
     fprintf(stderr, "error: libdevice.10.bc not found: set CUDA_HOME to the CUDA toolkit "
@@ -123,12 +129,9 @@ bool ttEmitPtx(MlirModule module, const char *arch, TtStr *out) {
 bool ttEmitLlvmIr(MlirModule module, const char *arch, TtStr *out) {
   if (!ttLowerGpuToNvvm(module, arch))
     return false;
-  MlirOperation gm = ttModuleLookup(module, "tt_kernels");
-  if (mlirOperationIsNull(gm)) {
-    ttEmitError(mlirModuleGetOperation(module), "tt-translate: the program has no kernels "
-                                                "(a host function with no ops to run)");
+  MlirOperation gm = kernelsOf(module);
+  if (mlirOperationIsNull(gm))
     return false;
-  }
   LLVMContextRef llctx = LLVMContextCreate();
   LLVMModuleRef llmod = mlirTranslateModuleToLLVMIR(gm, llctx);
   bool ok = llmod != NULL;

@@ -248,8 +248,7 @@ void ttrtPrimFormatAttributes(const TtrtPrim *prim, const char *dimsKey,
     }
 }
 
-/* "8x4", "scalar"; a dynamic dimension is `?`. */
-static void formatShape(const TtrtShape *shape, char *buf, size_t size) {
+void ttrtPrimFormatShape(const TtrtShape *shape, char *buf, size_t size) {
   size_t used = 0;
   buf[0] = '\0';
   if (shape->rank == 0)
@@ -300,7 +299,7 @@ static void describeShapes(const Check *c, char *buf, size_t size) {
   appendf(buf, size, &used, "%s%s of", c->name, attributes);
   for (int i = 0; i < c->prim->numOperands; ++i) {
     char shape[256];
-    formatShape(&c->operands[i].shape, shape, sizeof shape);
+    ttrtPrimFormatShape(&c->operands[i].shape, shape, sizeof shape);
     appendf(buf, size, &used, "%s %s (shape %s)", i ? " and" : "",
             c->operands[i].name, shape);
   }
@@ -390,7 +389,7 @@ static bool checkSizes(Check *c, const char *noun, const TtrtPrimTensor *t) {
   for (int i = 0; i < t->shape.rank; ++i)
     if (t->shape.dims[i] == 0) {
       char a[64], s[256];
-      formatShape(&t->shape, s, sizeof s);
+      ttrtPrimFormatShape(&t->shape, s, sizeof s);
       return fail(c, "'%s' %s has shape %s (dimensions must be at least 1)",
                   c->name, named(a, sizeof a, noun, t), s);
     }
@@ -403,8 +402,8 @@ static bool checkElementwise(Check *c) {
     const TtrtPrimTensor *t = &c->operands[i];
     if (!shapesMatch(&t->shape, &c->result->shape)) {
       char a[256], b[256], x[64], y[64];
-      formatShape(&t->shape, a, sizeof a);
-      formatShape(&c->result->shape, b, sizeof b);
+      ttrtPrimFormatShape(&t->shape, a, sizeof a);
+      ttrtPrimFormatShape(&c->result->shape, b, sizeof b);
       return fail(c, "'%s' %s has shape %s but %s has shape %s", c->name,
                   named(x, sizeof x, "operand", t), a,
                   named(y, sizeof y, "the result", c->result), b);
@@ -420,8 +419,8 @@ static bool checkResultShape(Check *c, const TtrtShape *want) {
     return true;
   char what[1024], a[256], b[256], y[64];
   describeShapes(c, what, sizeof what);
-  formatShape(want, a, sizeof a);
-  formatShape(&c->result->shape, b, sizeof b);
+  ttrtPrimFormatShape(want, a, sizeof a);
+  ttrtPrimFormatShape(&c->result->shape, b, sizeof b);
   return fail(c, "%s has shape %s, but %s has shape %s", what, a,
               named(y, sizeof y, "the result", c->result), b);
 }

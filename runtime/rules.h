@@ -69,6 +69,9 @@ bool ttrtPrimCheck(const TtrtPrim *prim, const TtrtPrimTensor *operands,
                    const TtrtPrimTensor *result, const char *dimsKey,
                    bool strictDtypes, char *msg, size_t size);
 
+/* A shape as the rules' messages spell it: "8x4", "scalar"; a dynamic dimension is `?`. */
+void ttrtPrimFormatShape(const TtrtShape *shape, char *buf, size_t size);
+
 /* The batch dims of a matmul, torch.matmul's broadcast: the lists a (na sizes) and b (nb)
  * aligned from the right, a missing size counting as 1, each pair equal (or one of them
  * unknown: < 0) or one of them 1. Writes the max(na, nb) broadcast sizes to out and

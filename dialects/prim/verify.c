@@ -72,18 +72,18 @@ static bool readTensor(MlirOperation op, const char *opName, MlirValue v, const 
  * has a line for (an empty mean would divide by zero); else an error at op naming it
  * `what` ('mean' operand #0, 'mean' result, function @f argument #0 ...). */
 static bool sizesOf(MlirOperation op, MlirType t, const char *what) {
-  int64_t shape[TT_MAX_RANK], rank = ttTensorShape(t, shape);
+  int64_t shape[TT_MAX_RANK];
+  TtrtShape s = {.rank = (int)ttTensorShape(t, shape)};
   bool zero = false;
-  for (int64_t d = 0; d < rank && rank <= TT_MAX_RANK; d++)
+  for (int d = 0; d < s.rank && s.rank <= TT_MAX_RANK; d++) {
+    s.dims[d] = mlirShapedTypeIsDynamicDim(t, d) ? -1 : shape[d];
     zero |= shape[d] == 0;
+  }
   if (!zero)
     return true;
-  char s[TT_MAX_RANK * 21 + 1] = "";
-  for (int64_t d = 0, at = 0; d < rank; d++)
-    at += shape[d] < 0 ? snprintf(s + at, sizeof s - (size_t)at, "%s?", d ? "x" : "")
-                       : snprintf(s + at, sizeof s - (size_t)at, d ? "x%lld" : "%lld",
-                                  (long long)shape[d]);
-  ttEmitError(op, "%s has shape %s (dimensions must be at least 1)", what, s);
+  char text[256];
+  ttrtPrimFormatShape(&s, text, sizeof text);
+  ttEmitError(op, "%s has shape %s (dimensions must be at least 1)", what, text);
   return false;
 }
 
@@ -114,19 +114,17 @@ static bool signatureSizes(MlirOperation f) {
   if (!mlirTypeIsAFunction(t))
     return true;
   MlirStringRef fn = mlirStringAttrGetValue(name);
+  int len = fn.length < 100 ? (int)fn.length : 100;
+  intptr_t nin = mlirFunctionTypeGetNumInputs(t), n = nin + mlirFunctionTypeGetNumResults(t);
   char what[160];
-  bool ok = true;
-  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(t) && ok; i++) {
-    snprintf(what, sizeof what, "function @%.*s argument #%d", (int)(fn.length < 100 ? fn.length : 100),
-             fn.data, (int)i);
-    ok = sizesOf(f, mlirFunctionTypeGetInput(t, i), what);
+  for (intptr_t i = 0; i < n; i++) {
+    snprintf(what, sizeof what, "function @%.*s %s #%d", len, fn.data,
+             i < nin ? "argument" : "result", (int)(i < nin ? i : i - nin));
+    if (!sizesOf(f, i < nin ? mlirFunctionTypeGetInput(t, i)
+                            : mlirFunctionTypeGetResult(t, i - nin), what))
+      return false;
   }
-  for (intptr_t i = 0; i < mlirFunctionTypeGetNumResults(t) && ok; i++) {
-    snprintf(what, sizeof what, "function @%.*s result #%d", (int)(fn.length < 100 ? fn.length : 100),
-             fn.data, (int)i);
-    ok = sizesOf(f, mlirFunctionTypeGetResult(t, i), what);
-  }
-  return ok;
+  return true;
 }
 
 /* Reads the array<i64> attribute `key` (at most TTRT_MAX_RANK entries) into out[*n];

@@ -80,10 +80,6 @@ static bool columnGeometry(MlirOperation fusion, MlirBlock body, MlirType outTyp
                         "before the last");
     return false;
   }
-  if (g->rows == 0 || g->inner == 0 || g->outer == 0) { /* (the prim verifier's rule) */
-    ttEmitError(g->red, "tile: a column reduction over an empty tensor");
-    return false;
-  }
   /* (tileCheckFusion has checked that only a leading dim is dynamic) */
   int64_t shape[TT_MAX_RANK];
   int64_t rank = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(g->red, 0)), shape);

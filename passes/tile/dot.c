@@ -65,13 +65,13 @@ static int dotBuckets(const DotOperands *d, const TtPassOptions *o, MBucket *out
   int n = 0;
   for (int i = 0; i < NUM_M_BUCKETS; i++) {
     MBucket b = kMBuckets[i];
-    int64_t m = b.rep - 1;
+    int64_t m = b.lo - 1; /* M' (none below lo) */
     if (o->v[TT_TILE_BUCKET_SPLIT]) {
       int64_t rows = tileDotBlockM(d, o, b.rep);
-      while (m >= b.lo && tileDotBlockM(d, o, m) == rows)
-        m--;
+      for (m = b.rep - 1; m >= b.lo && tileDotBlockM(d, o, m) == rows; m--)
+        ;
     }
-    if (o->v[TT_TILE_BUCKET_SPLIT] && m >= b.lo) {
+    if (m >= b.lo) {
       out[n++] = (MBucket){b.lo, m, m};
       b.lo = m + 1;
     }
