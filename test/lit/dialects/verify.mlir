@@ -142,6 +142,33 @@ func.func @full_range() -> tensor<4xi32> {
 
 // -----
 
+func.func @full_i1() -> tensor<4xi1> {
+  // expected-error@+1 {{'constant' value 2 does not fit i1 (an integer dtype takes an integer in its range)}}
+  %c = "prim.full"() {value = 2.0 : f32} : () -> tensor<4xi1>
+  return %c : tensor<4xi1>
+}
+
+// -----
+
+// f8E4M3FN has no infinity and no value past 448.
+func.func @full_fp8(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  // expected-error@+1 {{'constant' value 480 does not fit f8e4m3 (past its largest finite value)}}
+  %c = "prim.full"() {value = 480.0 : f32} : () -> tensor<4xf8E4M3FN>
+  return %c : tensor<4xf8E4M3FN>
+}
+
+// -----
+
+// The edges fit: f16's largest finite value, i8's least, an infinity in bf16.
+func.func @full_edges() -> (tensor<4xf16>, tensor<4xi8>, tensor<4xbf16>) {
+  %a = "prim.full"() {value = 65504.0 : f32} : () -> tensor<4xf16>
+  %b = "prim.full"() {value = -128 : i64} : () -> tensor<4xi8>
+  %c = "prim.full"() {value = 0xFF800000 : f32} : () -> tensor<4xbf16>
+  return %a, %b, %c : tensor<4xf16>, tensor<4xi8>, tensor<4xbf16>
+}
+
+// -----
+
 func.func @pad_past_f16(%x: tensor<4xf16>) -> tensor<5xf16> {
   // expected-error@+1 {{'pad' value 65536 does not fit f16 (past its largest finite value)}}
   %y = "prim.pad"(%x) {low = array<i64: 1>, high = array<i64: 0>, value = 65536.0 : f32} : (tensor<4xf16>) -> tensor<5xf16>
