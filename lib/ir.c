@@ -147,7 +147,12 @@ static int64_t launchPrograms(MlirOperation fusion, bool *exact) {
 
 int64_t ttLaunchPrograms(MlirOperation fusion) {
   bool exact;
-  return launchPrograms(fusion, &exact);
+  int64_t programs = launchPrograms(fusion, &exact);
+  MlirAttribute planned =
+      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("programs"));
+  if (!exact && !mlirAttributeIsNull(planned) && mlirAttributeIsAInteger(planned))
+    programs = mlirIntegerAttrGetValueInt(planned);
+  return programs;
 }
 
 int64_t ttLaunchProgramsExact(MlirOperation fusion) {

@@ -116,7 +116,7 @@ static const TtPassOption fuseOptions[] = {
          "kernel at every run",
          1, 0, 1, NULL},
 };
-static const char *const reduceKinds[] = {"atomic", "two-stage", "last-slice", NULL};
+static const char *const reduceKinds[] = {"atomic", "two-stage", "last-slice", "auto", NULL};
 static const TtPassOption splitkOptions[] = {
     [TT_SPLITK_SPLIT_K] =
         {"split-k",
@@ -132,9 +132,10 @@ static const TtPassOption splitkOptions[] = {
          "the epilogue must be linear) or two-stage (deterministic: partial tiles to an f32 "
          "workspace, then a second kernel adds them in order and runs any epilogue) or "
          "last-slice (deterministic, one launch: partial tiles to the workspace, and the last "
-         "slice of each tile to finish adds them in order and runs any epilogue; new, its GPU "
-         "check pending: docs/passes/splitk.md)",
-         0, 0, 2, reduceKinds},
+         "slice of each tile to finish adds them in order and runs any epilogue) or auto "
+         "(last-slice for an activation's epilogue and for tiles of at most 16 rows split 4 "
+         "ways or more, else atomic: measured, docs/passes/splitk.md)",
+         3, 0, 3, reduceKinds},
     [TT_SPLITK_FLOOR_NS] =
         {"floor-ns",
          "the split form's floor, for split-k=0 (ns): a launch with its zero kernel and "

@@ -156,7 +156,9 @@ MlirValue ttBinary(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x
 /* The fused function whose `tile.launch` names kernel `name` (a null op when none). */
 MlirOperation ttLauncherOf(MlirModule module, const char *name);
 /* The programs of fused function fusion's launch: its `tile.launch` grid's extents
- * multiplied (an extent that is not a whole decimal number counts as 1). */
+ * multiplied (an extent that is not a whole decimal number counts as 1), or for such a
+ * symbolic grid the launch's `programs` where given (the count its geometry was sized
+ * for, e.g. at a dynamic-M bucket's largest M). */
 int64_t ttLaunchPrograms(MlirOperation fusion);
 /* The same, or -1 when an extent is not a whole decimal number (symbolic). */
 int64_t ttLaunchProgramsExact(MlirOperation fusion);

@@ -200,23 +200,43 @@ static void hoistSlice(MlirOperation loop, MlirValue v, MlirOperation at) {
   mlirOperationMoveBefore(def, at);
 }
 
+/* Partial tiles the sum below loads before it adds them: at most this many f32 elements
+ * of the accumulator's tile in flight, 128 registers a thread at 128 threads. One slice a
+ * step waited out a load's latency per slice (H200, 64 x 1024 x 8192 f16, S = 16: the
+ * last slice's sum cost ~7 us; bench/2026-11-27-h200-last-slice.md). */
+#define SUM_INFLIGHT_ELEMENTS (128 * 128)
+#define SUM_MAX_UNROLL 16
+
 /* The S partial tiles of workspace ws (f32 [S, numel]) at offsets under mask, loaded and
- * added in slice order (the same sums on every run), built at b. */
+ * added in slice order (the same sums on every run), built at b. Each step of the loop
+ * loads U slices (the largest divisor of S, at most SUM_MAX_UNROLL, with U tiles within
+ * SUM_INFLIGHT_ELEMENTS),
+ * then adds them in order: the U loads are in flight together. */
 static MlirValue sumSlices(TtBuilder *b, MlirLocation loc, MlirValue ws, MlirValue offsets,
                            MlirValue mask, MlirType accT, int64_t split, int64_t numel) {
   MlirType i32 = ttI32(mlirLocationGetContext(loc));
+  int64_t tile = ttTensorNumel(accT), unroll = 1;
+  for (int64_t u = 2; u <= split && u <= SUM_MAX_UNROLL && u * tile <= SUM_INFLIGHT_ELEMENTS; u++)
+    if (split % u == 0)
+      unroll = u;
   MlirValue zero = ttConstSplat(b, loc, accT, 0.0);
   MlirOperation sum = ttBuildFor(b, loc, ttConstInt(b, loc, i32, 0),
                                  ttConstInt(b, loc, i32, split * numel),
-                                 ttConstInt(b, loc, i32, numel), 1, &zero);
+                                 ttConstInt(b, loc, i32, unroll * numel), 1, &zero);
   MlirBlock sb = ttForBody(sum);
   TtBuilder in = ttBuilderAtEnd(sb);
-  MlirValue iv = mlirBlockGetArgument(sb, 0);
-  MlirValue splat = ttBuild(&in, "tile.splat", loc, 1, &iv, mlirValueGetType(offsets), 0, NULL);
-  MlirValue ld[4] = {ws, ttBinary(&in, loc, "arith.addi", offsets, splat), mask,
-                     ttConstSplat(&in, loc, accT, 0.0)};
-  MlirValue part = ttBuild(&in, "tile.load", loc, 4, ld, accT, 0, NULL);
-  MlirValue acc = ttBinary(&in, loc, "arith.addf", mlirBlockGetArgument(sb, 1), part);
+  MlirValue iv = mlirBlockGetArgument(sb, 0), other = ttConstSplat(&in, loc, accT, 0.0);
+  MlirValue part[SUM_MAX_UNROLL];
+  for (int64_t u = 0; u < unroll; u++) {
+    MlirValue at = u ? ttBinary(&in, loc, "arith.addi", iv, ttConstInt(&in, loc, i32, u * numel))
+                     : iv;
+    MlirValue splat = ttBuild(&in, "tile.splat", loc, 1, &at, mlirValueGetType(offsets), 0, NULL);
+    MlirValue ld[4] = {ws, ttBinary(&in, loc, "arith.addi", offsets, splat), mask, other};
+    part[u] = ttBuild(&in, "tile.load", loc, 4, ld, accT, 0, NULL);
+  }
+  MlirValue acc = mlirBlockGetArgument(sb, 1);
+  for (int64_t u = 0; u < unroll; u++)
+    acc = ttBinary(&in, loc, "arith.addf", acc, part[u]);
   ttBuild(&in, "scf.yield", loc, 1, &acc, ttNoType(), 0, NULL);
   return mlirOperationGetResult(sum, 0);
 }
@@ -289,6 +309,16 @@ static bool twoStage(MlirOperation kernel, MlirOperation reduce, MlirOperation l
  * of the workspace (f32 [S + 1, numel], ptrArg its pointer's position), tile.arrive at
  * word S * numel + the tile's index, and under scf.if of its result the slices' sum and
  * the epilogue. */
+/* Whether step 6 can move loop's epilogue (its ends, as epilogueEnds finds them: collapse
+ * and store) under the last slice's scf.if: the accumulator feeds it alone (through the
+ * collapse), and nothing but the return follows the store. */
+static bool lastSliceForm(MlirOperation loop, MlirOperation store) {
+  MlirOperation after = mlirOperationGetNextInBlock(store);
+  MlirOpOperand use = mlirValueGetFirstUse(mlirOperationGetResult(loop, 0));
+  return !mlirOpOperandIsNull(use) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) &&
+         !mlirOperationIsNull(after) && ttOpIs(after, "func.return");
+}
+
 static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, int64_t split,
                       int64_t numel, intptr_t ptrArg) {
   MlirContext ctx = mlirOperationGetContext(kernel);
@@ -296,13 +326,7 @@ static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, 
   MlirOperation collapse, store;
   if (!workspaceEpilogue(loop, "last-slice", split + 1, numel, &collapse, &store))
     return false;
-  /* the epilogue moves under the last slice's scf.if: the accumulator must feed it alone
-   * (through the collapse), and nothing but the return may follow the store */
-  MlirOperation after = mlirOperationGetNextInBlock(store);
-  MlirValue acc = mlirOperationGetResult(loop, 0);
-  MlirOpOperand use = mlirValueGetFirstUse(acc);
-  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) ||
-      mlirOperationIsNull(after) || !ttOpIs(after, "func.return")) {
+  if (!lastSliceForm(loop, store)) {
     ttEmitError(loop, "splitk: reduce=last-slice needs the K loop's result used by its "
                       "flattening alone and the kernel to return right after the store");
     return false;
@@ -349,13 +373,26 @@ static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, 
 }
 
 /* Step 2b: with split-k=0, a kernel whose epilogue is not linear (an activation) splits
- * with reduce=two-stage when the split is at least this: the grid leaves three quarters
- * of the SMs or more idle, which pays the second kernel and the partial tiles' round trip
- * through the f32 workspace (7 x 1000 x 4100 f16 with a GELU: 16 programs;
- * bench/2026-11-26-h200-odd-shapes.md). */
+ * (reduce=auto: last-slice, or two-stage where its form does not fit; reduce=atomic:
+ * two-stage) when the split is at least this: the grid leaves three quarters of the SMs
+ * or more idle, which pays the partial tiles' round trip through the f32 workspace
+ * (7 x 1000 x 4100 f16 with a GELU: 16 programs; bench/2026-11-26-h200-odd-shapes.md).
+ * Last-slice against two-stage, bias + GELU at M 1-64 over 1024 x 4096, 4096 x 4096 and
+ * 3001 x 4100 f16: faster in all 9 cases, 0.76x-0.95x cold (H200,
+ * bench/2026-11-27-h200-last-slice.md). */
 #define AUTO_TWO_STAGE_SPLIT 4
+/* Step 2c: reduce=auto with a linear epilogue sums with last-slice instead of atomics
+ * where the tile has at most this many rows and S is at least AUTO_LAST_SLICE_SPLIT: the
+ * zero kernel it saves is a fixed ~2-3 us, while the last slice's own sum reads S partial
+ * tiles of bm x bn f32 through one SM, small only for decode tiles. H200 cold against
+ * atomics (bench/2026-11-27-h200-last-slice.md): 16-row tiles at S = 4-8 0.58x-0.77x
+ * (f16 1024 x 4096, fp8 1024 x 4096 and 1024 x 8192), f16 1024 x 8192 1.01x-1.09x cold
+ * (0.78x-0.88x warm); at S = 2 no gain (0.89x-1.15x, f16 3584^2, 4096^2, 3001 x 4100);
+ * 64-row tiles lose at S = 4-16 (1.05x-1.97x) but for fp8 64 x 1024 (0.91x-0.93x). */
+#define AUTO_LAST_SLICE_ROWS 16
+#define AUTO_LAST_SLICE_SPLIT 4
 /* The reduce option's values (lib/pipeline.c's reduceKinds). */
-enum { REDUCE_ATOMIC, REDUCE_TWO_STAGE, REDUCE_LAST_SLICE };
+enum { REDUCE_ATOMIC, REDUCE_TWO_STAGE, REDUCE_LAST_SLICE, REDUCE_AUTO };
 
 /* Elements of the fused function's (first) result; -1 when a dim is dynamic. */
 static int64_t resultNumel(MlirOperation fusion) {
@@ -478,24 +515,32 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   MlirOperation bad = {NULL}, store = {NULL};
   Sum adds[16];
   int nadds = 0;
-  bool useTwoStage = twoStageOpt;
-  if (split > 1 && reduceKind == REDUCE_ATOMIC &&
-      !linearEpilogue(loop, &bad, adds, &nadds, &store)) {
+  bool useTwoStage = twoStageOpt, autoKind = reduceKind == REDUCE_AUTO;
+  if (split > 1 && (reduceKind == REDUCE_ATOMIC || autoKind)) {
     MlirOperation collapse, last;
-    if (option != 0) {
-      char what[64];
-      ttEmitError(bad, "splitk: split-k=%lld needs an epilogue linear in the accumulator "
-                       "(converts, scales, bias adds); '%s' is not",
-                  (long long)option, ttOpName(bad, what, sizeof what));
-      return false;
+    int64_t numel = resultNumel(fusion);
+    bool ends = epilogueEnds(loop, &collapse, &last);
+    bool lastFits = ends && numel > 0 && (split + 1) * numel <= INT32_MAX &&
+                    lastSliceForm(loop, last);
+    if (!linearEpilogue(loop, &bad, adds, &nadds, &store)) {
+      if (option != 0 && !autoKind) {
+        char what[64];
+        ttEmitError(bad, "splitk: split-k=%lld needs an epilogue linear in the accumulator "
+                         "(converts, scales, bias adds); '%s' is not",
+                    (long long)option, ttOpName(bad, what, sizeof what));
+        return false;
+      }
+      /* step 2b */
+      if (option == 0 && (split < AUTO_TWO_STAGE_SPLIT || !ends || split * numel > INT32_MAX)) {
+        decided(kernel, 1);
+        return true;
+      }
+      useLast = autoKind && lastFits;
+      useTwoStage = !useLast;
+    } else if (autoKind && lastFits && tile.bm > 0 && tile.bm <= AUTO_LAST_SLICE_ROWS &&
+               split >= AUTO_LAST_SLICE_SPLIT) {
+      useLast = true; /* step 2c */
     }
-    /* step 2b */
-    if (split < AUTO_TWO_STAGE_SPLIT || !epilogueEnds(loop, &collapse, &last) ||
-        split * resultNumel(fusion) > INT32_MAX) {
-      decided(kernel, 1);
-      return true;
-    }
-    useTwoStage = true;
   }
   if (split <= 1) {
     decided(kernel, 1);
@@ -503,7 +548,7 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   }
 
   if ((useTwoStage || useLast) && resultNumel(fusion) < 0) { /* the workspace is sized here */
-    if (option == 0 && reduceKind == REDUCE_ATOMIC) {
+    if (option == 0 && (reduceKind == REDUCE_ATOMIC || autoKind)) {
       decided(kernel, 1);
       return true; /* (step 2b's choice: no split) */
     }

@@ -12,7 +12,8 @@
 #                (atomic: zero kernel + atomics) and by last-slice, for
 #                scripts/bench_variants.py (warm and cold, cuBLAS in the same rounds);
 #   OUTDIR/two/, OUTDIR/lastact/  bias + GELU at M 1-64 by two-stage (the default for a
-#                non-linear epilogue) and by last-slice.
+#                non-linear epilogue) and by last-slice (named f16_MxNxK as bench_variants.py
+#                reads them; its cuBLAS column is the plain linear's).
 # Device: scripts/gpu-suite.sh TT_RUN OUTDIR/chk, then
 #   bench_variants.py TT_RUN atomic=OUTDIR/atomic last=OUTDIR/last --rounds 3 and
 #   bench_variants.py TT_RUN two=OUTDIR/two last=OUTDIR/lastact --rounds 3.
@@ -46,7 +47,7 @@ for v in two lastact; do
   [ $v = lastact ] && opts=reduce=last-slice
   for m in 1 16 64; do
     for s in 1024x4096 4096x4096 3001x4100; do
-      tt_ptx "gelu_${m}x$s" "$(linear "$m" "${s%x*}" "${s#*x}" f16 1 gelu '{approximate = "none"}')" --splitk=$opts
+      tt_ptx "f16_${m}x$s" "$(linear "$m" "${s%x*}" "${s#*x}" f16 1 gelu '{approximate = "none"}')" --splitk=$opts
     done
   done
 done

@@ -27,7 +27,8 @@
  *     (docs/metadata.md's grammar over %iN / %rN, the function's inputs and results, with
  *     dim() within their rank), `zero_result` unit or bool, `workspace` a positive integer
  *     with `reduce` naming a kernel or with `counters` (unit), `when` an expression with `when_range = array<i64: lo,
- *     hi>`, `tma` entries array<i64: input, [batch,] D0, D1, box rows, box columns>; the kernel's
+ *     hi>`, `tma` entries array<i64: input, [batch,] D0, D1, box rows, box columns>,
+ *     `programs` an integer 1 to 2^31 - 1 (a symbolic grid's size as planned); the kernel's
  *     parameters what the launch passes: inputs + results (+ workspace) pointers, one
  *     integer per arg, one descriptor per tma entry; tile.when / tile.variant_of as --tile
  *     writes them, the buckets of a fused function and its variants covering every M >= 1
@@ -491,7 +492,7 @@ static void kernelTakes(Verify *v, MlirOperation fn, MlirOperation k, intptr_t n
 static const char *const kLaunchKeys[] = {"kernel",     "grid", "args",       "zero_result",
                                           "zero_kernel", "reduce", "workspace", "when",
                                           "when_range", "tma",   "cluster",    "counters",
-                                          NULL};
+                                          "programs",   NULL};
 
 /* A fused function's tile.launch dictionary. */
 static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
@@ -587,6 +588,12 @@ static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
       FAIL(fn, "tile.launch: when (a launch expression) needs when_range = array<i64: lo, "
                "hi> (lo >= 1; hi >= lo, or 0: no upper bound)");
   }
+  MlirAttribute programs = mlirDictionaryAttrGetElementByName(l, ttStrRef("programs"));
+  if (!mlirAttributeIsNull(programs) &&
+      (!mlirAttributeIsAInteger(programs) || mlirIntegerAttrGetValueInt(programs) < 1 ||
+       mlirIntegerAttrGetValueInt(programs) > INT32_MAX))
+    FAIL(fn, "tile.launch: programs (the grid a symbolic one is sized for) must be an "
+             "integer from 1 to 2^31 - 1");
   intptr_t ntma = 0;
   if (!mlirAttributeIsNull(tma)) {
     bool ok = mlirAttributeIsAArray(tma);

@@ -28,7 +28,10 @@
  * for its masks; its launch carries `when = "dim(%iA,0)"` and `when_range = [lo, hi]`, so
  * the runtime launches the one kernel whose bucket holds M (the metadata's `when`). A
  * bucket's grid is constant where every M of it has the same tile rows (cdiv(hi, BM));
- * otherwise (and for the open last bucket) its tile rows come from M at run time.
+ * otherwise (and for the open last bucket) its tile rows come from M at run time, and the
+ * launch records `programs`, the grid at the bucket's M, which --pipeline sizes its stages
+ * for as for a static grid (H200, 512 x 28672 x 8192: a symbolic grid counted as one
+ * program lost the 4th stage, 398 against 362 us; bench/2026-11-27-h200-dynamic.md).
  */
 #include "tile.h"
 
@@ -454,6 +457,8 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     ttLaunchSet(fusion, "when", ttStrAttr(ctx, mExpr));
     ttLaunchSet(fusion, "when_range", mlirDenseI64ArrayGet(ctx, 2, bucket));
   }
+  if (runtimeRows) /* the programs the geometry was sized for (--pipeline reads them) */
+    ttLaunchSet(fusion, "programs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), gm * gn));
   return true;
 }
 

@@ -202,6 +202,16 @@ func.func private @f(%x: tensor<?xf32>) -> tensor<?xf32> attributes {prim.fusion
 
 // -----
 
+func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  return
+}
+// expected-error@+1 {{tile.launch: programs (the grid a symbolic one is sized for) must be an integer from 1 to 2^31 - 1}}
+func.func private @f(%x: tensor<?xf32>) -> tensor<?xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["numel(%r0)"], grid = ["cdiv(numel(%r0),1024)", "1", "1"], kernel = @k, programs = 0}} {
+  return %x : tensor<?xf32>
+}
+
+// -----
+
 // expected-error@+1 {{tile.variant_of must name a fused function, on a function with tile.when}}
 func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {prim.fusion = "dot", tile.variant_of = @g} {
   return %x : tensor<4xf32>

@@ -1,9 +1,10 @@
-// RUN: tt-opt %s --split-input-file --verify-diagnostics --decompose --fuse --splitk='split-k=4'
-// RUN: not tt-opt %s --split-input-file --decompose --fuse --splitk='split-k=4' 2>&1 | FileCheck %s --check-prefix=DIAG
+// RUN: tt-opt %s --split-input-file --verify-diagnostics --decompose --fuse --splitk='split-k=4 reduce=atomic'
+// RUN: not tt-opt %s --split-input-file --decompose --fuse --splitk='split-k=4 reduce=atomic' 2>&1 | FileCheck %s --check-prefix=DIAG
 
-// Each K slice adds its partial product to the output, so the epilogue must be linear in
-// the accumulator; an activation is not (split-k=0 takes reduce=two-stage for it where the
-// grid leaves 3/4 of the SMs idle, else leaves it unsplit: activation.mlir).
+// With reduce=atomic each K slice adds its partial product to the output, so the epilogue
+// must be linear in the accumulator; an activation is not (reduce=auto, the default, takes
+// last-slice for it; split-k=0 splits it only where the grid leaves 3/4 of the SMs idle:
+// activation.mlir).
 func.func @activation(%x: tensor<16x4096xf16>, %w: tensor<1024x4096xf16>) -> tensor<16x1024xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<16x4096xf16>, tensor<1024x4096xf16>) -> tensor<16x1024xf16>
   // DIAG: {{^}}{{.*}}splitk/invalid.mlir:[[@LINE+2]]:8: error: splitk: split-k=4 needs an epilogue linear in the accumulator (converts, scales, bias adds); 'math.exp' is not{{$}}

@@ -8,6 +8,7 @@
 // RUN: FileCheck %s --check-prefix=META < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 // RUN: tt-run --ref-only --seed 1 %t.ptx | FileCheck %s --check-prefix=REF
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='block-m=64 block-n=64 block-k=64' --splitk='split-k=8 reduce=last-slice' | FileCheck %s --check-prefix=WIDE
 
 // The partial tile to slice pid_k (pid_k * 1024 past the result's offsets), the arrival
 // at word 4 * 1024 + the tile's index, then under its result the in-order sum and the
@@ -24,7 +25,7 @@
 // CHECK: %[[WORD:.*]] = arith.addi %[[TILE]], %c4096_i32
 // CHECK: %[[LAST:.*]] = "tile.arrive"(%[[WS]], %[[WORD]]) {count = 4 : i32} : (!tile.ptr<f32>, i32) -> i1
 // CHECK: scf.if %[[LAST]] {
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c4096_i32{{.*}} step %c1024_i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4096_i32{{.*}} step %c4096_i32
 // CHECK: "tile.load"(%[[WS]]
 // CHECK: math.exp
 // CHECK: "tile.store"(%arg3
@@ -51,6 +52,16 @@
 // META: st.shared.b32 [__tt_arrive_flag
 // META: bar.sync
 // META: ld.shared.b32 {{.*}}[__tt_arrive_flag
+// A 64 x 64 tile: four partial tiles of 4096 elements are the loads in flight, so the sum
+// takes two steps of four slices (8 x 1024 words, step 4 x 1024), each four loads, then
+// four adds in slice order.
+// WIDE: scf.if
+// WIDE: scf.for %[[S:.*]] = %{{.*}} to %c8192_i32{{.*}} step %c4096_i32 iter_args(%[[SUM:.*]] = %{{.*}}) -> (tensor<4096xf32>)
+// WIDE-COUNT-4: "tile.load"(%arg4
+// WIDE-NOT: "tile.load"
+// WIDE: %[[A0:.*]] = arith.addf %[[SUM]]
+// WIDE-COUNT-3: arith.addf
+// WIDE-NEXT: scf.yield
 // REF: output %{{[0-9]+}} f16 4x256
 func.func @linear_silu(%x: tensor<4x512xf16>, %w: tensor<256x512xf16>, %b: tensor<256xf16>) -> tensor<4x256xf16> {
   %y = "prim.linear"(%x, %w, %b) : (tensor<4x512xf16>, tensor<256x512xf16>, tensor<256xf16>) -> tensor<4x256xf16>

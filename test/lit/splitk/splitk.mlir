@@ -1,6 +1,6 @@
 // RUN: tt-opt %s --split-input-file --splitk | FileCheck %s
 // RUN: tt-opt %s --split-input-file --fuse --splitk | FileCheck %s --check-prefix=FUSED
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='split-k=4' | FileCheck %s --check-prefix=DOT
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='split-k=4 reduce=atomic' | FileCheck %s --check-prefix=DOT
 // split-k=0 (the default) picks the largest power of two S with programs * S <= num-sms
 // (4 programs, 8 SMs: S = 2) where floor-ns=0; with the default floor, no split where an
 // unsplit program's walk over K ends before the split form's floor (16 x 64 tiles, K =

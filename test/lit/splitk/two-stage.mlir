@@ -26,14 +26,25 @@
 // CHECK-NOT: math.exp
 // CHECK-NOT: tile.atomic_add
 // CHECK: return
-// The reduce kernel: no dot; slices 0..3 loaded and added in order, then bias and SiLU.
+// The reduce kernel: no dot; slices 0..3 loaded together (four 1024-element tiles are
+// within the loads in flight: one step of 4096), then added in order; bias and SiLU.
 // CHECK-LABEL: func.func @fused_0_kernel_reduce(
 // CHECK-SAME: %[[RWS:arg4]]: !tile.ptr<f32>) attributes {{{.*}}tile.kernel
 // CHECK-NOT: tile.dot
-// CHECK: scf.for %[[S:.*]] = %c0_i32 to %c4096_i32 step %c1024_i32 iter_args(%[[SUM:.*]] = %{{.*}}) -> (tensor<1024xf32>)
+// CHECK: scf.for %[[S:.*]] = %c0_i32 to %c4096_i32{{.*}} step %c4096_i32 iter_args(%[[SUM:.*]] = %{{.*}}) -> (tensor<1024xf32>)
 // CHECK: %[[SO:.*]] = "tile.splat"(%[[S]])
-// CHECK: %[[P:.*]] = "tile.load"(%[[RWS]], %{{.*}}, %{{.*}}, %{{.*}}) : (!tile.ptr<f32>
-// CHECK: arith.addf %[[SUM]], %[[P]]
+// CHECK: %[[P0:.*]] = "tile.load"(%[[RWS]], %{{.*}}, %{{.*}}, %{{.*}}) : (!tile.ptr<f32>
+// CHECK: arith.addi %[[S]], %c1024_i32
+// CHECK: %[[P1:.*]] = "tile.load"(%[[RWS]]
+// CHECK: arith.addi %[[S]], %c2048_i32
+// CHECK: %[[P2:.*]] = "tile.load"(%[[RWS]]
+// CHECK: arith.addi %[[S]], %c3072_i32
+// CHECK: %[[P3:.*]] = "tile.load"(%[[RWS]]
+// CHECK: %[[A0:.*]] = arith.addf %[[SUM]], %[[P0]]
+// CHECK-NEXT: %[[A1:.*]] = arith.addf %[[A0]], %[[P1]]
+// CHECK-NEXT: %[[A2:.*]] = arith.addf %[[A1]], %[[P2]]
+// CHECK-NEXT: %[[A3:.*]] = arith.addf %[[A2]], %[[P3]]
+// CHECK-NEXT: scf.yield %[[A3]]
 // CHECK: math.exp
 // CHECK: "tile.store"(%arg3
 // The launch: 4 slices, the workspace and the reduce kernel; nothing is zeroed.
