@@ -151,6 +151,11 @@ static void relaunch(MlirOperation fusion, int64_t split, const char *reduce, bo
   MlirAttribute g[3] = {mlirArrayAttrGetElement(grid, 0), ttStrAttr(ctx, sk),
                         mlirArrayAttrGetElement(grid, 2)};
   ttLaunchSet(fusion, "grid", mlirArrayAttrGet(ctx, 3, g));
+  MlirAttribute planned = /* a symbolic grid's planned size (--tile's) grows with it */
+      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("programs"));
+  if (!mlirAttributeIsNull(planned) && mlirAttributeIsAInteger(planned))
+    ttLaunchSet(fusion, "programs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64),
+                                                       mlirIntegerAttrGetValueInt(planned) * split));
   if (reduce) {
     ttLaunchSet(fusion, "workspace", ttIntAttr(ctx, split, ttI32(ctx)));
     ttLaunchSet(fusion, "reduce", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(reduce)));
@@ -553,8 +558,9 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
       return true; /* (step 2b's choice: no split) */
     }
     ttEmitError(loop, "splitk: reduce=%s needs a result of static shape (its f32 "
-                      "workspace is sized when compiling); this one has a dynamic dimension",
-                useLast ? "last-slice" : "two-stage");
+                      "workspace is sized when compiling); this one has a dynamic dimension%s",
+                useLast ? "last-slice" : "two-stage",
+                autoKind ? " (reduce=auto takes it for an epilogue atomics cannot add)" : "");
     return false;
   }
 

@@ -40,3 +40,41 @@ func.func @split2(%x: tensor<16x4096xf16>, %w: tensor<4096x4096xf16>) -> tensor<
   %y = "prim.linear"(%x, %w) : (tensor<16x4096xf16>, tensor<4096x4096xf16>) -> tensor<16x4096xf16>
   return %y : tensor<16x4096xf16>
 }
+
+// -----
+
+// A bias under last-slice (16-row tiles, S = 8): the last slice adds it once, after the
+// sum of the slices (no select on pid_k: that is atomics' form).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: arith.select
+// CHECK: "tile.arrive"
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: arith.addf
+// CHECK: "tile.store"(%arg3
+// CHECK: tile.launch = {args = [], counters, grid = ["16", "8", "1"], kernel = @fused_0_kernel, workspace = 8 : i32}
+func.func @bias(%x: tensor<16x4096xf16>, %w: tensor<1024x4096xf16>, %b: tensor<1024xf16>) -> tensor<16x1024xf16> {
+  %y = "prim.linear"(%x, %w, %b) : (tensor<16x4096xf16>, tensor<1024x4096xf16>, tensor<1024xf16>) -> tensor<16x1024xf16>
+  return %y : tensor<16x1024xf16>
+}
+
+// -----
+
+// An activation: last-slice, from split-k=0 (S = 8) and from an explicit split-k=4 with
+// the default reduce (reduce=atomic refuses that: invalid.mlir). With split-k=4 the file's
+// linear chunks take the step 2c rule as well: 16-row tiles last-slice, 64-row atomics.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.arrive"
+// CHECK: math.tanh
+// CHECK: tile.launch = {args = [], counters, grid = ["16", "8", "1"], kernel = @fused_0_kernel, workspace = 8 : i32}
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=split-k=4 --mlir-print-debuginfo=false | FileCheck %s --check-prefix=EXPLICIT
+// EXPLICIT: tile.launch = {args = [], counters, grid = ["16", "4", "1"]
+// EXPLICIT: tile.launch = {args = [], grid = ["16", "4", "1"], kernel = @fused_0_kernel, zero_result}
+// EXPLICIT: tile.launch = {args = [], counters, grid = ["64", "4", "1"]
+// EXPLICIT: tile.launch = {args = [], counters, grid = ["16", "4", "1"]
+// EXPLICIT: tile.launch = {args = [], counters, grid = ["16", "4", "1"], kernel = @fused_0_kernel, workspace = 4 : i32}
+func.func @gelu(%x: tensor<16x4096xf16>, %w: tensor<1024x4096xf16>) -> tensor<16x1024xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<16x4096xf16>, tensor<1024x4096xf16>) -> tensor<16x1024xf16>
+  %z = "prim.gelu"(%y) {approximate = "tanh"} : (tensor<16x1024xf16>) -> tensor<16x1024xf16>
+  return %z : tensor<16x1024xf16>
+}
