@@ -265,7 +265,8 @@ Lowered *tgReadFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base, int6
     tgRunAt(l, r, cols, &row, &col);
     MlirValue off = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ld), col);
     MlirValue p = tgGep(l, buf, tgArith(l, "arith.addi", base, off), elem);
-    MlirNamedAttribute align = tgAlignAttr(l, 16);
+    int64_t bytes = l->VEC * ttDtypeBytes(elem); /* a run's alignment, at most 16 */
+    MlirNamedAttribute align = tgAlignAttr(l, bytes < 16 ? bytes : 16);
     out->parts[r] = tgBuild(l, "llvm.load", 1, &p, vt, 1, &align);
   }
   return out;

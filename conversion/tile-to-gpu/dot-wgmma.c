@@ -131,6 +131,91 @@ void tgWgmmaToShared(Lower *l, Lowered *x, MlirValue buf, int64_t ld) {
   tgBarrier(l);
 }
 
+/* Fragment vector v (4 x f32 of a wgmma's D) through an empty inline asm with side
+ * effects that ties its registers: wgmma.mma_async defines D when it is issued, for LLVM,
+ * so a pure op on it (a conversion) could be scheduled before the wgmma.wait_group that
+ * ends it; ptxas then serializes every wgmma of the kernel (C7514). Ordered after the
+ * wait like a store, as Triton's wait ties the accumulators. */
+static MlirValue readAfterWait(Lower *l, MlirValue v) {
+  MlirType f32 = mlirF32TypeGet(l->ctx);
+  MlirValue e[4];
+  for (int j = 0; j < 4; j++)
+    e[j] = tgExtract(l, v, j);
+  MlirNamedAttribute attrs[3] = {
+      ttNamedAttr(l->ctx, "asm_string", ttStrAttr(l->ctx, "")),
+      ttNamedAttr(l->ctx, "constraints", ttStrAttr(l->ctx, "=f,=f,=f,=f,0,1,2,3")),
+      ttNamedAttr(l->ctx, "has_side_effects", mlirUnitAttrGet(l->ctx))};
+  MlirType st = mlirTypeParseGet(l->ctx, ttStrRef("!llvm.struct<(f32, f32, f32, f32)>"));
+  MlirValue asmOut = tgBuild(l, "llvm.inline_asm", 4, e, st, 3, attrs);
+  for (int j = 0; j < 4; j++)
+    e[j] = tgExtractValue(l, asmOut, j, f32);
+  return tgBuild(l, "vector.from_elements", 4, e, tgVec4f32(l), 0, NULL);
+}
+
+/* 5c for 5w's swapped form when the accumulator's one use converts it to a 2-byte float
+ * `elem` (f16, bf16): converted in registers, then moved to the flat layout through
+ * shared memory as [M][N + 8] of elem, and defined as `key` (the conversion's result). In
+ * D's layout a thread holds rows R and R + 1 of tile column C (C = lane / 4 + ...), the
+ * lane four away the same rows of column C + 1: one 32-bit shuffle between the two
+ * (xor 4) gives each a row's pair of columns, stored as one packed word (the even lane
+ * row R, the odd one row R + 1, both at column C; columns C + 8 in the same shuffle).
+ * Against f32 staging (tgWgmmaToShared, then a convert): half the shared-memory bytes and
+ * half the stores. Bank-conflict free: a warp's words are 8 rows x 4 columns, rows of
+ * (N + 8) / 2 = 4 mod 32 words. (H200, f16 scores 8 x 4096 x 4096 x 128: L1 at 88% of
+ * its peak, DRAM 35%, with f32 staging; bench/2026-11-27-h200-bmm-epilogue.md.) */
+void tgWgmmaToFlatNarrow(Lower *l, Lowered *x, MlirValue key, MlirType elem) {
+  int64_t m = x->mmaM, n = x->mmaN, mb = n / (l->T / 128) / 64, ld = n + 8;
+  MlirValue group, warp, lane;
+  wgPos(l, &group, &warp, &lane);
+  MlirType i32 = ttI32(l->ctx), i1 = mlirIntegerTypeGet(l->ctx, 1);
+  int64_t two = 2, four = 4;
+  MlirType pair = mlirVectorTypeGet(1, &two, elem), quad = mlirVectorTypeGet(1, &four, elem);
+  MlirValue odd = tgArithC(l, "arith.andi", tgArithC(l, "arith.shrui", lane, 2), 1);
+  MlirNamedAttribute ne = ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, 1, mlirIntegerTypeGet(l->ctx, 64)));
+  MlirValue isOdd = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){odd, tgConstI32(l, 0)}, i1, 1, &ne);
+  /* the word this lane writes: row R (even lane) or R + 1 (odd), the pair's even column */
+  MlirValue col0 = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", group, mb * 64),
+                           tgArith(l, "arith.addi", tgArithC(l, "arith.muli", warp, 16),
+                                   tgArith(l, "arith.subi", tgArithC(l, "arith.divui", lane, 4), odd)));
+  MlirValue row0 = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", tgArithC(l, "arith.remui", lane, 4), 2), odd);
+  MlirValue buf = tgScratchSmem(l, m * ld * 2, 16);
+  MlirNamedAttribute xorMode = ttNamedAttr(l->ctx, "mode", mlirAttributeParseGet(l->ctx, ttStrRef("#gpu<shuffle_mode xor>")));
+  MlirNamedAttribute align4 = tgAlignAttr(l, 4);
+  tgBarrier(l);
+  for (int64_t b = 0; b < mb; b++)
+    for (int64_t c = 0; c < m / 8; c++) {
+      /* h: (R, C) (R + 1, C) (R, C + 8) (R + 1, C + 8) of this lane's column C */
+      MlirValue frag = readAfterWait(l, x->parts[b * (m / 8) + c]);
+      MlirValue h = tgBuild(l, "arith.truncf", 1, &frag, quad, 0, NULL);
+      MlirValue rowR = tgBuild(l, "llvm.mlir.poison", 0, NULL, pair, 0, NULL), rowR1 = rowR;
+      for (int j = 0; j < 2; j++) {
+        rowR = tgInsert(l, tgExtract(l, h, 2 * j), rowR, j);
+        rowR1 = tgInsert(l, tgExtract(l, h, 2 * j + 1), rowR1, j);
+      }
+      MlirValue keep = tgBuild(l, "arith.select", 3, (MlirValue[]){isOdd, rowR1, rowR}, pair, 0, NULL);
+      MlirValue send = tgBuild(l, "arith.select", 3, (MlirValue[]){isOdd, rowR, rowR1}, pair, 0, NULL);
+      MlirValue ops[3] = {tgBuild(l, "llvm.bitcast", 1, &send, i32, 0, NULL), tgConstI32(l, 4),
+                          tgConstI32(l, 32)};
+      MlirType rts[2] = {i32, i1};
+      MlirOperation sh = ttInsert(&l->b, ttOpCreate("gpu.shuffle", l->loc, 3, ops, 2, rts, 1, &xorMode, 0, NULL));
+      MlirValue got = mlirOperationGetResult(sh, 0);
+      MlirValue recv = tgBuild(l, "llvm.bitcast", 1, &got, pair, 0, NULL);
+      /* column C first: the even lane's own value, the odd lane's received one */
+      MlirValue lo = tgBuild(l, "arith.select", 3, (MlirValue[]){isOdd, recv, keep}, pair, 0, NULL);
+      MlirValue hi = tgBuild(l, "arith.select", 3, (MlirValue[]){isOdd, keep, recv}, pair, 0, NULL);
+      MlirValue row = tgArithC(l, "arith.addi", row0, 8 * c);
+      for (int j = 0; j < 2; j++) { /* columns C, C + 1, then C + 8, C + 9 */
+        MlirValue word = tgInsert(l, tgExtract(l, hi, j), tgInsert(l, tgExtract(l, lo, j),
+                                  tgBuild(l, "llvm.mlir.poison", 0, NULL, pair, 0, NULL), 0), 1);
+        MlirValue col = tgArithC(l, "arith.addi", col0, 64 * b + 8 * j);
+        MlirValue p = tgGep(l, buf, tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ld), col), elem);
+        tgBuild(l, "llvm.store", 2, (MlirValue[]){word, p}, ttNoType(), 1, &align4);
+      }
+    }
+  tgBarrier(l);
+  tgReadFlat(l, key, buf, tgConstI32(l, 0), m, n, ld, elem);
+}
+
 /* wgmma.wait_group: at most `pending` of this warpgroup's committed groups in flight. */
 void tgWgmmaWaitGroup(Lower *l, int64_t pending) {
   MlirNamedAttribute group =

@@ -296,8 +296,35 @@ static const struct {
     {"func.return", lowerReturn},
 };
 
+/* 5c's narrow form: an arith.truncf to f16 or bf16 (no attributes: round to nearest even)
+ * of a swapped-form wgmma accumulator that nothing else reads converts it in its
+ * fragments and moves it to the flat layout at half the bytes (tgWgmmaToFlatNarrow);
+ * true when it did, and defined the truncf's result. Not in a kernel whose wgmma stay in
+ * flight across K steps (--pipeline's hopper.wgmma_wait): there ptxas serializes every
+ * wgmma when the accumulator is converted after the loop's last wait (C7514, lit
+ * pipeline/wgmma-in-flight.mlir), though it takes stores of it. */
+static bool narrowToFlat(Lower *l, MlirOperation op) {
+  if (!ttOpIs(op, "arith.truncf") || mlirOperationGetNumAttributes(op) != 0)
+    return false;
+  for (MlirOperation o = mlirBlockGetFirstOperation(mlirOperationGetBlock(op));
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    if (ttOpIs(o, "hopper.wgmma_wait"))
+      return false;
+  MlirValue v = mlirOperationGetOperand(op, 0);
+  Lowered *x = tgLookup(l, v);
+  MlirType out = ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  MlirOpOperand use = mlirValueGetFirstUse(v);
+  if (!x || !x->mma || x->form != TT_MMA_WGMMA || !(mlirTypeIsAF16(out) || mlirTypeIsABF16(out)) ||
+      mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
+    return false;
+  tgWgmmaToFlatNarrow(l, x, mlirOperationGetResult(op, 0), out);
+  return true;
+}
+
 /* Step 2 for one op of the kernel body. */
 static bool lowerOp(Lower *l, MlirOperation op) {
+  if (narrowToFlat(l, op))
+    return true;
   if (!flatOperands(l, op))
     return false;
   for (size_t i = 0; i < sizeof lowerings / sizeof lowerings[0]; i++)

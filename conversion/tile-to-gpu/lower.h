@@ -203,6 +203,7 @@ void tgMma(Lower *l, bool bf16, const MlirValue *a, const MlirValue *b, MlirValu
 /* dot-wgmma.c */
 int64_t tgWgParts(const Lower *l, TtMmaForm form, int64_t m, int64_t n);
 void tgWgmmaToShared(Lower *l, Lowered *x, MlirValue buf, int64_t ld);
+void tgWgmmaToFlatNarrow(Lower *l, Lowered *x, MlirValue key, MlirType elem);
 void tgWgmmaWaitGroup(Lower *l, int64_t pending);
 bool tgLowerWgmmaWait(Lower *l, MlirOperation op);
 bool tgLowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType aElem,
