@@ -303,6 +303,11 @@ TtPassOptions ttTunedOptions(MlirOperation kernel, const char *pass, const TtPas
   MlirStringRef s = mlirStringAttrGetValue(t);
   char *text = dupRange(s.data, s.length);
   ttTuneOptions(text, ttPassLookup(pass), &out);
+  /* version 1's split-k without a reduce was measured with atomics (the default then; now
+   * reduce=auto): it keeps that meaning unless the command line gave a reduce */
+  if (strcmp(pass, "splitk") == 0 && strstr(text, "split-k=") && !strstr(text, "reduce=") &&
+      opts->v[TT_SPLITK_REDUCE] == ttPassLookup(pass)->options[TT_SPLITK_REDUCE].dflt)
+    out.v[TT_SPLITK_REDUCE] = 0; /* reduceKinds[0], atomic */
   free(text);
   return out;
 }
