@@ -134,8 +134,8 @@ void tgWgmmaToShared(Lower *l, Lowered *x, MlirValue buf, int64_t ld) {
 /* Fragment vector v (4 x f32 of a wgmma's D) through an empty inline asm with side
  * effects that ties its registers: wgmma.mma_async defines D when it is issued, for LLVM,
  * so a pure op on it (a conversion) could be scheduled before the wgmma.wait_group that
- * ends it; ptxas then serializes every wgmma of the kernel (C7514). Ordered after the
- * wait like a store, as Triton's wait ties the accumulators. */
+ * ends it, reading registers the wgmma may still write. Ordered after the wait like a
+ * store, as Triton's wait ties the accumulators. */
 static MlirValue readAfterWait(Lower *l, MlirValue v) {
   MlirType f32 = mlirF32TypeGet(l->ctx);
   MlirValue e[4];

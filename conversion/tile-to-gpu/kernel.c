@@ -306,10 +306,6 @@ static const struct {
 static bool narrowToFlat(Lower *l, MlirOperation op) {
   if (!ttOpIs(op, "arith.truncf") || mlirOperationGetNumAttributes(op) != 0)
     return false;
-  for (MlirOperation o = mlirBlockGetFirstOperation(mlirOperationGetBlock(op));
-       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
-    if (ttOpIs(o, "hopper.wgmma_wait"))
-      return false;
   MlirValue v = mlirOperationGetOperand(op, 0);
   Lowered *x = tgLookup(l, v);
   MlirType out = ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0)));
@@ -317,6 +313,10 @@ static bool narrowToFlat(Lower *l, MlirOperation op) {
   if (!x || !x->mma || x->form != TT_MMA_WGMMA || !(mlirTypeIsAF16(out) || mlirTypeIsABF16(out)) ||
       mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
     return false;
+  for (MlirOperation o = mlirBlockGetFirstOperation(mlirOperationGetBlock(op)); /* (once) */
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    if (ttOpIs(o, "hopper.wgmma_wait"))
+      return false;
   tgWgmmaToFlatNarrow(l, x, mlirOperationGetResult(op, 0), out);
   return true;
 }
