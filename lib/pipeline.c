@@ -91,6 +91,13 @@ static const TtPassOption tileOptions[] = {
          "rows like its own (e.g. M = 300 of 257-512: 64-row tiles spread over the SMs, not "
          "128-row ones that leave SMs idle); 0: the buckets alone",
          1, 0, 1, NULL},
+    [TT_TILE_ROW_STAGE] =
+        {"row-stage",
+         "row kernels: 1: a long row whose registers would hold one row an SM but whose "
+         "shared memory holds two or more is copied there once (cp.async) and every pass over "
+         "it reads it there (the staged form: more rows in flight an SM); 0: never; 2: "
+         "wherever the row fits shared memory (for A/B runs)",
+         1, 0, 2, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =

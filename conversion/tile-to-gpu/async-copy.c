@@ -11,7 +11,8 @@
  * are loaded one by one under the mask and stored to the slot. tile.async_commit and
  * tile.async_wait are cp.async.commit_group and cp.async.wait_group + a barrier.
  * tile.local_load makes a tile held in shared memory: tile.dot reads it in place (no 5a
- * staging); any other use reads it into the flat layout. fp8 tiles are not staged this
+ * staging); any other use reads it into the flat layout (a 1-D tile: a 1 x C slot, the
+ * chunk of a staged row, --tile's rows.c 3'). fp8 tiles are not staged this
  * way (--pipeline keeps them in registers: they widen to f16 before ldmatrix). */
 
 #include "lower.h"
@@ -127,11 +128,16 @@ bool tgLowerLocalLoad(Lower *l, MlirOperation op) {
   MlirValue res = mlirOperationGetResult(op, 0);
   int64_t shape[TT_MAX_RANK];
   MlirType rt = mlirValueGetType(mlirOperationGetOperand(op, 0));
-  if (!ring || !slot || mlirValueIsNull(ring->sbuf) || ttTensorShape(mlirValueGetType(res), shape) != 2 ||
+  intptr_t rank = ttTensorShape(mlirValueGetType(res), shape);
+  if (rank == 1) { /* a 1 x C slot read as a 1-D tile (a staged row's chunk) */
+    shape[1] = shape[0];
+    shape[0] = 1;
+  }
+  if (!ring || !slot || mlirValueIsNull(ring->sbuf) || rank < 1 || rank > 2 ||
       shape[0] != mlirShapedTypeGetDimSize(rt, 1) || shape[1] != mlirShapedTypeGetDimSize(rt, 2) ||
       !mlirTypeEqual(ttElementType(rt), ttElementType(mlirValueGetType(res)))) {
     ttEmitError(op, "convert-tile-to-gpu: tile.local_load needs a tile.local_alloc buffer "
-                    "and gives one R x C slot of it");
+                    "and gives one R x C slot of it (a 1 x C slot: a 1-D tile of C)");
     return false;
   }
   Lowered *x = tgDefine(l, res);

@@ -38,9 +38,12 @@
 #include <string.h>
 
 /* The programs per SM a kernel asks for (see MAX_THREADS_PER_SM), within the hardware's
- * limit of 32. */
-static int64_t ctasPerSm(const Lower *l) {
+ * limit of 32 and, for a kernel with tile.local_alloc buffers (ringBytes of them), within
+ * what the SM's shared memory holds (more would only cost registers). */
+static int64_t ctasPerSm(const Lower *l, int64_t ringBytes) {
   int64_t n = MAX_THREADS_PER_SM / (l->T * l->REPS);
+  int64_t bySmem = ringBytes ? (int64_t)l->target->smemSmKiB * 1024 / (ringBytes + 2048) : 32;
+  n = n < bySmem ? n : bySmem;
   return n < 1 ? 1 : n > 32 ? 32 : n;
 }
 
@@ -218,7 +221,8 @@ static bool flatOperands(Lower *l, MlirOperation op) {
     }
     if (x && x->shared && !dotLike) {
       int64_t shape[TT_MAX_RANK];
-      ttTensorShape(mlirValueGetType(v), shape);
+      if (ttTensorShape(mlirValueGetType(v), shape) == 1) /* a 1 x C slot */
+        shape[1] = shape[0], shape[0] = 1;
       tgReadFlat(l, v, x->sbuf, x->parts[0], shape[0], shape[1], x->ld,
                ttElementType(mlirValueGetType(v)));
       continue;
@@ -341,6 +345,7 @@ static bool lowerOp(Lower *l, MlirOperation op) {
 typedef struct {
   int64_t minBytes, minNumel, maxNumel;
   int64_t dotBytes; /* the most shared memory a tile.dot's staging may need */
+  int64_t ringBytes; /* the tile.local_alloc buffers' bytes, summed */
   bool failed, dot, tma;
 } Scan;
 
@@ -381,6 +386,13 @@ static bool scanOp(MlirOperation op, void *userData) {
     int64_t need = ttSmemDotBytes(a[0], b[1], a[1]);
     sc->dotBytes = need > sc->dotBytes ? need : sc->dotBytes;
   }
+  MlirType mt = ttOpIs(op, "tile.local_alloc") ? mlirValueGetType(mlirOperationGetResult(op, 0))
+                                               : (MlirType){NULL};
+  if (!mlirTypeIsNull(mt) && mlirTypeIsAMemRef(mt) && mlirShapedTypeHasStaticShape(mt) &&
+      mlirShapedTypeGetRank(mt) == 3)
+    sc->ringBytes += mlirShapedTypeGetDimSize(mt, 0) *
+                     ttSmemTileBytes(mlirShapedTypeGetDimSize(mt, 1),
+                                     mlirShapedTypeGetDimSize(mt, 2), ttDtypeBytes(mt));
   sc->dot |= ttOpIs(op, "tile.dot");
   sc->tma |= ttOpIs(op, "hopper.tma_load");
   return true;
@@ -390,7 +402,7 @@ static bool scanOp(MlirOperation op, void *userData) {
  * largest tile (elements), over the kernel and the loops in it; false on a tile of rank
  * above 2. */
 static bool scanKernel(MlirOperation func, Scan *sc) {
-  *sc = (Scan){16, 0, 0, 0, false, false, false};
+  *sc = (Scan){16, 0, 0, 0, 0, false, false, false};
   ttWalk(func, scanOp, sc);
   return !sc->failed;
 }
@@ -525,7 +537,7 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nargs, types, 0, NULL))),
       ttNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
       ttNamedAttr(ctx, "known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
-      ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, ctasPerSm(&l), ttI32(ctx))),
+      ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, ctasPerSm(&l, sc.ringBytes), ttI32(ctx))),
       /* the llvm.func's (gpu-to-ptx moves them there: a gpu.func cannot carry them) */
       ttNamedAttr(ctx, "tt.llvm_arg_attrs", mlirArrayAttrGet(ctx, nargs, argAttrs)),
   };
@@ -546,7 +558,8 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
   /* Step 2. */
   l.b = ttBuilderAtEnd(body);
   l.tid = tgGpuIndex(&l, "gpu.thread_id", 0);
-  l.dynamic = sc.tma || sc.dotBytes > TT_SMEM_LIMIT; /* past the static 48 KiB */
+  /* past the static 48 KiB (rings: with room for the scratch above them) */
+  l.dynamic = sc.tma || sc.dotBytes > TT_SMEM_LIMIT || sc.ringBytes + 1024 > TT_SMEM_LIMIT;
   for (intptr_t i = 0; i < nargs; i++) /* thread 0 fetches the tensor maps early */
     if (mlirTypeEqual(mlirValueGetType(mlirBlockGetArgument(tbody, i)), tmaDesc)) {
       TtBuilder outer = l.b;

@@ -188,7 +188,8 @@ irdl.dialect @tile {
   /// A shared-memory buffer of the program: `memref<S x R x C x T, 3>` holds S *slots*,
   /// each an R x C tile of T stored row by row (the lowering pads each row by 16 bytes so
   /// that tensor-core fragment loads hit distinct banks). `--pipeline` makes one per
-  /// operand of a dot, a ring of S stages. Category: async.
+  /// operand of a dot, a ring of S stages; `--tile` one per input of a staged row kernel,
+  /// a 1 x C slot per chunk of the row. Category: async.
   irdl.operation @local_alloc {
     %m = irdl.base "!builtin.memref"
     irdl.results(result: %m)
@@ -226,8 +227,9 @@ irdl.dialect @tile {
   irdl.operation @barrier {
   }
 
-  /// Slot `slot` (an i32) of `buffer` as an R x C tile. A tile.dot operand read this way
-  /// feeds the tensor cores straight from shared memory. Category: async.
+  /// Slot `slot` (an i32) of `buffer` as an R x C tile (a 1 x C slot: as a 1-D tile of C,
+  /// a staged row's chunk, which any op reads). A tile.dot operand read this way feeds the
+  /// tensor cores straight from shared memory. Category: async.
   irdl.operation @local_load {
     %b = irdl.base "!builtin.memref"
     %i = irdl.is i32

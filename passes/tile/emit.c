@@ -80,14 +80,23 @@ MlirValue tileCmp(Emit *e, int pred, MlirValue a, MlirValue b) {
   return ttBuild(&e->b, "arith.cmpi", e->loc, 2, ops, i1, 1, &p);
 }
 
-/* Loads input `idx` (kernel argument idx) at offs, in its compute type. */
+/* Loads input `idx` (kernel argument idx) at offs, in its compute type: from its slot of
+ * shared memory where a staged row's chunk is read at its own offsets (rows.c, 3'; the
+ * copy zero-filled the lanes past the row, as the load's `other`). */
 static MlirValue emitLoad(Emit *e, int idx, MlirValue offs) {
   MlirValue ptr = mlirBlockGetArgument(e->kernel, idx);
   MlirType elem = ttElementType(mlirValueGetType(e->inputs[idx]));
   MlirType t = tileOf(e, elem);
-  MlirValue other = ttConstSplat(&e->b, e->loc, t, 0.0);
-  MlirValue ops[4] = {ptr, offs, e->mask, other};
-  MlirValue x = ttBuild(&e->b, "tile.load", e->loc, 4, ops, t, 0, NULL);
+  MlirValue x;
+  if (e->stageBuf && !mlirValueIsNull(e->stageBuf[idx]) && mlirValueEqual(offs, e->offs) &&
+      !mlirValueIsNull(e->stageSlot)) {
+    x = ttBuild(&e->b, "tile.local_load", e->loc, 2, (MlirValue[]){e->stageBuf[idx], e->stageSlot},
+                t, 0, NULL);
+  } else {
+    MlirValue other = ttConstSplat(&e->b, e->loc, t, 0.0);
+    MlirValue ops[4] = {ptr, offs, e->mask, other};
+    x = ttBuild(&e->b, "tile.load", e->loc, 4, ops, t, 0, NULL);
+  }
   if (ttTypeIsHalf(elem))
     x = tileOp1(e, "arith.extf", x, tileOf(e, mlirF32TypeGet(e->ctx)));
   return x;

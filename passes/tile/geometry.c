@@ -56,14 +56,30 @@
  * 459 split, 526 online). */
 #define ONLINE_BYTES 128
 
+/* The staged form (rows.c, 3'): a long row whose on-chip form holds fewer than two rows
+ * an SM, where the SM's shared memory holds at least two, is copied there once and each
+ * pass reads it there; it walks the row in chunks of STAGE_BLOCK elements on STAGE_WARPS
+ * warps, one chunk a step (shared-memory reads need no loads in flight). The on-chip form
+ * takes about ONCHIP_REG_BYTES bytes of registers an element of each input that varies by
+ * row (ptxas: 95-128 registers a thread holding 64 bf16 elements of one such input,
+ * softmax and the norms at 32768 columns: one 512-thread block an SM, 65,536 registers).
+ * H200, tt-run, 4096 x 32768 bf16 softmax: on chip 166.8 us (77% of copy), a hand-written
+ * staged kernel 137.0 (93.5%; bench/2026-11-27-h200-rows-staged.md). */
+#define STAGE_BLOCK 4096
+#define STAGE_WARPS 16
+#define ONCHIP_REG_BYTES 6
+#define STAGE_SCRATCH 1024 /* a block's reduction scratch and the hardware's 1 KiB */
+
 static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster) {
+Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
+                           int64_t rowStage) {
   Geometry geo = {.block = block,
                   .warps = warps,
                   .rowsPerProgram = 1,
                   .chunksPerStep = 1,
                   .chunksPerStepOut = 1,
+                  .rowStage = rowStage,
                   .cluster = row ? cluster : 1}; /* rows: the most; tileRowGeometry picks */
   geo.row = row; /* tileRowGeometry fills the rest */
   if (!geo.row) { /* elementwise defaults: 1024 elements, up to 4 warps */
@@ -139,6 +155,27 @@ int64_t tileOnlineChunks(const Geometry *g) {
   return chunks;
 }
 
+bool tileStageable(MlirType t, const Geometry *g) {
+  int64_t shape[TT_MAX_RANK], eb = ttDtypeBytes(t);
+  int64_t r = ttTensorShape(t, shape);
+  if (r != g->rowRank || r < 1 || shape[r - 1] != g->rowLen || eb < 1 || g->rowLen * eb % 16)
+    return false;
+  int64_t numel = ttTensorNumel(t); /* full rows of the row space (a dynamic M: any) */
+  return numel < 0 ? g->rows < 0 : g->rows > 0 && numel == g->rows * g->rowLen;
+}
+
+/* Bytes of shared memory the staged form holds a row in: each stageable input's row, in
+ * chunks of `block` elements with the lowering's 16-byte pad a chunk (ttSmemTileBytes). */
+static int64_t stageBytes(MlirBlock body, const Geometry *g, int64_t block) {
+  int64_t bytes = 0, chunks = (g->rowLen + block - 1) / block;
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
+    if (tileStageable(t, g))
+      bytes += chunks * ttSmemTileBytes(1, block, ttDtypeBytes(t));
+  }
+  return bytes;
+}
+
 /* True when every row reduction of body gives f32 (what tile.cluster_reduce combines). */
 static bool f32Reductions(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -197,6 +234,22 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       g->block = MAX_ROW;
       onChip = true;
     }
+    /* The staged form where the SM's shared memory holds more rows than its registers
+     * (row-stage=1: and they hold fewer than two; 2: wherever a row fits). */
+    int64_t sblock = fit / 2 < STAGE_BLOCK ? fit / 2 : STAGE_BLOCK;
+    int64_t sbytes = g->block || g->cluster > 1 || !mlirOperationIsNull(arg) || g->rowStage == 0
+                         ? 0
+                         : stageBytes(body, g, sblock);
+    if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault())) {
+      int64_t smem = (int64_t)ttTargetDefault()->smemSmKiB * 1024;
+      int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
+      int64_t onChipRows = onChip ? (int64_t)65536 * 4 / (fit * varying * ONCHIP_REG_BYTES) : 1;
+      if (g->rowStage == 2 || (stagedRows >= 2 && onChipRows < 2)) {
+        g->staged = true;
+        g->block = sblock;
+        g->warps = g->warps ? g->warps : clampI(sblock / 256, 1, STAGE_WARPS);
+      }
+    }
     if (!g->block)
       g->block = onChip ? fit : fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
     g->looped = g->block * g->cluster < g->rowLen;
@@ -213,6 +266,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     g->chunksPerStep = chunksInFlight(g, rowBytes, true); /* the reductions read the row */
     g->chunksPerStepOut = chunksInFlight(g, allBytes, false); /* the output its weights too */
     g->online = g->looped && tileHasOnlinePair(body) && (g->rowLen + g->block - 1) / g->block > g->chunksPerStep;
+    if (g->staged) /* passes over shared memory: one chunk a step, one reduction a loop */
+      g->chunksPerStep = g->chunksPerStepOut = 1, g->online = false;
     while (!g->looped && g->rowsPerProgram * g->block < 1024 &&
            (g->rows < 0 || g->rowsPerProgram < g->rows))
       g->rowsPerProgram *= 2;

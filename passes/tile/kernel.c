@@ -318,7 +318,8 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
       return false;
     }
     if (!tileFusion(op, tileGroupGeometry(strcmp(kind, "row") == 0, block, warps,
-                                             opts->v[TT_TILE_CLUSTER])))
+                                             opts->v[TT_TILE_CLUSTER],
+                                             opts->v[TT_TILE_ROW_STAGE])))
       return false;
   }
   return true;

@@ -7,6 +7,14 @@
  *  3. The offsets and mask: elementwise, offs = pid * B + range(0, B), offs < numel; row
  *     i, row = pid * R + i, offs = row * N + column, column < N and, when R does not
  *     divide M, row < M.
+ *  3'. A staged row (Geometry.staged: a looped row whose on-chip form would hold one row
+ *     an SM, geometry.c): each stageable input (full rows, 16-byte rows) gets a
+ *     tile.local_alloc of the row's chunks, one slot each; at the row's start every chunk
+ *     is copied there (tile.async_copy, one group), then waited for; the loops below read
+ *     those inputs' chunks from their slots (tile.local_load, emit.c's emitLoad) instead
+ *     of global memory. The row is read from DRAM once and the registers hold one chunk,
+ *     so an SM holds as many rows as its shared memory: their copies overlap each other's
+ *     passes.
  *  4. The value at offs (tileEmitValue). When the block covers the row, reductions are
  *     computed where first used (tile.reduce of the masked row); when the row is longer
  *     than the block (the looped form), emitLevels first computes every reduction in
@@ -53,7 +61,8 @@ static MlirOperation beginChunkLoop(Emit *e, const Geometry *g, int64_t chunks, 
   MlirBlock body = ttForBody(loop);
   e->b = ttBuilderAtEnd(body);
   e->loopMemo = e->nmemo;
-  e->loopK = tileOp1(e, "tile.splat", mlirBlockGetArgument(body, 0), tileOf(e, i32));
+  e->loopIv = mlirBlockGetArgument(body, 0);
+  e->loopK = tileOp1(e, "tile.splat", e->loopIv, tileOf(e, i32));
   return loop;
 }
 
@@ -64,11 +73,53 @@ static void chunkPart(Emit *e, MlirValue rowStart, MlirValue range, const Geomet
                       bool keep) {
   if (!keep)
     tileMemoTruncate(e, e->loopMemo);
-  MlirType it = tileOf(e, ttI32(e->ctx));
+  MlirType it = tileOf(e, ttI32(e->ctx)), i32 = ttI32(e->ctx);
   MlirValue cols = tileOp2(e, "arith.addi", e->loopK, range, it);
   if (u > 0)
     cols = tileOp2(e, "arith.addi", cols, tileSplatI32(e, (int32_t)(u * g->block)), it);
   rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
+  if (g->staged) { /* the chunk's slot: k / B + u */
+    e->stageSlot = tileOp2(e, "arith.divui", e->loopIv, ttConstInt(&e->b, e->loc, i32, g->block), i32);
+    if (u > 0)
+      e->stageSlot = tileOp2(e, "arith.addi", e->stageSlot, ttConstInt(&e->b, e->loc, i32, u), i32);
+  }
+}
+
+/* Step 3' at the kernel's start: a tile.local_alloc of the row's chunks (one slot of
+ * 1 x B each) for each stageable input; e->stageBuf[i] (null for the others). */
+static void stageBuffers(Emit *e, MlirBlock fbody, const Geometry *g) {
+  int64_t shape[3] = {(g->rowLen + g->block - 1) / g->block, 1, g->block};
+  e->stageBuf = ttAlloc(sizeof(MlirValue) * (size_t)(e->nin + 1));
+  for (int i = 0; i < e->nin; i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(fbody, i));
+    e->stageBuf[i] = (MlirValue){NULL};
+    if (!tileStageable(t, g))
+      continue;
+    MlirType buf = mlirMemRefTypeContiguousGet(
+        ttElementType(t), 3, shape, mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 3));
+    e->stageBuf[i] = ttBuild(&e->b, "tile.local_alloc", e->loc, 0, NULL, buf, 0, NULL);
+  }
+}
+
+/* Step 3' at a row's start: every chunk of each staged input copied to its slot (one
+ * group), then waited for (the wait's barrier also orders the previous row's reads). */
+static void stageRow(Emit *e, MlirValue rowStart, MlirValue range, const Geometry *g) {
+  MlirType it = tileOf(e, ttI32(e->ctx)), i32 = ttI32(e->ctx);
+  int64_t chunks = (g->rowLen + g->block - 1) / g->block;
+  for (int64_t c = 0; c < chunks; c++) {
+    MlirValue cols = c ? tileOp2(e, "arith.addi", range, tileSplatI32(e, c * g->block), it) : range;
+    rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
+    MlirValue slot = ttConstInt(&e->b, e->loc, i32, c);
+    for (int i = 0; i < e->nin; i++)
+      if (!mlirValueIsNull(e->stageBuf[i]))
+        ttBuild(&e->b, "tile.async_copy", e->loc, 5,
+                (MlirValue[]){mlirBlockGetArgument(e->kernel, i), e->offs, e->mask,
+                              e->stageBuf[i], slot},
+                ttNoType(), 0, NULL);
+  }
+  ttBuild(&e->b, "tile.async_commit", e->loc, 0, NULL, ttNoType(), 0, NULL);
+  MlirNamedAttribute pending = ttNamedAttr(e->ctx, "pending", ttIntAttr(e->ctx, 0, i32));
+  ttBuild(&e->b, "tile.async_wait", e->loc, 0, NULL, ttNoType(), 1, &pending);
 }
 
 /* Ends a chunk loop's body with scf.yield of results, puts its loads first, and moves the
@@ -77,6 +128,7 @@ static void endChunkLoop(Emit *e, MlirOperation loop, TtBuilder outer, int n,
                          const MlirValue *results) {
   ttBuild(&e->b, "scf.yield", e->loc, n, results, ttNoType(), 0, NULL);
   tileMemoTruncate(e, e->loopMemo);
+  e->stageSlot = (MlirValue){NULL}; /* defined in the loop */
   tileLoadsFirst(ttForBody(loop));
   e->b = outer;
 }
@@ -422,6 +474,8 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
     MlirValue first = tileOp2(&e, "arith.muli", part, ttConstInt(&e.b, loc, i32, block), i32);
     cols = tileOp2(&e, "arith.addi", r, tileOp1(&e, "tile.splat", first, it), it);
   }
+  if (geo.staged)
+    stageBuffers(&e, fbody, &geo);
   for (int64_t i = 0; i < nrows && !e.failed; i++) {
     tileMemoTruncate(&e, 0); /* reductions are memoized per row */
     MlirValue row = pid;
@@ -431,6 +485,8 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
     }
     MlirValue start = tileOp2(&e, "arith.muli", row,
                               ttConstInt(&e.b, loc, i32, geo.row ? geo.rowLen : block), i32);
+    if (geo.staged)
+      stageRow(&e, start, r, &geo);
     if (geo.looped)
       emitLevels(&e, fbody, start, r, &geo);
     for (int pass = 0; pass < (geo.looped ? 2 : 1) && !e.failed; pass++) {
@@ -467,6 +523,7 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   }
   bool perRow0 = perRow[0];
   free(perRow);
+  free(e.stageBuf);
   if (!tileFinishKernel(&e, kfunc))
     return false;
 

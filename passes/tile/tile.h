@@ -52,6 +52,10 @@ typedef struct {
   int64_t cluster;   /* row kernels split over a cluster: its blocks (tileReduceToSplat
                         combines across them); else 1 */
   MlirValue loopK;   /* the current chunk loop's first column, splat over the block */
+  MlirValue loopIv;  /* the same as a scalar (the loop's induction variable) */
+  MlirValue *stageBuf; /* staged rows: per input, its row's tile.local_alloc (null: read
+                          from global memory); stageSlot the current chunk's slot */
+  MlirValue stageSlot;
   bool halfOutput;   /* the result is stored as f16/bf16: math may be `afn` */
   MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
   MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
@@ -86,6 +90,9 @@ typedef struct {
   bool online;            /* looped: softmax's sum joins its max's loop (rows.c, 4a') */
   int64_t cluster;        /* row kernels: blocks of a thread-block cluster one row is
                              split over (1: none), each holding `block` of its columns */
+  int64_t rowStage;       /* the row-stage option (0 never, 1 by the rule, 2 wherever legal) */
+  bool staged;            /* looped: the varying inputs' rows are copied to shared memory
+                             once, and every pass reads them there (rows.c, 3') */
 } Geometry;
 
 /* The operands of a dot group: its matmul, the kernel arguments holding A and B, and
@@ -179,7 +186,11 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
 
 /* The geometry of an elementwise (row false) or row group from the `block-size` and
  * `num-warps` options (0: from the shape; a row group's is completed by tileRowGeometry). */
-Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster);
+Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
+                           int64_t rowStage);
+/* True when a row kernel's input of type t is stageable (rows.c, 3'): full rows of the row
+ * space (its rank, N last; all M rows), rows a multiple of 16 bytes (cp.async's runs). */
+bool tileStageable(MlirType t, const Geometry *g);
 /* Step 1 for a row fusion: the row shape and the block and warps. */
 bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g);
 /* Chunks a loop step of a looped row kernel's online pair computes (rows.c, 4a'). */

@@ -1,0 +1,95 @@
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=row-stage=0 | FileCheck %s --check-prefix=OFF
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=row-stage=2 | FileCheck %s --check-prefix=ON
+// RUN: awk '/^func.func @softmax/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --splitk | tt-translate --ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+
+// The staged form (passes/tile/rows.c, 3'): a softmax row of 32768 bf16 would hold one
+// 512-thread block an SM on chip (64 f32 registers a thread of its row); its 64 KB (and
+// 8 x 16 bytes of pad) fit three an SM's shared memory. Each of its 8 chunks of 4096 is
+// copied to its slot once (cp.async), waited for, and the max, sum and output loops read
+// the slots, one chunk a step: no tile.load of the row, one global read of it.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.num_warps = 16 : i32
+// CHECK: "tile.local_alloc"() : () -> memref<8x1x4096xbf16, 3>
+// CHECK-COUNT-8: "tile.async_copy"(%arg0,
+// CHECK: "tile.async_commit"
+// CHECK: "tile.async_wait"() {pending = 0 : i32}
+// CHECK: scf.for
+// CHECK: arith.divui
+// CHECK: "tile.local_load"({{.*}}) : (memref<8x1x4096xbf16, 3>, i32) -> tensor<4096xbf16>
+// CHECK: tile.reduce{{.*}}kind = "max"
+// CHECK: scf.for
+// CHECK: "tile.local_load"
+// CHECK: tile.reduce{{.*}}kind = "sum"
+// CHECK: scf.for
+// CHECK: "tile.local_load"
+// CHECK: "tile.store"
+// CHECK-NOT: "tile.load"
+// CHECK-LABEL: func.func private @fused_0
+// row-stage=0: the on-chip form (one 32768 tile, loaded once).
+// OFF-LABEL: func.func @fused_0_kernel
+// OFF-NOT: tile.local_alloc
+// OFF: "tile.load"{{.*}} -> tensor<32768xbf16>
+// ON-LABEL: func.func @fused_0_kernel
+// ON: "tile.local_alloc"() : () -> memref<8x1x4096xbf16, 3>
+// The PTX (this first function): 8 cp.async of 16 bytes a thread, their group waited for, 64 KB of dynamic
+// shared memory (and the alignment's 1 KB) on the launch, 3 programs an SM asked of ptxas.
+// PTX: //@launch fused_0_kernel grid 4096 1 1 block 512 1 1 shared 66688
+// PTX: .minnctapersm 3
+// PTX-COUNT-8: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, 16;
+// PTX: cp.async.wait_group 0;
+// PTX: ld.shared.v4
+func.func @softmax(%x: tensor<4096x32768xbf16>) -> tensor<4096x32768xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<4096x32768xbf16>) -> tensor<4096x32768xbf16>
+  return %y : tensor<4096x32768xbf16>
+}
+
+// -----
+
+// Rows the registers hold two of an SM (16384 bf16) stay on chip; row-stage=2 stages
+// them (for A/B runs).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.local_alloc
+// CHECK-LABEL: func.func private @fused_0
+// ON-LABEL: func.func @fused_0_kernel
+// ON: "tile.local_alloc"() : () -> memref<4x1x4096xbf16, 3>
+func.func @rms_norm(%x: tensor<4096x16384xbf16>, %w: tensor<16384xbf16>) -> tensor<4096x16384xbf16> {
+  %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32} : (tensor<4096x16384xbf16>, tensor<16384xbf16>) -> tensor<4096x16384xbf16>
+  return %y : tensor<4096x16384xbf16>
+}
+
+// -----
+
+// A row past the on-chip limit (40000 bf16: 10 chunks, the last one 3136 columns, zero
+// filled past the row) that two fit an SM's shared memory: staged (the looped form reads
+// it three times, twice from L2). The weight (one row, every program's) is read from
+// global memory where used; only the row-space input is staged.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.local_alloc"() : () -> memref<10x1x4096xbf16, 3>
+// CHECK-NOT: tile.local_alloc
+// CHECK-COUNT-10: "tile.async_copy"(%arg0,
+// CHECK: "tile.load"(%arg1
+// ON-LABEL: func.func @fused_0_kernel
+// ON: "tile.local_alloc"() : () -> memref<10x1x4096xbf16, 3>
+func.func @rms_norm(%x: tensor<1000x40000xbf16>, %w: tensor<40000xbf16>) -> tensor<1000x40000xbf16> {
+  %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32} : (tensor<1000x40000xbf16>, tensor<40000xbf16>) -> tensor<1000x40000xbf16>
+  return %y : tensor<1000x40000xbf16>
+}
+
+// -----
+
+// Rows off 16-byte alignment (33001 bf16) are not stageable (cp.async's runs): the
+// looped form.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.local_alloc
+// CHECK: scf.for
+// CHECK-LABEL: func.func private @fused_0
+// ON-LABEL: func.func @fused_0_kernel
+// ON-NOT: tile.local_alloc
+// ON-LABEL: func.func private @fused_0
+func.func @softmax(%x: tensor<8x33001xbf16>) -> tensor<8x33001xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<8x33001xbf16>) -> tensor<8x33001xbf16>
+  return %y : tensor<8x33001xbf16>
+}
