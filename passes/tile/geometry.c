@@ -243,7 +243,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault())) {
       int64_t smem = (int64_t)ttTargetDefault()->smemSmKiB * 1024;
       int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
-      int64_t onChipRows = onChip ? (int64_t)65536 * 4 / (fit * varying * ONCHIP_REG_BYTES) : 1;
+      int64_t onChipRows = /* registers: 65,536 of 4 bytes an SM */
+          onChip ? (int64_t)65536 * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES) : 1;
       if (g->rowStage == 2 || (stagedRows >= 2 && onChipRows < 2)) {
         g->staged = true;
         g->block = sblock;
