@@ -164,10 +164,11 @@ bool tileStageable(MlirType t, const Geometry *g) {
   return numel < 0 ? g->rows < 0 : g->rows > 0 && numel == g->rows * g->rowLen;
 }
 
-/* Bytes of shared memory the staged form holds a row in: each stageable input's row, in
- * chunks of `block` elements with the lowering's 16-byte pad a chunk (ttSmemTileBytes). */
-static int64_t stageBytes(MlirBlock body, const Geometry *g, int64_t block) {
-  int64_t bytes = 0, chunks = (g->rowLen + block - 1) / block;
+/* Bytes of shared memory the staged form holds a block's part of a row in (`part`
+ * columns): each stageable input's part, in chunks of `block` elements with the
+ * lowering's 16-byte pad a chunk (ttSmemTileBytes). */
+static int64_t stageBytes(MlirBlock body, const Geometry *g, int64_t block, int64_t part) {
+  int64_t bytes = 0, chunks = (part + block - 1) / block;
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
     if (tileStageable(t, g))
@@ -219,12 +220,50 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t live = fit / (32 * onChipWarps) * varying;
     MlirOperation arg = argReduction(body);
     bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || !mlirOperationIsNull(arg));
+    /* The staged form where the SM's shared memory holds more rows than its registers
+     * (row-stage=1: and they hold fewer than two, a row whole; 2: wherever a row fits
+     * whole two an SM, else split over the fewest blocks of a cluster whose parts do (up
+     * to the `cluster` option; a static M, f32 reductions), else whole where one fits).
+     * The split is not the default: on an H100 it ran 0.95x-1.04x the looped and register
+     * cluster forms at 65536 columns (bench/2026-11-27-h200-rows-staged.md, run 2). */
+    int64_t maxCluster = g->cluster;
+    g->cluster = 1;
+    int64_t sblock = fit / 2 < STAGE_BLOCK ? fit / 2 : STAGE_BLOCK;
+    bool mayStage = !g->block && mlirOperationIsNull(arg) && g->rowStage > 0;
+    int64_t smem = (int64_t)ttTargetDefault()->smemSmKiB * 1024;
+    int64_t onChipRows = /* registers: 65,536 of 4 bytes an SM */
+        onChip ? (int64_t)65536 * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES) : 1;
+    int64_t lastC = g->rowStage == 2 ? maxCluster : 1;
+    for (int64_t c = 1; mayStage && c <= lastC && !g->staged; c *= 2) {
+      if (c > 1 && (g->rows < 1 || !f32Reductions(body)))
+        break;
+      int64_t part = ((g->rowLen + c - 1) / c + sblock - 1) / sblock * sblock;
+      int64_t sbytes = stageBytes(body, g, sblock, part);
+      if (sbytes < 1 || sbytes > ttTargetSmemDynamic(ttTargetDefault()) ||
+          part * (c - 1) >= g->rowLen) /* no block wholly past the row */
+        continue;
+      int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
+      if (stagedRows >= 2 && (g->rowStage == 2 || onChipRows < 2)) {
+        g->staged = true;
+        g->block = sblock;
+        g->partLen = part;
+        g->cluster = c;
+        g->warps = g->warps ? g->warps : clampI(sblock / 256, 1, STAGE_WARPS);
+      }
+    }
+    if (mayStage && g->rowStage == 2 && !g->staged) { /* one whole row an SM */
+      int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);
+      if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault())) {
+        g->staged = true;
+        g->block = sblock;
+        g->partLen = (g->rowLen + sblock - 1) / sblock * sblock;
+        g->warps = g->warps ? g->warps : clampI(sblock / 256, 1, STAGE_WARPS);
+      }
+    }
     /* A row past MAX_ROW whose registers would hold it over up to `cluster` blocks (the
      * option; a static M, no argmax, f32 reductions), where the looped form's re-reads
      * would not stay in L2 (its rows in flight, one an SM, past LOOP_L2_BYTES): split over
      * a cluster of them (64 elements a thread). */
-    int64_t maxCluster = g->cluster;
-    g->cluster = 1;
     int64_t parts = (g->rowLen + MAX_ROW - 1) / MAX_ROW; /* no block wholly past the row */
     if (!g->block && fit > MAX_ROW && parts <= maxCluster && 64 * varying <= MAX_LIVE &&
         64 + 16 * (allBytes - rowBytes) <= CLUSTER_REGS && g->rows > 0 &&
@@ -234,26 +273,9 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       g->block = MAX_ROW;
       onChip = true;
     }
-    /* The staged form where the SM's shared memory holds more rows than its registers
-     * (row-stage=1: and they hold fewer than two; 2: wherever a row fits). */
-    int64_t sblock = fit / 2 < STAGE_BLOCK ? fit / 2 : STAGE_BLOCK;
-    int64_t sbytes = g->block || g->cluster > 1 || !mlirOperationIsNull(arg) || g->rowStage == 0
-                         ? 0
-                         : stageBytes(body, g, sblock);
-    if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault())) {
-      int64_t smem = (int64_t)ttTargetDefault()->smemSmKiB * 1024;
-      int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
-      int64_t onChipRows = /* registers: 65,536 of 4 bytes an SM */
-          onChip ? (int64_t)65536 * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES) : 1;
-      if (g->rowStage == 2 || (stagedRows >= 2 && onChipRows < 2)) {
-        g->staged = true;
-        g->block = sblock;
-        g->warps = g->warps ? g->warps : clampI(sblock / 256, 1, STAGE_WARPS);
-      }
-    }
     if (!g->block)
       g->block = onChip ? fit : fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
-    g->looped = g->block * g->cluster < g->rowLen;
+    g->looped = g->staged || g->block * g->cluster < g->rowLen;
     if (g->looped && !mlirOperationIsNull(arg)) { /* one pass keeps no (value, index) */
       ttEmitError(arg, "tile: argmax/argmin over rows longer than the block (%lld elements) "
                        "is not supported yet",

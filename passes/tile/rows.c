@@ -9,7 +9,9 @@
  *     divide M, row < M.
  *  3'. A staged row (Geometry.staged: a looped row whose on-chip form would hold one row
  *     an SM, geometry.c): each stageable input (full rows, 16-byte rows) gets a
- *     tile.local_alloc of the row's chunks, one slot each; at the row's start every chunk
+ *     tile.local_alloc of the row's chunks (of the block's part of it where the row is
+ *     split over a cluster: columns part * P .. part * P + P - 1, the reductions combined
+ *     across the cluster), one slot each; at the row's start every chunk
  *     is copied there (tile.async_copy, one group), then waited for; the loops below read
  *     those inputs' chunks from their slots (tile.local_load, emit.c's emitLoad) instead
  *     of global memory. The row is read from DRAM once and the registers hold one chunk,
@@ -41,7 +43,7 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
   MlirType it = tileOf(e, ttI32(e->ctx));
   e->cols = cols;
   e->offs = tileOp2(e, "arith.addi", tileOp1(e, "tile.splat", rowStart, it), cols, it);
-  if (g->cluster > 1 && g->block * g->cluster == g->rowLen) /* the parts tile the row */
+  if (g->cluster > 1 && !g->staged && g->block * g->cluster == g->rowLen) /* parts tile it */
     e->mask = ttConstSplat(&e->b, e->loc, tileOf(e, mlirIntegerTypeGet(e->ctx, 1)), 1);
   else
     e->mask = tileCmp(e, CMPI_SLT, cols, tileSplatI32(e, g->rowLen));
@@ -55,7 +57,8 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
 static MlirOperation beginChunkLoop(Emit *e, const Geometry *g, int64_t chunks, int n,
                                     const MlirValue *inits) {
   MlirType i32 = ttI32(e->ctx);
-  MlirValue lb = ttConstInt(&e->b, e->loc, i32, 0), ub = ttConstInt(&e->b, e->loc, i32, g->rowLen),
+  MlirValue lb = ttConstInt(&e->b, e->loc, i32, 0),
+            ub = ttConstInt(&e->b, e->loc, i32, g->staged ? g->partLen : g->rowLen),
             step = ttConstInt(&e->b, e->loc, i32, g->block * chunks);
   MlirOperation loop = ttBuildFor(&e->b, e->loc, lb, ub, step, n, inits);
   MlirBlock body = ttForBody(loop);
@@ -77,6 +80,8 @@ static void chunkPart(Emit *e, MlirValue rowStart, MlirValue range, const Geomet
   MlirValue cols = tileOp2(e, "arith.addi", e->loopK, range, it);
   if (u > 0)
     cols = tileOp2(e, "arith.addi", cols, tileSplatI32(e, (int32_t)(u * g->block)), it);
+  if (!mlirValueIsNull(e->partFirst)) /* the block's part of a row split over a cluster */
+    cols = tileOp2(e, "arith.addi", cols, e->partFirst, it);
   rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
   if (g->staged) { /* the chunk's slot: k / B + u */
     e->stageSlot = tileOp2(e, "arith.divui", e->loopIv, ttConstInt(&e->b, e->loc, i32, g->block), i32);
@@ -88,7 +93,7 @@ static void chunkPart(Emit *e, MlirValue rowStart, MlirValue range, const Geomet
 /* Step 3' at the kernel's start: a tile.local_alloc of the row's chunks (one slot of
  * 1 x B each) for each stageable input; e->stageBuf[i] (null for the others). */
 static void stageBuffers(Emit *e, MlirBlock fbody, const Geometry *g) {
-  int64_t shape[3] = {(g->rowLen + g->block - 1) / g->block, 1, g->block};
+  int64_t shape[3] = {g->partLen / g->block, 1, g->block};
   e->stageBuf = ttAlloc(sizeof(MlirValue) * (size_t)(e->nin + 1));
   for (int i = 0; i < e->nin; i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(fbody, i));
@@ -105,9 +110,10 @@ static void stageBuffers(Emit *e, MlirBlock fbody, const Geometry *g) {
  * group), then waited for (the wait's barrier also orders the previous row's reads). */
 static void stageRow(Emit *e, MlirValue rowStart, MlirValue range, const Geometry *g) {
   MlirType it = tileOf(e, ttI32(e->ctx)), i32 = ttI32(e->ctx);
-  int64_t chunks = (g->rowLen + g->block - 1) / g->block;
-  for (int64_t c = 0; c < chunks; c++) {
+  for (int64_t c = 0; c < g->partLen / g->block; c++) {
     MlirValue cols = c ? tileOp2(e, "arith.addi", range, tileSplatI32(e, c * g->block), it) : range;
+    if (!mlirValueIsNull(e->partFirst))
+      cols = tileOp2(e, "arith.addi", cols, e->partFirst, it);
     rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
     MlirValue slot = ttConstInt(&e->b, e->loc, i32, c);
     for (int i = 0; i < e->nin; i++)
@@ -471,8 +477,11 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
     MlirValue c = ttConstInt(&e.b, loc, i32, geo.cluster);
     part = tileOp2(&e, "arith.remui", pid, c, i32);
     pid = tileOp2(&e, "arith.divui", pid, c, i32);
-    MlirValue first = tileOp2(&e, "arith.muli", part, ttConstInt(&e.b, loc, i32, block), i32);
+    MlirValue first = tileOp2(&e, "arith.muli", part,
+                              ttConstInt(&e.b, loc, i32, geo.staged ? geo.partLen : block), i32);
     cols = tileOp2(&e, "arith.addi", r, tileOp1(&e, "tile.splat", first, it), it);
+    if (geo.staged) /* the loops walk the block's part (chunkPart, stageRow) */
+      e.partFirst = tileOp1(&e, "tile.splat", first, it);
   }
   if (geo.staged)
     stageBuffers(&e, fbody, &geo);

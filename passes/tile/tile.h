@@ -56,6 +56,8 @@ typedef struct {
   MlirValue *stageBuf; /* staged rows: per input, its row's tile.local_alloc (null: read
                           from global memory); stageSlot the current chunk's slot */
   MlirValue stageSlot;
+  MlirValue partFirst; /* a staged row split over a cluster: the block's first column,
+                          splat (null: none) */
   bool halfOutput;   /* the result is stored as f16/bf16: math may be `afn` */
   MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
   MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
@@ -93,6 +95,8 @@ typedef struct {
   int64_t rowStage;       /* the row-stage option (0 never, 1 by the rule, 2 wherever legal) */
   bool staged;            /* looped: the varying inputs' rows are copied to shared memory
                              once, and every pass reads them there (rows.c, 3') */
+  int64_t partLen;        /* staged: the columns a block holds (a multiple of block; the
+                             row's, or its share of a cluster's) */
 } Geometry;
 
 /* The operands of a dot group: its matmul, the kernel arguments holding A and B, and

@@ -93,3 +93,26 @@ func.func @softmax(%x: tensor<8x33001xbf16>) -> tensor<8x33001xbf16> {
   %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<8x33001xbf16>) -> tensor<8x33001xbf16>
   return %y : tensor<8x33001xbf16>
 }
+
+// -----
+
+// 65536 bf16 columns (128 KB: one row an SM's shared memory): the default keeps the
+// looped form; row-stage=2 splits the row over a cluster of 2 blocks, each staging its
+// 32768 columns (8 slots), its reductions combined across the cluster.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.local_alloc
+// CHECK-LABEL: func.func private @fused_0
+// ON-LABEL: func.func @fused_0_kernel
+// ON: arith.remui
+// ON: "tile.local_alloc"() : () -> memref<8x1x4096xbf16, 3>
+// ON-COUNT-8: "tile.async_copy"
+// ON: "tile.reduce"{{.*}}kind = "max"
+// ON-NEXT: "tile.cluster_reduce"{{.*}}kind = "max", size = 2
+// ON: "tile.cluster_reduce"{{.*}}kind = "sum", size = 2
+// ON-LABEL: func.func private @fused_0
+// ON-SAME: cluster = 2
+// ON-SAME: grid = ["4096"
+func.func @softmax(%x: tensor<2048x65536xbf16>) -> tensor<2048x65536xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<2048x65536xbf16>) -> tensor<2048x65536xbf16>
+  return %y : tensor<2048x65536xbf16>
+}
