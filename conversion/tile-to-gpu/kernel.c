@@ -37,11 +37,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The programs per SM a kernel asks for (see MAX_THREADS_PER_SM), within the hardware's
- * limit of 32 and, for a kernel with tile.local_alloc buffers (ringBytes of them), within
- * what the SM's shared memory holds (more would only cost registers). */
-static int64_t ctasPerSm(const Lower *l, int64_t ringBytes) {
+/* The programs per SM a kernel asks for (see MAX_THREADS_PER_SM; at least the kernel's
+ * tile.programs_per_sm, `asked`, 0 when not given), within the hardware's limit of 32
+ * and, for a kernel with tile.local_alloc buffers (ringBytes of them), within what the
+ * SM's shared memory holds (more would only cost registers). */
+static int64_t ctasPerSm(const Lower *l, int64_t ringBytes, int64_t asked) {
   int64_t n = MAX_THREADS_PER_SM / (l->T * l->REPS);
+  n = n > asked ? n : asked;
   int64_t bySmem = ringBytes ? (int64_t)l->target->smemSmKiB * 1024 / (ringBytes + 2048) : 32;
   n = n < bySmem ? n : bySmem;
   return n < 1 ? 1 : n > 32 ? 32 : n;
@@ -537,7 +539,7 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nargs, types, 0, NULL))),
       ttNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
       ttNamedAttr(ctx, "known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
-      ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, ctasPerSm(&l, sc.ringBytes), ttI32(ctx))),
+      ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, ctasPerSm(&l, sc.ringBytes, ttOpAttrInt(func, "tile.programs_per_sm", 0)), ttI32(ctx))),
       /* the llvm.func's (gpu-to-ptx moves them there: a gpu.func cannot carry them) */
       ttNamedAttr(ctx, "tt.llvm_arg_attrs", mlirArrayAttrGet(ctx, nargs, argAttrs)),
   };

@@ -6,7 +6,9 @@
 /// block. Elementwise math on tiles uses upstream `arith` and `math` ops on those tensors
 /// (`arith.addf`, `math.exp`, `arith.cmpi`, ...). Memory is reached through `!tile.ptr<T>`
 /// kernel arguments plus tiles of i32 element offsets, with a mask and an `other` value for
-/// the lanes that are off. Kernel attributes: `tile.num_warps` (threads per program / 32).
+/// the lanes that are off. Kernel attributes: `tile.num_warps` (threads per program / 32),
+/// `tile.programs_per_sm` (optional: at least this many programs an SM, which bounds each
+/// thread's registers; the lowering's own count otherwise).
 /// The host side of a program is a `func.func` that calls fused functions (see `--fuse`);
 /// `--tile` gives each fused function a `tile.launch` attribute naming its kernel, grid and
 /// extra arguments.

@@ -64,11 +64,21 @@
  * row (ptxas: 95-128 registers a thread holding 64 bf16 elements of one such input,
  * softmax and the norms at 32768 columns: one 512-thread block an SM, 65,536 registers).
  * H200, tt-run, 4096 x 32768 bf16 softmax: on chip 166.8 us (77% of copy), a hand-written
- * staged kernel 137.0 (93.5%; bench/2026-11-27-h200-rows-staged.md). */
+ * staged kernel 137.0 (93.5%; bench/2026-11-27-h200-rows-staged.md). Rows with two or
+ * more inputs that vary by row stay on chip: each row's loads are long enough to cover
+ * its reductions (residual + rms_norm 4096 x 16384, H200: on chip 95.7 us, staged 104.5;
+ * at 32768 on chip 99.7-101.6% of copy; same file, run 3). */
 #define STAGE_BLOCK 4096
 #define STAGE_WARPS 16
 #define ONCHIP_REG_BYTES 6
 #define STAGE_SCRATCH 1024 /* a block's reduction scratch and the hardware's 1 KiB */
+/* An on-chip row kernel asks for the programs an SM whose registers give each thread
+ * ONCHIP_REG_SLACK times its row's f32 registers (elements a thread x inputs that vary
+ * by row): ptxas otherwise spends what a lower count allows (layer_norm 8192 x 8192: 162
+ * registers, 3 programs an SM, 70.5 us; capped at 128, 4 programs, no spills, 66.8;
+ * every other bench_rows kernel within 128 already; H200,
+ * bench/2026-11-27-h200-rows-staged.md). */
+#define ONCHIP_REG_SLACK 2
 
 static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -243,7 +253,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
           part * (c - 1) >= g->rowLen) /* no block wholly past the row */
         continue;
       int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
-      if (stagedRows >= 2 && (g->rowStage == 2 || onChipRows < 2)) {
+      if (stagedRows >= 2 && (g->rowStage == 2 || (onChipRows < 2 && (varying < 2 || !onChip)))) {
         g->staged = true;
         g->block = sblock;
         g->partLen = part;
@@ -291,6 +301,11 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     g->online = g->looped && tileHasOnlinePair(body) && (g->rowLen + g->block - 1) / g->block > g->chunksPerStep;
     if (g->staged) /* passes over shared memory: one chunk a step, one reduction a loop */
       g->chunksPerStep = g->chunksPerStepOut = 1, g->online = false;
+    if (!g->looped && g->cluster == 1) { /* registers for that many programs an SM */
+      int64_t regs = g->block / (32 * g->warps) * (varying > 0 ? varying : 1) * ONCHIP_REG_SLACK;
+      int64_t n = 65536 / (32 * g->warps * (regs > 32 ? regs : 32));
+      g->programsPerSm = n >= 2 ? (n < 32 ? n : 32) : 0;
+    }
     while (!g->looped && g->rowsPerProgram * g->block < 1024 &&
            (g->rows < 0 || g->rowsPerProgram < g->rows))
       g->rowsPerProgram *= 2;

@@ -444,6 +444,9 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   MlirOperation kfunc = tileStartKernel(fusion, fbody, !geo.row || dynRows, geo.warps, block,
                                         &e, name, sizeof name);
   MlirBlock kbody = e.kernel;
+  if (geo.programsPerSm > 0)
+    mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.programs_per_sm"),
+                                    ttIntAttr(ctx, geo.programsPerSm, ttI32(ctx)));
   MlirValue size = !geo.row || dynRows ? mlirBlockGetArgument(kbody, nin + nout)
                                        : (MlirValue){NULL};
 

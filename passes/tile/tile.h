@@ -97,6 +97,8 @@ typedef struct {
                              once, and every pass reads them there (rows.c, 3') */
   int64_t partLen;        /* staged: the columns a block holds (a multiple of block; the
                              row's, or its share of a cluster's) */
+  int64_t programsPerSm;  /* on chip: the programs an SM the kernel asks for (its
+                             tile.programs_per_sm; 0: the lowering's count) */
 } Geometry;
 
 /* The operands of a dot group: its matmul, the kernel arguments holding A and B, and

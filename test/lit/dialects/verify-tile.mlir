@@ -170,6 +170,13 @@ func.func @stages(%a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32, ti
 
 // -----
 
+// expected-error@+1 {{'func.func' needs tile.programs_per_sm, an integer from 1 to 32}}
+func.func @programs(%a: i32) attributes {tile.kernel, tile.num_warps = 1 : i32, tile.programs_per_sm = 33 : i32} {
+  return
+}
+
+// -----
+
 func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   return
 }
