@@ -539,7 +539,9 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nargs, types, 0, NULL))),
       ttNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
       ttNamedAttr(ctx, "known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
-      ttNamedAttr(ctx, "nvvm.minctasm", ttIntAttr(ctx, ctasPerSm(&l, sc.ringBytes, ttOpAttrInt(func, "tile.programs_per_sm", 0)), ttI32(ctx))),
+      ttNamedAttr(ctx, "nvvm.minctasm",
+                  ttIntAttr(ctx, ctasPerSm(&l, sc.ringBytes, ttOpAttrInt(func, "tile.programs_per_sm", 0)),
+                            ttI32(ctx))),
       /* the llvm.func's (gpu-to-ptx moves them there: a gpu.func cannot carry them) */
       ttNamedAttr(ctx, "tt.llvm_arg_attrs", mlirArrayAttrGet(ctx, nargs, argAttrs)),
   };
