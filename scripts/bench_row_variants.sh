@@ -6,14 +6,14 @@
 # scripts/gpu-suite.sh's job. Usage: bench_row_variants.sh TT_RUN ROUNDS NAME=DIR...
 set -euo pipefail
 ttrun=$1 rounds=$2; shift 2
-names=(); dirs=()
+names=(); dirs=(); rel=()
 for v in "$@"; do names+=("${v%%=*}"); dirs+=("${v#*=}"); done
 printf '| case |'; for n in "${names[@]}"; do printf ' %s us | GB/s |' "$n"; done
 for n in "${names[@]:1}"; do printf ' %s / %s |' "$n" "${names[0]}"; done; echo
 printf '|---|'; for _ in "${names[@]}"; do printf -- '---|---|'; done
 for _ in "${names[@]:1}"; do printf -- '---|'; done; echo
 for f in "${dirs[0]}"/*.ptx; do
-  c=$(basename "$f" .ptx); row="| $c |"; t0=
+  c=$(basename "$f" .ptx); row="| $c |"
   for d in "${dirs[@]}"; do
     ts=(); gb=
     for ((r = 0; r < rounds; r++)); do
@@ -21,7 +21,7 @@ for f in "${dirs[0]}"/*.ptx; do
       ts+=("$(echo "$line" | awk '{print $3}')"); gb=$(echo "$line" | awk '{print $8}')
     done
     med=$(printf '%s\n' "${ts[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    row+=" $med | $gb |"; t0=${t0:-$med}; rel+=("$med")
+    row+=" $med | $gb |"; rel+=("$med")
   done
   for ((i = 1; i < ${#dirs[@]}; i++)); do row+=" $(awk -v a="${rel[$i]}" -v b="${rel[0]}" 'BEGIN{printf "%.2fx", a/b}') |"; done
   rel=(); echo "$row"

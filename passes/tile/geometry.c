@@ -187,6 +187,16 @@ static int64_t stageBytes(MlirBlock body, const Geometry *g, int64_t block, int6
   return bytes;
 }
 
+/* Makes g the staged form: chunks of `block` on up to STAGE_WARPS warps (or the
+ * num-warps option), each of `cluster` blocks holding `part` columns of the row. */
+static void stageRows(Geometry *g, int64_t block, int64_t part, int64_t cluster) {
+  g->staged = true;
+  g->block = block;
+  g->partLen = part;
+  g->cluster = cluster;
+  g->warps = g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS);
+}
+
 /* True when every row reduction of body gives f32 (what tile.cluster_reduce combines). */
 static bool f32Reductions(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -253,22 +263,13 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
           part * (c - 1) >= g->rowLen) /* no block wholly past the row */
         continue;
       int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
-      if (stagedRows >= 2 && (g->rowStage == 2 || (onChipRows < 2 && (varying < 2 || !onChip)))) {
-        g->staged = true;
-        g->block = sblock;
-        g->partLen = part;
-        g->cluster = c;
-        g->warps = g->warps ? g->warps : clampI(sblock / 256, 1, STAGE_WARPS);
-      }
+      if (stagedRows >= 2 && (g->rowStage == 2 || (onChipRows < 2 && (varying < 2 || !onChip))))
+        stageRows(g, sblock, part, c);
     }
     if (mayStage && g->rowStage == 2 && !g->staged) { /* one whole row an SM */
       int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);
-      if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault())) {
-        g->staged = true;
-        g->block = sblock;
-        g->partLen = (g->rowLen + sblock - 1) / sblock * sblock;
-        g->warps = g->warps ? g->warps : clampI(sblock / 256, 1, STAGE_WARPS);
-      }
+      if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault()))
+        stageRows(g, sblock, (g->rowLen + sblock - 1) / sblock * sblock, 1);
     }
     /* A row past MAX_ROW whose registers would hold it over up to `cluster` blocks (the
      * option; a static M, no argmax, f32 reductions), where the looped form's re-reads
