@@ -426,6 +426,16 @@ static bool mPast64(const Facts *f) { return f->m > 64; }
 static bool rows64OneWave(const Facts *f) {
   return f->batch * gridPrograms((f->m + 63) / 64, f->n, 128) <= f->sms;
 }
+/* Batched on 64-column tiles (N <= 64: P @ V at head dim 64), where 128-row tiles give
+ * fewer than two programs an SM: the product streams P (at K = 1000 a 128 x 64 tile does
+ * 43 flops a byte, a fifth of the tensor cores' ratio to bandwidth), so its time is the
+ * bytes in flight on every SM, which 64-row tiles spread over twice the programs (H200,
+ * P @ V 12 x 1000 x 64 x 1000 9.1 -> 7.7 us, 24 x 1000 15.8 -> 15.3, 32 x 1024 21.3 ->
+ * 20.9). Not on 128-column tiles, where 64 x 128 lost (16 x 2048 x 128 x 2048 41.4 ->
+ * 48.3; 4 x 1000^2 x 128 scores 5.9 -> 7.5; bench/2026-11-27-h200-bmm-rows64.md). */
+static bool batchedNarrowUnderTwoPerSm(const Facts *f) {
+  return f->batch != 1 && f->n <= 64 && f->batch * ((f->m + 127) / 128) < 2 * f->sms;
+}
 static bool bigGrid(const Facts *f) { return f->big; }
 /* Past 64 rows on 64-row tiles, f16/bf16 with K <= N: two blocks per SM. */
 static bool f16PairsPerSm(const Facts *f) {
@@ -511,6 +521,7 @@ static const Rule tmaBlockM[] = {
     {mUpTo32, 32, TMA_TUNE},
     {mUpTo64, 64, TMA_TUNE},
     {rows64OneWave, 64, TMA_TUNE},
+    {batchedNarrowUnderTwoPerSm, 64, "2026-11-27-h200-bmm-rows64.md"},
     {always, 128, TMA_TUNE},
 };
 static const Rule tmaBlockN[] = {

@@ -1,6 +1,7 @@
 // --tile's defaults for batched (3-D) matmuls on TMA boxes and the bounds that follow the
 // rule tables (bench/geometry-rules.md; the sweep: bench/2026-11-26-h200-bmm-tune.md):
-// one wave is counted over every batch's programs, a shallow K (<= 256) keeps 128 x 128
+// one wave is counted over every batch's programs, 64-row tiles where N <= 64 and
+// 128-row ones give under two programs an SM, a shallow K (<= 256) keeps 128 x 128
 // tiles on one warpgroup instead of the big grid's 128 x 256 on 8 warps, a tile is no
 // wider than N and a K step no deeper than K; --pipeline runs no more TMA stages than the
 // K loop has steps (at least 2).
@@ -32,14 +33,37 @@ func.func @scores_k64(%q: tensor<12x1000x64xf16>, %k: tensor<12x1000x64xf16>) ->
 
 // -----
 
-// P @ V at N = 64 (V [B, K, N]): 128-row tiles over all 32 batches, no wider than N (64
-// columns), K = 1024 deep: 3 stages.
+// P @ V at N = 64 (V [B, K, N]): no wider than N (64 columns); 128-row tiles would give
+// 32 x 8 = 256 programs, under two an SM, so 64-row tiles (batchedNarrowUnderTwoPerSm);
+// K = 1024 deep: 3 stages.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-SAME: tile.geometry = "block-m=128 block-n=64 block-k=
+// CHECK-SAME: tile.geometry = "block-m=64 block-n=64 block-k=
 // CHECK-SAME: tile.num_stages = 3
 func.func @pv(%p: tensor<32x1024x1024xf16>, %v: tensor<32x1024x64xf16>) -> tensor<32x1024x64xf16> {
   %o = "prim.matmul"(%p, %v) : (tensor<32x1024x1024xf16>, tensor<32x1024x64xf16>) -> tensor<32x1024x64xf16>
   return %o : tensor<32x1024x64xf16>
+}
+
+// -----
+
+// The same at 64 heads: 64 x 8 = 512 programs of 128 rows fill two an SM, so 128-row
+// tiles stay.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=64 block-k=
+func.func @pv_many_heads(%p: tensor<64x1024x1024xf16>, %v: tensor<64x1024x64xf16>) -> tensor<64x1024x64xf16> {
+  %o = "prim.matmul"(%p, %v) : (tensor<64x1024x1024xf16>, tensor<64x1024x64xf16>) -> tensor<64x1024x64xf16>
+  return %o : tensor<64x1024x64xf16>
+}
+
+// -----
+
+// P @ V at N = 128 under two programs an SM keeps 128-row tiles: 64 x 128 tiles lost
+// there (bench/2026-11-27-h200-bmm-rows64.md).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=128 block-k=
+func.func @pv_n128(%p: tensor<16x2048x2048xf16>, %v: tensor<16x2048x128xf16>) -> tensor<16x2048x128xf16> {
+  %o = "prim.matmul"(%p, %v) : (tensor<16x2048x2048xf16>, tensor<16x2048x128xf16>) -> tensor<16x2048x128xf16>
+  return %o : tensor<16x2048x128xf16>
 }
 
 // -----
