@@ -95,7 +95,9 @@ static const TtPassOption tileOptions[] = {
         {"row-stage",
          "row kernels: 1: a long row whose registers would hold one row an SM but whose "
          "shared memory holds two or more is copied there once (cp.async) and every pass over "
-         "it reads it there (the staged form: more rows in flight an SM); 0: never; 2: "
+         "it reads it there (the staged form: more rows in flight an SM), and rows whose "
+         "rows in flight would pass half of L2 are staged so, split over the fewest blocks "
+         "of a cluster whose parts two fit an SM; 0: never; 2: "
          "wherever a row fits shared memory, split over the fewest blocks of a thread-block "
          "cluster (up to `cluster`) whose parts two fit an SM where the whole row does not "
          "(for A/B runs)",

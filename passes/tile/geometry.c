@@ -67,7 +67,14 @@
  * staged kernel 137.0 (93.5%; bench/2026-11-27-h200-rows-staged.md). Rows with two or
  * more inputs that vary by row stay on chip: each row's loads are long enough to cover
  * its reductions (residual + rms_norm 4096 x 16384, H200: on chip 95.7 us, staged 104.5;
- * at 32768 on chip 99.7-101.6% of copy; same file, run 3). */
+ * at 32768 on chip 99.7-101.6% of copy; same file, run 3). Rows past the looped form's
+ * L2 budget (LOOP_L2_BYTES) are staged too, over the fewest cluster blocks whose parts two
+ * fit an SM: read from DRAM once, two or three blocks an SM overlap each other's copies,
+ * where the register cluster form holds one half-row an SM and the looped form re-reads
+ * DRAM (H200, row-stage=2 against the default: rms_norm 1024 x 131072 0.73x the time,
+ * softmax 512 x 131072 0.76x, layer_norm 1024 x 131072 0.87x, residual + rms_norm 2048,
+ * 1000 and 512 rows of 65536-98304 0.93x-0.98x; H100, residual + rms_norm 2048 x 65536
+ * 0.95x; bench/2026-11-27-h200-rows-past-l2.md). */
 #define STAGE_BLOCK 4096
 #define STAGE_WARPS 16
 #define ONCHIP_REG_BYTES 6
@@ -241,11 +248,13 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     MlirOperation arg = argReduction(body);
     bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || !mlirOperationIsNull(arg));
     /* The staged form where the SM's shared memory holds more rows than its registers
-     * (row-stage=1: and they hold fewer than two, a row whole; 2: wherever a row fits
+     * (row-stage=1: and they hold fewer than two, a row whole, or the rows in flight pass
+     * the L2 budget, split over a cluster as for 2; 2: wherever a row fits
      * whole two an SM, else split over the fewest blocks of a cluster whose parts do (up
      * to the `cluster` option; a static M, f32 reductions), else whole where one fits).
-     * The split is not the default: on an H100 it ran 0.95x-1.04x the looped and register
-     * cluster forms at 65536 columns (bench/2026-11-27-h200-rows-staged.md, run 2). */
+     * The split within the L2 budget is not the default: at 65536 columns it ran 0.95x-
+     * 1.04x the looped form on an H100 and 0.90x-1.05x on an H200
+     * (bench/2026-11-27-h200-rows-staged.md, run 2; bench/2026-11-27-h200-rows-past-l2.md). */
     int64_t maxCluster = g->cluster;
     g->cluster = 1;
     int64_t sblock = fit / 2 < STAGE_BLOCK ? fit / 2 : STAGE_BLOCK;
@@ -253,7 +262,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t smem = (int64_t)ttTargetDefault()->smemSmKiB * 1024;
     int64_t onChipRows = /* registers: 65,536 of 4 bytes an SM */
         onChip ? (int64_t)65536 * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES) : 1;
-    int64_t lastC = g->rowStage == 2 ? maxCluster : 1;
+    bool pastL2 = g->rows > 0 && inFlight * g->rowLen * memBytes > LOOP_L2_BYTES;
+    int64_t lastC = g->rowStage == 2 || pastL2 ? maxCluster : 1;
     for (int64_t c = 1; mayStage && c <= lastC && !g->staged; c *= 2) {
       if (c > 1 && (g->rows < 1 || !f32Reductions(body)))
         break;
@@ -263,7 +273,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
           part * (c - 1) >= g->rowLen) /* no block wholly past the row */
         continue;
       int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
-      if (stagedRows >= 2 && (g->rowStage == 2 || (onChipRows < 2 && (varying < 2 || !onChip))))
+      if (stagedRows >= 2 &&
+          (g->rowStage == 2 || pastL2 || (onChipRows < 2 && (varying < 2 || !onChip))))
         stageRows(g, sblock, part, c);
     }
     if (mayStage && g->rowStage == 2 && !g->staged) { /* one whole row an SM */

@@ -96,7 +96,8 @@ func.func @softmax(%x: tensor<8x33001xbf16>) -> tensor<8x33001xbf16> {
 
 // -----
 
-// 65536 bf16 columns (128 KB: one row an SM's shared memory): the default keeps the
+// 65536 bf16 columns (128 KB: one row an SM's shared memory; 132 rows in flight hold
+// 17 MB, within the looped form's L2 budget): the default keeps the
 // looped form; row-stage=2 splits the row over a cluster of 2 blocks, each staging its
 // 32768 columns (8 slots), its reductions combined across the cluster.
 // CHECK-LABEL: func.func @fused_0_kernel
@@ -115,4 +116,24 @@ func.func @softmax(%x: tensor<8x33001xbf16>) -> tensor<8x33001xbf16> {
 func.func @softmax(%x: tensor<2048x65536xbf16>) -> tensor<2048x65536xbf16> {
   %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<2048x65536xbf16>) -> tensor<2048x65536xbf16>
   return %y : tensor<2048x65536xbf16>
+}
+
+// -----
+
+// Rows whose rows in flight pass the L2 budget (131072 bf16: 132 x 256 KB = 34 MB) are
+// staged by default, split over the fewest cluster blocks whose parts two fit an SM (4
+// blocks of 32768 columns: 64 KB each), where row-stage=0 keeps the register form of the
+// split (4 blocks of 32768 columns on chip).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.local_alloc"() : () -> memref<8x1x4096xbf16, 3>
+// CHECK: "tile.cluster_reduce"{{.*}}kind = "sum", size = 4
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: cluster = 4
+// CHECK-SAME: grid = ["4096"
+// OFF-LABEL: func.func @fused_0_kernel
+// OFF-NOT: tile.local_alloc
+// OFF: "tile.cluster_reduce"{{.*}}kind = "sum", size = 4
+func.func @rms_norm_long(%x: tensor<1024x131072xbf16>, %w: tensor<131072xbf16>) -> tensor<1024x131072xbf16> {
+  %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32} : (tensor<1024x131072xbf16>, tensor<131072xbf16>) -> tensor<1024x131072xbf16>
+  return %y : tensor<1024x131072xbf16>
 }
