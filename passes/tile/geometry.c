@@ -22,9 +22,11 @@
  * - unless the registers would not hold it: elements per thread x inputs that vary by row
  *   above MAX_LIVE (a weight broadcast along the rows is loaded late, emit.c 5b);
  * - a longer row (a static M) that registers would hold over up to the `cluster` option's
- *   blocks, where the looped form's rows in flight would not stay in L2 (LOOP_L2_BYTES), is
- *   split over a thread-block cluster of cdiv(its length, MAX_ROW) blocks, each holding
- *   MAX_ROW columns on chip (the reductions combined across the cluster: rows.c);
+ *   blocks, where the looped form's rows in flight would not stay in L2 (LOOP_L2_BYTES)
+ *   and the staged form below does not take it (rows not a multiple of 16 bytes, or
+ *   row-stage=0), is split over a thread-block cluster of cdiv(its length, MAX_ROW)
+ *   blocks, each holding MAX_ROW columns on chip (the reductions combined across the
+ *   cluster: rows.c);
  * - else a loop steps over half the row's power of two, at most LOOP_BLOCK, with
  *   LOOP_WARPS: big programs keep few rows in flight, so each row stays in L2 between its
  *   passes. */
@@ -73,8 +75,9 @@
  * where the register cluster form holds one half-row an SM and the looped form re-reads
  * DRAM (H200, row-stage=2 against the default: rms_norm 1024 x 131072 0.73x the time,
  * softmax 512 x 131072 0.76x, layer_norm 1024 x 131072 0.87x, residual + rms_norm 2048,
- * 1000 and 512 rows of 65536-98304 0.93x-0.98x; H100, residual + rms_norm 2048 x 65536
- * 0.95x; bench/2026-11-27-h200-rows-past-l2.md). */
+ * 1000 and 512 rows of 65536-98304 0.93x-0.98x; H100: softmax 512 x 131072 0.78x,
+ * residual + rms_norm 300 x 70000 0.59x, 512 x 131072 0.97x, 2048 x 65536 0.95x-1.05x
+ * in two runs; bench/2026-11-27-h200-rows-past-l2.md). */
 #define STAGE_BLOCK 4096
 #define STAGE_WARPS 16
 #define ONCHIP_REG_BYTES 6
