@@ -265,6 +265,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t smem = (int64_t)ttTargetDefault()->smemSmKiB * 1024;
     int64_t onChipRows = /* registers: 65,536 of 4 bytes an SM */
         onChip ? (int64_t)65536 * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES) : 1;
+    /* a static M whose rows in flight (one an SM) pass the looped form's L2 budget */
     bool pastL2 = g->rows > 0 && inFlight * g->rowLen * memBytes > LOOP_L2_BYTES;
     int64_t lastC = g->rowStage == 2 || pastL2 ? maxCluster : 1;
     for (int64_t c = 1; mayStage && c <= lastC && !g->staged; c *= 2) {
@@ -291,9 +292,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
      * a cluster of them (64 elements a thread). */
     int64_t parts = (g->rowLen + MAX_ROW - 1) / MAX_ROW; /* no block wholly past the row */
     if (!g->block && fit > MAX_ROW && parts <= maxCluster && 64 * varying <= MAX_LIVE &&
-        64 + 16 * (allBytes - rowBytes) <= CLUSTER_REGS && g->rows > 0 &&
-        mlirOperationIsNull(arg) && f32Reductions(body) &&
-        inFlight * g->rowLen * memBytes > LOOP_L2_BYTES) {
+        64 + 16 * (allBytes - rowBytes) <= CLUSTER_REGS && pastL2 &&
+        mlirOperationIsNull(arg) && f32Reductions(body)) {
       g->cluster = parts;
       g->block = MAX_ROW;
       onChip = true;

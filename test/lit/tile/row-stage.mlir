@@ -137,3 +137,21 @@ func.func @rms_norm_long(%x: tensor<1024x131072xbf16>, %w: tensor<131072xbf16>) 
   %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32} : (tensor<1024x131072xbf16>, tensor<131072xbf16>) -> tensor<1024x131072xbf16>
   return %y : tensor<1024x131072xbf16>
 }
+
+// -----
+
+// The same rows with M dynamic: the rows in flight are not known, so no split over a
+// cluster (staged or in registers) and a whole row (256 KB) does not fit: the looped
+// form, reading global memory.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.local_alloc
+// CHECK-NOT: tile.cluster_reduce
+// CHECK: scf.for
+// CHECK: "tile.load"
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-NOT: cluster =
+// CHECK: return
+func.func @rms_norm_long_dyn(%x: tensor<?x131072xbf16>, %w: tensor<131072xbf16>) -> tensor<?x131072xbf16> {
+  %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32} : (tensor<?x131072xbf16>, tensor<131072xbf16>) -> tensor<?x131072xbf16>
+  return %y : tensor<?x131072xbf16>
+}
