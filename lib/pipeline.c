@@ -96,8 +96,10 @@ static const TtPassOption tileOptions[] = {
          "row kernels: 1: a long row whose registers would hold one row an SM but whose "
          "shared memory holds two or more is copied there once (cp.async) and every pass over "
          "it reads it there (the staged form: more rows in flight an SM), and rows whose "
-         "rows in flight would pass half of L2 are staged so, split over the fewest blocks "
-         "of a cluster whose parts two fit an SM; 0: never; 2: "
+         "rows in flight would pass half of L2, and looped rows whose last chunk is partial "
+         "and whose reductions take more than one step, are staged so, split over the "
+         "fewest blocks of a cluster whose parts two fit an SM; few long rows (under 3/8 of "
+         "the SMs) over the fewest that give a program an SM; 0: never; 2: "
          "wherever a row fits shared memory, split over the fewest blocks of a thread-block "
          "cluster (up to `cluster`) whose parts two fit an SM where the whole row does not "
          "(for A/B runs)",

@@ -10,7 +10,9 @@
 #                 residual + rms_norm 2048 x 65536 (clusters of 2 and 4), layer_norm 3 x
 #                 70000, f32 softmax 64 x 32768 (2);
 #   OUTDIR/def/, OUTDIR/off/, OUTDIR/on/   the timed set (with, since 2026-11-27, rows
-#                 past the L2 budget and few long rows: bench/2026-11-27-h200-rows-past-l2.md)
+#                 past the L2 budget and few long rows: bench/2026-11-27-h200-rows-past-l2.md;
+#                 then more few rows and looped rows of a partial last chunk:
+#                 bench/2026-11-27-h200-rows-few.md)
 #                 by the default rule, with
 #                 row-stage=0 (the on-chip or looped form) and with row-stage=2 (staged
 #                 wherever the row fits, over a cluster where two whole rows do not fit an
@@ -48,7 +50,9 @@ rms_norm:300x32768 softmax:2048x65536 log_softmax:2048x65536 layer_norm:2048x655
 rms_norm:2048x65536 residual_rms_norm:2048x65536 softmax:8192x8192
 layer_norm:8192x8192 rms_norm:4096x16384 softmax:4096x16384
 rms_norm:1024x131072 softmax:512x131072 layer_norm:1024x131072 residual_rms_norm:1000x65536
-residual_rms_norm:512x98304 log_softmax:256x98304 layer_norm:300x70000"
+residual_rms_norm:512x98304 log_softmax:256x98304 layer_norm:300x70000 softmax:8x65536
+softmax:16x131072 layer_norm:48x65536 rms_norm:32x32768 layer_norm:512x70000
+softmax:2000x70000 rms_norm:512x80000 layer_norm:512x98304"
 for c in $set_; do
   ex=${c%%:*}; shape=${c#*:}; m=${shape%x*}; n=${shape#*x}
   for v in def:"" off:row-stage=0 on:row-stage=2; do

@@ -5,7 +5,8 @@
  * buffer: S slots of R rows of C elements, each row padded by 16 bytes as in 5a
  * (ttSmemTileBytes), so a slot feeds ldmatrix without bank conflicts. tile.async_copy
  * sends run r of its flat tile (first element e) to row e / C, column e % C of the slot:
- * one cp.async (sm_80+; .cg, not kept in L1, for 16 bytes) when the run's offsets are
+ * one cp.async (sm_80+; .cg, not kept in L1, for 16 bytes; a run of more than 16 bytes, a
+ * wider element than the kernel's narrowest, one a 16 bytes) when the run's offsets are
  * contiguous and aligned - with a mask constant over the run the copy's source size is
  * its size or 0 (zero fill), else it runs under step 3's guard - and otherwise the lanes
  * are loaded one by one under the mask and stored to the slot. tile.async_commit and
@@ -75,10 +76,13 @@ bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
   MlirType rt = mlirValueGetType(mlirOperationGetOperand(op, 3));
   MlirType elem = ttElementType(rt);
   int64_t bytes = l->VEC * ttDtypeBytes(elem);
+  /* a run past 16 bytes (a wider element than the kernel's narrowest) takes several
+   * 16-byte copies of `per` elements each */
+  int64_t piece = bytes > 16 ? 16 : bytes, per = piece / ttDtypeBytes(elem);
   if (!ptr || !offs || !mask || !ring || !slot || mlirValueIsNull(ring->sbuf) ||
-      (bytes != 4 && bytes != 8 && bytes != 16)) {
+      (bytes != 4 && bytes != 8 && bytes % 16 != 0)) {
     ttEmitError(op, "convert-tile-to-gpu: tile.async_copy needs a tile.local_alloc buffer "
-                    "and runs of 4, 8 or 16 bytes");
+                    "and runs of 4, 8 or a multiple of 16 bytes");
     return false;
   }
   MlirType vt = tgVecOf(l, elem);
@@ -94,13 +98,15 @@ bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
     MlirValue off = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ring->ld), col);
     MlirValue dst = tgGep(l, ring->sbuf, tgArith(l, "arith.addi", base, off), elem);
     Lanes s = tgLanesOf(l, offs, mask, r);
-    MlirNamedAttribute align = tgAlignAttr(l, bytes);
+    MlirNamedAttribute align = tgAlignAttr(l, piece);
     if (s.contig && mask->axis.constancy >= l->VEC) {
       MlirValue src = tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem);
       MlirValue size = tgBuild(l, "arith.select", 3,
-                             (MlirValue[]){tgExtract(l, s.mask, 0), tgConstI32(l, bytes), tgConstI32(l, 0)},
+                             (MlirValue[]){tgExtract(l, s.mask, 0), tgConstI32(l, piece), tgConstI32(l, 0)},
                              ttI32(l->ctx), 0, NULL);
-      cpAsync(l, dst, src, bytes, size);
+      for (int64_t k = 0; k < bytes / piece; k++)
+        cpAsync(l, k ? tgGep(l, dst, tgConstI32(l, k * per), elem) : dst,
+                k ? tgGep(l, src, tgConstI32(l, k * per), elem) : src, piece, size);
       continue;
     }
     MlirOperation ifOp = s.contig ? tgBuildIf(l, tgAllLanesOn(l, &s, mask), ttNoType())
@@ -108,8 +114,11 @@ bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
     TtBuilder saved = l->b;
     if (ifOp.ptr) {
       l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
-      cpAsync(l, dst, tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem), bytes,
-              (MlirValue){NULL});
+      MlirValue src = tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem);
+      for (int64_t k = 0; k < bytes / piece; k++)
+        cpAsync(l, k ? tgGep(l, dst, tgConstI32(l, k * per), elem) : dst,
+                k ? tgGep(l, src, tgConstI32(l, k * per), elem) : src, piece,
+                (MlirValue){NULL});
       tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
       l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
     }

@@ -78,6 +78,26 @@
  * 1000 and 512 rows of 65536-98304 0.93x-0.98x; H100: softmax 512 x 131072 0.78x,
  * residual + rms_norm 300 x 70000 0.59x, 512 x 131072 0.97x, 2048 x 65536 0.95x-1.05x
  * in two runs; bench/2026-11-27-h200-rows-past-l2.md). */
+/* Few long rows (a static M under 3/8 of the SM count, rows past 16384 elements) are
+ * staged over the fewest cluster blocks (up to the `cluster` option) that give a program
+ * an SM, each block's part at least FEW_PART_CHUNKS chunks: the looped or staged form
+ * keeps one SM a row busy, each waiting on its own loads. H200, bf16, the default
+ * against the split (bench/2026-11-27-h200-rows-few.md, runs 1, 3; softmax, layer_norm,
+ * rms_norm): 8-48 rows of 32768-131072 0.34x-0.92x the time (8 x 65536 softmax 10.0 ->
+ * 4.3 us, 16 x 131072 20.4 -> 7.4, 48 x 65536 layer_norm 9.5 -> 7.6); at 64 rows (48%
+ * of the SMs) it went either way (0.78x-1.23x), at 100-200 it lost (1.02x-1.97x);
+ * parts of one 4096-element chunk lost to parts of two (32 x 32768: 0.87x-1.02x against
+ * 0.76x-0.91x). */
+/* The same split, at any M within the L2 budget, takes a looped row whose last chunk is
+ * partial and whose reductions take more than one step (the row's chunks past the chunks
+ * in flight, chunksInFlight): H200, bf16, row-stage=2 against the looped form
+ * (bench/2026-11-27-h200-rows-few.md, run 4): 512 rows of 70000, 80000, 90000 and 2000 x
+ * 70000: layer_norm 0.40x-0.48x the time, softmax and log_softmax 0.57x-0.89x, rms_norm
+ * 0.82x-0.87x; f32 512 x 40000 / 45000 0.70x-0.96x; not where the chunks are whole (512 x
+ * 98304: 0.97x-1.11x) or one step takes the row (512 x 60000, two chunks a step: 0.94x-
+ * 1.10x). */
+#define FEW_ROWS_8THS 3
+#define FEW_PART_CHUNKS 2
 #define STAGE_BLOCK 4096
 #define STAGE_WARPS 16
 #define ONCHIP_REG_BYTES 6
@@ -267,8 +287,18 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
         onChip ? (int64_t)65536 * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES) : 1;
     /* a static M whose rows in flight (one an SM) pass the looped form's L2 budget */
     bool pastL2 = g->rows > 0 && inFlight * g->rowLen * memBytes > LOOP_L2_BYTES;
-    int64_t lastC = g->rowStage == 2 || pastL2 ? maxCluster : 1;
-    for (int64_t c = 1; mayStage && c <= lastC && !g->staged; c *= 2) {
+    /* few rows: a static M of long rows that would keep under FEW_ROWS_8THS / 8 of the
+     * SMs busy, split until there is a program an SM (parts of FEW_PART_CHUNKS chunks) */
+    bool few = g->rows > 0 && g->rows * 8 < FEW_ROWS_8THS * sms && fit > MAX_ROW / 2;
+    /* a looped row with a tail chunk whose reductions take more than one step a row */
+    Geometry loopG = *g;
+    loopG.block = fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
+    loopG.warps = g->warps ? g->warps : clampI(loopG.block / 32 / 16, 1, LOOP_WARPS);
+    bool tail = g->rows > 0 && fit > MAX_ROW && g->rowLen % loopG.block != 0 &&
+                (g->rowLen + loopG.block - 1) / loopG.block > chunksInFlight(&loopG, rowBytes, true);
+    bool split = g->rowStage == 2 || pastL2 || few || tail;
+    int64_t lastC = split ? maxCluster : 1, bestC = 0, bestPart = 0;
+    for (int64_t c = 1; mayStage && c <= lastC; c *= 2) {
       if (c > 1 && (g->rows < 1 || !f32Reductions(body)))
         break;
       int64_t part = ((g->rowLen + c - 1) / c + sblock - 1) / sblock * sblock;
@@ -277,10 +307,16 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
           part * (c - 1) >= g->rowLen) /* no block wholly past the row */
         continue;
       int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
-      if (stagedRows >= 2 &&
-          (g->rowStage == 2 || pastL2 || (onChipRows < 2 && (varying < 2 || !onChip))))
-        stageRows(g, sblock, part, c);
+      if (stagedRows >= 2 && (split || (onChipRows < 2 && (varying < 2 || !onChip)))) {
+        if (few && c > 1 && part < FEW_PART_CHUNKS * sblock)
+          break;
+        bestC = c, bestPart = part;
+        if (!few || g->rows * c >= sms)
+          break;
+      }
     }
+    if (bestC)
+      stageRows(g, sblock, bestPart, bestC);
     if (mayStage && g->rowStage == 2 && !g->staged) { /* one whole row an SM */
       int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);
       if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault()))

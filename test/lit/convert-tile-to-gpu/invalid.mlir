@@ -224,13 +224,13 @@ func.func @local_load_shape(%i: i32) attributes {tile.kernel, tile.num_warps = 1
 
 // -----
 
-// tile.async_copy moves runs of 4, 8 or 16 bytes: a 32-element i8 tile over one warp has
+// tile.async_copy moves runs of 4, 8 or a multiple of 16 bytes: a 32-element i8 tile over one warp has
 // runs of 1.
 func.func @async_copy_run(%p: !tile.ptr<i8>, %i: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   %r = "tile.local_alloc"() : () -> memref<2x2x16xi8, 3>
   %o = "tile.range"() {start = 0 : i32, end = 32 : i32} : () -> tensor<32xi32>
   %m = arith.constant dense<true> : tensor<32xi1>
-  // expected-error@+1 {{convert-tile-to-gpu: tile.async_copy needs a tile.local_alloc buffer and runs of 4, 8 or 16 bytes}}
+  // expected-error@+1 {{convert-tile-to-gpu: tile.async_copy needs a tile.local_alloc buffer and runs of 4, 8 or a multiple of 16 bytes}}
   "tile.async_copy"(%p, %o, %m, %r, %i) : (!tile.ptr<i8>, tensor<32xi32>, tensor<32xi1>, memref<2x2x16xi8, 3>, i32) -> ()
   return
 }

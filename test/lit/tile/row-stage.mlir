@@ -155,3 +155,82 @@ func.func @rms_norm_long_dyn(%x: tensor<?x131072xbf16>, %w: tensor<131072xbf16>)
   %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32} : (tensor<?x131072xbf16>, tensor<131072xbf16>) -> tensor<?x131072xbf16>
   return %y : tensor<?x131072xbf16>
 }
+
+// -----
+
+// Few long rows (16 rows: under 3/8 of the SMs) are staged over the fewest cluster blocks
+// that give a program an SM (8: 128 programs), parts of two 4096-element chunks; row-stage=0
+// keeps one looped program a row.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.local_alloc"() : () -> memref<2x1x4096xbf16, 3>
+// CHECK: "tile.cluster_reduce"{{.*}}kind = "max", size = 8
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: cluster = 8
+// CHECK-SAME: grid = ["128"
+// OFF: func.func private @fused_0(%arg0: tensor<16x65536xbf16>) {{.*}}tile.launch = {args = [], grid = ["16"
+func.func @softmax_few(%x: tensor<16x65536xbf16>) -> tensor<16x65536xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<16x65536xbf16>) -> tensor<16x65536xbf16>
+  return %y : tensor<16x65536xbf16>
+}
+
+// -----
+
+// 32 rows of 32768: 8 blocks would hold one chunk each, so 4 (parts of two chunks).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.local_alloc"() : () -> memref<2x1x4096xbf16, 3>
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: cluster = 4
+// CHECK-SAME: grid = ["128"
+func.func @rms_norm_few(%x: tensor<32x32768xbf16>, %w: tensor<32768xbf16>) -> tensor<32x32768xbf16> {
+  %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32} : (tensor<32x32768xbf16>, tensor<32768xbf16>) -> tensor<32x32768xbf16>
+  return %y : tensor<32x32768xbf16>
+}
+
+// -----
+
+// 64 rows (48% of the SMs) are not few: the looped form.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.local_alloc
+// CHECK: scf.for
+// CHECK: func.func private @fused_0(%arg0: tensor<64x65536xbf16>) {{.*}}tile.launch = {args = [], grid = ["64"
+func.func @softmax_64(%x: tensor<64x65536xbf16>) -> tensor<64x65536xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<64x65536xbf16>) -> tensor<64x65536xbf16>
+  return %y : tensor<64x65536xbf16>
+}
+
+// -----
+
+// A looped row of 70000 (three chunks of 32768, the last partial, one a reduction step) is
+// staged over a cluster of 2 (parts of 36864 columns: 9 chunks); row-stage=0 keeps it looped.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: "tile.local_alloc"() : () -> memref<9x1x4096xbf16, 3>
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: cluster = 2
+// CHECK-SAME: grid = ["1024"
+// OFF: func.func private @fused_0(%arg0: tensor<512x70000xbf16>{{.*}}tile.launch = {args = [], grid = ["512"
+func.func @layer_norm_tail(%x: tensor<512x70000xbf16>, %w: tensor<70000xbf16>, %b: tensor<70000xbf16>) -> tensor<512x70000xbf16> {
+  %y = "prim.layer_norm"(%x, %w, %b) {eps = 1.0e-5 : f32} : (tensor<512x70000xbf16>, tensor<70000xbf16>, tensor<70000xbf16>) -> tensor<512x70000xbf16>
+  return %y : tensor<512x70000xbf16>
+}
+
+// -----
+
+// Rows of 60000 (two chunks, both in one reduction step) and of 98304 (whole chunks) stay
+// looped.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.local_alloc
+// CHECK: func.func private @fused_0(%arg0: tensor<512x60000xbf16>{{.*}}tile.launch = {args = [], grid = ["512"
+func.func @layer_norm_two_chunks(%x: tensor<512x60000xbf16>, %w: tensor<60000xbf16>, %b: tensor<60000xbf16>) -> tensor<512x60000xbf16> {
+  %y = "prim.layer_norm"(%x, %w, %b) {eps = 1.0e-5 : f32} : (tensor<512x60000xbf16>, tensor<60000xbf16>, tensor<60000xbf16>) -> tensor<512x60000xbf16>
+  return %y : tensor<512x60000xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.local_alloc
+// CHECK: func.func private @fused_0(%arg0: tensor<512x98304xbf16>{{.*}}tile.launch = {args = [], grid = ["512"
+func.func @layer_norm_whole_chunks(%x: tensor<512x98304xbf16>, %w: tensor<98304xbf16>, %b: tensor<98304xbf16>) -> tensor<512x98304xbf16> {
+  %y = "prim.layer_norm"(%x, %w, %b) {eps = 1.0e-5 : f32} : (tensor<512x98304xbf16>, tensor<98304xbf16>, tensor<98304xbf16>) -> tensor<512x98304xbf16>
+  return %y : tensor<512x98304xbf16>
+}
