@@ -87,7 +87,7 @@
  * 4.3 us, 16 x 131072 20.4 -> 7.4, 48 x 65536 layer_norm 9.5 -> 7.6); at 64 rows (48%
  * of the SMs) it went either way (0.78x-1.23x), at 100-200 it lost (1.02x-1.97x);
  * parts of one 4096-element chunk lost to parts of two (32 x 32768: 0.87x-1.02x against
- * 0.76x-0.91x). */
+ * 0.76x-0.91x). H100 (run 6): 8-48 rows 0.39x-0.94x. */
 /* The same split, at any M within the L2 budget, takes a looped row whose last chunk is
  * partial and whose reductions take more than one step (the row's chunks past the chunks
  * in flight, chunksInFlight): H200, bf16, row-stage=2 against the looped form
@@ -95,7 +95,7 @@
  * 70000: layer_norm 0.40x-0.48x the time, softmax and log_softmax 0.57x-0.89x, rms_norm
  * 0.82x-0.87x; f32 512 x 40000 / 45000 0.70x-0.96x; not where the chunks are whole (512 x
  * 98304: 0.97x-1.11x) or one step takes the row (512 x 60000, two chunks a step: 0.94x-
- * 1.10x). */
+ * 1.10x). H100 (run 6): 512 x 70000-80000, 2000 x 70000 0.41x-0.90x. */
 #define FEW_ROWS_8THS 3
 #define FEW_PART_CHUNKS 2
 #define STAGE_BLOCK 4096
