@@ -216,6 +216,14 @@ static const TtPassOption lowerOptions[] = {
          "red (v4.f32, v4.f16x2, v4.bf16x2; PTX ISA 8.1), below it one atomic per element. "
          "tt-translate passes its --arch",
          80, 70, 120, NULL},
+    [TT_LOWER_MASKED_LOADS] =
+        {"masked-loads",
+         "a tile.load's vector whose mask is constant over it: 0: a branch around the load; "
+         "1: no branch, a load from a selected address (the tensor's start where the mask is "
+         "off) and a select of `other` (for A/B runs, not yet measured: LLVM sinks the "
+         "branch's load's uses into it, so each thread waits for a load before it issues "
+         "the next)",
+         0, 0, 1, NULL},
 };
 
 /* An option table's length, which must be its pass's option count (the enum in tt.h)

@@ -394,7 +394,7 @@ enum {
 };
 enum { TT_PDL_TRIGGER, TT_PDL_NUM_SMS, TT_PDL_NOPTIONS };
 /* convert-tile-to-gpu's options. */
-enum { TT_LOWER_MMA, TT_LOWER_SM, TT_LOWER_NOPTIONS };
+enum { TT_LOWER_MMA, TT_LOWER_SM, TT_LOWER_MASKED_LOADS, TT_LOWER_NOPTIONS };
 /* Parses `a=1 b=2` (mlir-opt pass option syntax) against info's options into *out.
  * Returns false and prints `error: ...` naming the pass and option when malformed or out of
  * range. */

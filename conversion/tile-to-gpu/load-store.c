@@ -19,6 +19,12 @@
  *     cost L2 8x; split-K's f16 adds the most). A store (storeRealignedPlain) writes a
  *     row's ends as at most log2(VEC) aligned stores each; an add (addRealigned) as
  *     16-byte reds padded with -0.0 where they stay in the tensor.
+ *  1'. With masked-loads=1, a load of step 1 whose mask is constant over the group takes
+ *     no branch: it reads from the group's address where the mask is on, else from the
+ *     tensor's start (in bounds and aligned as the group's), and selects `other` where
+ *     off. (A branch lets LLVM sink the loaded values' uses into it, so a thread waits for
+ *     each load before it issues the next: 38 branches in a looped layer_norm row of
+ *     90000 against 19 at 98304, whose chunks are whole; not yet timed, so not the default.)
  *  2. When that guard is false (or the offsets are not contiguous) each lane is loaded or
  *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
  *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
@@ -691,6 +697,15 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
     }
     if (!s.contig) { /* an atomic add of lanes that do not run: one by one */
       storeLanes(l, ptr->parts[0], &s, d, elem, true);
+      continue;
+    }
+    if (l->selectLoads && !isStore && mask->axis.constancy >= l->VEC) { /* step 1' */
+      MlirValue on = tgAllLanesOn(l, &s, mask);
+      MlirValue p = tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem);
+      MlirValue at = tgBuild(l, "arith.select", 3, (MlirValue[]){on, p, ptr->parts[0]},
+                             mlirValueGetType(p), 0, NULL);
+      MlirValue v = tgLoadPtr(l, at, vt, bytes < 16 ? bytes : 16);
+      res->parts[r] = tgBuild(l, "arith.select", 3, (MlirValue[]){on, v, d}, vt, 0, NULL);
       continue;
     }
     MlirOperation ifOp = tgBuildIf(l, tgAllLanesOn(l, &s, mask), isStore ? ttNoType() : vt);
