@@ -104,6 +104,13 @@ static const TtPassOption tileOptions[] = {
          "cluster (up to `cluster`) whose parts two fit an SM where the whole row does not "
          "(for A/B runs)",
          1, 0, 2, NULL},
+    [TT_TILE_LOOPED_ARG] =
+        {"looped-arg",
+         "argmax/argmin over rows past 32768 elements (a vocabulary's logits): 0: an error; "
+         "1: the looped form's two loops over the row's chunks (the max, then the least "
+         "column that is it or NaN, in f32: rows up to 2^24). Not yet run on a GPU against "
+         "the float64 reference, so not the default",
+         0, 0, 1, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =

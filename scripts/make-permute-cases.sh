@@ -12,7 +12,9 @@
 #    kernel;
 #  - argmax and argmin over the last dim of 3x1000, 5x4097 and 1x1, of the input and of
 #    x * 0 (all ties: the first index, 0), with keepdim, over all dims (dim absent) and
-#    over dim 0 (a transpose first) of 3x1000.
+#    over dim 0 (a transpose first) of 3x1000; and over rows past 32768 (the looped form's
+#    two loops, --tile=looped-arg=1, not yet the default): 4x152064 (a vocabulary),
+#    3x40001, with ties too.
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run permute-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
@@ -45,8 +47,8 @@ for t in f32 f16 bf16; do
   return %z : tensor<33x1000xf32>
 }"
 done
-argred() { # name op dtype shape dim(or "none") keepdim zero(1: of x * 0, all ties)
-  local name=$1 op=$2 t=$3 shape=$4 dim=$5 keep=$6 zero=$7
+argred() { # name op dtype shape dim(or "none") keepdim zero(1: of x * 0, all ties) [tile-opts]
+  local name=$1 op=$2 t=$3 shape=$4 dim=$5 keep=$6 zero=$7 opts=${8:-}
   IFS=x read -r -a s <<< "$shape"
   local res="" i attrs="keepdim = $keep"
   for i in "${!s[@]}"; do
@@ -64,7 +66,7 @@ argred() { # name op dtype shape dim(or "none") keepdim zero(1: of x * 0, all ti
   compile "$name" "${shape}_${dim}_$t" "func.func @main(%x: $xt) -> tensor<${res}i64> {
 $body  %y = \"prim.$op\"($v) {$attrs} : ($xt) -> tensor<${res}i64>
   return %y : tensor<${res}i64>
-}"
+}" "$opts"
 }
 
 for t in f32 f16 bf16; do
@@ -72,6 +74,10 @@ for t in f32 f16 bf16; do
     for shape in 3x1000 5x4097 1x1; do
       argred $op $op $t $shape 1 false 0
       argred ${op}_ties $op $t $shape 1 false 1
+    done
+    for shape in 4x152064 3x40001; do # the looped form (--tile=looped-arg=1)
+      argred $op $op $t $shape 1 false 0 looped-arg=1
+      argred ${op}_ties $op $t $shape 1 false 1 looped-arg=1
     done
     argred ${op}_keepdim $op $t 3x1000 1 true 0
     argred ${op}_all $op $t 3x1000 none false 0

@@ -276,6 +276,22 @@ static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
   return tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, ct), c, ct);
 }
 
+/* The argmax/argmin candidates of x (the row or a chunk of it, at e->cols under e->mask)
+ * for the row's max (min) m: its column where x is m or NaN, else N, in f32. */
+MlirValue tileArgCandidate(Emit *e, MlirValue x, MlirValue m) {
+  MlirType ft = tileOf(e, mlirF32TypeGet(e->ctx)), i1 = tileOf(e, mlirIntegerTypeGet(e->ctx, 1));
+  MlirNamedAttribute oeq = ttNamedAttr(e->ctx, "predicate",
+                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 1));
+  MlirNamedAttribute uno = ttNamedAttr(e->ctx, "predicate",
+                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 14));
+  MlirValue eq = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, m}, i1, 1, &oeq);
+  MlirValue nan = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, x}, i1, 1, &uno);
+  MlirValue hit = tileOp2(e, "arith.andi", tileOp2(e, "arith.ori", eq, nan, i1), e->mask, i1);
+  MlirValue col = tileOp1(e, "arith.uitofp", e->cols, ft);
+  MlirValue sel[3] = {hit, col, ttConstSplat(&e->b, e->loc, ft, (double)e->rowLen)};
+  return ttBuild(&e->b, "arith.select", e->loc, 3, sel, ft, 0, NULL);
+}
+
 /* argmax/argmin over the row (a row kernel holding its whole row): m = the row's max (min;
  * NaN-propagating, so a NaN anywhere makes m NaN), then the least column c whose element
  * is m or NaN: min over the masked row of (x == m || x != x ? c : N), in f32 (exact for
@@ -287,11 +303,10 @@ static MlirValue emitArgReduction(Emit *e, MlirOperation op, MlirType ct) {
   char name[16];
   ttPrimShortName(op, name, sizeof name);
   MlirType xelem = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-  if (!e->rowMode || !mlirTypeIsAFloat(xelem) || /* looped: refused by tileRowGeometry */
-      !mlirTypeIsAInteger(mlirShapedTypeGetElementType(ct))) {
+  if (!e->rowMode || !mlirTypeIsAFloat(xelem) || /* looped: rows.c's two loops */
+      !mlirTypeIsAInteger(mlirShapedTypeGetElementType(ct)) || e->looped) {
     ttEmitError(op, "tile: 'prim.%s' is only supported over the last dimension of f32, "
-                    "f16 or bf16 rows of at most 32768 elements in a row kernel, into i32 or "
-                    "i64",
+                    "f16 or bf16 rows in a row kernel, into i32 or i64",
                 name);
     e->failed = true;
     return none;
@@ -299,22 +314,11 @@ static MlirValue emitArgReduction(Emit *e, MlirOperation op, MlirType ct) {
   MlirValue x = tileEmitValue(e, mlirOperationGetOperand(op, 0), e->offs);
   if (e->failed)
     return none;
-  MlirType xt = mlirValueGetType(x), f32 = mlirF32TypeGet(e->ctx), ft = tileOf(e, f32);
+  MlirType xt = mlirValueGetType(x), f32 = mlirF32TypeGet(e->ctx);
   Combiner c = strcmp(name, "argmax") == 0 ? (Combiner){"max", "arith.maximumf", -INFINITY}
                                             : (Combiner){"min", "arith.minimumf", INFINITY};
   MlirValue m = tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, xt), c, xt);
-  MlirType i1 = mlirRankedTensorTypeGet(1, &e->block, mlirIntegerTypeGet(e->ctx, 1),
-                                        mlirAttributeGetNull());
-  MlirNamedAttribute oeq = ttNamedAttr(e->ctx, "predicate",
-                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 1));
-  MlirNamedAttribute uno = ttNamedAttr(e->ctx, "predicate",
-                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 14));
-  MlirValue eq = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, m}, i1, 1, &oeq);
-  MlirValue nan = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, x}, i1, 1, &uno);
-  MlirValue hit = tileOp2(e, "arith.andi", tileOp2(e, "arith.ori", eq, nan, i1), e->mask, i1);
-  MlirValue col = tileOp1(e, "arith.uitofp", e->cols, ft);
-  MlirValue sel[3] = {hit, col, ttConstSplat(&e->b, e->loc, ft, (double)e->rowLen)};
-  MlirValue cand = ttBuild(&e->b, "arith.select", e->loc, 3, sel, ft, 0, NULL);
+  MlirValue cand = tileArgCandidate(e, x, m);
   MlirNamedAttribute attrs[2] = {
       ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
       ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, "min")),

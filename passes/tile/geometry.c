@@ -113,13 +113,14 @@
 static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
-                           int64_t rowStage) {
+                           int64_t rowStage, bool loopedArg) {
   Geometry geo = {.block = block,
                   .warps = warps,
                   .rowsPerProgram = 1,
                   .chunksPerStep = 1,
                   .chunksPerStepOut = 1,
                   .rowStage = rowStage,
+                  .loopedArg = loopedArg,
                   .cluster = row ? cluster : 1}; /* rows: the most; tileRowGeometry picks */
   geo.row = row; /* tileRowGeometry fills the rest */
   if (!geo.row) { /* elementwise defaults: 1024 elements, up to 4 warps */
@@ -129,8 +130,9 @@ Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t clust
   return geo;
 }
 
-/* True when body holds an argmax/argmin: computed on chip only (emit.c), so its rows stay
- * on chip up to MAX_ROW whatever their registers. */
+/* True when body holds an argmax/argmin: its rows stay on chip up to MAX_ROW whatever
+ * their registers (emit.c), are never staged or split over a cluster, and past MAX_ROW
+ * take the looped form under the looped-arg option (two loops: rows.c, step 4a''). */
 static MlirOperation argReduction(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
@@ -269,6 +271,12 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t sms = ttTargetDefault()->numSms, inFlight = g->rows < 0 || g->rows > sms ? sms : g->rows;
     int64_t live = fit / (32 * onChipWarps) * varying;
     MlirOperation arg = argReduction(body);
+    if (!mlirOperationIsNull(arg) && g->rowLen > ((int64_t)1 << 24)) {
+      ttEmitError(arg, "tile: argmax/argmin over rows of more than 2^24 elements (%lld) is "
+                       "not supported: the column index is found in f32",
+                  (long long)g->rowLen);
+      return false;
+    }
     bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || !mlirOperationIsNull(arg));
     /* The staged form where the SM's shared memory holds more rows than its registers
      * (row-stage=1: and they hold fewer than two, a row whole, or the rows in flight pass
@@ -334,13 +342,16 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       g->block = MAX_ROW;
       onChip = true;
     }
-    if (!g->block)
-      g->block = onChip ? fit : fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
+    if (!g->block) /* an argmax's loops hold 16 elements a thread (32 spill: ptxas) */
+      g->block = onChip ? fit
+                 : fit / 2 < LOOP_BLOCK / (arg.ptr ? 2 : 1) ? fit / 2
+                                                            : LOOP_BLOCK / (arg.ptr ? 2 : 1);
     g->looped = g->staged || g->block * g->cluster < g->rowLen;
-    if (g->looped && !mlirOperationIsNull(arg)) { /* one pass keeps no (value, index) */
-      ttEmitError(arg, "tile: argmax/argmin over rows longer than the block (%lld elements) "
-                       "is not supported yet",
-                  (long long)g->block);
+    if (g->looped && !mlirOperationIsNull(arg) && !g->loopedArg) {
+      ttEmitError(arg, "tile: argmax/argmin over rows longer than %d elements is not "
+                       "supported by default yet (--tile=looped-arg=1: the looped form, not "
+                       "yet checked on a GPU)",
+                  MAX_ROW);
       return false;
     }
     if (!g->warps)

@@ -230,6 +230,26 @@ static void onlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue s
  * values; after the loop, tile.reduce of each accumulator is its per-row value. So a
  * row is read once per level, plus once for the output. A softmax sum of the next level
  * joins its max's loop (onlineStep): that max and sum are carried as scalars. */
+/* A looped argmax/argmin (step 4a''): loop 1 (phase 1) finds the row's max (min), NaN-
+ * propagating; loop 2 (phase 2) the least column whose element is it or NaN, as the
+ * on-chip form (emit.c, emitArgReduction): the min over the chunks of (hit ? column : N)
+ * in f32 (exact below 2^24 columns). Each loop's combiner, and a chunk's value in it. */
+static Combiner argCombiner(MlirOperation op, int phase) {
+  char name[16];
+  ttPrimShortName(op, name, sizeof name);
+  if (phase == 2)
+    return (Combiner){"min", "arith.minimumf", INFINITY};
+  return strcmp(name, "argmax") == 0 ? (Combiner){"max", "arith.maximumf", -INFINITY}
+                                     : (Combiner){"min", "arith.minimumf", INFINITY};
+}
+static MlirValue argChunk(Emit *e, MlirOperation op, int phase, MlirValue x, MlirValue m) {
+  MlirType f32 = mlirF32TypeGet(e->ctx), ft = tileOf(e, f32);
+  if (!mlirTypeEqual(mlirValueGetType(x), ft))
+    x = tileOp1(e, "arith.extf", x, ft);
+  return phase == 1 ? tileMaskedToIdentity(e, x, argCombiner(op, 1), ft)
+                    : tileArgCandidate(e, x, m);
+}
+
 static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,
                        const Geometry *g) {
   int n = 0, cap = 16;
@@ -246,7 +266,7 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
           d = depth[j];
     }
     if (ttPrimIsRowReduction(op))
-      d++;
+      d += ttPrimKind(op) == TT_PRIM_ARGREDUCE ? 2 : 1; /* its max, then its index */
     if (d > maxLevel)
       maxLevel = d;
     if (n == cap) {
@@ -273,17 +293,25 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
   int *second = ttAlloc(sizeof(int) * (size_t)n), *slot = ttAlloc(sizeof(int) * (size_t)n);
   MlirValue *acc = ttAlloc(sizeof(MlirValue) * (size_t)(2 * n));
   MlirValue *step = ttAlloc(sizeof(MlirValue) * (size_t)n);
+  /* an argmax/argmin j: its max (min) splat after its first loop, read by its second */
+  MlirValue *argM = ttAlloc(sizeof(MlirValue) * (size_t)n);
+  int *phase = ttAlloc(sizeof(int) * (size_t)n), *which = ttAlloc(sizeof(int) * (size_t)n);
   /* a step's chunks: offs, cols, and each online pair's masked x (n of them a chunk) */
   MlirValue *chunk = ttAlloc(sizeof(MlirValue) * (size_t)((2 + n) * U));
   for (int level = 1; level <= maxLevel && !e->failed; level++) {
     int nr = 0, na = 0;
     bool online = false;
-    for (int j = 0; j < n; j++)
-      if (depth[j] == level && ttPrimIsRowReduction(ops[j]) && joined[j] < 0) {
-        online |= partner[j] >= 0;
-        second[nr] = partner[j];
-        reds[nr++] = ops[j];
-      }
+    for (int j = 0; j < n; j++) {
+      bool arg = ttPrimKind(ops[j]) == TT_PRIM_ARGREDUCE;
+      if (!ttPrimIsRowReduction(ops[j]) || joined[j] >= 0 ||
+          (depth[j] != level && !(arg && depth[j] - 1 == level)))
+        continue;
+      online |= partner[j] >= 0;
+      second[nr] = partner[j];
+      phase[nr] = arg ? (depth[j] == level ? 2 : 1) : 0;
+      which[nr] = j;
+      reds[nr++] = ops[j];
+    }
     if (nr == 0) /* every reduction of the level joined an earlier loop */
       continue;
     U = online ? tileOnlineChunks(g) : g->chunksPerStep;
@@ -291,7 +319,10 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
       MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(reds[j], 0)));
       MlirType ce = tileComputeType(e->ctx, relem);
       slot[j] = na;
-      if (second[j] < 0) {
+      if (phase[j] > 0) { /* the max (min) or the least column: f32 */
+        acc[na++] = ttConstSplat(&e->b, e->loc, tileOf(e, mlirF32TypeGet(e->ctx)),
+                                 argCombiner(reds[j], phase[j]).identity);
+      } else if (second[j] < 0) {
         acc[na++] = ttConstSplat(&e->b, e->loc, tileOf(e, ce), tileCombinerOf(reds[j]).identity);
       } else { /* m and s */
         acc[na++] = ttConstSplat(&e->b, e->loc, ce, -INFINITY);
@@ -310,6 +341,13 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
         MlirValue x = tileEmitValue(e, mlirOperationGetOperand(reds[j], 0), e->offs);
         if (e->failed)
           break;
+        if (phase[j] > 0) {
+          MlirValue xa = argChunk(e, reds[j], phase[j], x, argM[which[j]]);
+          Combiner c = argCombiner(reds[j], phase[j]);
+          acc[slot[j]] = ttBuild(&e->b, c.combine, e->loc, 2, (MlirValue[]){acc[slot[j]], xa},
+                                 mlirValueGetType(xa), 0, NULL);
+          continue;
+        }
         Combiner c = tileCombinerOf(reds[j]);
         MlirType ct = tileOf(e, tileComputeType(e->ctx, ttElementType(mlirValueGetType(x))));
         MlirValue xm = tileMaskedToIdentity(e, x, c, ct);
@@ -329,6 +367,18 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     endChunkLoop(e, loop, outer, na, acc);
     for (int j = 0; j < nr; j++) {
       MlirValue total = mlirOperationGetResult(loop, slot[j]);
+      if (phase[j] > 0) {
+        MlirValue r = tileReduceToSplat(e, total, argCombiner(reds[j], phase[j]),
+                                        mlirValueGetType(total));
+        if (phase[j] == 1) {
+          argM[which[j]] = r;
+        } else { /* the least column, as the result's integer type */
+          MlirValue res = mlirOperationGetResult(reds[j], 0);
+          MlirType it = tileOf(e, ttElementType(mlirValueGetType(res)));
+          tileMemoPut(e, res, (MlirValue){NULL}, tileOp1(e, "arith.fptosi", r, it));
+        }
+        continue;
+      }
       if (second[j] < 0) {
         tileMemoPut(e, mlirOperationGetResult(reds[j], 0), (MlirValue){NULL},
                     tileReduceToSplat(e, total, tileCombinerOf(reds[j]), mlirValueGetType(total)));
@@ -343,6 +393,9 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
   }
   free(partner);
   free(joined);
+  free(argM);
+  free(phase);
+  free(which);
   free(second);
   free(slot);
   free(step);

@@ -93,6 +93,7 @@ typedef struct {
   int64_t cluster;        /* row kernels: blocks of a thread-block cluster one row is
                              split over (1: none), each holding `block` of its columns */
   int64_t rowStage;       /* the row-stage option (0 never, 1 by the rule, 2 wherever legal) */
+  bool loopedArg;         /* the looped-arg option: argmax/argmin rows may take the looped form */
   bool staged;            /* looped: the varying inputs' rows are copied to shared memory
                              once, and every pass reads them there (rows.c, 3') */
   int64_t partLen;        /* staged: the columns a block holds (a multiple of block; the
@@ -140,6 +141,7 @@ MlirValue tileCmp(Emit *e, int pred, MlirValue a, MlirValue b);
 /* How reduction op combines (sum, amax, amin). */
 Combiner tileCombinerOf(MlirOperation op);
 /* x (a tile of type ct) with the lanes outside the mask replaced by c's identity. */
+MlirValue tileArgCandidate(Emit *e, MlirValue x, MlirValue m);
 MlirValue tileMaskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct);
 /* tile.reduce (kind "max", "min" or "sum") of tile x to one scalar of its element type. */
 MlirValue tileReduce(Emit *e, MlirValue x, const char *kind);
@@ -193,7 +195,7 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
 /* The geometry of an elementwise (row false) or row group from the `block-size` and
  * `num-warps` options (0: from the shape; a row group's is completed by tileRowGeometry). */
 Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
-                           int64_t rowStage);
+                           int64_t rowStage, bool loopedArg);
 /* True when a row kernel's input of type t is stageable (rows.c, 3'): full rows of the row
  * space (its rank, N last; all M rows), rows a multiple of 16 bytes (cp.async's runs). */
 bool tileStageable(MlirType t, const Geometry *g);

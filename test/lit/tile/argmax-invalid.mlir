@@ -1,10 +1,20 @@
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --decompose --fuse --tile
 
-// Rows longer than the on-chip limit (32768) are not computed yet: a located error.
-func.func @long(%x: tensor<2x40000xf32>) -> tensor<2xi64> {
-  // expected-error@+1 {{tile: argmax/argmin over rows longer than the block (32768 elements) is not supported yet}}
+// Rows longer than the on-chip limit (32768): by default a located error (the looped
+// form is --tile=looped-arg=1, argmax-looped.mlir).
+func.func @longer(%x: tensor<2x40000xf32>) -> tensor<2xi64> {
+  // expected-error@+1 {{tile: argmax/argmin over rows longer than 32768 elements is not supported by default yet (--tile=looped-arg=1: the looped form, not yet checked on a GPU)}}
   %y = "prim.argmax"(%x) {dim = 1 : i64} : (tensor<2x40000xf32>) -> tensor<2xi64>
   return %y : tensor<2xi64>
+}
+
+// -----
+
+// Rows past 2^24 elements: the looped form finds the column in f32, exact below 2^24.
+func.func @long(%x: tensor<1x16777217xf32>) -> tensor<1xi64> {
+  // expected-error@+1 {{tile: argmax/argmin over rows of more than 2^24 elements (16777217) is not supported: the column index is found in f32}}
+  %y = "prim.argmax"(%x) {dim = 1 : i64} : (tensor<1x16777217xf32>) -> tensor<1xi64>
+  return %y : tensor<1xi64>
 }
 
 // -----

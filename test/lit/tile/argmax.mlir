@@ -43,3 +43,4 @@ func.func @all(%x: tensor<3x1000xf32>) -> tensor<1x1xi64> {
   return %y : tensor<1x1xi64>
 }
 
+

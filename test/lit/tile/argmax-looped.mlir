@@ -1,0 +1,32 @@
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=looped-arg=1 | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=looped-arg=1 --splitk | tt-translate --ptx -o %t.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: tt-run --ref-only %t.ptx | FileCheck %s --check-prefix=REF
+// REF: output %1 i64 4:
+
+// Rows past 32768 (a vocabulary of 152064, greedy decoding) take the looped form: one loop
+// over the row's chunks for the max (per-lane maxima, then one block reduction), a second
+// for the least column whose element is that max or NaN, converted to i64 after it.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: scf.for
+// CHECK: "tile.load"
+// CHECK: arith.maximumf
+// CHECK: scf.yield
+// CHECK: %[[M:.*]] = "tile.reduce"(%{{.*}}) {axis = 0 : i32, kind = "max"}
+// CHECK: %[[MS:.*]] = "tile.splat"(%[[M]])
+// CHECK: scf.for
+// CHECK: "tile.load"
+// CHECK: arith.cmpf oeq, %{{.*}}, %[[MS]]
+// CHECK: arith.cmpf uno
+// CHECK: arith.uitofp
+// CHECK: arith.minimumf
+// CHECK: scf.yield
+// CHECK: %[[I:.*]] = "tile.reduce"(%{{.*}}) {axis = 0 : i32, kind = "min"}
+// CHECK: "tile.splat"(%[[I]])
+// CHECK: arith.fptosi %{{.*}} : tensor<{{[0-9]+}}xf32> to tensor<{{[0-9]+}}xi64>
+// CHECK: "tile.store"
+// CHECK: prim.fusion = "row"
+func.func @vocab_argmax(%x: tensor<4x152064xbf16>) -> tensor<4xi64> {
+  %y = "prim.argmax"(%x) {dim = 1 : i64} : (tensor<4x152064xbf16>) -> tensor<4xi64>
+  return %y : tensor<4xi64>
+}
