@@ -69,6 +69,14 @@ static void cpAsync(Lower *l, MlirValue dst, MlirValue src, int64_t bytes, MlirV
         (MlirValue[]){dst, src, size}, ttNoType(), 2, attrs);
 }
 
+/* A run of `bytes` from src to dst as cp.asyncs of `piece` bytes (`per` elements each). */
+static void cpAsyncRun(Lower *l, MlirValue dst, MlirValue src, int64_t bytes, int64_t piece,
+                       int64_t per, MlirType elem, MlirValue size) {
+  for (int64_t k = 0; k < bytes / piece; k++)
+    cpAsync(l, k ? tgGep(l, dst, tgConstI32(l, k * per), elem) : dst,
+            k ? tgGep(l, src, tgConstI32(l, k * per), elem) : src, piece, size);
+}
+
 bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
   Lowered *x[5]; /* ptr, offsets, mask, ring, slot */
   tgOperands(l, op, 5, x);
@@ -104,9 +112,7 @@ bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
       MlirValue size = tgBuild(l, "arith.select", 3,
                              (MlirValue[]){tgExtract(l, s.mask, 0), tgConstI32(l, piece), tgConstI32(l, 0)},
                              ttI32(l->ctx), 0, NULL);
-      for (int64_t k = 0; k < bytes / piece; k++)
-        cpAsync(l, k ? tgGep(l, dst, tgConstI32(l, k * per), elem) : dst,
-                k ? tgGep(l, src, tgConstI32(l, k * per), elem) : src, piece, size);
+      cpAsyncRun(l, dst, src, bytes, piece, per, elem, size);
       continue;
     }
     MlirOperation ifOp = s.contig ? tgBuildIf(l, tgAllLanesOn(l, &s, mask), ttNoType())
@@ -114,11 +120,8 @@ bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
     TtBuilder saved = l->b;
     if (ifOp.ptr) {
       l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
-      MlirValue src = tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem);
-      for (int64_t k = 0; k < bytes / piece; k++)
-        cpAsync(l, k ? tgGep(l, dst, tgConstI32(l, k * per), elem) : dst,
-                k ? tgGep(l, src, tgConstI32(l, k * per), elem) : src, piece,
-                (MlirValue){NULL});
+      cpAsyncRun(l, dst, tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem), bytes, piece,
+                 per, elem, (MlirValue){NULL});
       tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
       l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
     }

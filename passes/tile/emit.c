@@ -218,9 +218,9 @@ static MlirValue transposeOffsets(Emit *e, MlirOperation op, MlirValue offs) {
 Combiner tileCombinerOf(MlirOperation op) {
   char name[16];
   ttPrimShortName(op, name, sizeof name);
-  if (strcmp(name, "amax") == 0)
+  if (strcmp(name, "amax") == 0 || strcmp(name, "argmax") == 0)
     return (Combiner){"max", "arith.maximumf", -INFINITY};
-  if (strcmp(name, "amin") == 0)
+  if (strcmp(name, "amin") == 0 || strcmp(name, "argmin") == 0)
     return (Combiner){"min", "arith.minimumf", INFINITY};
   return (Combiner){"sum", "arith.addf", 0.0};
 }
@@ -315,8 +315,7 @@ static MlirValue emitArgReduction(Emit *e, MlirOperation op, MlirType ct) {
   if (e->failed)
     return none;
   MlirType xt = mlirValueGetType(x), f32 = mlirF32TypeGet(e->ctx);
-  Combiner c = strcmp(name, "argmax") == 0 ? (Combiner){"max", "arith.maximumf", -INFINITY}
-                                            : (Combiner){"min", "arith.minimumf", INFINITY};
+  Combiner c = tileCombinerOf(op);
   MlirValue m = tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, xt), c, xt);
   MlirValue cand = tileArgCandidate(e, x, m);
   MlirNamedAttribute attrs[2] = {

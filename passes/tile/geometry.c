@@ -112,6 +112,14 @@
 
 static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+/* The looped form's block for a row of power of two `fit` (an argmax's loops hold 16
+ * elements a thread: at 32 ptxas spills), and its warps (16 elements a thread). */
+static int64_t loopBlock(int64_t fit, bool arg) {
+  int64_t most = LOOP_BLOCK / (arg ? 2 : 1);
+  return fit / 2 < most ? fit / 2 : most;
+}
+static int64_t loopWarps(int64_t block) { return clampI(block / 32 / 16, 1, LOOP_WARPS); }
+
 Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
                            int64_t rowStage, bool loopedArg) {
   Geometry geo = {.block = block,
@@ -300,8 +308,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     bool few = g->rows > 0 && g->rows * 8 < FEW_ROWS_8THS * sms && fit > MAX_ROW / 2;
     /* a looped row with a tail chunk whose reductions take more than one step a row */
     Geometry loopG = *g;
-    loopG.block = fit / 2 < LOOP_BLOCK ? fit / 2 : LOOP_BLOCK;
-    loopG.warps = g->warps ? g->warps : clampI(loopG.block / 32 / 16, 1, LOOP_WARPS);
+    loopG.block = loopBlock(fit, false);
+    loopG.warps = g->warps ? g->warps : loopWarps(loopG.block);
     bool tail = g->rows > 0 && fit > MAX_ROW && g->rowLen % loopG.block != 0 &&
                 (g->rowLen + loopG.block - 1) / loopG.block > chunksInFlight(&loopG, rowBytes, true);
     bool split = g->rowStage == 2 || pastL2 || few || tail;
@@ -342,10 +350,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       g->block = MAX_ROW;
       onChip = true;
     }
-    if (!g->block) /* an argmax's loops hold 16 elements a thread (32 spill: ptxas) */
-      g->block = onChip ? fit
-                 : fit / 2 < LOOP_BLOCK / (arg.ptr ? 2 : 1) ? fit / 2
-                                                            : LOOP_BLOCK / (arg.ptr ? 2 : 1);
+    if (!g->block)
+      g->block = onChip ? fit : loopBlock(fit, !mlirOperationIsNull(arg));
     g->looped = g->staged || g->block * g->cluster < g->rowLen;
     if (g->looped && !mlirOperationIsNull(arg) && !g->loopedArg) {
       ttEmitError(arg, "tile: argmax/argmin over rows longer than %d elements is not "
@@ -355,7 +361,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       return false;
     }
     if (!g->warps)
-      g->warps = g->looped ? clampI(g->block / 32 / 16, 1, LOOP_WARPS)
+      g->warps = g->looped ? loopWarps(g->block)
                            : clampI(g->block / perThread / 32, 1, 32);
     g->rowsPerProgram = 1;
     g->chunksPerStep = chunksInFlight(g, rowBytes, true); /* the reductions read the row */

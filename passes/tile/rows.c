@@ -235,19 +235,11 @@ static void onlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue s
  * on-chip form (emit.c, emitArgReduction): the min over the chunks of (hit ? column : N)
  * in f32 (exact below 2^24 columns). Each loop's combiner, and a chunk's value in it. */
 static Combiner argCombiner(MlirOperation op, int phase) {
-  char name[16];
-  ttPrimShortName(op, name, sizeof name);
-  if (phase == 2)
-    return (Combiner){"min", "arith.minimumf", INFINITY};
-  return strcmp(name, "argmax") == 0 ? (Combiner){"max", "arith.maximumf", -INFINITY}
-                                     : (Combiner){"min", "arith.minimumf", INFINITY};
+  return phase == 2 ? (Combiner){"min", "arith.minimumf", INFINITY} : tileCombinerOf(op);
 }
 static MlirValue argChunk(Emit *e, MlirOperation op, int phase, MlirValue x, MlirValue m) {
-  MlirType f32 = mlirF32TypeGet(e->ctx), ft = tileOf(e, f32);
-  if (!mlirTypeEqual(mlirValueGetType(x), ft))
-    x = tileOp1(e, "arith.extf", x, ft);
-  return phase == 1 ? tileMaskedToIdentity(e, x, argCombiner(op, 1), ft)
-                    : tileArgCandidate(e, x, m);
+  return phase == 1 ? tileMaskedToIdentity(e, x, argCombiner(op, 1), mlirValueGetType(x))
+                    : tileArgCandidate(e, x, m); /* x: f32, the compute type of its rows */
 }
 
 static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,

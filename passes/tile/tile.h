@@ -138,10 +138,12 @@ MlirValue tileOp2(Emit *e, const char *name, MlirValue a, MlirValue c, MlirType 
 MlirValue tileSplatI32(Emit *e, int64_t v);
 /* arith.cmpi `pred` of two i32 tiles (an i1 tile of their shape). */
 MlirValue tileCmp(Emit *e, int pred, MlirValue a, MlirValue b);
-/* How reduction op combines (sum, amax, amin). */
+/* How reduction op combines (sum, amax, amin; argmax and argmin: their max, min step). */
 Combiner tileCombinerOf(MlirOperation op);
-/* x (a tile of type ct) with the lanes outside the mask replaced by c's identity. */
+/* argmax/argmin's candidates of x (at e->cols, under e->mask) for the row's max (min) m:
+ * the column where x is m or NaN, else N, in f32. */
 MlirValue tileArgCandidate(Emit *e, MlirValue x, MlirValue m);
+/* x (a tile of type ct) with the lanes outside the mask replaced by c's identity. */
 MlirValue tileMaskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct);
 /* tile.reduce (kind "max", "min" or "sum") of tile x to one scalar of its element type. */
 MlirValue tileReduce(Emit *e, MlirValue x, const char *kind);
