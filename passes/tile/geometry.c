@@ -355,8 +355,8 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     g->looped = g->staged || g->block * g->cluster < g->rowLen;
     if (g->looped && !mlirOperationIsNull(arg) && !g->loopedArg) {
       ttEmitError(arg, "tile: argmax/argmin over rows longer than %d elements is not "
-                       "supported by default yet (--tile=looped-arg=1: the looped form, not "
-                       "yet checked on a GPU)",
+                       "supported under --tile=looped-arg=0 (1, the default, takes the "
+                       "looped form)",
                   MAX_ROW);
       return false;
     }

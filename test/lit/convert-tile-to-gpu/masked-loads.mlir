@@ -1,13 +1,13 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --fuse --tile --convert-tile-to-gpu | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --fuse --tile --convert-tile-to-gpu=masked-loads=1 | FileCheck %s --check-prefix=SEL
+// RUN: tt-opt %s --mlir-print-debuginfo=false --fuse --tile --convert-tile-to-gpu=masked-loads=0 | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --fuse --tile --convert-tile-to-gpu | FileCheck %s --check-prefix=SEL
 
 // A masked vector load: rows of 1000 f32 on a block of 1024, the mask `column < 1000`
-// constant over each group of 4. By default a branch: all lanes on ? load : other.
+// constant over each group of 4. With masked-loads=0 a branch: all lanes on ? load : other.
 // CHECK-LABEL: gpu.func @fused_0_kernel
 // CHECK: scf.if %{{.*}} -> (vector<4xf32>)
 // CHECK: llvm.getelementptr
 // CHECK-NEXT: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-// With masked-loads=1 no branch: the address is the group's where on, the tensor's start
+// By default (masked-loads=1) no branch: the address is the group's where on, the tensor's start
 // where off, and `other` is selected after the load.
 // SEL-LABEL: gpu.func @fused_0_kernel
 // SEL-NOT: scf.if {{.*}} -> (vector<4xf32>)

@@ -1,9 +1,9 @@
-// RUN: tt-opt %s --split-input-file --verify-diagnostics --decompose --fuse --tile
+// RUN: tt-opt %s --split-input-file --verify-diagnostics --decompose --fuse --tile=looped-arg=0
 
-// Rows longer than the on-chip limit (32768): by default a located error (the looped
-// form is --tile=looped-arg=1, argmax-looped.mlir).
+// Rows longer than the on-chip limit (32768) under looped-arg=0: a located error (the
+// default, looped-arg=1, takes the looped form: argmax-looped.mlir).
 func.func @longer(%x: tensor<2x40000xf32>) -> tensor<2xi64> {
-  // expected-error@+1 {{tile: argmax/argmin over rows longer than 32768 elements is not supported by default yet (--tile=looped-arg=1: the looped form, not yet checked on a GPU)}}
+  // expected-error@+1 {{tile: argmax/argmin over rows longer than 32768 elements is not supported under --tile=looped-arg=0 (1, the default, takes the looped form)}}
   %y = "prim.argmax"(%x) {dim = 1 : i64} : (tensor<2x40000xf32>) -> tensor<2xi64>
   return %y : tensor<2xi64>
 }

@@ -1,5 +1,5 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=looped-arg=1 | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=looped-arg=1 --splitk | tt-translate --ptx -o %t.ptx
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile --splitk | tt-translate --ptx -o %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 // RUN: tt-run --ref-only %t.ptx | FileCheck %s --check-prefix=REF
 // REF: output %1 i64 4:
