@@ -126,7 +126,10 @@ TtMmaForm tgDotForm(Lower *l, MlirOperation dot) {
   for (int i = 0; i < 2; i++)
     if (!ttDotOperandInSlot(dot, i) && l->VEC != 8)
       return TT_MMA_SYNC;
-  return ttDotMmaForm(dot);
+  TtMmaForm recorded = ttDotMmaForm(dot);
+  /* a recorded form that does not fit (hand-written IR: wgmma on 2 warps) is reported by
+   * tgLowerDot; until then (the loop's accumulator, lowered first) mma.sync's layout */
+  return recorded == ttDotMmaFormFor(dot, l->T / 32) ? recorded : TT_MMA_SYNC;
 }
 
 /* Step 5c: accumulator x (in fragments) in the flat layout, through shared memory. */
