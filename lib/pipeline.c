@@ -123,6 +123,7 @@ static const TtPassOption decomposeOptions[] = {
          "0: leave them as they are",
          1, 0, 1, NULL},
 };
+static const char *const kPadModes[] = {"auto", "kernel", "in-place", NULL};
 static const TtPassOption fuseOptions[] = {
     [TT_FUSE_REPORT] =
         {"report",
@@ -135,6 +136,13 @@ static const TtPassOption fuseOptions[] = {
          "the first run only (a weight padded, transposed or converted once); 0: run every "
          "kernel at every run",
          1, 0, 1, NULL},
+    [TT_FUSE_K_PAD] =
+        {"k-pad",
+         "a zero pad of a matmul's A along K (--decompose align-k): auto (read in place by "
+         "the dot kernel where passes/fuse/common.c's cost model says it costs less than a "
+         "kernel of its own), kernel (always a kernel) or in-place (always read in place; "
+         "both for A/B runs)",
+         0, 0, 2, kPadModes},
 };
 static const char *const reduceKinds[] = {"atomic", "two-stage", "last-slice", "auto", NULL};
 static const TtPassOption splitkOptions[] = {

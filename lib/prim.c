@@ -202,7 +202,7 @@ bool ttPrimIsKPad(MlirOperation op) {
     if (mlirDenseI64ArrayGetElement(low, d) != 0 ||
         (d < r - 1 && mlirDenseI64ArrayGetElement(high, d) != 0))
       return false;
-  return xs[r - 1] % 8 == 0 && mlirDenseI64ArrayGetElement(high, r - 1) > 0; /* 16-byte rows */
+  return mlirDenseI64ArrayGetElement(high, r - 1) > 0;
 }
 
 bool ttPrimSplatValue(MlirOperation op, double *value) {

@@ -322,10 +322,11 @@ bool ttPrimIsPermute(MlirOperation op);
 /* A transpose that keeps the last dim: every output row is a contiguous input row, so an
  * elementwise kernel reads it at mapped offsets (coalesced on both sides). */
 bool ttPrimIsRowCopy(MlirOperation op);
-/* A prim.pad by +0.0 at the end of the last dim alone (rank 2 or 3; f16 or bf16) of an
- * operand whose rows are a multiple of 16 bytes: a dot kernel reads it in place as its A
- * operand (K padded to a multiple its weight was padded to): loads masked at the
- * operand's own row end, or a TMA map of the operand whose zero fill is the pad. */
+/* A prim.pad by +0.0 at the end of the last dim alone (rank 2 or 3; f16 or bf16): a dot
+ * kernel may read it in place as its A operand (K padded to a multiple its weight was
+ * padded to): a TMA map of the operand whose zero fill is the pad where its rows are a
+ * multiple of 16 bytes, else loads masked at the operand's own row end, carried in
+ * registers beside the weight's TMA ring (--pipeline's mixed form). */
 bool ttPrimIsKPad(MlirOperation op);
 /* The op's name without "prim." (for diagnostics and the metadata's prim lines). */
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n);
@@ -368,7 +369,7 @@ const TtPassInfo *ttBuiltinPasses(int *count);
 /* The option indices of each pass (`opts->v[TT_TILE_TMA]` is --tile's tma): its option
  * table in pipeline.c is written by them, and its length is checked against the count. */
 enum { TT_DECOMPOSE_ALIGN_K, TT_DECOMPOSE_NOPTIONS };
-enum { TT_FUSE_REPORT, TT_FUSE_HOIST, TT_FUSE_NOPTIONS };
+enum { TT_FUSE_REPORT, TT_FUSE_HOIST, TT_FUSE_K_PAD, TT_FUSE_NOPTIONS };
 enum {
   TT_TILE_BLOCK_SIZE,
   TT_TILE_NUM_WARPS,

@@ -20,7 +20,10 @@
  *    carried tiles in registers) and staged into shared memory by each tile.dot.
  *  - tma (sm_90a): like shared, but each operand box is one hopper.tma_load into a ring of
  *    128-byte-swizzled slots that completes on an mbarrier per slot (hopper.mbarrier_wait
- *    with the slot's phase), and wgmma reads the slot in place (tmaForm, wgmmaTile).
+ *    with the slot's phase), and wgmma reads the slot in place (tmaForm, wgmmaTile). Its
+ *    mixed form: an f16/bf16 operand whose rows TMA cannot stride (a K pad read in place,
+ *    --fuse k-pad=in-place) is carried in registers as in the registers form, beside the
+ *    other's ring, and the dot stages it (Rings.ring).
  *
  * Algorithm, for each tile kernel with a K loop (ttDotLoop) and S >= 2:
  *  1. The *load slice*: the loop body's tile.load ops and the body ops they depend on
@@ -135,30 +138,32 @@ static bool loadSlice(MlirBlock body, LoadSlice *s) {
 }
 
 /* Where the shared and tma forms put the tiles in flight: per load, its ring (and for tma
- * its descriptor argument and its group of S mbarriers). */
+ * its descriptor argument and its group of S mbarriers); a load without one (ring[i]
+ * false: the tma form's register operands, step 1) is carried in registers. */
 typedef struct {
-  bool tma;
+  bool tma, ring[MAX_LOADS];
   MlirValue bufs[MAX_LOADS], descs[MAX_LOADS], bars[MAX_LOADS];
 } Rings;
 
 /* A copy of the slice at builder b with the induction variable `iv` mapped to k; each
- * load's mask is and-ed with splat(ok). Registers: the new loads' results go to out
- * (program order). Shared: load n becomes a tile.async_copy into slot `slot` of its ring;
- * tma: a hopper.tma_load of its box there when ok. */
+ * load's mask is and-ed with splat(ok). Registers (no rings, or a load without one): the
+ * new loads' results go to out (program order). Shared: load n becomes a tile.async_copy
+ * into slot `slot` of its ring; tma: a hopper.tma_load of its box there when ok. */
 static void cloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirValue iv,
                        MlirValue k, MlirValue ok, const Rings *rings, MlirValue slot,
                        MlirValue *out) {
   const MlirValue *bufs = rings ? rings->bufs : NULL;
   ValueMap m = {.n = 0};
   mapPut(&m, iv, k);
-  int nl = 0;
+  int nl = 0, nc = 0; /* loads, carried loads */
   for (int i = 0; i < s->n; i++) {
     if (!s->in[i])
       continue;
     MlirOperation c = mlirOperationClone(s->ops[i]);
     for (intptr_t j = 0; j < mlirOperationGetNumOperands(c); j++)
       mlirOperationSetOperand(c, j, mapped(&m, mlirOperationGetOperand(c, j)));
-    if (ttOpIs(c, "tile.load") && rings && rings->tma) { /* the box at offsets[0] */
+    bool ring = ttOpIs(c, "tile.load") && rings && rings->ring[nl];
+    if (ring && rings->tma) { /* the box at offsets[0] */
       MlirContext ctx = mlirLocationGetContext(loc);
       MlirNamedAttribute dims = ttNamedAttr(ctx, "dims", ttOpAttr(c, "tile.box"));
       MlirValue ops[6] = {rings->descs[nl], bufs[nl], slot, rings->bars[nl],
@@ -173,7 +178,7 @@ static void cloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirV
       MlirType mt = mlirValueGetType(mask);
       MlirValue okTile = ttBuild(b, "tile.splat", loc, 1, &ok, mt, 0, NULL);
       mask = ttBinary(b, loc, "arith.andi", mask, okTile);
-      if (bufs) {
+      if (ring) {
         MlirValue ops[5] = {mlirOperationGetOperand(c, 0), mlirOperationGetOperand(c, 1), mask,
                             bufs[nl++], slot};
         ttBuild(b, "tile.async_copy", loc, 5, ops, ttNoType(), 0, NULL);
@@ -181,7 +186,8 @@ static void cloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirV
         continue;
       }
       mlirOperationSetOperand(c, 2, mask);
-      out[nl++] = mlirOperationGetResult(c, 0);
+      out[nc++] = mlirOperationGetResult(c, 0);
+      nl++;
     }
     ttInsert(b, c);
     for (intptr_t r = 0; r < mlirOperationGetNumResults(c); r++)
@@ -326,11 +332,19 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
  * 7/8 of the SMs (N = 10240 on 128-column tiles, 80 programs: 16 rows 62.0 against 63.0,
  * 32 rows 63.0 against 64.6, 64 rows 64.4 against 67.5; H200, N = 28672 on 256-column
  * tiles, 112 programs: 114.0 against 118.2, fp8 60.8 against 62.5; with 128 programs 4
- * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5). False
- * when the loop does not qualify, after an error when `report`. */
+ * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5).
+ * With `mixed`, a 2-byte dot operand whose box TMA cannot read (rows not a multiple of 16
+ * bytes: A of K = 4100 or 3001 read in place, its K pad joined to the dot) is carried in
+ * registers instead (boxed[i] false) while the others take rings, as long as one does and
+ * none is fp8 (fp8 wgmma reads both operands from slots); the dot stages it into shared
+ * memory each step (convert-tile-to-gpu 5w a), scratch past the rings counted in the
+ * budget. False when the loop does not qualify, after an error when `report`. */
 static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
-                    int64_t *stages, int64_t programs, bool report, int64_t *slotBytes) {
-  int64_t slot = 0;
+                    int64_t *stages, int64_t programs, bool report, int64_t *slotBytes,
+                    bool mixed, bool *boxed) {
+  int64_t slot = 0, staged = 0;
+  int nboxed = 0, bad = -1;
+  bool fp8 = false;
   for (int i = 0; i < s->nloads; i++) {
     MlirAttribute box = ttOpAttr(s->loads[i], "tile.box");
     int64_t shape[TT_MAX_RANK];
@@ -352,26 +366,40 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
       ok = shape[0] <= 256 && (shape[1] * eb) % 128 == 0;
       slot += shape[0] * shape[1] * eb;
     }
-    if (!ok) {
-      if (report)
-        ttEmitError(s->loads[i], "pipeline: stage-in=tma needs each load of the K loop to "
+    boxed[i] = ok;
+    nboxed += ok;
+    fp8 = fp8 || eb == 1;
+    MlirOperation reg = ok || !mixed || eb != 2 ? (MlirOperation){NULL} : dotView(s->loads[i], false);
+    if (!mlirOperationIsNull(reg)) { /* carried in registers, staged by the dot */
+      ttTensorShape(mlirValueGetType(mlirOperationGetResult(reg, 0)), shape);
+      staged += shape[0] * shape[1] * eb;
+    } else if (!ok && bad < 0)
+      bad = i;
+  }
+  if (bad < 0 && (nboxed == 0 || (fp8 && nboxed < s->nloads)))
+    bad = 0; /* no ring, or an fp8 dot not wholly in slots */
+  if (bad >= 0) {
+    if (report)
+      ttEmitError(s->loads[bad], "pipeline: stage-in=tma needs each load of the K loop to "
                                  "be a dot operand box of a 2-D f16/bf16/fp8 matrix, or a "
                                  "batch of them (tile.box, from --tile; sizes of i32 "
                                  "range) whose rows are a "
                                  "multiple of 16 bytes, the tile at most 256 rows of a "
-                                 "multiple of 128 bytes");
-      return false;
-    }
+                                 "multiple of 128 bytes (one such box at least: another "
+                                 "f16/bf16 dot operand may stay in registers)");
+    return false;
   }
   *slotBytes = slot;
   int64_t acc = accBytes(ttForBody(loop)); /* reuses the rings after the loop */
+  if (staged) /* the staging scratch sits past the rings, 1024-byte aligned */
+    staged += 1024;
   bool waves = programs > numSms(), few = programs * 8 < numSms() * 7;
-  if (waves && *stages == 0 && 3 * slot <= smemTwoBlocks() && acc <= smemTwoBlocks())
+  if (waves && *stages == 0 && 3 * slot + staged <= smemTwoBlocks() && acc <= smemTwoBlocks())
     *stages = 3; /* two blocks per SM */
   for (int64_t n = waves || few ? 3 : 4; n >= 2 && *stages == 0; n--) /* one */
-    if (n * slot <= smemDynamic() && acc <= smemDynamic())
+    if (n * slot + staged <= smemDynamic() && acc <= smemDynamic())
       *stages = n;
-  int64_t n = *stages ? *stages : 2, bytes = n * slot > acc ? n * slot : acc;
+  int64_t n = *stages ? *stages : 2, bytes = n * slot + staged > acc ? n * slot + staged : acc;
   if (bytes > smemDynamic()) {
     if (report)
       ttEmitError(loop, "pipeline: %lld TMA stages need %lld bytes of shared memory; at "
@@ -527,9 +555,11 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     tma = false;
   }
   int64_t slotBytes = 0;
+  Rings rings = {.tma = tma};
   if (tma) {
     int64_t tmaStages = stages;
-    tma = tmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion), report, &slotBytes) &&
+    tma = tmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion), report, &slotBytes,
+                  true, rings.ring) &&
           wgmmaTile(kernel, body, loop, report);
     fits = tma || !report;
     if (tma)
@@ -555,7 +585,15 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     return false;
   }
   shared = shared || tma; /* both read slots of rings */
-  bool inFlight = tma && inFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
+  int nl = s->nloads, nc = 0; /* loads, loads carried in registers */
+  rings.tma = tma;
+  for (int i = 0; i < nl; i++) {
+    if (!tma)
+      rings.ring[i] = shared;
+    nc += !rings.ring[i];
+  }
+  /* (a dot staging a register operand waits for its wgmma at once: convert-tile-to-gpu 5w) */
+  bool inFlight = tma && !nc && inFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
   /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
    * fits and a block already fills its SM (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779
    * us against 790-817 on 3) */
@@ -565,15 +603,17 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),
             step = mlirOperationGetOperand(loop, 2);
   intptr_t nold = mlirOperationGetNumOperands(loop) - 3;
-  int nl = s->nloads, carried = shared ? 0 : (int)(stages - 1) * nl;
+  int carried = (int)(stages - 1) * nc;
   MlirValue *inits = ttAlloc(sizeof(MlirValue) * (size_t)(nold + carried + 1));
   for (intptr_t i = 0; i < nold; i++)
     inits[i] = mlirOperationGetOperand(loop, 3 + i);
   TtBuilder b = {kbody, loop};
-  Rings rings = {.tma = tma};
   MlirValue *bufs = rings.bufs;
   MlirAttribute boxes[MAX_LOADS];
-  for (int i = 0; shared && i < nl; i++) { /* a ring of S slots per operand */
+  int nboxes = 0;
+  for (int i = 0; i < nl; i++) { /* a ring of S slots per operand that has one */
+    if (!rings.ring[i])
+      continue;
     MlirType t = mlirValueGetType(mlirOperationGetResult(views[i], 0));
     int64_t shape[TT_MAX_RANK + 1] = {stages};
     ttTensorShape(t, shape + 1);
@@ -597,10 +637,10 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
       entry[1 + j] = mlirDenseI64ArrayGetElement(box, j);
     entry[1 + rank] = shape[1];
     entry[2 + rank] = 128 / ttDtypeBytes(ttElementType(t)); /* 128 bytes a row */
-    boxes[i] = mlirDenseI64ArrayGet(ctx, 3 + rank, entry);
+    boxes[nboxes++] = mlirDenseI64ArrayGet(ctx, 3 + rank, entry);
   }
   if (tma)
-    ttLaunchSet(fusion, "tma", mlirArrayAttrGet(ctx, nl, boxes));
+    ttLaunchSet(fusion, "tma", mlirArrayAttrGet(ctx, nboxes, boxes));
 
   /* Step 2: the prologue. */
   MlirValue iv = mlirBlockGetArgument(body, 0);
@@ -608,7 +648,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     MlirValue k, ok;
     stageK(&b, loc, lb, step, j, ub, &k, &ok);
     cloneSlice(&b, loc, s, iv, k, ok, shared ? &rings : NULL, ttConstInt(&b, loc, ttI32(ctx), j),
-               inits + nold + j * nl);
+               inits + nold + j * nc);
     if (shared && !tma)
       ttBuild(&b, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
   }
@@ -642,12 +682,13 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
   if (shared && !tma)
     ttBuild(&nb, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
   for (int i = 0; tma && i < nl; i++) /* slot rd's boxes have landed */
-    ttBuild(&nb, "hopper.mbarrier_wait", loc, 3, (MlirValue[]){rings.bars[i], rd, phase},
-            ttNoType(), 0, NULL);
-  for (int i = 0; i < nl; i++) {
-    if (!shared) { /* the oldest carried tile of each load */
+    if (rings.ring[i])
+      ttBuild(&nb, "hopper.mbarrier_wait", loc, 3, (MlirValue[]){rings.bars[i], rd, phase},
+              ttNoType(), 0, NULL);
+  for (int i = 0, c = 0; i < nl; i++) {
+    if (!rings.ring[i]) { /* the oldest carried tile of each carried load */
       mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(s->loads[i], 0),
-                                    mlirBlockGetArgument(nbody, 1 + nold + i));
+                                    mlirBlockGetArgument(nbody, 1 + nold + c++));
       continue;
     }
     MlirValue view = mlirOperationGetResult(views[i], 0);
@@ -675,10 +716,10 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
   MlirValue *ys = ttAlloc(sizeof(MlirValue) * (size_t)(nold + carried + 1));
   for (intptr_t i = 0; i < nold; i++)
     ys[i] = mlirOperationGetOperand(yield, i);
-  for (int i = nl; i < carried; i++) /* shift the carried tiles by one stage */
-    ys[nold + i - nl] = mlirBlockGetArgument(nbody, 1 + nold + i);
-  for (int i = 0; i < nl && carried; i++)
-    ys[nold + carried - nl + i] = next[i];
+  for (int i = nc; i < carried; i++) /* shift the carried tiles by one stage */
+    ys[nold + i - nc] = mlirBlockGetArgument(nbody, 1 + nold + i);
+  for (int i = 0; i < nc && carried; i++)
+    ys[nold + carried - nc + i] = next[i];
   ttBuild(&nb, "scf.yield", loc, nold + carried, ys, ttNoType(), 0, NULL);
 
   /* Step 4. The moved loads are now unused; so are slice ops used only by them. */

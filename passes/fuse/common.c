@@ -52,12 +52,20 @@ bool fuFeedsMatmul(MlirOperation op) {
  *    reading A again at COPY_MB_PER_US.
  * The pad stays a kernel where the penalty is the larger: it picks the faster form at
  * every measured point (e.g. 2048 x 4096 x 4104: 120 us against 161 in place; 32 x 4096
- * x 4104 10.0 in place against 10.9). A dynamic M reads it in place. */
+ * x 4104 10.0 in place against 10.9). A dynamic M reads it in place.
+ * Rows that are no multiple of 16 bytes (K = 4100, 3001) TMA cannot stride: read in
+ * place, A's tiles are loaded into registers and staged into shared memory by the dot
+ * each K step (--pipeline's mixed form). That lost to the pad kernel at all 17 shapes
+ * measured (H200, M = 1-4096: 7 x 1000 x 4100 7.7 us against 7.4, 128 x 4096 x 3001 71.5
+ * against 13.0; bench/2026-11-27-h200-k-pad-unaligned.md), so such a pad stays a kernel
+ * unless the fuse option k-pad says in-place (kernel: always a kernel; both for A/B). */
 #define PAD_PENALTY_US_PER_MB 0.09
 #define PAD_KERNEL_US 1.5
 #define COPY_MB_PER_US 3.0 /* H100's copy rate, 2.9-3.0 TB/s (H200: 4.2) */
+static int kPadMode; /* the k-pad option: 0 auto, 1 kernel, 2 in-place */
+void fuSetKPadMode(int mode) { kPadMode = mode; }
 static bool kPadReadInPlace(MlirOperation op) {
-  if (!ttPrimIsKPad(op))
+  if (!ttPrimIsKPad(op) || kPadMode == 1)
     return false;
   MlirOperation mm = {NULL}; /* the matmul whose operand a it is */
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
@@ -69,6 +77,10 @@ static bool kPadReadInPlace(MlirOperation op) {
   int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs), m = 1;
   if (mlirOperationIsNull(mm))
     return false; /* no dot reads it */
+  if (kPadMode == 2)
+    return true;
+  if (xs[r - 1] % 8) /* rows TMA cannot stride: a kernel (above) */
+    return false;
   if (ttTensorShape(fuResultType(mm), cs) != r)
     return true;
   for (int64_t d = 0; d + 1 < r; d++) {

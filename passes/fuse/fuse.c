@@ -423,6 +423,7 @@ static bool countFusion(MlirOperation op, void *userData) {
 
 bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
   int serial = 0;
+  fuSetKPadMode((int)opts->v[TT_FUSE_K_PAD]);
   ttWalk(mlirModuleGetOperation(module), countFusion, &serial);
   MlirBlock body = mlirModuleGetBody(module);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);

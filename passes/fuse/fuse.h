@@ -116,6 +116,9 @@ bool fuFeedsMatmul(MlirOperation op);
  * costs less (common.c's cost model). It joins the dot group; its own operand is the group's
  * input. */
 bool fuIsDotOperand(MlirOperation op);
+/* The fuse option k-pad for fuIsDotOperand and fuJoinsMatmul (0 auto, 1 kernel, 2
+ * in-place), set by the pass before it groups. */
+void fuSetKPadMode(int mode);
 /* True when p, the producer of operand k of matmul op, is read in place (fuIsDotOperand:
  * a transpose, or a K pad of operand a). */
 bool fuJoinsMatmul(MlirOperation p, intptr_t k);

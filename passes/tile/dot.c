@@ -156,8 +156,8 @@ static bool dotOperands(MlirOperation fusion, MlirBlock fbody, DotOperands *d) {
   d->b = inputIndex(fbody, b);
   if (d->a < 0 || d->b < 0) {
     ttEmitError(d->matmul, "tile: the operands of a matmul must be inputs of its group (or "
-                           "the transpose of one); a may also be a pad by 0 of its last dim "
-                           "alone, whose operand has rows of 16-byte multiples");
+                           "the transpose of one); a may also be a pad by 0 at the end of its "
+                           "last dim alone");
     return false;
   }
   d->m = as[0];

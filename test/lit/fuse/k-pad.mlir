@@ -29,8 +29,9 @@ func.func @k_pad(%a: tensor<16x1000xbf16>, %b: tensor<1024x256xbf16>) -> tensor<
 // -----
 
 // Pads the dot kernel does not read in place, each a kernel of its own: rows of 8 bytes
-// (K = 4100: no TMA map strides them), a pad by 1.0, and a pad of operand b (whose
-// operand a, a K pad, is read in place: %arg1).
+// (K = 4100: no TMA map strides them; read in place only under k-pad=in-place,
+// pipeline/mixed.mlir), a pad by 1.0, and a pad of operand b (whose operand a, a K pad,
+// is read in place: %arg1).
 // CHECK-LABEL: func.func @not_k_pads
 // CHECK-NEXT: call @fused_{{[0-9]+}}(%arg0) : (tensor<16x4100xf16>)
 // CHECK-NEXT: call @fused_{{[0-9]+}}(

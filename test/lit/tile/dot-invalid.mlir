@@ -50,10 +50,10 @@ func.func private @fused_0(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>) -> tens
 // -----
 
 // A pad of A is read in place only as a K pad (ttPrimIsKPad): by 0, at the end of the
-// last dim, of 16-byte rows. A pad by 1.0 would need a kernel of its own.
+// last dim. A pad by 1.0 would need a kernel of its own.
 func.func private @fused_0(%a: tensor<16x1000xf16>, %b: tensor<1024x32xf16>) -> tensor<16x32xf16> attributes {prim.fusion = "dot"} {
   %p = "prim.pad"(%a) {low = array<i64: 0, 0>, high = array<i64: 0, 24>, value = 1.0 : f64} : (tensor<16x1000xf16>) -> tensor<16x1024xf16>
-  // expected-error@+1 {{tile: the operands of a matmul must be inputs of its group (or the transpose of one); a may also be a pad by 0 of its last dim alone, whose operand has rows of 16-byte multiples}}
+  // expected-error@+1 {{tile: the operands of a matmul must be inputs of its group (or the transpose of one); a may also be a pad by 0 at the end of its last dim alone}}
   %c = "prim.matmul"(%p, %b) : (tensor<16x1024xf16>, tensor<1024x32xf16>) -> tensor<16x32xf16>
   return %c : tensor<16x32xf16>
 }
