@@ -30,10 +30,12 @@ default_out=dynamic-cases
 source "$(dirname "$0")/caselib.sh"
 rm -f "$out"/*.runs
 
-sizes() { # name size...: the case's runs, --dim s0=N each
-  local name=$1
+sizes() { # name size...: the case's runs, --dim s0=N each (a sum to a scalar, full_sum_*,
+  # on inputs in [0, 1]: a sum of [-1, 1] may cancel to near 0, make-reduce-cases.sh)
+  local name=$1 range=
   shift
-  for n in "$@"; do echo "--dim s0=$n"; done > "$out/$name.runs"
+  case $name in full_sum_*) range=" --range 0,1" ;; esac
+  for n in "$@"; do echo "--dim s0=$n$range"; done > "$out/$name.runs"
 }
 dyn() { # name mlir-text size...: compile, then the sizes
   local name=$1 text=$2
