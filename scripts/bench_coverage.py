@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Issue 21's benchmark (run through `device`): the coverage cases of
 scripts/make-coverage-bench.sh (column and full sums, an embedding gather, a rotary step and
-a pre-norm step with two outputs each, a concat, a transpose) side by side with PyTorch
-eager and torch.compile in one run.
+a pre-norm step with two outputs each, a concat, a transpose, greedy decoding's argmax over
+a vocabulary) side by side with PyTorch eager and torch.compile in one run.
 
 tt's time is tt-run's median (CUDA events around each run after a warm-up, --no-check:
 correctness is the GPU suite's job on the same PTX; a program of several kernels replayed
@@ -70,8 +70,15 @@ def transpose():
     return "transpose_8192x8192", (lambda: x.t().contiguous()), [x]
 
 
+def argmax(b, v):
+    def make():
+        x = rand(b, v)
+        return f"argmax_{b}x{v}", (lambda: x.argmax(1)), [x]
+    return make
+
+
 CASES = [colsum, fullsum, gather(16), gather(256), gather(4096), rotary, pre_norm, concat,
-         transpose]
+         transpose, argmax(1, 128256), argmax(4, 152064), argmax(64, 152064)]
 
 
 def nbytes(ts):

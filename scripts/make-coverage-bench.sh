@@ -10,6 +10,9 @@
 #   pre_norm           h = x + r and rms_norm(h) * w, 8192x8192 bf16: two outputs
 #   concat             torch.cat of two 4096x4096 bf16 halves along dim 1
 #   transpose          an 8192x8192 bf16 transpose
+#   argmax_BxV         greedy decoding's argmax over a vocabulary's logits, B = 1, 4, 64
+#                      rows of V = 128256 (Llama-3) or 152064 (Qwen2) bf16: the looped
+#                      form, one program a row
 set -euo pipefail
 default_out=coverage-bench
 source "$(dirname "$0")/caselib.sh"
@@ -32,3 +35,9 @@ compile transpose 8192x8192 "func.func @main(%x: tensor<8192x8192x$t>) -> tensor
   %y = \"prim.transpose\"(%x) {permutation = array<i64: 1, 0>} : (tensor<8192x8192x$t>) -> tensor<8192x8192x$t>
   return %y : tensor<8192x8192x$t>
 }"
+for bv in 1x128256 4x152064 64x152064; do
+  compile argmax "$bv" "func.func @main(%x: tensor<${bv}x$t>) -> tensor<${bv%x*}xi64> {
+  %y = \"prim.argmax\"(%x) {dim = 1 : i64, keepdim = false} : (tensor<${bv}x$t>) -> tensor<${bv%x*}xi64>
+  return %y : tensor<${bv%x*}xi64>
+}"
+done
