@@ -107,9 +107,9 @@ static const TtPassOption tileOptions[] = {
     [TT_TILE_LOOPED_ARG] =
         {"looped-arg",
          "argmax/argmin over rows past 32768 elements (a vocabulary's logits): 0: an error; "
-         "1: the looped form's two loops over the row's chunks (the max, then the least "
-         "column that is it or NaN, in f32: rows up to 2^24; checked on an H200 against "
-         "the float64 reference, 2026-11-27)",
+         "1: the looped form, one pass over the row's chunks carrying each lane's best "
+         "element and its column (in f32: rows up to 2^24), then the least column holding "
+         "the row's max (min) or NaN",
          1, 0, 1, NULL},
 };
 static const TtPassOption decomposeOptions[] = {

@@ -140,7 +140,7 @@ Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t clust
 
 /* True when body holds an argmax/argmin: its rows stay on chip up to MAX_ROW whatever
  * their registers (emit.c), are never staged or split over a cluster, and past MAX_ROW
- * take the looped form under the looped-arg option (two loops: rows.c, step 4a''). */
+ * take the looped form under the looped-arg option (one pass: rows.c, step 4a''). */
 static MlirOperation argReduction(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))

@@ -230,16 +230,53 @@ static void onlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue s
  * values; after the loop, tile.reduce of each accumulator is its per-row value. So a
  * row is read once per level, plus once for the output. A softmax sum of the next level
  * joins its max's loop (onlineStep): that max and sum are carried as scalars. */
-/* A looped argmax/argmin (step 4a''): loop 1 (phase 1) finds the row's max (min), NaN-
- * propagating; loop 2 (phase 2) the least column whose element is it or NaN, as the
- * on-chip form (emit.c, emitArgReduction): the min over the chunks of (hit ? column : N)
- * in f32 (exact below 2^24 columns). Each loop's combiner, and a chunk's value in it. */
-static Combiner argCombiner(MlirOperation op, int phase) {
-  return phase == 2 ? (Combiner){"min", "arith.minimumf", INFINITY} : tileCombinerOf(op);
+/* A looped argmax/argmin (step 4a''): one pass over the row's chunks carries, per lane, the
+ * best element it has seen and that element's column (f32: exact below 2^24 columns). A
+ * lane takes a chunk's element (under the mask) when it is the lane's first, strictly
+ * better (> for argmax, < for argmin), or NaN where the lane's best is not (a NaN counts
+ * as the max, the min for argmin, as in PyTorch); a lane sees its columns in increasing
+ * order, so it keeps the first of its best. After the loop the row's max (min, NaN-
+ * propagating) m is the lanes' max (min), and the index the least column among the lanes
+ * whose best is m or NaN: the first column holding m, as the on-chip form finds it (emit.c,
+ * emitArgReduction). One read of the row, where the two-loop form (the max, then its
+ * column) read it twice. */
+static MlirValue cmpf(Emit *e, int64_t pred, MlirValue a, MlirValue b) {
+  MlirNamedAttribute p = ttNamedAttr(e->ctx, "predicate",
+                                     mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), pred));
+  return ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){a, b},
+                 tileOf(e, mlirIntegerTypeGet(e->ctx, 1)), 1, &p);
 }
-static MlirValue argChunk(Emit *e, MlirOperation op, int phase, MlirValue x, MlirValue m) {
-  return phase == 1 ? tileMaskedToIdentity(e, x, argCombiner(op, 1), mlirValueGetType(x))
-                    : tileArgCandidate(e, x, m); /* x: f32, the compute type of its rows */
+enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OLT = 4, CMPF_ORD = 7, CMPF_UNO = 14 };
+
+static void argStep(Emit *e, MlirOperation op, MlirValue x, MlirValue *best, MlirValue *col) {
+  MlirType ft = mlirValueGetType(x), i1 = tileOf(e, mlirIntegerTypeGet(e->ctx, 1));
+  bool max = strcmp(tileCombinerOf(op).kind, "max") == 0;
+  MlirValue n = ttConstSplat(&e->b, e->loc, ft, (double)e->rowLen);
+  /* (one op a statement: the IR's order does not hang on C's order of evaluation) */
+  MlirValue first = cmpf(e, CMPF_OEQ, *col, n); /* the lane has taken none yet */
+  MlirValue better = cmpf(e, max ? CMPF_OGT : CMPF_OLT, x, *best);
+  MlirValue nanX = cmpf(e, CMPF_UNO, x, x);
+  MlirValue ordBest = cmpf(e, CMPF_ORD, *best, *best);
+  MlirValue take = tileOp2(e, "arith.ori", first, better, i1);
+  take = tileOp2(e, "arith.ori", take, tileOp2(e, "arith.andi", nanX, ordBest, i1), i1);
+  take = tileOp2(e, "arith.andi", take, e->mask, i1);
+  MlirValue c = tileOp1(e, "arith.uitofp", e->cols, ft);
+  *best = ttBuild(&e->b, "arith.select", e->loc, 3, (MlirValue[]){take, x, *best}, ft, 0, NULL);
+  *col = ttBuild(&e->b, "arith.select", e->loc, 3, (MlirValue[]){take, c, *col}, ft, 0, NULL);
+}
+
+/* After the loop: the index of the lanes' (best, col), as the result's integer type. */
+static MlirValue argIndex(Emit *e, MlirOperation op, MlirValue best, MlirValue col,
+                          MlirType it) {
+  MlirType ft = mlirValueGetType(best), i1 = tileOf(e, mlirIntegerTypeGet(e->ctx, 1));
+  MlirValue m = tileReduceToSplat(e, best, tileCombinerOf(op), ft);
+  MlirValue isM = cmpf(e, CMPF_OEQ, best, m);
+  MlirValue hit = tileOp2(e, "arith.ori", isM, cmpf(e, CMPF_UNO, best, best), i1);
+  MlirValue none = ttConstSplat(&e->b, e->loc, ft, (double)e->rowLen);
+  MlirValue cand = ttBuild(&e->b, "arith.select", e->loc, 3, (MlirValue[]){hit, col, none},
+                           ft, 0, NULL);
+  MlirValue idx = tileReduceToSplat(e, cand, (Combiner){"min", "arith.minimumf", INFINITY}, ft);
+  return tileOp1(e, "arith.fptosi", idx, it);
 }
 
 static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,
@@ -258,7 +295,7 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
           d = depth[j];
     }
     if (ttPrimIsRowReduction(op))
-      d += ttPrimKind(op) == TT_PRIM_ARGREDUCE ? 2 : 1; /* its max, then its index */
+      d++;
     if (d > maxLevel)
       maxLevel = d;
     if (n == cap) {
@@ -285,23 +322,18 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
   int *second = ttAlloc(sizeof(int) * (size_t)n), *slot = ttAlloc(sizeof(int) * (size_t)n);
   MlirValue *acc = ttAlloc(sizeof(MlirValue) * (size_t)(2 * n));
   MlirValue *step = ttAlloc(sizeof(MlirValue) * (size_t)n);
-  /* an argmax/argmin j: its max (min) splat after its first loop, read by its second */
-  MlirValue *argM = ttAlloc(sizeof(MlirValue) * (size_t)n);
-  int *phase = ttAlloc(sizeof(int) * (size_t)n), *which = ttAlloc(sizeof(int) * (size_t)n);
+  bool *arg = ttAlloc(sizeof(bool) * (size_t)n); /* an argmax/argmin: (best, col) */
   /* a step's chunks: offs, cols, and each online pair's masked x (n of them a chunk) */
   MlirValue *chunk = ttAlloc(sizeof(MlirValue) * (size_t)((2 + n) * U));
   for (int level = 1; level <= maxLevel && !e->failed; level++) {
     int nr = 0, na = 0;
     bool online = false;
     for (int j = 0; j < n; j++) {
-      bool arg = ttPrimKind(ops[j]) == TT_PRIM_ARGREDUCE;
-      if (!ttPrimIsRowReduction(ops[j]) || joined[j] >= 0 ||
-          (depth[j] != level && !(arg && depth[j] - 1 == level)))
+      if (!ttPrimIsRowReduction(ops[j]) || joined[j] >= 0 || depth[j] != level)
         continue;
       online |= partner[j] >= 0;
       second[nr] = partner[j];
-      phase[nr] = arg ? (depth[j] == level ? 2 : 1) : 0;
-      which[nr] = j;
+      arg[nr] = ttPrimKind(ops[j]) == TT_PRIM_ARGREDUCE;
       reds[nr++] = ops[j];
     }
     if (nr == 0) /* every reduction of the level joined an earlier loop */
@@ -311,9 +343,10 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
       MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(reds[j], 0)));
       MlirType ce = tileComputeType(e->ctx, relem);
       slot[j] = na;
-      if (phase[j] > 0) { /* the max (min) or the least column: f32 */
-        acc[na++] = ttConstSplat(&e->b, e->loc, tileOf(e, mlirF32TypeGet(e->ctx)),
-                                 argCombiner(reds[j], phase[j]).identity);
+      if (arg[j]) { /* best and col: f32 (col N: none yet) */
+        MlirType ft = tileOf(e, mlirF32TypeGet(e->ctx));
+        acc[na++] = ttConstSplat(&e->b, e->loc, ft, tileCombinerOf(reds[j]).identity);
+        acc[na++] = ttConstSplat(&e->b, e->loc, ft, (double)g->rowLen);
       } else if (second[j] < 0) {
         acc[na++] = ttConstSplat(&e->b, e->loc, tileOf(e, ce), tileCombinerOf(reds[j]).identity);
       } else { /* m and s */
@@ -333,11 +366,8 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
         MlirValue x = tileEmitValue(e, mlirOperationGetOperand(reds[j], 0), e->offs);
         if (e->failed)
           break;
-        if (phase[j] > 0) {
-          MlirValue xa = argChunk(e, reds[j], phase[j], x, argM[which[j]]);
-          Combiner c = argCombiner(reds[j], phase[j]);
-          acc[slot[j]] = ttBuild(&e->b, c.combine, e->loc, 2, (MlirValue[]){acc[slot[j]], xa},
-                                 mlirValueGetType(xa), 0, NULL);
+        if (arg[j]) { /* x: f32, the compute type of its rows */
+          argStep(e, reds[j], x, &acc[slot[j]], &acc[slot[j] + 1]);
           continue;
         }
         Combiner c = tileCombinerOf(reds[j]);
@@ -359,16 +389,11 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     endChunkLoop(e, loop, outer, na, acc);
     for (int j = 0; j < nr; j++) {
       MlirValue total = mlirOperationGetResult(loop, slot[j]);
-      if (phase[j] > 0) {
-        MlirValue r = tileReduceToSplat(e, total, argCombiner(reds[j], phase[j]),
-                                        mlirValueGetType(total));
-        if (phase[j] == 1) {
-          argM[which[j]] = r;
-        } else { /* the least column, as the result's integer type */
-          MlirValue res = mlirOperationGetResult(reds[j], 0);
-          MlirType it = tileOf(e, ttElementType(mlirValueGetType(res)));
-          tileMemoPut(e, res, (MlirValue){NULL}, tileOp1(e, "arith.fptosi", r, it));
-        }
+      if (arg[j]) {
+        MlirValue res = mlirOperationGetResult(reds[j], 0);
+        MlirType it = tileOf(e, ttElementType(mlirValueGetType(res)));
+        tileMemoPut(e, res, (MlirValue){NULL},
+                    argIndex(e, reds[j], total, mlirOperationGetResult(loop, slot[j] + 1), it));
         continue;
       }
       if (second[j] < 0) {
@@ -385,9 +410,7 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
   }
   free(partner);
   free(joined);
-  free(argM);
-  free(phase);
-  free(which);
+  free(arg);
   free(second);
   free(slot);
   free(step);

@@ -4,23 +4,28 @@
 // RUN: tt-run --ref-only %t.ptx | FileCheck %s --check-prefix=REF
 // REF: output %1 i64 4:
 
-// Rows past 32768 (a vocabulary of 152064, greedy decoding) take the looped form: one loop
-// over the row's chunks for the max (per-lane maxima, then one block reduction), a second
-// for the least column whose element is that max or NaN, converted to i64 after it.
+// Rows past 32768 (a vocabulary of 152064, greedy decoding) take the looped form: one pass
+// over the row's chunks carrying each lane's best element and its column (a lane takes an
+// element when it is its first, strictly greater, or NaN where its best is not); then the
+// row's max over the lanes, and the least column among the lanes whose best is it or
+// NaN, converted to i64.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args(%[[B:.*]] = %{{.*}}, %[[C:.*]] = %{{.*}}) -> (tensor<{{[0-9]+}}xf32>, tensor<{{[0-9]+}}xf32>)
 // CHECK: "tile.load"
-// CHECK: arith.maximumf
+// CHECK: arith.cmpf oeq, %[[C]]
+// CHECK: arith.cmpf ogt, %{{.*}}, %[[B]]
+// CHECK: arith.cmpf uno
+// CHECK: arith.cmpf ord, %[[B]], %[[B]]
+// CHECK: arith.andi
+// CHECK: arith.uitofp
+// CHECK: arith.select
+// CHECK: arith.select
 // CHECK: scf.yield
+// CHECK-NOT: scf.for
 // CHECK: %[[M:.*]] = "tile.reduce"(%{{.*}}) {axis = 0 : i32, kind = "max"}
 // CHECK: %[[MS:.*]] = "tile.splat"(%[[M]])
-// CHECK: scf.for
-// CHECK: "tile.load"
 // CHECK: arith.cmpf oeq, %{{.*}}, %[[MS]]
 // CHECK: arith.cmpf uno
-// CHECK: arith.uitofp
-// CHECK: arith.minimumf
-// CHECK: scf.yield
 // CHECK: %[[I:.*]] = "tile.reduce"(%{{.*}}) {axis = 0 : i32, kind = "min"}
 // CHECK: "tile.splat"(%[[I]])
 // CHECK: arith.fptosi %{{.*}} : tensor<{{[0-9]+}}xf32> to tensor<{{[0-9]+}}xi64>
