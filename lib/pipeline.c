@@ -109,7 +109,7 @@ static const TtPassOption tileOptions[] = {
          "argmax/argmin over rows past 32768 elements (a vocabulary's logits): 0: an error; "
          "1: the looped form, one pass over the row's chunks carrying each lane's best "
          "element and its column (in f32: rows up to 2^24), then the least column holding "
-         "the row's max (min) or NaN",
+         "the row's max (min) or NaN; few rows split over a cluster as other rows are",
          1, 0, 1, NULL},
 };
 static const TtPassOption decomposeOptions[] = {

@@ -13,8 +13,8 @@
 #  - argmax and argmin over the last dim of 3x1000, 5x4097 and 1x1, of the input and of
 #    x * 0 (all ties: the first index, 0), with keepdim, over all dims (dim absent) and
 #    over dim 0 (a transpose first) of 3x1000; and over rows past 32768 (the looped form's
-#    two loops, --tile=looped-arg=1, the default): 4x152064 (a vocabulary),
-#    3x40001, with ties too.
+#    one pass, --tile=looped-arg=1, the default; few rows split over a cluster): 4x152064
+#    (a vocabulary), 3x40001, with ties too.
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run permute-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.

@@ -303,7 +303,7 @@ static MlirValue emitArgReduction(Emit *e, MlirOperation op, MlirType ct) {
   char name[16];
   ttPrimShortName(op, name, sizeof name);
   MlirType xelem = ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-  if (!e->rowMode || !mlirTypeIsAFloat(xelem) || /* looped: rows.c's two loops */
+  if (!e->rowMode || !mlirTypeIsAFloat(xelem) || /* looped: rows.c, step 4a'' */
       !mlirTypeIsAInteger(mlirShapedTypeGetElementType(ct)) || e->looped) {
     ttEmitError(op, "tile: 'prim.%s' is only supported over the last dimension of f32, "
                     "f16 or bf16 rows in a row kernel, into i32 or i64",

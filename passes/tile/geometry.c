@@ -139,8 +139,8 @@ Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t clust
 }
 
 /* True when body holds an argmax/argmin: its rows stay on chip up to MAX_ROW whatever
- * their registers (emit.c), are never staged or split over a cluster, and past MAX_ROW
- * take the looped form under the looped-arg option (one pass: rows.c, step 4a''). */
+ * their registers (emit.c), and past MAX_ROW take the looped form under the looped-arg
+ * option (one pass: rows.c, step 4a''), staged only as few rows split over a cluster. */
 static MlirOperation argReduction(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
@@ -237,11 +237,12 @@ static void stageRows(Geometry *g, int64_t block, int64_t part, int64_t cluster)
   g->warps = g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS);
 }
 
-/* True when every row reduction of body gives f32 (what tile.cluster_reduce combines). */
+/* True when every row reduction of body gives f32 (what tile.cluster_reduce combines; an
+ * argmax/argmin's index comes from f32 reductions too). */
 static bool f32Reductions(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    if (ttPrimIsRowReduction(op) &&
+    if (ttPrimIsRowReduction(op) && ttPrimKind(op) != TT_PRIM_ARGREDUCE && /* (f32 inside) */
         !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0)))))
       return false;
   return true;
@@ -297,7 +298,6 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t maxCluster = g->cluster;
     g->cluster = 1;
     int64_t sblock = fit / 2 < STAGE_BLOCK ? fit / 2 : STAGE_BLOCK;
-    bool mayStage = !g->block && mlirOperationIsNull(arg) && g->rowStage > 0;
     int64_t smem = (int64_t)ttTargetDefault()->smemSmKiB * 1024;
     int64_t onChipRows = /* registers: 65,536 of 4 bytes an SM */
         onChip ? (int64_t)65536 * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES) : 1;
@@ -306,15 +306,19 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     /* few rows: a static M of long rows that would keep under FEW_ROWS_8THS / 8 of the
      * SMs busy, split until there is a program an SM (parts of FEW_PART_CHUNKS chunks) */
     bool few = g->rows > 0 && g->rows * 8 < FEW_ROWS_8THS * sms && fit > MAX_ROW / 2;
+    /* an argmax/argmin reads its row once (rows.c 4a''): staging pays only as the few-rows
+     * split over a cluster, each block a part and the (max, column) combined across it */
+    bool isArg = !mlirOperationIsNull(arg);
+    bool mayStage = !g->block && (!isArg || (few && fit > MAX_ROW)) && g->rowStage > 0;
     /* a looped row with a tail chunk whose reductions take more than one step a row */
     Geometry loopG = *g;
     loopG.block = loopBlock(fit, false);
     loopG.warps = g->warps ? g->warps : loopWarps(loopG.block);
     bool tail = g->rows > 0 && fit > MAX_ROW && g->rowLen % loopG.block != 0 &&
                 (g->rowLen + loopG.block - 1) / loopG.block > chunksInFlight(&loopG, rowBytes, true);
-    bool split = g->rowStage == 2 || pastL2 || few || tail;
+    bool split = isArg ? few : g->rowStage == 2 || pastL2 || few || tail;
     int64_t lastC = split ? maxCluster : 1, bestC = 0, bestPart = 0;
-    for (int64_t c = 1; mayStage && c <= lastC; c *= 2) {
+    for (int64_t c = isArg ? 2 : 1; mayStage && c <= lastC; c *= 2) {
       if (c > 1 && (g->rows < 1 || !f32Reductions(body)))
         break;
       int64_t part = ((g->rowLen + c - 1) / c + sblock - 1) / sblock * sblock;
