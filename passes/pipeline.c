@@ -333,10 +333,10 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
  * 32 rows 63.0 against 64.6, 64 rows 64.4 against 67.5; H200, N = 28672 on 256-column
  * tiles, 112 programs: 114.0 against 118.2, fp8 60.8 against 62.5; with 128 programs 4
  * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5).
- * With `mixed`, a 2-byte dot operand whose box TMA cannot read (rows not a multiple of 16
- * bytes: A of K = 4100 or 3001 read in place, its K pad joined to the dot) is carried in
- * registers instead (boxed[i] false) while the others take rings, as long as one does and
- * none is fp8 (fp8 wgmma reads both operands from slots); the dot stages it into shared
+ * With `mixed`, a 2-byte dot operand whose box TMA cannot read and that --tile marked
+ * `tile.carry` (A of K = 4100 or 3001 read in place, its K pad joined to the dot under
+ * --fuse k-pad=in-place) is carried in registers instead (boxed[i] false) while the
+ * others take rings, as long as one does and none is fp8 (fp8 wgmma reads both operands from slots); the dot stages it into shared
  * memory each step (convert-tile-to-gpu 5w a), scratch past the rings counted in the
  * budget. False when the loop does not qualify, after an error when `report`. */
 static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
@@ -364,12 +364,14 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
     if (ok) {
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(views[i], 0)), shape);
       ok = shape[0] <= 256 && (shape[1] * eb) % 128 == 0;
-      slot += shape[0] * shape[1] * eb;
+      if (ok)
+        slot += shape[0] * shape[1] * eb;
     }
     boxed[i] = ok;
     nboxed += ok;
     fp8 = fp8 || eb == 1;
-    MlirOperation reg = ok || !mixed || eb != 2 ? (MlirOperation){NULL} : dotView(s->loads[i], false);
+    bool carry = mixed && eb == 2 && !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"));
+    MlirOperation reg = ok || !carry ? (MlirOperation){NULL} : dotView(s->loads[i], false);
     if (!mlirOperationIsNull(reg)) { /* carried in registers, staged by the dot */
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(reg, 0)), shape);
       staged += shape[0] * shape[1] * eb;

@@ -280,6 +280,14 @@ static void boxOf(Emit *e, MlirValue x, const int64_t *dims, intptr_t rank) {
                                   mlirDenseI64ArrayGet(e->ctx, rank, dims));
 }
 
+/* Marks the tile.load under operand tile x `tile.carry`: A read in place past its K pad
+ * (--fuse k-pad=in-place) with rows no TMA map strides; --pipeline's mixed form may carry
+ * it in registers beside the other operand's TMA ring, and carries no other load. */
+static void carryOf(Emit *e, MlirValue x) {
+  MlirOperation load = mlirOpResultGetOwner(mlirOperationGetOperand(mlirOpResultGetOwner(x), 0));
+  mlirOperationSetAttributeByName(load, ttStrRef("tile.carry"), mlirUnitAttrGet(e->ctx));
+}
+
 /* offs + splat(pidB * stride): an index space moved to batch pidB. */
 static MlirValue batchOffset(Emit *e, MlirValue offs, MlirValue pidB, int64_t stride) {
   MlirType i32 = ttI32(e->ctx), t = mlirValueGetType(offs);
@@ -376,6 +384,8 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     int64_t bt = d->batch, adims[2] = {d->dynM ? -1 : bt * d->m, d->ka}, /* -1: M at run time */
         bdims[3] = {bt * (d->bT ? d->n : d->k), d->bT ? d->k : d->n};
     boxOf(&e, a, adims, 2);
+    if (d->ka < d->k && d->ka * ttDtypeBytes(d->elem) % 16) /* a K pad TMA cannot stride */
+      carryOf(&e, a);
     if (bt != 1 && !d->bT && kMask) {
       int64_t b3[3] = {bt, d->k, d->n};
       boxOf(&e, b, b3, 3);

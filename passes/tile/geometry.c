@@ -337,7 +337,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     }
     if (bestC)
       stageRows(g, sblock, bestPart, bestC);
-    if (mayStage && g->rowStage == 2 && !g->staged) { /* one whole row an SM */
+    if (mayStage && g->rowStage == 2 && !g->staged && !isArg) { /* one whole row an SM */
       int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);
       if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault()))
         stageRows(g, sblock, (g->rowLen + sblock - 1) / sblock * sblock, 1);

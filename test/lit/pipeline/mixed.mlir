@@ -13,7 +13,7 @@
 // RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile --splitk --pipeline=stage-in=auto | FileCheck %s --check-prefix=KERNEL
 // CHECK: func.func @fused_{{[0-9]+}}_kernel(%[[X:arg0]]: !tile.ptr<f16>{{.*}}, %{{.*}}: !hopper.tma_desc) attributes {{{.*}}tile.num_stages = 4
 // CHECK: hopper.mbarrier_alloc
-// CHECK: %[[A0:.*]] = "tile.load"(%[[X]], {{.*}}) {tile.box = array<i64: 7, 4100>}
+// CHECK: %[[A0:.*]] = "tile.load"(%[[X]], {{.*}}) {tile.box = array<i64: 7, 4100>, tile.carry}
 // CHECK: hopper.tma_load
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[A0]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<16x64xf32>, tensor<2048xf16>, tensor<2048xf16>, tensor<2048xf16>)
 // CHECK: "tile.load"(%[[X]]
