@@ -333,15 +333,16 @@ static bool chooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *vi
  * 32 rows 63.0 against 64.6, 64 rows 64.4 against 67.5; H200, N = 28672 on 256-column
  * tiles, 112 programs: 114.0 against 118.2, fp8 60.8 against 62.5; with 128 programs 4
  * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5).
- * With `mixed`, a 2-byte dot operand whose box TMA cannot read and that --tile marked
+ * Its mixed form: a 2-byte dot operand whose box TMA cannot read and that --tile marked
  * `tile.carry` (A of K = 4100 or 3001 read in place, its K pad joined to the dot under
  * --fuse k-pad=in-place) is carried in registers instead (boxed[i] false) while the
- * others take rings, as long as one does and none is fp8 (fp8 wgmma reads both operands from slots); the dot stages it into shared
- * memory each step (convert-tile-to-gpu 5w a), scratch past the rings counted in the
- * budget. False when the loop does not qualify, after an error when `report`. */
+ * others take rings, as long as one does and none is fp8 (fp8 wgmma reads both operands
+ * from slots); the dot stages it into shared memory each step (convert-tile-to-gpu 5w a),
+ * scratch past the rings counted in the budget. False when the loop does not qualify,
+ * after an error when `report`. */
 static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                     int64_t *stages, int64_t programs, bool report, int64_t *slotBytes,
-                    bool mixed, bool *boxed) {
+                    bool *boxed) {
   int64_t slot = 0, staged = 0;
   int nboxed = 0, bad = -1;
   bool fp8 = false;
@@ -370,7 +371,7 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
     boxed[i] = ok;
     nboxed += ok;
     fp8 = fp8 || eb == 1;
-    bool carry = mixed && eb == 2 && !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"));
+    bool carry = eb == 2 && !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"));
     MlirOperation reg = ok || !carry ? (MlirOperation){NULL} : dotView(s->loads[i], false);
     if (!mlirOperationIsNull(reg)) { /* carried in registers, staged by the dot */
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(reg, 0)), shape);
@@ -561,7 +562,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
   if (tma) {
     int64_t tmaStages = stages;
     tma = tmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion), report, &slotBytes,
-                  true, rings.ring) &&
+                  rings.ring) &&
           wgmmaTile(kernel, body, loop, report);
     fits = tma || !report;
     if (tma)

@@ -13,6 +13,7 @@
 #  - reductions over the dynamic dim: a column sum of squares with a bias epilogue
 #    ([?, 1000] bf16), an amax over two dims from the dynamic one, an amax with a dynamic
 #    outer ([?, 5, 64] over dim 1) then exp, a full sum of [?, 64];
+#  - argmin over rows of 40001 f32 (the looped form's one pass) at 1, 3, 50 rows;
 #  - format 7 sizes (s0*3): a linear layer on [?, 3, 512] activations, and attention on
 #    [?, 8, 128, 64] through reshapes to batched matmuls, at 1, 3 (and 5, 300);
 #  - batched matmuls with a dynamic batch: Q @ K^T [?, 128, 64] f16, P @ V + bias
@@ -87,6 +88,11 @@ dyn full_sum_f32 'func.func @main(%x: tensor<?x64xf32>) -> tensor<f32> {
   %t = "prim.sum"(%x) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<?x64xf32>) -> tensor<f32>
   return %t : tensor<f32>
 }' 1 3 1000
+# argmin over rows past 32768 (the looped form's one pass) of a dynamic batch of rows
+dyn argmin_looped_f32 'func.func @main(%x: tensor<?x40001xf32>) -> tensor<?xi64> {
+  %y = "prim.argmin"(%x) {dim = 1 : i64} : (tensor<?x40001xf32>) -> tensor<?xi64>
+  return %y : tensor<?xi64>
+}' 1 3 50
 # batched matmuls with a dynamic batch (grid axis 2 from dim(a, 0)): attention scores
 # (B read transposed) and P @ V with a bias
 dyn bmm_scores_f16 "$(bmm '?' 128 128 64 f16 1 0)" 1 3 17

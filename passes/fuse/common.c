@@ -62,10 +62,8 @@ bool fuFeedsMatmul(MlirOperation op) {
 #define PAD_PENALTY_US_PER_MB 0.09
 #define PAD_KERNEL_US 1.5
 #define COPY_MB_PER_US 3.0 /* H100's copy rate, 2.9-3.0 TB/s (H200: 4.2) */
-static int kPadMode; /* the k-pad option: 0 auto, 1 kernel, 2 in-place */
-void fuSetKPadMode(int mode) { kPadMode = mode; }
-static bool kPadReadInPlace(MlirOperation op) {
-  if (!ttPrimIsKPad(op) || kPadMode == 1)
+static bool kPadReadInPlace(const FuseState *st, MlirOperation op) {
+  if (!ttPrimIsKPad(op) || st->kPad == 1)
     return false;
   MlirOperation mm = {NULL}; /* the matmul whose operand a it is */
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
@@ -77,7 +75,7 @@ static bool kPadReadInPlace(MlirOperation op) {
   int64_t r = ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xs), m = 1;
   if (mlirOperationIsNull(mm))
     return false; /* no dot reads it */
-  if (kPadMode == 2)
+  if (st->kPad == 2)
     return true;
   if (xs[r - 1] % 8) /* rows TMA cannot stride: a kernel (above) */
     return false;
@@ -99,12 +97,12 @@ static bool kPadReadInPlace(MlirOperation op) {
   return inPlace <= kernel;
 }
 
-bool fuJoinsMatmul(MlirOperation p, intptr_t k) {
-  return ttPrimKind(p) == TT_PRIM_TRANSPOSE || (k == 0 && kPadReadInPlace(p));
+bool fuJoinsMatmul(const FuseState *st, MlirOperation p, intptr_t k) {
+  return ttPrimKind(p) == TT_PRIM_TRANSPOSE || (k == 0 && kPadReadInPlace(st, p));
 }
 
-bool fuIsDotOperand(MlirOperation op) {
-  return kPadReadInPlace(op) || (ttPrimKind(op) == TT_PRIM_TRANSPOSE && fuFeedsMatmul(op));
+bool fuIsDotOperand(const FuseState *st, MlirOperation op) {
+  return kPadReadInPlace(st, op) || (ttPrimKind(op) == TT_PRIM_TRANSPOSE && fuFeedsMatmul(op));
 }
 
 /* True when tensor type t has static dims only: two values of one type with a dynamic dim
@@ -127,13 +125,13 @@ bool fuIsConstant(MlirOperation op) { return ttPrimKind(op) == TT_PRIM_CONSTANT;
 /* True when constant op is an operand of a matmul (directly or through a transpose the dot
  * kernel reads in place): a dot kernel loads its operands from memory tile by tile, so the
  * constant is stored by a kernel of its own (step 1) and read like an input, not copied. */
-bool fuConstantInMemory(MlirOperation op) {
+bool fuConstantInMemory(const FuseState *st, MlirOperation op) {
   if (!fuIsConstant(op))
     return false;
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
-    if (ttPrimKind(user) == TT_PRIM_MATMUL || fuIsDotOperand(user))
+    if (ttPrimKind(user) == TT_PRIM_MATMUL || fuIsDotOperand(st, user))
       return true;
   }
   return false;
@@ -176,7 +174,7 @@ static void visitValue(FuseState *st, MlirBlock block, int g, MlirValue v, Input
                        void *arg) {
   MlirOperation p = fuProducerIn(v, block);
   int at = fuIndexOf(st, p);
-  if (!mlirOperationIsNull(p) && fuIsConstant(p) && !fuConstantInMemory(p))
+  if (!mlirOperationIsNull(p) && fuIsConstant(p) && !fuConstantInMemory(st, p))
     return;
   if (at >= 0 && fuGroupOf(st, st->group[at]) == g)
     return;

@@ -219,7 +219,7 @@ static bool visitMember(FuseState *st, MlirBlock block, int g, int i, int *added
   MlirOperation op = st->block.ops[i];
   intptr_t nops = mlirOperationGetNumOperands(op);
   bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL, changed = false;
-  bool operandOfDot = st->dot[g] && fuIsDotOperand(op);
+  bool operandOfDot = st->dot[g] && fuIsDotOperand(st, op);
   for (intptr_t k = 0; k < nops && !operandOfDot; k++) {
     MlirOperation p = fuProducerIn(mlirOperationGetOperand(op, k), block);
     if (mlirOperationIsNull(p) || fuIsConstant(p))
@@ -235,7 +235,7 @@ static bool visitMember(FuseState *st, MlirBlock block, int g, int i, int *added
       continue;
     }
     if (matmul) { /* only an operand read in place joins (a transpose, a K pad) */
-      if (fuJoinsMatmul(p, k)) {
+      if (fuJoinsMatmul(st, p, k)) {
         st->group[j] = g;
         added[(*nadded)++] = j;
         changed = true;
@@ -279,7 +279,7 @@ static bool visitMember(FuseState *st, MlirBlock block, int g, int i, int *added
 static bool memberLive(FuseState *st, MlirBlock block, int g, int i) {
   MlirOperation op = st->block.ops[i];
   bool matmul = ttPrimKind(op) == TT_PRIM_MATMUL;
-  if (st->dot[g] && fuIsDotOperand(op))
+  if (st->dot[g] && fuIsDotOperand(st, op))
     return false;
   for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
     MlirOperation p = fuProducerIn(mlirOperationGetOperand(op, k), block);
@@ -287,7 +287,7 @@ static bool memberLive(FuseState *st, MlirBlock block, int g, int i) {
       continue;
     int j = fuIndexOf(st, p);
     if (j >= 0 && st->group[j] < 0 &&
-        (matmul ? fuJoinsMatmul(p, k) : fuFusible(p)))
+        (matmul ? fuJoinsMatmul(st, p, k) : fuFusible(p)))
       return true;
   }
   return false;
@@ -324,9 +324,11 @@ static void growGroup(FuseState *st, MlirBlock block, int g, int *live, int *add
 }
 
 /* Runs steps 1-5 on one block. */
-static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool report) {
+static void fuseBlock(MlirBlock block, MlirOperation func, int *serial,
+                      const TtPassOptions *opts) {
   FuseState st = {0};
-  st.report = report;
+  st.report = opts->v[TT_FUSE_REPORT] != 0;
+  st.kPad = (int)opts->v[TT_FUSE_K_PAD];
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     st.block.n++;
@@ -366,7 +368,7 @@ static void fuseBlock(MlirBlock block, MlirOperation func, int *serial, bool rep
     MlirOperation op = st.block.ops[i];
     if (st.group[i] >= 0 || !fuFusible(op))
       continue;
-    if (((fuIsConstant(op) && !fuConstantInMemory(op)) || (st.copied[i] && !st.needed[i])) &&
+    if (((fuIsConstant(op) && !fuConstantInMemory(&st, op)) || (st.copied[i] && !st.needed[i])) &&
         usedOnlyByGroups(&st, op)) {
       st.skipped[i] = true;
       continue;
@@ -423,7 +425,6 @@ static bool countFusion(MlirOperation op, void *userData) {
 
 bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
   int serial = 0;
-  fuSetKPadMode((int)opts->v[TT_FUSE_K_PAD]);
   ttWalk(mlirModuleGetOperation(module), countFusion, &serial);
   MlirBlock body = mlirModuleGetBody(module);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -434,7 +435,7 @@ bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
     MlirRegion r = mlirOperationGetRegion(op, 0);
     for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
          b = mlirBlockGetNextInRegion(b)) {
-      fuseBlock(b, op, &serial, opts->v[TT_FUSE_REPORT] != 0);
+      fuseBlock(b, op, &serial, opts);
       if (opts->v[TT_FUSE_HOIST])
         fuMarkInvariantCalls(b); /* step 6 */
     }

@@ -50,6 +50,7 @@ typedef struct {
 /* The fusion of one block (fuseBlock): per op and per group, as built by steps 1-3. */
 typedef struct {
   bool report;       /* print remarks (option report=1) */
+  int kPad;          /* option k-pad: 0 auto (common.c's cost model), 1 kernel, 2 in-place */
   OpList block;      /* the block's ops in program order */
   TtPtrIndex index;  /* op -> its index in `block` */
   int *group;        /* group id per op in `block`, -1 when none */
@@ -107,7 +108,7 @@ bool fuFusible(MlirOperation op);
 bool fuIsMove(MlirOperation op);
 /* True when constant op feeds a matmul (or an operand a dot reads in place): stored by
  * a kernel of its own and read like an input, not copied into groups. */
-bool fuConstantInMemory(MlirOperation op);
+bool fuConstantInMemory(const FuseState *st, MlirOperation op);
 bool fuIsConstant(MlirOperation op);
 bool fuIsCopy(const FuseState *st, int i);
 bool fuFeedsMatmul(MlirOperation op);
@@ -115,13 +116,10 @@ bool fuFeedsMatmul(MlirOperation op);
  * matmul, or a K pad (ttPrimIsKPad) that is a matmul's operand a, unless a pad kernel
  * costs less (common.c's cost model). It joins the dot group; its own operand is the group's
  * input. */
-bool fuIsDotOperand(MlirOperation op);
-/* The fuse option k-pad for fuIsDotOperand and fuJoinsMatmul (0 auto, 1 kernel, 2
- * in-place), set by the pass before it groups. */
-void fuSetKPadMode(int mode);
+bool fuIsDotOperand(const FuseState *st, MlirOperation op);
 /* True when p, the producer of operand k of matmul op, is read in place (fuIsDotOperand:
  * a transpose, or a K pad of operand a). */
-bool fuJoinsMatmul(MlirOperation p, intptr_t k);
+bool fuJoinsMatmul(const FuseState *st, MlirOperation p, intptr_t k);
 bool fuIsStatic(MlirType t);
 MlirType fuResultType(MlirOperation op);
 void fuRemark(FuseState *st, MlirOperation op, const char *fmt, ...)

@@ -31,7 +31,7 @@ bool fuUsersFusible(FuseState *st, MlirOperation op) {
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
     if (fuUserIndex(st, u) < 0 || !fuFusible(user) || ttPrimKind(user) == TT_PRIM_MATMUL ||
-        fuIsDotOperand(user)) /* a dot operand, read in place */
+        fuIsDotOperand(st, user)) /* a dot operand, read in place */
       return false;
   }
   return true;

@@ -67,6 +67,13 @@ MlirValue tileSplatI32(Emit *e, int64_t v) {
   return ttConstInt(&e->b, e->loc, tileOf(e, ttI32(e->ctx)), v);
 }
 
+MlirValue tileCmpf(Emit *e, int pred, MlirValue a, MlirValue b) {
+  MlirNamedAttribute p = ttNamedAttr(
+      e->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), pred));
+  return ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){a, b},
+                 tileOf(e, mlirIntegerTypeGet(e->ctx, 1)), 1, &p);
+}
+
 /* arith.cmpi `pred` of two i32 tiles (an i1 tile of their shape). */
 MlirValue tileCmp(Emit *e, int pred, MlirValue a, MlirValue b) {
   MlirValue ops[2] = {a, b};
@@ -276,18 +283,14 @@ static MlirValue emitRowReduction(Emit *e, MlirOperation op, MlirType ct) {
   return tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, ct), c, ct);
 }
 
-/* The argmax/argmin candidates of x (the row or a chunk of it, at e->cols under e->mask)
- * for the row's max (min) m: its column where x is m or NaN, else N, in f32. */
-MlirValue tileArgCandidate(Emit *e, MlirValue x, MlirValue m) {
+MlirValue tileArgCandidate(Emit *e, MlirValue x, MlirValue m, MlirValue col) {
   MlirType ft = tileOf(e, mlirF32TypeGet(e->ctx)), i1 = tileOf(e, mlirIntegerTypeGet(e->ctx, 1));
-  MlirNamedAttribute oeq = ttNamedAttr(e->ctx, "predicate",
-                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 1));
-  MlirNamedAttribute uno = ttNamedAttr(e->ctx, "predicate",
-                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 14));
-  MlirValue eq = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, m}, i1, 1, &oeq);
-  MlirValue nan = ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, x}, i1, 1, &uno);
-  MlirValue hit = tileOp2(e, "arith.andi", tileOp2(e, "arith.ori", eq, nan, i1), e->mask, i1);
-  MlirValue col = tileOp1(e, "arith.uitofp", e->cols, ft);
+  MlirValue eq = tileCmpf(e, CMPF_OEQ, x, m);
+  MlirValue hit = tileOp2(e, "arith.ori", eq, tileCmpf(e, CMPF_UNO, x, x), i1);
+  if (mlirValueIsNull(col)) { /* the row's own lanes, under its mask */
+    hit = tileOp2(e, "arith.andi", hit, e->mask, i1);
+    col = tileOp1(e, "arith.uitofp", e->cols, ft);
+  }
   MlirValue sel[3] = {hit, col, ttConstSplat(&e->b, e->loc, ft, (double)e->rowLen)};
   return ttBuild(&e->b, "arith.select", e->loc, 3, sel, ft, 0, NULL);
 }
@@ -317,7 +320,7 @@ static MlirValue emitArgReduction(Emit *e, MlirOperation op, MlirType ct) {
   MlirType xt = mlirValueGetType(x), f32 = mlirF32TypeGet(e->ctx);
   Combiner c = tileCombinerOf(op);
   MlirValue m = tileReduceToSplat(e, tileMaskedToIdentity(e, x, c, xt), c, xt);
-  MlirValue cand = tileArgCandidate(e, x, m);
+  MlirValue cand = tileArgCandidate(e, x, m, (MlirValue){NULL});
   MlirNamedAttribute attrs[2] = {
       ttNamedAttr(e->ctx, "axis", ttIntAttr(e->ctx, 0, ttI32(e->ctx))),
       ttNamedAttr(e->ctx, "kind", ttStrAttr(e->ctx, "min")),

@@ -240,23 +240,15 @@ static void onlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue s
  * whose best is m or NaN: the first column holding m, as the on-chip form finds it (emit.c,
  * emitArgReduction). One read of the row, where the two-loop form (the max, then its
  * column) read it twice. */
-static MlirValue cmpf(Emit *e, int64_t pred, MlirValue a, MlirValue b) {
-  MlirNamedAttribute p = ttNamedAttr(e->ctx, "predicate",
-                                     mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), pred));
-  return ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){a, b},
-                 tileOf(e, mlirIntegerTypeGet(e->ctx, 1)), 1, &p);
-}
-enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OLT = 4, CMPF_ORD = 7, CMPF_UNO = 14 };
-
 static void argStep(Emit *e, MlirOperation op, MlirValue x, MlirValue *best, MlirValue *col) {
   MlirType ft = mlirValueGetType(x), i1 = tileOf(e, mlirIntegerTypeGet(e->ctx, 1));
   bool max = strcmp(tileCombinerOf(op).kind, "max") == 0;
   MlirValue n = ttConstSplat(&e->b, e->loc, ft, (double)e->rowLen);
   /* (one op a statement: the IR's order does not hang on C's order of evaluation) */
-  MlirValue first = cmpf(e, CMPF_OEQ, *col, n); /* the lane has taken none yet */
-  MlirValue better = cmpf(e, max ? CMPF_OGT : CMPF_OLT, x, *best);
-  MlirValue nanX = cmpf(e, CMPF_UNO, x, x);
-  MlirValue ordBest = cmpf(e, CMPF_ORD, *best, *best);
+  MlirValue first = tileCmpf(e, CMPF_OEQ, *col, n); /* the lane has taken none yet */
+  MlirValue better = tileCmpf(e, max ? CMPF_OGT : CMPF_OLT, x, *best);
+  MlirValue nanX = tileCmpf(e, CMPF_UNO, x, x);
+  MlirValue ordBest = tileCmpf(e, CMPF_ORD, *best, *best);
   MlirValue take = tileOp2(e, "arith.ori", first, better, i1);
   take = tileOp2(e, "arith.ori", take, tileOp2(e, "arith.andi", nanX, ordBest, i1), i1);
   take = tileOp2(e, "arith.andi", take, e->mask, i1);
@@ -268,13 +260,9 @@ static void argStep(Emit *e, MlirOperation op, MlirValue x, MlirValue *best, Mli
 /* After the loop: the index of the lanes' (best, col), as the result's integer type. */
 static MlirValue argIndex(Emit *e, MlirOperation op, MlirValue best, MlirValue col,
                           MlirType it) {
-  MlirType ft = mlirValueGetType(best), i1 = tileOf(e, mlirIntegerTypeGet(e->ctx, 1));
+  MlirType ft = mlirValueGetType(best);
   MlirValue m = tileReduceToSplat(e, best, tileCombinerOf(op), ft);
-  MlirValue isM = cmpf(e, CMPF_OEQ, best, m);
-  MlirValue hit = tileOp2(e, "arith.ori", isM, cmpf(e, CMPF_UNO, best, best), i1);
-  MlirValue none = ttConstSplat(&e->b, e->loc, ft, (double)e->rowLen);
-  MlirValue cand = ttBuild(&e->b, "arith.select", e->loc, 3, (MlirValue[]){hit, col, none},
-                           ft, 0, NULL);
+  MlirValue cand = tileArgCandidate(e, best, m, col);
   MlirValue idx = tileReduceToSplat(e, cand, (Combiner){"min", "arith.minimumf", INFINITY}, ft);
   return tileOp1(e, "arith.fptosi", idx, it);
 }

@@ -28,6 +28,7 @@
 
 /* arith.cmpi predicates. */
 enum { CMPI_EQ = 0, CMPI_SLT = 2 };
+enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OLT = 4, CMPF_ORD = 7, CMPF_UNO = 14 };
 
 /* One memoized value: `key` emitted at offsets `offs` (null: the same everywhere); prev
  * is the entry of the same key before it (-1: none), a chain from Emit.memoIndex. */
@@ -138,11 +139,15 @@ MlirValue tileOp2(Emit *e, const char *name, MlirValue a, MlirValue c, MlirType 
 MlirValue tileSplatI32(Emit *e, int64_t v);
 /* arith.cmpi `pred` of two i32 tiles (an i1 tile of their shape). */
 MlirValue tileCmp(Emit *e, int pred, MlirValue a, MlirValue b);
+/* arith.cmpf `pred` (CMPF_*) of two float tiles (an i1 tile of their shape). */
+MlirValue tileCmpf(Emit *e, int pred, MlirValue a, MlirValue b);
 /* How reduction op combines (sum, amax, amin; argmax and argmin: their max, min step). */
 Combiner tileCombinerOf(MlirOperation op);
-/* argmax/argmin's candidates of x (at e->cols, under e->mask) for the row's max (min) m:
- * the column where x is m or NaN, else N, in f32. */
-MlirValue tileArgCandidate(Emit *e, MlirValue x, MlirValue m);
+/* argmax/argmin's candidates for the row's max (min) m: per lane, its column where x is m
+ * or NaN, else N, in f32. col null: x is the row's own lanes (columns e->cols, under
+ * e->mask: the on-chip form); else col holds each lane's column (a looped row's lanes'
+ * best elements, rows.c). The index is the min of the candidates. */
+MlirValue tileArgCandidate(Emit *e, MlirValue x, MlirValue m, MlirValue col);
 /* x (a tile of type ct) with the lanes outside the mask replaced by c's identity. */
 MlirValue tileMaskedToIdentity(Emit *e, MlirValue x, Combiner c, MlirType ct);
 /* tile.reduce (kind "max", "min" or "sum") of tile x to one scalar of its element type. */

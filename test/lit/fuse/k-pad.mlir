@@ -1,5 +1,13 @@
 // RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse | FileCheck %s
 // RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile | FileCheck %s --check-prefix=TILE
+// The option k-pad: kernel keeps every K pad a kernel of its own (for A/B runs); a value
+// it does not know is an error.
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse=k-pad=kernel | FileCheck %s --check-prefix=KERNEL
+// RUN: not tt-opt %s --fuse=k-pad=sideways 2>&1 | FileCheck %s --check-prefix=BAD
+// KERNEL-LABEL: func.func @k_pad
+// KERNEL-NEXT: %[[P:.*]] = call @fused_{{[0-9]+}}(%arg0) : (tensor<16x1000xbf16>) -> tensor<16x1024xbf16>
+// KERNEL-NEXT: call @fused_{{[0-9]+}}(%[[P]], %arg1)
+// BAD: error: option 'k-pad' of pass 'fuse' is 'sideways'; expected one of: auto, kernel, in-place
 // A K pad (ttPrimIsKPad): a zero pad at the end of the last dim alone of a matmul's
 // operand a whose rows are a multiple of 16 bytes joins the dot group (unless a pad kernel
 // costs less: last case), like a transposed operand: the kernel reads the unpadded rows
