@@ -144,7 +144,7 @@ static const TtPassOption fuseOptions[] = {
          "both for A/B runs)",
          0, 0, 2, kPadModes},
 };
-static const char *const reduceKinds[] = {"atomic", "two-stage", "last-slice", "auto", NULL};
+static const char *const reduceKinds[] = {"atomic", "two-stage", "last-slice", "auto", "cluster", NULL};
 static const TtPassOption splitkOptions[] = {
     [TT_SPLITK_SPLIT_K] =
         {"split-k",
@@ -161,15 +161,24 @@ static const TtPassOption splitkOptions[] = {
          "workspace, then a second kernel adds them in order and runs any epilogue) or "
          "last-slice (deterministic, one launch: partial tiles to the workspace, and the last "
          "slice of each tile to finish adds them in order and runs any epilogue) or auto "
-         "(last-slice for an activation's epilogue and for tiles of at most 16 rows split 4 "
-         "ways or more, else atomic: measured, docs/passes/splitk.md)",
-         3, 0, 3, reduceKinds},
+         "(cluster for tiles of at most 32 rows split at most 4 ways; else last-slice "
+         "for an activation's epilogue and for tiles of at most 16 rows split 4 ways or more; "
+         "else atomic: measured, docs/passes/splitk.md) or cluster (sm_90, "
+         "deterministic, one launch, no workspace: the slices of a tile run as one thread-block "
+         "cluster, at most 8, and sum their tiles through distributed shared memory; any "
+         "epilogue)",
+         3, 0, 4, reduceKinds},
     [TT_SPLITK_FLOOR_NS] =
         {"floor-ns",
          "the split form's floor, for split-k=0 (ns): a launch with its zero kernel and "
          "atomics (or reduce kernel); no split where an unsplit program's walk over K is "
          "estimated to take less (7000: H100 and H200, measured; 0: no floor)",
          7000, 0, 1000000, NULL},
+    [TT_SPLITK_CLUSTER] =
+        {"cluster",
+         "the most blocks of a thread-block cluster the target runs (8: sm_90; 1: none, so "
+         "reduce=auto never takes cluster; tt-translate passes 1 below sm_90)",
+         8, 1, 8, NULL},
 };
 
 static const char *const stageIns[] = {"registers", "shared", "tma", "auto", NULL};

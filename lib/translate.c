@@ -79,9 +79,9 @@ static bool unsupportedOp(MlirOperation op, void *userData) {
     c->failed = true;
   }
   if (c->target->sm < 90 && ttOpIs(op, "tile.cluster_reduce")) {
-    ttEmitError(op, "tt-translate: a row split over a thread-block cluster "
-                    "(tile.cluster_reduce) needs --arch=sm_90 or later; tile with "
-                    "--tile='cluster=1' for older targets");
+    ttEmitError(op, "tt-translate: a row split over a thread-block cluster, or split-K's "
+                    "slices summed in one (tile.cluster_reduce), needs --arch=sm_90 or later; "
+                    "run --tile='cluster=1' and --splitk='cluster=1' for older targets");
     c->failed = true;
   }
   if (!c->target->pdl && ttOpHasPrefix(op, "hopper.griddep_")) {
@@ -110,8 +110,10 @@ bool ttTranslate(MlirModule m, bool ptx, const char *arch, const char *mma, TtSt
                               !ttRunPass(m, "fuse", NULL) || !verified(m)))
     return false;
   const TtTarget *target = ttTargetLookup(arch); /* (main checked --arch) */
-  /* rows split over thread-block clusters only where the chip has them (sm_90) */
-  if (untiled(m) && (!ttRunPass(m, "splitk", NULL) || !verified(m) ||
+  /* rows split over thread-block clusters, and split-K's slices summed in them, only
+   * where the chip has them (sm_90) */
+  if (untiled(m) && (!ttRunPass(m, "splitk", target->sm >= 90 ? NULL : "cluster=1") ||
+                     !verified(m) ||
                      !ttRunPass(m, "tile", target->sm >= 90 ? NULL : "cluster=1") ||
                      !verified(m)))
     return false;

@@ -56,6 +56,16 @@
  *     partial tiles, adds them in order and runs the whole epilogue. The counters start at
  *     zero (the runtime zeroes temps) and the last slice puts its back. The launch gets
  *     `workspace = S` and `counters`.
+ *  7. reduce=cluster (sm_90; deterministic, one launch, no zero kernel or workspace, any
+ *     epilogue; S at most the `cluster` option, 8): the S slices of a tile are S
+ *     consecutive programs of one thread-block cluster along x - the grid [X, S] becomes
+ *     [X S, 1], program ids x / S (the tile) and x mod S (the slice) - and right after the
+ *     K loop `tile.cluster_reduce` sums their accumulators through distributed shared
+ *     memory (each block adds 1/S of the tile's rows over the cluster and writes the sums
+ *     back to every block); slice 0 alone stores the epilogue's result. The launch gets
+ *     `cluster = S`. reduce=auto takes it (step 2d) for tiles of at most 32 rows
+ *     (AUTO_CLUSTER_ROWS) split at most AUTO_CLUSTER_SLICES ways, where the grid is static; tt-translate
+ *     passes cluster=1 (none) below sm_90.
  */
 #include "tt.h"
 
@@ -396,8 +406,125 @@ static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, 
  * 64-row tiles lose at S = 4-16 (1.05x-1.97x) but for fp8 64 x 1024 (0.91x-0.93x). */
 #define AUTO_LAST_SLICE_ROWS 16
 #define AUTO_LAST_SLICE_SPLIT 4
+/* Step 2d: reduce=auto sums in a thread-block cluster (step 7: no zero kernel, no
+ * workspace, any epilogue) where the tile has at most AUTO_CLUSTER_ROWS rows and S is at
+ * most AUTO_CLUSTER_SLICES (and the cluster option): a cluster's blocks start together, so
+ * S of them need S free SMs of one GPC at once, and the sum waits for the slowest slice;
+ * pairs and quads pack, clusters of 8 lost where they did not save much. H200, cold,
+ * against atomics (bench/2026-11-27-h200-splitk-cluster.md, medians of 3 rounds): S = 2
+ * on 1- and 16-row tiles 0.92x-1.00x (f16 4096^2, 3584^2, 3001 x 4100; fp8 4096^2
+ * 0.89x-0.93x); S = 4 fp8 1024 x 4096 0.61x-0.69x; S = 8: f16 1024 x 4096 0.73x-0.75x
+ * (last-slice 0.75x-0.84x) but 1024 x 8192 1.13x-1.14x (f16), 1.27x-1.32x (fp8); 64-row
+ * tiles 1.04x-1.70x (64 x 4096^2 11.8 -> 18.1 us: 16 KB tiles exchanged between blocks
+ * that fill an SM) but 3001 x 4100 0.98x-0.99x. */
+#define AUTO_CLUSTER_ROWS 32
+#define AUTO_CLUSTER_SLICES 4
 /* The reduce option's values (lib/pipeline.c's reduceKinds). */
-enum { REDUCE_ATOMIC, REDUCE_TWO_STAGE, REDUCE_LAST_SLICE, REDUCE_AUTO };
+enum { REDUCE_ATOMIC, REDUCE_TWO_STAGE, REDUCE_LAST_SLICE, REDUCE_AUTO, REDUCE_CLUSTER };
+
+/* Step 7's program ids: collected by a walk, rewritten after it. */
+typedef struct {
+  MlirOperation ops[64];
+  int n;
+} PidOps;
+
+static bool collectPids(MlirOperation op, void *data) {
+  PidOps *p = data;
+  if ((ttOpIs(op, "tile.program_id") || ttOpIs(op, "tile.num_programs")) && p->n < 64)
+    p->ops[p->n++] = op;
+  return true;
+}
+
+/* Step 7 (reduce=cluster): the tile's slices are the `split` consecutive programs of one
+ * cluster along x: grid [X, S] becomes [X S, 1] (program ids x / S and x mod S), the
+ * accumulator after the K loop is summed over the cluster (tile.cluster_reduce), and slice
+ * 0 alone stores the epilogue's result. False when the kernel holds more program ids than
+ * this rewrites. */
+static bool clusterSum(MlirOperation kernel, MlirOperation loop, MlirValue pidK,
+                       int64_t split) {
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirType i32 = ttI32(ctx);
+  MlirLocation loc = mlirOperationGetLocation(loop);
+  MlirBlock body = mlirOperationGetBlock(loop);
+  PidOps pids = {.n = 0};
+  ttWalk(kernel, collectPids, &pids);
+  if (pids.n == 64)
+    return false;
+  /* the sum, right after the loop, in place of the accumulator */
+  MlirValue acc = mlirOperationGetResult(loop, 0);
+  TtBuilder after = {body, mlirOperationGetNextInBlock(loop)};
+  MlirNamedAttribute attrs[2] = {ttNamedAttr(ctx, "kind", ttStrAttr(ctx, "sum")),
+                                 ttNamedAttr(ctx, "size", ttIntAttr(ctx, split, i32))};
+  MlirValue sum = ttBuild(&after, "tile.cluster_reduce", loc, 1, &acc, mlirValueGetType(acc), 2, attrs);
+  mlirValueReplaceAllUsesOfWith(acc, sum);
+  mlirOperationSetOperand(mlirOpResultGetOwner(sum), 0, acc);
+  /* slice 0 stores */
+  MlirNamedAttribute eq = ttNamedAttr(ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0));
+  for (MlirOperation op = mlirOperationGetNextInBlock(mlirOpResultGetOwner(sum)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!ttOpIs(op, "tile.store"))
+      continue;
+    TtBuilder at = {body, op};
+    MlirValue mask = mlirOperationGetOperand(op, 3);
+    MlirValue first = ttBuild(&at, "arith.cmpi", loc, 2, (MlirValue[]){pidK, ttConstInt(&at, loc, i32, 0)},
+                              mlirIntegerTypeGet(ctx, 1), 1, &eq);
+    MlirValue firstTile = ttBuild(&at, "tile.splat", loc, 1, &first, mlirValueGetType(mask), 0, NULL);
+    mlirOperationSetOperand(op, 3, ttBinary(&at, loc, "arith.andi", mask, firstTile));
+  }
+  /* program ids over the flattened grid (pidK's op among them) */
+  MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
+  TtBuilder top = {kbody, mlirBlockGetFirstOperation(kbody)};
+  MlirNamedAttribute ax0 = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 0, i32));
+  MlirValue pid = ttBuild(&top, "tile.program_id", loc, 0, NULL, i32, 1, &ax0);
+  MlirValue s = ttConstInt(&top, loc, i32, split);
+  MlirValue tileId = ttBinary(&top, loc, "arith.divui", pid, s), slice = ttBinary(&top, loc, "arith.remui", pid, s);
+  MlirValue tiles = {NULL}; /* grid x / S, where a tile.num_programs reads it */
+  for (int i = 0; i < pids.n && mlirValueIsNull(tiles); i++)
+    if (ttOpIs(pids.ops[i], "tile.num_programs") && ttOpAttrInt(pids.ops[i], "axis", -1) == 0)
+      tiles = ttBinary(&top, loc, "arith.divui",
+                       ttBuild(&top, "tile.num_programs", loc, 0, NULL, i32, 1, &ax0), s);
+  for (int i = 0; i < pids.n; i++) {
+    int64_t axis = ttOpAttrInt(pids.ops[i], "axis", -1);
+    if (axis != 0 && axis != 1)
+      continue;
+    bool isPid = ttOpIs(pids.ops[i], "tile.program_id");
+    MlirValue with = isPid ? (axis == 0 ? tileId : slice) : (axis == 0 ? tiles : s);
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(pids.ops[i], 0), with);
+    mlirOperationDestroy(pids.ops[i]);
+  }
+  return true;
+}
+
+/* Step 7's launch: grid [X S, 1, Z] in clusters of S along x. */
+static void clusterLaunch(MlirOperation fusion, int64_t split, int64_t x) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  MlirAttribute grid =
+      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
+  char gx[32];
+  snprintf(gx, sizeof gx, "%lld", (long long)(x * split));
+  MlirAttribute g[3] = {ttStrAttr(ctx, gx), ttStrAttr(ctx, "1"), mlirArrayAttrGetElement(grid, 2)};
+  ttLaunchSet(fusion, "grid", mlirArrayAttrGet(ctx, 3, g));
+  ttLaunchSet(fusion, "cluster", ttIntAttr(ctx, split, mlirIntegerTypeGet(ctx, 64)));
+  MlirAttribute planned =
+      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("programs"));
+  if (!mlirAttributeIsNull(planned) && mlirAttributeIsAInteger(planned))
+    ttLaunchSet(fusion, "programs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64),
+                                                       mlirIntegerAttrGetValueInt(planned) * split));
+}
+
+/* Grid x of a launch when it is a decimal integer, else -1. */
+static int64_t staticGridX(MlirOperation fusion) {
+  MlirAttribute grid =
+      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
+  MlirStringRef x = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, 0));
+  int64_t v = 0;
+  for (size_t i = 0; i < x.length; i++) {
+    if (x.data[i] < '0' || x.data[i] > '9' || v > INT32_MAX)
+      return -1;
+    v = v * 10 + (x.data[i] - '0');
+  }
+  return x.length ? v : -1;
+}
 
 /* Elements of the fused function's (first) result; -1 when a dim is dynamic. */
 static int64_t resultNumel(MlirOperation fusion) {
@@ -481,7 +608,8 @@ static void decided(MlirOperation kernel, int64_t split) {
 
 /* Steps 2-6 for one kernel. */
 static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOperation kernel,
-                        int64_t option, int64_t sms, int64_t reduceKind, int64_t floorNs) {
+                        int64_t option, int64_t sms, int64_t reduceKind, int64_t floorNs,
+                        int64_t maxCluster) {
   bool twoStageOpt = reduceKind == REDUCE_TWO_STAGE, useLast = reduceKind == REDUCE_LAST_SLICE;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation loop = ttDotLoop(body);
@@ -517,11 +645,30 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
       split *= 2;
   }
   split = split < 1 ? 1 : split > steps ? steps : split;
+  bool useCluster = reduceKind == REDUCE_CLUSTER;
+  int64_t gridX = staticGridX(fusion);
+  if (useCluster && (split > maxCluster || gridX < 1)) {
+    if (option != 0 || maxCluster < 2) {
+      ttEmitError(loop, "splitk: reduce=cluster needs split-k of at most the cluster option "
+                        "(%lld; 1: a target without clusters) and a grid of static size "
+                        "(thread-block clusters along x)", (long long)maxCluster);
+      return false;
+    }
+    if (split > maxCluster)
+      split = maxCluster;
+    if (gridX < 1)
+      useCluster = false, reduceKind = REDUCE_AUTO;
+  }
+  /* step 2d: auto takes cluster for tiles of up to AUTO_CLUSTER_ROWS rows split into at
+   * most AUTO_CLUSTER_SLICES slices */
+  if (reduceKind == REDUCE_AUTO && split > 1 && split <= maxCluster &&
+      split <= AUTO_CLUSTER_SLICES && gridX >= 1 && tile.bm > 0 && tile.bm <= AUTO_CLUSTER_ROWS)
+    useCluster = true;
   MlirOperation bad = {NULL}, store = {NULL};
   Sum adds[16];
   int nadds = 0;
-  bool useTwoStage = twoStageOpt, autoKind = reduceKind == REDUCE_AUTO;
-  if (split > 1 && (reduceKind == REDUCE_ATOMIC || autoKind)) {
+  bool useTwoStage = twoStageOpt, autoKind = reduceKind == REDUCE_AUTO && !useCluster;
+  if (split > 1 && !useCluster && (reduceKind == REDUCE_ATOMIC || autoKind)) {
     MlirOperation collapse, last;
     int64_t numel = resultNumel(fusion);
     bool ends = epilogueEnds(loop, &collapse, &last);
@@ -596,6 +743,15 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
     relaunch(fusion, split, rname, false);
     return true;
   }
+  if (useCluster) { /* step 7 */
+    if (!clusterSum(kernel, loop, pidK, split)) {
+      ttEmitError(loop, "splitk: reduce=cluster rewrites at most 63 program ids of a kernel");
+      return false;
+    }
+    decided(kernel, split);
+    clusterLaunch(fusion, split, gridX);
+    return true;
+  }
   if (useLast) { /* step 6 */
     MlirType ft = mlirTypeAttrGetValue(ttOpAttr(fusion, "function_type"));
     if (!lastSlice(kernel, loop, pidK, split, resultNumel(fusion),
@@ -647,7 +803,7 @@ bool ttSplitKPass(MlirModule module, const TtPassOptions *opts) {
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
       TtPassOptions o = ttTunedOptions(op, "splitk", opts); /* a tuning cache's, where used */
       ok = splitKernel(module, &index, op, o.v[TT_SPLITK_SPLIT_K], o.v[TT_SPLITK_NUM_SMS],
-                       o.v[TT_SPLITK_REDUCE], o.v[TT_SPLITK_FLOOR_NS]);
+                       o.v[TT_SPLITK_REDUCE], o.v[TT_SPLITK_FLOOR_NS], o.v[TT_SPLITK_CLUSTER]);
     }
   ttModuleIndexDestroy(&index);
   return ok;

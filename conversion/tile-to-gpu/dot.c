@@ -134,6 +134,14 @@ TtMmaForm tgDotForm(Lower *l, MlirOperation dot) {
 
 /* Step 5c: accumulator x (in fragments) in the flat layout, through shared memory. */
 Lowered *tgToFlat(Lower *l, Lowered *x) {
+  MlirValue buf = tgAccToShared(l, x);
+  return tgReadFlat(l, x->key, buf, tgConstI32(l, 0), x->mmaM, x->mmaN, x->mmaN + 4,
+                    mlirF32TypeGet(l->ctx));
+}
+
+/* Accumulator x stored to scratch shared memory as [mmaM][mmaN + 4] f32, between two
+ * block barriers; the buffer. */
+MlirValue tgAccToShared(Lower *l, Lowered *x) {
   int64_t m = x->mmaM, n = x->mmaN, ld = n + 4;
   MlirType f32 = mlirF32TypeGet(l->ctx);
   MlirValue buf = tgScratchSmem(l, m * ld * 4, 16);
@@ -141,7 +149,7 @@ Lowered *tgToFlat(Lower *l, Lowered *x) {
   bool direct = x->form == TT_MMA_WGMMA_DIRECT;
   if (x->form == TT_MMA_WGMMA) {
     tgWgmmaToShared(l, x, buf, ld);
-    return tgReadFlat(l, x->key, buf, tgConstI32(l, 0), m, n, ld, f32);
+    return buf;
   }
   /* mma.sync's fragments; the direct form (5w d) has the same with every warp along M:
    * part c of warp w holds rows 16 w + lane / 4 (+ 8), columns 8 c + 2 (lane % 4) (+ 1) */
@@ -164,7 +172,7 @@ Lowered *tgToFlat(Lower *l, Lowered *x) {
         tgBuild(l, "llvm.store", 2, (MlirValue[]){pair, p}, ttNoType(), 1, &align);
       }
   tgBarrier(l);
-  return tgReadFlat(l, x->key, buf, tgConstI32(l, 0), m, n, ld, f32);
+  return buf;
 }
 
 /* Step 5 for tile.dot. */

@@ -208,11 +208,13 @@ bool tgLowerView(Lower *l, MlirOperation op) {
 
 /* Operands held as tile.dot fragments, transposed views or in shared memory go to the
  * flat layout (5c, 6) before an op that is neither a dot nor a view uses them (a dot and a
- * transposing view also take shared tiles in place). */
+ * transposing view also take shared tiles in place; tile.cluster_reduce takes a dot's
+ * fragments, which it stores to shared memory itself). */
 static bool flatOperands(Lower *l, MlirOperation op) {
   bool dotLike = ttOpIs(op, "tile.dot") || ttOpIs(op, "tile.trans");
   bool view = dotLike || ttOpIs(op, "tensor.expand_shape") ||
-              ttOpIs(op, "tensor.collapse_shape") || ttOpIs(op, "scf.for");
+              ttOpIs(op, "tensor.collapse_shape") || ttOpIs(op, "scf.for") ||
+              ttOpIs(op, "tile.cluster_reduce"); /* an accumulator goes through its smem */
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
     MlirValue v = mlirOperationGetOperand(op, i);
     Lowered *x = tgLookup(l, v);

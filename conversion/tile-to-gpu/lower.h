@@ -192,6 +192,7 @@ MlirType tgVec4f32(Lower *l);
 Lowered *tgToMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n,
                  TtMmaForm form);
 TtMmaForm tgDotForm(Lower *l, MlirOperation dot);
+MlirValue tgAccToShared(Lower *l, Lowered *x);
 Lowered *tgToFlat(Lower *l, Lowered *x);
 bool tgLowerDot(Lower *l, MlirOperation op);
 

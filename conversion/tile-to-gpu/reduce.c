@@ -114,7 +114,79 @@ void tgClusterBarrier(Lower *l) {
   tgBuild(l, "nvvm.cluster.wait", 0, NULL, ttNoType(), 1, &aligned);
 }
 
+/* tile.cluster_reduce of a dot accumulator (split-K's slices over a cluster of `size`
+ * along x, rank = block x mod size): each block stores its tile to scratch shared memory
+ * ([M][N + 4] f32, tgAccToShared); after a cluster barrier block r sums rows [r R, r R + R)
+ * (R = ceil(M / size), up to M) over the cluster's tiles, 4 f32 a thread, and writes the sums into
+ * every block's tile; after a second barrier each block reads its tile (now the sum) in
+ * the flat layout. */
+static bool clusterSumTile(Lower *l, MlirOperation op, Lowered *x, int64_t size) {
+  int64_t m = x->mmaM, n = x->mmaN, ld = n + 4, rows = (m + size - 1) / size;
+  if (!x->mma || n % 4) {
+    ttEmitError(op, "convert-tile-to-gpu: tile.cluster_reduce of a tile needs a dot's "
+                    "accumulator");
+    return false;
+  }
+  MlirType f32 = mlirF32TypeGet(l->ctx), i1 = mlirIntegerTypeGet(l->ctx, 1);
+  int64_t four = 4;
+  MlirType v4 = mlirVectorTypeGet(1, &four, f32);
+  MlirType remote = mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>"));
+  MlirValue buf = tgAccToShared(l, x);
+  tgClusterBarrier(l);
+  MlirValue rank = tgArithC(l, "arith.remui", tgGpuIndex(l, "gpu.block_id", 0), size);
+  MlirValue first = tgArithC(l, "arith.muli", rank, rows * ld); /* row r ceil(M / size) */
+  /* the slice's rows past M (where size does not divide M): the last block's vectors end
+   * at M's */
+  MlirValue lastVec = tgArithC(l, "arith.muli", tgArith(l, "arith.subi", tgConstI32(l, m),
+                                                        tgArithC(l, "arith.muli", rank, rows)),
+                               n / 4);
+  int64_t vecs = rows * n / 4, perRow = n / 4;
+  MlirNamedAttribute ult = ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, 6, mlirIntegerTypeGet(l->ctx, 64)));
+  MlirNamedAttribute sltAttr = ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, 2, mlirIntegerTypeGet(l->ctx, 64)));
+  MlirNamedAttribute align = tgAlignAttr(l, 16);
+  for (int64_t at = 0; at < vecs; at += l->T) {
+    MlirValue v = at ? tgArithC(l, "arith.addi", l->tid, at) : l->tid;
+    TtBuilder outer = l->b;
+    if (at + l->T > vecs || m % size) { /* threads past the slice's vectors idle */
+      MlirValue in = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){v, tgConstI32(l, vecs)}, i1, 1, &ult);
+      if (m % size) {
+        MlirValue inM = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){v, lastVec}, i1, 1, &sltAttr);
+        in = tgBuild(l, "arith.andi", 2, (MlirValue[]){in, inM}, i1, 0, NULL);
+      }
+      MlirOperation ifOp = tgBuildIf(l, in, ttNoType());
+      tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+      tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+      MlirBlock then = tgIfBlock(ifOp, 0);
+      l->b = (TtBuilder){then, mlirBlockGetTerminator(then)};
+    }
+    MlirValue off = tgArith(l, "arith.addi", first,
+                            tgArith(l, "arith.addi", tgArithC(l, "arith.muli", tgArithC(l, "arith.divui", v, perRow), ld),
+                                    tgArithC(l, "arith.muli", tgArithC(l, "arith.remui", v, perRow), 4)));
+    MlirValue p = tgGep(l, buf, off, f32), at4[8], sum = {NULL};
+    for (int64_t r = 0; r < size; r++) {
+      at4[r] = tgBuild(l, "nvvm.mapa", 2, (MlirValue[]){p, tgConstI32(l, r)}, remote, 0, NULL);
+      MlirValue y = tgBuild(l, "llvm.load", 1, &at4[r], v4, 1, &align);
+      sum = r == 0 ? y : tgBuild(l, "arith.addf", 2, (MlirValue[]){sum, y}, v4, 0, NULL);
+    }
+    for (int64_t r = 0; r < size; r++)
+      tgBuild(l, "llvm.store", 2, (MlirValue[]){sum, at4[r]}, ttNoType(), 1, &align);
+    l->b = outer;
+  }
+  tgClusterBarrier(l);
+  tgReadFlat(l, mlirOperationGetResult(op, 0), buf, tgConstI32(l, 0), m, n, ld, f32);
+  return true;
+}
+
 bool tgLowerClusterReduce(Lower *l, MlirOperation op) {
+  if (mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, 0)))) {
+    Lowered *x = tgLookup(l, mlirOperationGetOperand(op, 0));
+    MlirAttribute size = ttOpAttr(op, "size");
+    if (!x || mlirAttributeIsNull(size)) {
+      ttEmitError(op, "convert-tile-to-gpu: tile.cluster_reduce needs a lowered operand and a size");
+      return false;
+    }
+    return clusterSumTile(l, op, x, mlirIntegerAttrGetValueInt(size));
+  }
   char kind[16] = "", name[64];
   const char *arith, *vkind;
   ttOpAttrStr(op, "kind", kind, sizeof kind);

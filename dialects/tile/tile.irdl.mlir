@@ -141,9 +141,14 @@ irdl.dialect @tile {
   /// (all the same: a tile.reduce of the block's part of a row), and every thread of
   /// every block gets the combination, in block-rank order. The blocks exchange the values
   /// through distributed shared memory; a kernel holding one must be launched with
-  /// clusters of `size` blocks along x (--tile's split rows). Category: reduction.
+  /// clusters of `size` blocks along x (--tile's split rows). The value may also be a
+  /// dot's f32 accumulator tile (kind "sum": split-K's slices of one output tile summed
+  /// across a cluster, --splitk reduce=cluster): every block gets the elementwise sum,
+  /// each block adding 1/size of the tile's rows over the cluster. Category: reduction.
   irdl.operation @cluster_reduce {
-    %f = irdl.is f32
+    %s = irdl.is f32
+    %t = irdl.base "!builtin.tensor"
+    %f = irdl.any_of(%s, %t)
     %a = irdl.base "#builtin.integer"
     %k = irdl.base "#builtin.string"
     irdl.operands(value: %f)

@@ -10,7 +10,7 @@
  *     each operand dim 1 or the result's; expand_dims: the operand's shape with a 1 at axis;
  *   - load, store, atomic_add: offsets an i32 tile, mask an i1 tile, value/result, offsets
  *     and mask of one static shape, the pointer's element type the value's;
- *   - cluster_reduce: kind sum/max/min, size 2 to 8;
+ *   - cluster_reduce: kind sum/max/min, size 2 to 8; a tile: sum of a 2-D f32 tile;
  *   - arrive: count 2 to 65535;
  *   - reduce: axis within the rank, kind sum/max/min, the result the operand without that
  *     dim (a scalar for a 1-D tile) of the same element type;
@@ -258,8 +258,16 @@ static void tileOp(Verify *v, MlirOperation op) {
   } else if (ttOpIs(op, "tile.cluster_reduce")) {
     char kind[16] = "";
     ttOpAttrStr(op, "kind", kind, sizeof kind);
+    MlirType t = operandType(op, 0);
+    int64_t dims[TT_MAX_RANK];
+    bool tile = mlirTypeIsARankedTensor(t);
     if (strcmp(kind, "sum") != 0 && strcmp(kind, "max") != 0 && strcmp(kind, "min") != 0)
       FAIL(op, "'tile.cluster_reduce' kind must be \"sum\", \"max\" or \"min\"");
+    else if (tile && (strcmp(kind, "sum") != 0 || ttTensorShape(t, dims) != 2 ||
+                      !mlirTypeIsAF32(ttElementType(t)) ||
+                      !mlirTypeEqual(t, resultType(op, 0))))
+      FAIL(op, "'tile.cluster_reduce' of a tile needs kind \"sum\" and a 2-D f32 tile, "
+               "its result of the same type");
     else
       intIn(v, op, "size", 2, 8, NULL); /* the portable cluster sizes */
   } else if (ttOpIs(op, "tile.arrive")) {

@@ -157,6 +157,33 @@ func.func @cluster_reduce_kind(%a: f32) attributes {tile.kernel, tile.num_warps 
 
 // -----
 
+func.func @cluster_reduce_tile_kind(%x: f32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %a = "tile.splat"(%x) : (f32) -> tensor<16x64xf32>
+  // expected-error@+1 {{'tile.cluster_reduce' of a tile needs kind "sum" and a 2-D f32 tile, its result of the same type}}
+  %r = "tile.cluster_reduce"(%a) {kind = "max", size = 2 : i32} : (tensor<16x64xf32>) -> tensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_tile_type(%x: f32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %a = "tile.splat"(%x) : (f32) -> tensor<16x64xf32>
+  // expected-error@+1 {{expected 'tensor<16x64xf32>' but got 'tensor<64x16xf32>'}}
+  %r = "tile.cluster_reduce"(%a) {kind = "sum", size = 2 : i32} : (tensor<16x64xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_tile_flat(%x: f32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %a = "tile.splat"(%x) : (f32) -> tensor<16x64xf32>
+  // expected-error@+1 {{convert-tile-to-gpu: tile.cluster_reduce of a tile needs a dot's accumulator}}
+  %r = "tile.cluster_reduce"(%a) {kind = "sum", size = 2 : i32} : (tensor<16x64xf32>) -> tensor<16x64xf32>
+  return
+}
+
+// -----
+
 // expected-error@+1 {{a tile.kernel's argument 0 must be a !tile.ptr, an integer, a float or a !hopper.tma_desc}}
 func.func @tile_argument(%t: tensor<128xf32>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   return

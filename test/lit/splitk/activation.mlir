@@ -1,4 +1,4 @@
-// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --mlir-print-debuginfo=false | FileCheck %s
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=cluster=1 --mlir-print-debuginfo=false | FileCheck %s
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=reduce=atomic --mlir-print-debuginfo=false | FileCheck %s --check-prefix=ATOMIC
 
 // split-k=0 with an activation epilogue (step 2b): atomics cannot add its slices, so where

@@ -2,7 +2,7 @@
 // tile has at most 16 rows and the split is 4 or more (the zero kernel it saves is a fixed
 // cost; the last slice's sum of S small partial tiles is cheap), else atomics. An
 // activation's epilogue: activation.mlir.
-// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --mlir-print-debuginfo=false | FileCheck %s
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=cluster=1 --mlir-print-debuginfo=false | FileCheck %s
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=reduce=atomic --mlir-print-debuginfo=false | FileCheck %s --check-prefix=ATOMIC
 
 // 16 x 64 tiles, 16 programs, S = 8: one launch, the workspace and its counters.
@@ -67,7 +67,7 @@ func.func @bias(%x: tensor<16x4096xf16>, %w: tensor<1024x4096xf16>, %b: tensor<1
 // CHECK: "tile.arrive"
 // CHECK: math.tanh
 // CHECK: tile.launch = {args = [], counters, grid = ["16", "8", "1"], kernel = @fused_0_kernel, workspace = 8 : i32}
-// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=split-k=4 --mlir-print-debuginfo=false | FileCheck %s --check-prefix=EXPLICIT
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk='split-k=4 cluster=1' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=EXPLICIT
 // EXPLICIT: tile.launch = {args = [], counters, grid = ["16", "4", "1"]
 // EXPLICIT: tile.launch = {args = [], grid = ["16", "4", "1"], kernel = @fused_0_kernel, zero_result}
 // EXPLICIT: tile.launch = {args = [], counters, grid = ["64", "4", "1"]

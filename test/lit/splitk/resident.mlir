@@ -1,4 +1,4 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --splitk | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --splitk=cluster=1 | FileCheck %s
 // Split-K from the shape for 64-row tiles whose tiles fill at most half the SMs: up to two
 // programs an SM (their 3-stage rings fit half an SM's shared memory), past one wave only
 // with slices of more than two K steps on average (passes/splitk.c, residentPrograms,

@@ -7,8 +7,8 @@
 // 512: 80 KB at 50 GB/s, 1.6 us against 7 us); split-k=1 leaves the kernel alone. Either
 // choice is recorded on the kernel (tile.split_k), so that tt-translate keeps it
 // (splitk/kept.mlir).
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='num-sms=8 floor-ns=0' | FileCheck %s --check-prefix=AUTO
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='num-sms=8' | FileCheck %s --check-prefix=FLOOR
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='num-sms=8 floor-ns=0 cluster=1' | FileCheck %s --check-prefix=AUTO
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='num-sms=8 cluster=1' | FileCheck %s --check-prefix=FLOOR
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' --splitk='split-k=1' | FileCheck %s --check-prefix=ONE
 
 // A program without a dot is left unchanged by --splitk.

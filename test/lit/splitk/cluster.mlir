@@ -1,0 +1,54 @@
+// --splitk's reduce=cluster (step 7): the K slices of an output tile are the consecutive
+// programs of one thread-block cluster along x, and sum their accumulators through
+// distributed shared memory (tile.cluster_reduce); slice 0 stores. reduce=auto takes it for
+// tiles of up to 32 rows split at most 4 ways (bench/2026-11-27-h200-splitk-cluster.md).
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --mlir-print-debuginfo=false | FileCheck %s
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=reduce=cluster --mlir-print-debuginfo=false | FileCheck %s --check-prefix=FORCED
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=cluster=1 --mlir-print-debuginfo=false | FileCheck %s --check-prefix=NONE
+// RUN: not tt-opt %s --split-input-file --decompose --fuse --splitk='reduce=cluster cluster=1' 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not tt-opt %s --split-input-file --decompose --fuse --splitk='reduce=cluster split-k=16' 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: tt-opt %S/Inputs/cluster-linear.mlir --decompose --fuse --splitk | tt-translate --ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+
+// A decode GEMM on 16-row tiles, split 2 ways: clusters of 2 along x, program ids x / 2
+// (the tile) and x mod 2 (the slice), the sum after the K loop, the store masked to slice 0.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: %[[PID:.*]] = "tile.program_id"() {axis = 0 : i32}
+// CHECK: %[[TILE:.*]] = arith.divui %[[PID]], %[[S:.*]] : i32
+// CHECK: %[[SLICE:.*]] = arith.remui %[[PID]], %[[S]] : i32
+// CHECK-NOT: "tile.program_id"() {axis = 1
+// CHECK: %[[LOOP:.*]] = scf.for
+// CHECK: %[[SUM:.*]] = "tile.cluster_reduce"(%[[LOOP]]) {kind = "sum", size = 2 : i32} : (tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK: tensor.collapse_shape %[[SUM]]
+// CHECK: arith.cmpi eq, %[[SLICE]]
+// CHECK: "tile.store"
+// CHECK: tile.launch = {args = [], cluster = 2 : i64, grid = ["128", "1", "1"], kernel = @fused_0_kernel}
+// NONE-NOT: tile.cluster_reduce
+// NONE: grid = ["64", "2", "1"], kernel = @fused_0_kernel, zero_result}
+// PTX: //@launch fused_0_kernel grid 128 1 1 {{.*}} cluster 2
+// PTX: barrier.cluster.arrive
+// PTX: mapa.shared::cluster
+// PTX: barrier.cluster.arrive
+func.func @linear(%x: tensor<16x4096xf16>, %w: tensor<4096x4096xf16> {tt.invariant}) -> tensor<16x4096xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<16x4096xf16>, tensor<4096x4096xf16>) -> tensor<16x4096xf16>
+  return %y : tensor<16x4096xf16>
+}
+
+// -----
+
+// 64-row tiles keep atomics under auto (the cluster form loses there); reduce=cluster forces
+// it, any epilogue (a GELU: no workspace, no second kernel).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.cluster_reduce
+// CHECK: tile.launch = {args = [], counters, grid = ["16", "8", "1"], kernel = @fused_0_kernel, workspace = 8 : i32}
+// FORCED-LABEL: func.func @fused_0_kernel
+// FORCED: "tile.cluster_reduce"({{.*}}) {kind = "sum", size = 8 : i32} : (tensor<64x64xf32>) -> tensor<64x64xf32>
+// FORCED: math.tanh
+// FORCED: tile.launch = {args = [], cluster = 8 : i64, grid = ["128", "1", "1"], kernel = @fused_0_kernel}
+// ERR: error: splitk: reduce=cluster needs split-k of at most the cluster option
+func.func @linear_gelu(%x: tensor<64x4096xf16>, %w: tensor<1024x4096xf16> {tt.invariant}, %b: tensor<1024xf16>) -> tensor<64x1024xf16> {
+  %y = "prim.linear"(%x, %w, %b) : (tensor<64x4096xf16>, tensor<1024x4096xf16>, tensor<1024xf16>) -> tensor<64x1024xf16>
+  %z = "prim.gelu"(%y) {approximate = "tanh"} : (tensor<64x1024xf16>) -> tensor<64x1024xf16>
+  return %z : tensor<64x1024xf16>
+}
