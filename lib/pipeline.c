@@ -172,7 +172,8 @@ static const TtPassOption splitkOptions[] = {
         {"floor-ns",
          "the split form's floor, for split-k=0 (ns): a launch with its zero kernel and "
          "atomics (or reduce kernel); no split where an unsplit program's walk over K is "
-         "estimated to take less (7000: H100 and H200, measured; 0: no floor)",
+         "estimated to take less (7000: H100 and H200, measured; 0: no floor); 2000 less for a "
+         "pair summed in a cluster (reduce=auto, tiles of at most 32 rows: no zero kernel)",
          7000, 0, 1000000, NULL},
     [TT_SPLITK_CLUSTER] =
         {"cluster",

@@ -63,7 +63,9 @@
  *     K loop `tile.cluster_reduce` sums their accumulators through distributed shared
  *     memory (each block adds 1/S of the tile's rows over the cluster and writes the sums
  *     back to every block); slice 0 alone stores the epilogue's result. The launch gets
- *     `cluster = S`. reduce=auto takes it (step 2d) for tiles of at most 32 rows
+ *     `cluster = S`. Under step 2's floor but past the cluster form's (2000 ns less: no zero
+ *     kernel), tiles of at most 32 rows filling at most half the SMs split in pairs (step
+ *     2e). reduce=auto takes it (step 2d) for tiles of at most 32 rows
  *     (AUTO_CLUSTER_ROWS) split at most AUTO_CLUSTER_SLICES ways, where the grid is static; tt-translate
  *     passes cluster=1 (none) below sm_90.
  */
@@ -419,6 +421,17 @@ static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, 
  * that fill an SM) but 3001 x 4100 0.98x-0.99x. */
 #define AUTO_CLUSTER_ROWS 32
 #define AUTO_CLUSTER_SLICES 4
+/* Step 2e: the cluster sum has no zero kernel, so its floor is lower: a kernel whose
+ * unsplit walk falls between floor-ns - CLUSTER_FLOOR_SAVES_NS and floor-ns (no split by
+ * step 2's floor) splits 2 ways in a cluster where its tiles have at most
+ * AUTO_CLUSTER_ROWS rows and fill at most half the SMs (the zero kernel costs 2-4 us,
+ * bench/2026-11-26-h200-zero-kernel.md). H200, cold, against no split
+ * (bench/2026-11-27-h200-splitk-cluster.md, run 4; walks 5.0-6.8 us estimated): 0.70x-0.94x
+ * on all 10 shapes (f16 16 x 1024 x 1536 6.1 -> 4.3 us, 16 x 2560 x 1920 6.6 -> 5.5, fp8
+ * 16 x 3584^2 6.5 -> 5.9); 4 ways won at 16-24 programs (3.3 us) but lost at 32-48
+ * (16 x 2048 x 1792 5.8 -> 7.1), so a pair. Not where the grid passes half the SMs
+ * (fp8 16 x 6144 x 4096, 96 programs: 8.4 -> 11.1 us in pairs). */
+#define CLUSTER_FLOOR_SAVES_NS 2000
 /* The reduce option's values (lib/pipeline.c's reduceKinds). */
 enum { REDUCE_ATOMIC, REDUCE_TWO_STAGE, REDUCE_LAST_SLICE, REDUCE_AUTO, REDUCE_CLUSTER };
 
@@ -644,14 +657,22 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
                     (programs * split * 2 <= sms || deepSlicesPastWave(steps, split * 2));)
       split *= 2;
   }
-  split = split < 1 ? 1 : split > steps ? steps : split;
   bool useCluster = reduceKind == REDUCE_CLUSTER;
-  int64_t gridX = staticGridX(fusion);
+  /* the cluster sums the loop's one result, the accumulator, and needs the grid's size */
+  int64_t gridX = mlirOperationGetNumResults(loop) == 1 ? staticGridX(fusion) : -1;
+  /* step 2e: under the floor but past the cluster sum's, a pair in a cluster */
+  if (option == 0 && split == 0 && reduceKind == REDUCE_AUTO && maxCluster >= 2 &&
+      gridX >= 1 && tile.bm > 0 && tile.bm <= AUTO_CLUSTER_ROWS && programs * 2 <= sms &&
+      steps >= 4 && floorNs > CLUSTER_FLOOR_SAVES_NS &&
+      walkPastFloor(&tile, k, floorNs - CLUSTER_FLOOR_SAVES_NS))
+    split = 2;
+  split = split < 1 ? 1 : split > steps ? steps : split;
   if (useCluster && (split > maxCluster || gridX < 1)) {
     if (option != 0 || maxCluster < 2) {
       ttEmitError(loop, "splitk: reduce=cluster needs split-k of at most the cluster option "
-                        "(%lld; 1: a target without clusters) and a grid of static size "
-                        "(thread-block clusters along x)", (long long)maxCluster);
+                        "(%lld; 1: a target without clusters), a grid of static size "
+                        "(thread-block clusters along x) and a K loop whose one result is "
+                        "the accumulator", (long long)maxCluster);
       return false;
     }
     if (split > maxCluster)
