@@ -121,26 +121,41 @@ MlirOperation ttLauncherOf(MlirModule module, const char *name) {
   return (MlirOperation){NULL};
 }
 
+/* The launch's grid array (null when absent). */
+static MlirAttribute launchGrid(MlirOperation fusion) {
+  MlirAttribute grid =
+      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
+  return !mlirAttributeIsNull(grid) && mlirAttributeIsAArray(grid) ? grid : (MlirAttribute){NULL};
+}
+
+/* Grid extent g when it is a positive decimal integer, else -1 (an expression). */
+static int64_t gridExtent(MlirAttribute g) {
+  char buf[64] = "", *end = buf;
+  int64_t v = 0;
+  if (mlirAttributeIsAString(g)) {
+    MlirStringRef r = mlirStringAttrGetValue(g);
+    snprintf(buf, sizeof buf, "%.*s", (int)r.length, r.data);
+    v = strtoll(buf, &end, 10);
+  }
+  return v > 0 && *end == '\0' ? v : -1;
+}
+
+int64_t ttLaunchGridExtent(MlirOperation fusion, intptr_t axis) {
+  MlirAttribute grid = launchGrid(fusion);
+  return !mlirAttributeIsNull(grid) && axis < mlirArrayAttrGetNumElements(grid)
+             ? gridExtent(mlirArrayAttrGetElement(grid, axis))
+             : -1;
+}
+
 /* The product of the grid's extents, a symbolic one counting as 1 (*exact is then false). */
 static int64_t launchPrograms(MlirOperation fusion, bool *exact) {
   *exact = true;
-  MlirAttribute grid =
-      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
+  MlirAttribute grid = launchGrid(fusion);
   int64_t programs = 1;
-  for (intptr_t i = 0; !mlirAttributeIsNull(grid) && mlirAttributeIsAArray(grid) &&
-                       i < mlirArrayAttrGetNumElements(grid);
-       i++) {
-    MlirAttribute g = mlirArrayAttrGetElement(grid, i);
-    char buf[64] = "", *end = buf;
-    int64_t v = 0;
-    if (mlirAttributeIsAString(g)) {
-      MlirStringRef r = mlirStringAttrGetValue(g);
-      snprintf(buf, sizeof buf, "%.*s", (int)r.length, r.data);
-      v = strtoll(buf, &end, 10);
-    }
-    bool number = v > 0 && *end == '\0';
-    *exact = *exact && number;
-    programs *= number ? v : 1;
+  for (intptr_t i = 0; !mlirAttributeIsNull(grid) && i < mlirArrayAttrGetNumElements(grid); i++) {
+    int64_t v = gridExtent(mlirArrayAttrGetElement(grid, i));
+    *exact = *exact && v > 0;
+    programs *= v > 0 ? v : 1;
   }
   return programs;
 }

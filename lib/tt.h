@@ -162,6 +162,8 @@ MlirOperation ttLauncherOf(MlirModule module, const char *name);
 int64_t ttLaunchPrograms(MlirOperation fusion);
 /* The same, or -1 when an extent is not a whole decimal number (symbolic). */
 int64_t ttLaunchProgramsExact(MlirOperation fusion);
+/* Extent `axis` of the launch's grid when it is a decimal integer, else -1. */
+int64_t ttLaunchGridExtent(MlirOperation fusion, intptr_t axis);
 /* Sets `key` of fused function fusion's `tile.launch` dictionary to value. */
 void ttLaunchSet(MlirOperation fusion, const char *key, MlirAttribute value);
 /* Inserts an argument of `type` at position pos of func.func kernel (its block and its

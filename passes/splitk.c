@@ -154,20 +154,28 @@ static bool linearEpilogue(MlirOperation loop, MlirOperation *bad, Sum *adds, in
 
 /* Steps 4-5: the launch's grid[1] = S, and zero_result (4) or the workspace and the
  * reduce kernel (5, when reduce names it). */
-static void relaunch(MlirOperation fusion, int64_t split, const char *reduce, bool counters) {
+/* The launch's grid [x, y, its z] for `split` slices: a symbolic grid's planned size
+ * (--tile's `programs`) grows with it. x = 0 keeps the grid's x. */
+static void splitGrid(MlirOperation fusion, int64_t x, int64_t y, int64_t split) {
   MlirContext ctx = mlirOperationGetContext(fusion);
   MlirAttribute grid =
       mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
-  char sk[32];
-  snprintf(sk, sizeof sk, "%lld", (long long)split);
-  MlirAttribute g[3] = {mlirArrayAttrGetElement(grid, 0), ttStrAttr(ctx, sk),
-                        mlirArrayAttrGetElement(grid, 2)};
+  char gx[32], gy[32];
+  snprintf(gx, sizeof gx, "%lld", (long long)x);
+  snprintf(gy, sizeof gy, "%lld", (long long)y);
+  MlirAttribute g[3] = {x ? ttStrAttr(ctx, gx) : mlirArrayAttrGetElement(grid, 0),
+                        ttStrAttr(ctx, gy), mlirArrayAttrGetElement(grid, 2)};
   ttLaunchSet(fusion, "grid", mlirArrayAttrGet(ctx, 3, g));
-  MlirAttribute planned = /* a symbolic grid's planned size (--tile's) grows with it */
+  MlirAttribute planned =
       mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("programs"));
   if (!mlirAttributeIsNull(planned) && mlirAttributeIsAInteger(planned))
     ttLaunchSet(fusion, "programs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64),
                                                        mlirIntegerAttrGetValueInt(planned) * split));
+}
+
+static void relaunch(MlirOperation fusion, int64_t split, const char *reduce, bool counters) {
+  MlirContext ctx = mlirOperationGetContext(fusion);
+  splitGrid(fusion, 0, split, split);
   if (reduce) {
     ttLaunchSet(fusion, "workspace", ttIntAttr(ctx, split, ttI32(ctx)));
     ttLaunchSet(fusion, "reduce", mlirFlatSymbolRefAttrGet(ctx, ttStrRef(reduce)));
@@ -510,34 +518,11 @@ static bool clusterSum(MlirOperation kernel, MlirOperation loop, MlirValue pidK,
 
 /* Step 7's launch: grid [X S, 1, Z] in clusters of S along x. */
 static void clusterLaunch(MlirOperation fusion, int64_t split, int64_t x) {
-  MlirContext ctx = mlirOperationGetContext(fusion);
-  MlirAttribute grid =
-      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
-  char gx[32];
-  snprintf(gx, sizeof gx, "%lld", (long long)(x * split));
-  MlirAttribute g[3] = {ttStrAttr(ctx, gx), ttStrAttr(ctx, "1"), mlirArrayAttrGetElement(grid, 2)};
-  ttLaunchSet(fusion, "grid", mlirArrayAttrGet(ctx, 3, g));
-  ttLaunchSet(fusion, "cluster", ttIntAttr(ctx, split, mlirIntegerTypeGet(ctx, 64)));
-  MlirAttribute planned =
-      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("programs"));
-  if (!mlirAttributeIsNull(planned) && mlirAttributeIsAInteger(planned))
-    ttLaunchSet(fusion, "programs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64),
-                                                       mlirIntegerAttrGetValueInt(planned) * split));
+  splitGrid(fusion, x * split, 1, split);
+  ttLaunchSet(fusion, "cluster", ttIntAttr(mlirOperationGetContext(fusion), split,
+                                           mlirIntegerTypeGet(mlirOperationGetContext(fusion), 64)));
 }
 
-/* Grid x of a launch when it is a decimal integer, else -1. */
-static int64_t staticGridX(MlirOperation fusion) {
-  MlirAttribute grid =
-      mlirDictionaryAttrGetElementByName(ttOpAttr(fusion, "tile.launch"), ttStrRef("grid"));
-  MlirStringRef x = mlirStringAttrGetValue(mlirArrayAttrGetElement(grid, 0));
-  int64_t v = 0;
-  for (size_t i = 0; i < x.length; i++) {
-    if (x.data[i] < '0' || x.data[i] > '9' || v > INT32_MAX)
-      return -1;
-    v = v * 10 + (x.data[i] - '0');
-  }
-  return x.length ? v : -1;
-}
 
 /* Elements of the fused function's (first) result; -1 when a dim is dynamic. */
 static int64_t resultNumel(MlirOperation fusion) {
@@ -659,12 +644,13 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   }
   bool useCluster = reduceKind == REDUCE_CLUSTER;
   /* the cluster sums the loop's one result, the accumulator, and needs the grid's size */
-  int64_t gridX = mlirOperationGetNumResults(loop) == 1 ? staticGridX(fusion) : -1;
+  int64_t gridX = mlirOperationGetNumResults(loop) == 1 ? ttLaunchGridExtent(fusion, 0) : -1;
+  /* what step 2d's cluster takes: tiles of up to AUTO_CLUSTER_ROWS rows on a static grid */
+  bool autoCluster = reduceKind == REDUCE_AUTO && maxCluster >= 2 && gridX >= 1 &&
+                     tile.bm > 0 && tile.bm <= AUTO_CLUSTER_ROWS;
   /* step 2e: under the floor but past the cluster sum's, a pair in a cluster */
-  if (option == 0 && split == 0 && reduceKind == REDUCE_AUTO && maxCluster >= 2 &&
-      gridX >= 1 && tile.bm > 0 && tile.bm <= AUTO_CLUSTER_ROWS && programs * 2 <= sms &&
-      steps >= 4 && floorNs > CLUSTER_FLOOR_SAVES_NS &&
-      walkPastFloor(&tile, k, floorNs - CLUSTER_FLOOR_SAVES_NS))
+  if (split == 0 && autoCluster && programs * 2 <= sms && steps >= 4 &&
+      floorNs > CLUSTER_FLOOR_SAVES_NS && walkPastFloor(&tile, k, floorNs - CLUSTER_FLOOR_SAVES_NS))
     split = 2;
   split = split < 1 ? 1 : split > steps ? steps : split;
   if (useCluster && (split > maxCluster || gridX < 1)) {
@@ -682,8 +668,7 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   }
   /* step 2d: auto takes cluster for tiles of up to AUTO_CLUSTER_ROWS rows split into at
    * most AUTO_CLUSTER_SLICES slices */
-  if (reduceKind == REDUCE_AUTO && split > 1 && split <= maxCluster &&
-      split <= AUTO_CLUSTER_SLICES && gridX >= 1 && tile.bm > 0 && tile.bm <= AUTO_CLUSTER_ROWS)
+  if (autoCluster && split > 1 && split <= maxCluster && split <= AUTO_CLUSTER_SLICES)
     useCluster = true;
   MlirOperation bad = {NULL}, store = {NULL};
   Sum adds[16];

@@ -137,9 +137,11 @@ static bool clusterSumTile(Lower *l, MlirOperation op, Lowered *x, int64_t size)
   MlirValue first = tgArithC(l, "arith.muli", rank, rows * ld); /* row r ceil(M / size) */
   /* the slice's rows past M (where size does not divide M): the last block's vectors end
    * at M's */
-  MlirValue lastVec = tgArithC(l, "arith.muli", tgArith(l, "arith.subi", tgConstI32(l, m),
-                                                        tgArithC(l, "arith.muli", rank, rows)),
-                               n / 4);
+  MlirValue lastVec = {NULL};
+  if (m % size)
+    lastVec = tgArithC(l, "arith.muli", tgArith(l, "arith.subi", tgConstI32(l, m),
+                                                tgArithC(l, "arith.muli", rank, rows)),
+                       n / 4);
   int64_t vecs = rows * n / 4, perRow = n / 4;
   MlirNamedAttribute ult = ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, 6, mlirIntegerTypeGet(l->ctx, 64)));
   MlirNamedAttribute sltAttr = ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, 2, mlirIntegerTypeGet(l->ctx, 64)));

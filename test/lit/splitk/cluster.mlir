@@ -10,6 +10,14 @@
 // RUN: tt-opt %S/Inputs/cluster-linear.mlir --decompose --fuse --splitk | tt-translate --ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// Below sm_90: tt-translate's own split-K keeps atomics; tt-opt's cluster form is refused.
+// RUN: tt-translate --ptx --arch=sm_80 %S/Inputs/cluster-linear.mlir | FileCheck %s --check-prefix=SM80
+// RUN: tt-opt %S/Inputs/cluster-linear.mlir --decompose --fuse --splitk -o %t.cl.mlir
+// RUN: not tt-translate --ptx --arch=sm_80 %t.cl.mlir -o %t.80.ptx 2>&1 | FileCheck %s --check-prefix=OLD
+// RUN: not test -e %t.80.ptx
+// SM80: //@launch fused_0_kernel grid 64 2 1
+// SM80-NOT: cluster
+// OLD: error: tt-translate: {{.*}}split-K's slices summed in one (tile.cluster_reduce), needs --arch=sm_90 or later; run --tile='cluster=1' and --splitk='cluster=1' for older targets
 
 // A decode GEMM on 16-row tiles, split 2 ways: clusters of 2 along x, program ids x / 2
 // (the tile) and x mod 2 (the slice), the sum after the K loop, the store masked to slice 0.
