@@ -111,6 +111,14 @@ static const TtPassOption tileOptions[] = {
          "element and its column (in f32: rows up to 2^24), then the least column holding "
          "the row's max (min) or NaN; few rows split over a cluster as other rows are",
          1, 0, 1, NULL},
+    [TT_TILE_STAGE_REGS] =
+        {"stage-regs",
+         "row kernels: the most bytes a thread may hold in registers of a staged row's last "
+         "chunks where the whole row fits shared memory once but not twice, so that two "
+         "blocks an SM overlap each other's copies (softmax 2048 x 65536 bf16: 13 chunks in "
+         "shared memory, 3 in registers, 48 bytes a thread); 0: such rows take the looped "
+         "form",
+         64, 0, 128, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =

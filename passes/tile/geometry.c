@@ -101,6 +101,7 @@
 #define STAGE_BLOCK 4096
 #define STAGE_WARPS 16
 #define ONCHIP_REG_BYTES 6
+#define STAGE_OUT_BYTES 64
 #define STAGE_SCRATCH 1024 /* a block's reduction scratch and the hardware's 1 KiB */
 /* An on-chip row kernel asks for the programs an SM whose registers give each thread
  * ONCHIP_REG_SLACK times its row's f32 registers (elements a thread x inputs that vary
@@ -121,7 +122,7 @@ static int64_t loopBlock(int64_t fit, bool arg) {
 static int64_t loopWarps(int64_t block) { return clampI(block / 32 / 16, 1, LOOP_WARPS); }
 
 Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
-                           int64_t rowStage, bool loopedArg) {
+                           int64_t rowStage, bool loopedArg, int64_t stageRegs) {
   Geometry geo = {.block = block,
                   .warps = warps,
                   .rowsPerProgram = 1,
@@ -129,6 +130,7 @@ Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t clust
                   .chunksPerStepOut = 1,
                   .rowStage = rowStage,
                   .loopedArg = loopedArg,
+                  .stageRegs = stageRegs,
                   .cluster = row ? cluster : 1}; /* rows: the most; tileRowGeometry picks */
   geo.row = row; /* tileRowGeometry fills the rest */
   if (!geo.row) { /* elementwise defaults: 1024 elements, up to 4 warps */
@@ -237,6 +239,73 @@ static void stageRows(Geometry *g, int64_t block, int64_t part, int64_t cluster)
   g->warps = g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS);
 }
 
+/* The staged form's output loop reads the staged inputs from shared memory, but the
+ * others (a norm's weight and bias, `bytes` an element) from global memory, whose latency
+ * one chunk a step leaves exposed: it takes the most chunks a step (a power of two
+ * dividing the `slots`, `per` elements a thread a chunk) whose weight loads stay within
+ * STAGE_OUT_BYTES a thread, their loads issued together (emit.c, 5b). */
+static int64_t stagedOutChunks(int64_t per, int64_t slots, int64_t bytes) {
+  int64_t u = 1;
+  while (bytes > 0 && slots % (2 * u) == 0 && 2 * u * per * bytes <= STAGE_OUT_BYTES)
+    u *= 2;
+  return u;
+}
+
+/* The levels of dependent row reductions in body (emitLevels' loops: softmax's max, then
+ * its sum; rms_norm's one sum). */
+static int reductionLevels(MlirBlock body) {
+  TtPtrIndex depth = {0}; /* op -> its level (the most among its operands, +1 a reduction) */
+  int most = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    int d = 0;
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
+      MlirValue x = mlirOperationGetOperand(op, k);
+      int dx = mlirValueIsAOpResult(x) ? ttPtrIndexFind(&depth, mlirOpResultGetOwner(x).ptr) : 0;
+      d = dx > d ? dx : d;
+    }
+    d += ttPrimIsRowReduction(op);
+    most = d > most ? d : most;
+    ttPtrIndexPut(&depth, op.ptr, d);
+  }
+  ttPtrIndexDestroy(&depth);
+  return most;
+}
+
+/* The staged form with the row's last chunks held in registers (rows.c, 3''): a row
+ * whose shared-memory form fits an SM once but not twice keeps its last chunks in
+ * registers, as few as leave a part two blocks fit (the lowering counts a block's
+ * buffers and 2 KiB, kernel.c's ctasPerSm) and a multiple of the output loop's step
+ * (stagedOutChunks, `weightBytes` an element), within stage-regs bytes a thread: two
+ * blocks an SM overlap one row's copy with the other's passes, where one block an SM
+ * waits on each row's copy. The caller takes it for rows of two or more reduction
+ * levels, whose looped form reads the row three times. H200, against that looped form
+ * (bench/2026-11-27-h200-rows-regs.md, run B): softmax 2048 x 65536 bf16 (13 chunks in
+ * shared memory, 3 in registers) 188.9 -> 136.9 us, log_softmax 0.78x, layer_norm 0.96x,
+ * softmax 2048 x 60000 0.75x, f32 1024 x 30000 0.89x; rms_norm's one level 1.03x-1.04x
+ * slower (H100, run A: 1.02x-1.10x). Hand-written probes: 128 bytes a thread (8 chunks)
+ * spilled at 64 registers; one block an SM of the whole row ran 72.7% of copy on the
+ * H200. Returns whether g took it. */
+static bool stageWithRegisters(MlirBlock body, Geometry *g, int64_t block, int64_t smem,
+                               int64_t weightBytes) {
+  int64_t chunks = (g->rowLen + block - 1) / block, eb = 0;
+  int64_t threads = 32 * (g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS));
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
+    eb += tileStageable(t, g) ? ttDtypeBytes(t) : 0;
+  }
+  /* slots a multiple of the output loop's chunks a step (stagedOutChunks) */
+  int64_t step = stagedOutChunks(block / threads, 1 << 30, weightBytes);
+  for (int64_t rc = 1; eb > 0 && rc < chunks && rc * block * eb / threads <= g->stageRegs; rc++)
+    if ((chunks - rc) % step == 0 &&
+        smem / (stageBytes(body, g, block, (chunks - rc) * block) + 2 * STAGE_SCRATCH) >= 2) {
+      stageRows(g, block, chunks * block, 1);
+      g->regChunks = rc;
+      return true;
+    }
+  return false;
+}
+
 /* True when every row reduction of body gives f32 (what tile.cluster_reduce combines; an
  * argmax/argmin's index comes from f32 reductions too). */
 static bool f32Reductions(MlirBlock body) {
@@ -337,6 +406,9 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     }
     if (bestC)
       stageRows(g, sblock, bestPart, bestC);
+    else if (mayStage && !isArg && onChipRows < 2 && (varying < 2 || !onChip) &&
+             reductionLevels(body) >= 2)
+      stageWithRegisters(body, g, sblock, smem, allBytes - rowBytes);
     if (mayStage && g->rowStage == 2 && !g->staged && !isArg) { /* one whole row an SM */
       int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);
       if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault()))
@@ -371,8 +443,13 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     g->chunksPerStep = chunksInFlight(g, rowBytes, true); /* the reductions read the row */
     g->chunksPerStepOut = chunksInFlight(g, allBytes, false); /* the output its weights too */
     g->online = g->looped && tileHasOnlinePair(body) && (g->rowLen + g->block - 1) / g->block > g->chunksPerStep;
-    if (g->staged) /* passes over shared memory: one chunk a step, one reduction a loop */
-      g->chunksPerStep = g->chunksPerStepOut = 1, g->online = false;
+    if (g->staged) { /* passes over shared memory: one chunk a step, one reduction a loop */
+      g->chunksPerStep = 1, g->online = false;
+      g->chunksPerStepOut = g->cluster > 1 ? 1
+                            : stagedOutChunks(g->block / (32 * g->warps),
+                                              g->partLen / g->block - g->regChunks,
+                                              allBytes - rowBytes);
+    }
     if (!g->looped && g->cluster == 1) { /* registers for that many programs an SM */
       int64_t regs = g->block / (32 * g->warps) * (varying > 0 ? varying : 1) * ONCHIP_REG_SLACK;
       int64_t n = 65536 / (32 * g->warps * (regs > 32 ? regs : 32));

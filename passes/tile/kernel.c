@@ -320,7 +320,8 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
     if (!tileFusion(op, tileGroupGeometry(strcmp(kind, "row") == 0, block, warps,
                                              opts->v[TT_TILE_CLUSTER],
                                              opts->v[TT_TILE_ROW_STAGE],
-                                             opts->v[TT_TILE_LOOPED_ARG] == 1)))
+                                             opts->v[TT_TILE_LOOPED_ARG] == 1,
+                                             opts->v[TT_TILE_STAGE_REGS])))
       return false;
   }
   return true;

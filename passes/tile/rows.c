@@ -17,6 +17,11 @@
  *     of global memory. The row is read from DRAM once and the registers hold one chunk,
  *     so an SM holds as many rows as its shared memory: their copies overlap each other's
  *     passes.
+ *  3''. A staged row whose shared memory fits an SM once but not twice keeps its last
+ *     Geometry.regChunks chunks in registers (tile.load at the row's start, with the
+ *     copies): the chunk loops walk the slots, and each pass then takes the register
+ *     chunks after its loop, unrolled (each input's value at their offsets set in the
+ *     memo), so two blocks an SM overlap one row's copy with another's passes.
  *  4. The value at offs (tileEmitValue). When the block covers the row, reductions are
  *     computed where first used (tile.reduce of the masked row); when the row is longer
  *     than the block (the looped form), emitLevels first computes every reduction in
@@ -58,7 +63,8 @@ static MlirOperation beginChunkLoop(Emit *e, const Geometry *g, int64_t chunks, 
                                     const MlirValue *inits) {
   MlirType i32 = ttI32(e->ctx);
   MlirValue lb = ttConstInt(&e->b, e->loc, i32, 0),
-            ub = ttConstInt(&e->b, e->loc, i32, g->staged ? g->partLen : g->rowLen),
+            ub = ttConstInt(&e->b, e->loc, i32,
+                            g->staged ? g->partLen - g->regChunks * g->block : g->rowLen),
             step = ttConstInt(&e->b, e->loc, i32, g->block * chunks);
   MlirOperation loop = ttBuildFor(&e->b, e->loc, lb, ub, step, n, inits);
   MlirBlock body = ttForBody(loop);
@@ -93,8 +99,14 @@ static void chunkPart(Emit *e, MlirValue rowStart, MlirValue range, const Geomet
 /* Step 3' at the kernel's start: a tile.local_alloc of the row's chunks (one slot of
  * 1 x B each) for each stageable input; e->stageBuf[i] (null for the others). */
 static void stageBuffers(Emit *e, MlirBlock fbody, const Geometry *g) {
-  int64_t shape[3] = {g->partLen / g->block, 1, g->block};
+  int64_t shape[3] = {g->partLen / g->block - g->regChunks, 1, g->block};
   e->stageBuf = ttAlloc(sizeof(MlirValue) * (size_t)(e->nin + 1));
+  e->regChunks = g->regChunks;
+  size_t nreg = (size_t)(g->regChunks + 1);
+  e->regOffs = ttAlloc(sizeof(MlirValue) * nreg);
+  e->regMask = ttAlloc(sizeof(MlirValue) * nreg);
+  e->regCols = ttAlloc(sizeof(MlirValue) * nreg);
+  e->regVal = ttAlloc(sizeof(MlirValue) * nreg * (size_t)(e->nin + 1));
   for (int i = 0; i < e->nin; i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(fbody, i));
     e->stageBuf[i] = (MlirValue){NULL};
@@ -107,25 +119,58 @@ static void stageBuffers(Emit *e, MlirBlock fbody, const Geometry *g) {
 }
 
 /* Step 3' at a row's start: every chunk of each staged input copied to its slot (one
- * group), then waited for (the wait's barrier also orders the previous row's reads). */
+ * group), then waited for (the wait's barrier also orders the previous row's reads);
+ * 3'': the chunks past the slots loaded into registers instead. */
 static void stageRow(Emit *e, MlirValue rowStart, MlirValue range, const Geometry *g) {
   MlirType it = tileOf(e, ttI32(e->ctx)), i32 = ttI32(e->ctx);
+  int64_t slots = g->partLen / g->block - g->regChunks;
   for (int64_t c = 0; c < g->partLen / g->block; c++) {
     MlirValue cols = c ? tileOp2(e, "arith.addi", range, tileSplatI32(e, c * g->block), it) : range;
     if (!mlirValueIsNull(e->partFirst))
       cols = tileOp2(e, "arith.addi", cols, e->partFirst, it);
     rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
     MlirValue slot = ttConstInt(&e->b, e->loc, i32, c);
-    for (int i = 0; i < e->nin; i++)
-      if (!mlirValueIsNull(e->stageBuf[i]))
+    if (c >= slots) {
+      int64_t r = c - slots;
+      e->regOffs[r] = e->offs, e->regMask[r] = e->mask, e->regCols[r] = e->cols;
+    }
+    for (int i = 0; i < e->nin; i++) {
+      if (mlirValueIsNull(e->stageBuf[i]))
+        continue;
+      if (c < slots) {
         ttBuild(&e->b, "tile.async_copy", e->loc, 5,
                 (MlirValue[]){mlirBlockGetArgument(e->kernel, i), e->offs, e->mask,
                               e->stageBuf[i], slot},
                 ttNoType(), 0, NULL);
+        continue;
+      }
+      MlirType t = tileOf(e, ttElementType(mlirValueGetType(e->inputs[i])));
+      e->regVal[(c - slots) * e->nin + i] =
+          ttBuild(&e->b, "tile.load", e->loc, 4,
+                  (MlirValue[]){mlirBlockGetArgument(e->kernel, i), e->offs, e->mask,
+                                ttConstSplat(&e->b, e->loc, t, 0.0)},
+                  t, 0, NULL);
+    }
   }
   ttBuild(&e->b, "tile.async_commit", e->loc, 0, NULL, ttNoType(), 0, NULL);
   MlirNamedAttribute pending = ttNamedAttr(e->ctx, "pending", ttIntAttr(e->ctx, 0, i32));
   ttBuild(&e->b, "tile.async_wait", e->loc, 0, NULL, ttNoType(), 1, &pending);
+}
+
+/* Step 3'' after a pass's chunk loop: register chunk r's offsets, mask and columns, its
+ * staged inputs' values (in their compute type) set in the memo at those offsets; the
+ * memo forgets what the previous register chunk made (entries past `mark`). */
+static void regChunkPart(Emit *e, int64_t r, int mark) {
+  tileMemoTruncate(e, mark);
+  e->offs = e->regOffs[r], e->mask = e->regMask[r], e->cols = e->regCols[r];
+  for (int i = 0; i < e->nin; i++) {
+    if (mlirValueIsNull(e->stageBuf[i]))
+      continue;
+    MlirValue x = e->regVal[r * e->nin + i];
+    if (ttTypeIsHalf(ttElementType(mlirValueGetType(x))))
+      x = tileOp1(e, "arith.extf", x, tileOf(e, mlirF32TypeGet(e->ctx)));
+    tileMemoPut(e, e->inputs[i], e->offs, x);
+  }
 }
 
 /* Ends a chunk loop's body with scf.yield of results, puts its loads first, and moves the
@@ -267,6 +312,42 @@ static MlirValue argIndex(Emit *e, MlirOperation op, MlirValue best, MlirValue c
   return tileOp1(e, "arith.fptosi", idx, it);
 }
 
+/* One level's reductions in emitLevels: the ops, whether each is an argmax/argmin,
+ * its online partner (-1: none) and first accumulator; the accumulators, each online
+ * pair's step value, and the step's chunks (offs, cols, then each pair's masked x). */
+typedef struct {
+  MlirOperation *reds;
+  int nr;
+  const bool *arg;
+  const int *second, *slot;
+  MlirValue *acc, *step, *chunk;
+} Level;
+
+/* Chunk u of U (at e->offs) joins the level's accumulators (an online pair's: its step
+ * value, onlineStep after the step's chunks). */
+static void levelChunk(Emit *e, const Level *lv, int64_t u, int64_t U) {
+  lv->chunk[u] = e->offs, lv->chunk[U + u] = e->cols;
+  for (int j = 0; j < lv->nr && !e->failed; j++) {
+    MlirValue x = tileEmitValue(e, mlirOperationGetOperand(lv->reds[j], 0), e->offs);
+    if (e->failed)
+      break;
+    MlirValue *acc = &lv->acc[lv->slot[j]];
+    if (lv->arg[j]) { /* x: f32, the compute type of its rows */
+      argStep(e, lv->reds[j], x, acc, acc + 1);
+      continue;
+    }
+    Combiner c = tileCombinerOf(lv->reds[j]);
+    MlirType ct = tileOf(e, tileComputeType(e->ctx, ttElementType(mlirValueGetType(x))));
+    MlirValue xm = tileMaskedToIdentity(e, x, c, ct);
+    bool pair = lv->second[j] >= 0;
+    if (pair)
+      lv->chunk[(2 + j) * U + u] = xm;
+    MlirValue *into = pair ? &lv->step[j] : acc;
+    *into = pair && u == 0 ? xm
+            : ttBuild(&e->b, c.combine, e->loc, 2, (MlirValue[]){*into, xm}, ct, 0, NULL);
+  }
+}
+
 static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,
                        const Geometry *g) {
   int n = 0, cap = 16;
@@ -347,26 +428,10 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     MlirBlock body = ttForBody(loop);
     for (int a = 0; a < na; a++)
       acc[a] = mlirBlockGetArgument(body, a + 1);
+    Level lv = {reds, nr, arg, second, slot, acc, step, chunk};
     for (int u = 0; u < U && !e->failed; u++) {
       chunkPart(e, rowStart, range, g, u, online);
-      chunk[u] = e->offs, chunk[U + u] = e->cols;
-      for (int j = 0; j < nr && !e->failed; j++) {
-        MlirValue x = tileEmitValue(e, mlirOperationGetOperand(reds[j], 0), e->offs);
-        if (e->failed)
-          break;
-        if (arg[j]) { /* x: f32, the compute type of its rows */
-          argStep(e, reds[j], x, &acc[slot[j]], &acc[slot[j] + 1]);
-          continue;
-        }
-        Combiner c = tileCombinerOf(reds[j]);
-        MlirType ct = tileOf(e, tileComputeType(e->ctx, ttElementType(mlirValueGetType(x))));
-        MlirValue xm = tileMaskedToIdentity(e, x, c, ct);
-        if (second[j] >= 0)
-          chunk[(2 + j) * U + u] = xm;
-        MlirValue *into = second[j] < 0 ? &acc[slot[j]] : &step[j];
-        *into = second[j] >= 0 && u == 0 ? xm
-                : ttBuild(&e->b, c.combine, e->loc, 2, (MlirValue[]){*into, xm}, ct, 0, NULL);
-      }
+      levelChunk(e, &lv, u, U);
     }
     for (int j = 0; j < nr && !e->failed; j++)
       if (second[j] >= 0)
@@ -375,13 +440,20 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     if (e->failed)
       break;
     endChunkLoop(e, loop, outer, na, acc);
-    for (int j = 0; j < nr; j++) {
-      MlirValue total = mlirOperationGetResult(loop, slot[j]);
+    for (int a = 0; a < na; a++)
+      acc[a] = mlirOperationGetResult(loop, a);
+    int mark = e->nmemo; /* 3'': the register chunks (staged: no online pair) */
+    for (int64_t r = 0; r < e->regChunks && !e->failed; r++) {
+      regChunkPart(e, r, mark);
+      levelChunk(e, &lv, 0, 1);
+    }
+    tileMemoTruncate(e, mark);
+    for (int j = 0; j < nr && !e->failed; j++) {
+      MlirValue total = acc[slot[j]];
       if (arg[j]) {
         MlirValue res = mlirOperationGetResult(reds[j], 0);
         MlirType it = tileOf(e, ttElementType(mlirValueGetType(res)));
-        tileMemoPut(e, res, (MlirValue){NULL},
-                    argIndex(e, reds[j], total, mlirOperationGetResult(loop, slot[j] + 1), it));
+        tileMemoPut(e, res, (MlirValue){NULL}, argIndex(e, reds[j], total, acc[slot[j] + 1], it));
         continue;
       }
       if (second[j] < 0) {
@@ -393,7 +465,7 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
       tileMemoPut(e, mlirOperationGetResult(reds[j], 0), (MlirValue){NULL},
                   tileOp1(e, "tile.splat", total, ct));
       tileMemoPut(e, mlirOperationGetResult(ops[second[j]], 0), (MlirValue){NULL},
-                  tileOp1(e, "tile.splat", mlirOperationGetResult(loop, slot[j] + 1), ct));
+                  tileOp1(e, "tile.splat", acc[slot[j] + 1], ct));
     }
   }
   free(partner);
@@ -585,13 +657,26 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
           if (!geo.looped || perRow[k] == (pass == 1))
             storeOutput(&e, ret, k, nin, perRow[k], row);
       }
-      if (!mlirOperationIsNull(loop) && !e.failed)
+      if (!mlirOperationIsNull(loop) && !e.failed) {
         endChunkLoop(&e, loop, outer, 0, NULL);
+        int mark = e.nmemo; /* 3'': the register chunks */
+        for (int64_t c = 0; c < e.regChunks && !e.failed; c++) {
+          regChunkPart(&e, c, mark);
+          for (int k = 0; k < nout && !e.failed; k++)
+            if (!perRow[k])
+              storeOutput(&e, ret, k, nin, false, row);
+        }
+        tileMemoTruncate(&e, mark);
+      }
     }
   }
   bool perRow0 = perRow[0];
   free(perRow);
   free(e.stageBuf);
+  free(e.regOffs);
+  free(e.regMask);
+  free(e.regCols);
+  free(e.regVal);
   if (!tileFinishKernel(&e, kfunc))
     return false;
 

@@ -59,6 +59,9 @@ typedef struct {
   MlirValue stageSlot;
   MlirValue partFirst; /* a staged row split over a cluster: the block's first column,
                           splat (null: none) */
+  int64_t regChunks;   /* a staged row's last chunks held in registers (rows.c, 3''): */
+  MlirValue *regOffs, *regMask, *regCols; /* each one's offsets, mask and columns */
+  MlirValue *regVal;   /* [chunk * nin + input]: its loaded values (null: not staged) */
   bool halfOutput;   /* the result is stored as f16/bf16: math may be `afn` */
   MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
   MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
@@ -99,6 +102,9 @@ typedef struct {
                              once, and every pass reads them there (rows.c, 3') */
   int64_t partLen;        /* staged: the columns a block holds (a multiple of block; the
                              row's, or its share of a cluster's) */
+  int64_t regChunks;      /* staged: the last chunks of the part held in registers, not
+                             shared memory (rows.c, 3''; 0: none) */
+  int64_t stageRegs;      /* the stage-regs option (bytes a thread; geometry.c) */
   int64_t programsPerSm;  /* on chip: the programs an SM the kernel asks for (its
                              tile.programs_per_sm; 0: the lowering's count) */
 } Geometry;
@@ -202,7 +208,7 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
 /* The geometry of an elementwise (row false) or row group from the `block-size` and
  * `num-warps` options (0: from the shape; a row group's is completed by tileRowGeometry). */
 Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
-                           int64_t rowStage, bool loopedArg);
+                           int64_t rowStage, bool loopedArg, int64_t stageRegs);
 /* True when a row kernel's input of type t is stageable (rows.c, 3'): full rows of the row
  * space (its rank, N last; all M rows), rows a multiple of 16 bytes (cp.async's runs). */
 bool tileStageable(MlirType t, const Geometry *g);

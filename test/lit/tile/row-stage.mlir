@@ -97,11 +97,12 @@ func.func @softmax(%x: tensor<8x33001xbf16>) -> tensor<8x33001xbf16> {
 // -----
 
 // 65536 bf16 columns (128 KB: one row an SM's shared memory; 132 rows in flight hold
-// 17 MB, within the looped form's L2 budget): the default keeps the
-// looped form; row-stage=2 splits the row over a cluster of 2 blocks, each staging its
+// 17 MB, within the looped form's L2 budget): the default stages its first 13 chunks and
+// holds the last 3 in registers, so two blocks fit an SM (rows.c, 3''; tile/stage-regs.mlir);
+// row-stage=2 splits the row over a cluster of 2 blocks, each staging its
 // 32768 columns (8 slots), its reductions combined across the cluster.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-NOT: tile.local_alloc
+// CHECK: "tile.local_alloc"() : () -> memref<13x1x4096xbf16, 3>
 // CHECK-LABEL: func.func private @fused_0
 // ON-LABEL: func.func @fused_0_kernel
 // ON: arith.remui
@@ -188,9 +189,9 @@ func.func @rms_norm_few(%x: tensor<32x32768xbf16>, %w: tensor<32768xbf16>) -> te
 
 // -----
 
-// 64 rows (48% of the SMs) are not few: the looped form.
+// 64 rows (48% of the SMs) are not few: not split; staged with 3 chunks in registers.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-NOT: tile.local_alloc
+// CHECK: "tile.local_alloc"() : () -> memref<13x1x4096xbf16, 3>
 // CHECK: scf.for
 // CHECK: func.func private @fused_0(%arg0: tensor<64x65536xbf16>) {{.*}}tile.launch = {args = [], grid = ["64"
 func.func @softmax_64(%x: tensor<64x65536xbf16>) -> tensor<64x65536xbf16> {
@@ -215,10 +216,13 @@ func.func @layer_norm_tail(%x: tensor<512x70000xbf16>, %w: tensor<70000xbf16>, %
 
 // -----
 
-// Rows of 60000 (two chunks, both in one reduction step) and of 98304 (whole chunks) stay
-// looped.
+// Rows of 60000 (two chunks, both in one reduction step) are not split over a cluster:
+// staged, 12 chunks in shared memory (a multiple of the output loop's two a step, whose
+// weight and bias loads are in flight together) and the last 3 in registers; rows of
+// 98304 (whole chunks) stay looped.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-NOT: tile.local_alloc
+// CHECK: "tile.local_alloc"() : () -> memref<12x1x4096xbf16, 3>
+// CHECK: scf.for %{{.*}} step %c8192_i32
 // CHECK: func.func private @fused_0(%arg0: tensor<512x60000xbf16>{{.*}}tile.launch = {args = [], grid = ["512"
 func.func @layer_norm_two_chunks(%x: tensor<512x60000xbf16>, %w: tensor<60000xbf16>, %b: tensor<60000xbf16>) -> tensor<512x60000xbf16> {
   %y = "prim.layer_norm"(%x, %w, %b) {eps = 1.0e-5 : f32} : (tensor<512x60000xbf16>, tensor<60000xbf16>, tensor<60000xbf16>) -> tensor<512x60000xbf16>

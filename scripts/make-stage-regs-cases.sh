@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Compiles the check and the A/B of the staged row form with its last chunks in
+# registers (--tile stage-regs: a row whose shared-memory form fits an SM once but not
+# twice; passes/tile/rows.c 3'') into OUTDIR (default stage-regs/):
+#   OUTDIR/chk/      correctness (scripts/gpu-suite.sh): whole chunks (softmax, log_softmax,
+#                    layer_norm, rms_norm at 2048 x 65536; 61440), a partial last chunk in
+#                    registers (softmax 2048 x 60000, f32 softmax 1024 x 30000), f32
+#                    layer_norm 1024 x 32768, fewer rows than SMs (log_softmax 64 x 65536),
+#                    a dynamic M (softmax ? x 65536 at M = 1, 5, 1000), f16 softmax;
+#   OUTDIR/def/, OUTDIR/noregs/   the timed set by the default rule and with stage-regs=0
+#                    (the looped form those rows took before), same names:
+#                    scripts/bench_row_variants.sh TT_RUN ROUNDS def=... noregs=...
+# Usage: scripts/make-stage-regs-cases.sh [OUTDIR]
+set -euo pipefail
+default_out=stage-regs
+source "$(dirname "$0")/caselib.sh"
+base=$out
+f32rows() { rows "$1" "$2" "$3" | sed 's/bf16/f32/g'; }
+mkdir -p "$base/chk" "$base/def" "$base/noregs"
+out=$base/chk
+for ex in softmax log_softmax layer_norm rms_norm; do
+  compile "$ex" 2048x65536 "$(rows $ex 2048 65536)"
+done
+compile layer_norm 2048x61440 "$(rows layer_norm 2048 61440)"
+compile softmax 2048x60000 "$(rows softmax 2048 60000)"
+compile softmax 1024x30000_f32 "$(f32rows softmax 1024 30000)"
+compile layer_norm 1024x32768_f32 "$(f32rows layer_norm 1024 32768)"
+compile log_softmax 64x65536 "$(rows log_softmax 64 65536)"
+compile softmax 300x65536_f16 "$(rows softmax 300 65536 | sed 's/bf16/f16/g')"
+compile softmax dynx65536 "$(rows softmax 1 65536 | sed 's/tensor<1x65536x/tensor<?x65536x/g')"
+printf -- '--dim s0=1\n--dim s0=5\n--dim s0=1000\n' > "$out/softmax_dynx65536.runs"
+# the timed set: NAME:SHAPE (f32 rows: NAME:SHAPE_f32)
+set_="softmax:2048x65536 log_softmax:2048x65536 layer_norm:2048x65536 rms_norm:2048x65536
+layer_norm:1000x65536 rms_norm:500x65536 softmax:132x65536 softmax:2048x61440
+softmax:2048x60000 softmax:1024x30000_f32 layer_norm:1024x32768_f32 rms_norm:4096x61440"
+for c in $set_; do
+  ex=${c%%:*}; shape=${c#*:}; dims=${shape%_f32}; m=${dims%x*}; n=${dims#*x}
+  src=$(rows "$ex" "$m" "$n"); [ "$shape" != "$dims" ] && src=$(f32rows "$ex" "$m" "$n")
+  for v in def:"" noregs:stage-regs=0; do
+    out=$base/${v%%:*}
+    compile "$ex" "$shape" "$src" "${v#*:}"
+  done
+done
+out=$base
+ls "$base"/chk/*.ptx | wc -l
