@@ -3,7 +3,7 @@
 # several --tile block-size/num-warps choices (and the default) into OUTDIR (default
 # gpu-tune/) as OP_SHAPE_VARIANT.ptx. On the device, time them (no reference check) with
 #   for f in gpu-tune/*.ptx; do tt-run --no-check --runs 30 "$f" | grep '^time'; done
-# The defaults of --tile (passes/tile/geometry.c, tileRowGeometry) are chosen from such sweeps.
+# The defaults of --tile (passes/tile/geometry-rows.c, tileRowGeometry) are chosen from such sweeps.
 set -euo pipefail
 default_out=gpu-tune
 source "$(dirname "$0")/caselib.sh"

@@ -8,7 +8,7 @@
  *     i, row = pid * R + i, offs = row * N + column, column < N and, when R does not
  *     divide M, row < M.
  *  3'. A staged row (Geometry.staged: a looped row whose on-chip form would hold one row
- *     an SM, geometry.c): each stageable input (full rows, 16-byte rows) gets a
+ *     an SM, geometry-rows.c): each stageable input (full rows, 16-byte rows) gets a
  *     tile.local_alloc of the row's chunks (of the block's part of it where the row is
  *     split over a cluster: columns part * P .. part * P + P - 1, the reductions combined
  *     across the cluster), one slot each; at the row's start every chunk
@@ -32,7 +32,7 @@
  *     the output), their loads first, so that many chunks' loads are in flight at once.
  *  5. The store, rounded to the output dtype, under the mask (a per-row result: lane 0
  *     stores it at the row's index); then loads first (tileLoadsFirst).
- * The geometry (block, warps, rows per program) comes from geometry.c.
+ * The geometry (block, warps, rows per program) comes from geometry-rows.c.
  */
 #include "tile.h"
 
@@ -195,7 +195,7 @@ static MlirOperation primDef(MlirValue v, const char *name) {
 }
 
 /* Step 4a': the pair joins mx's loop as an online normalizer (Milakov and Gimelshein,
- * 2018) where geometry.c says (Geometry.online). */
+ * 2018) where geometry-rows.c says (Geometry.online). */
 bool tileOnlinePair(MlirOperation r, MlirOperation mx) {
   char buf[32];
   MlirOperation none = {NULL};

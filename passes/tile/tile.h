@@ -17,7 +17,8 @@
  *               (tilePermuteFusion)
  *   dot.c       dot kernels: operands, operand tiles and loads, the K loop, the epilogue;
  *               ttTileDotFusion
- *   geometry.c  block sizes and warps: rows (tileRowGeometry) and dots (tileDotGeometry)
+ *   geometry-rows.c  block sizes and warps of elementwise and row groups (tileRowGeometry)
+ *   geometry.c  dot tiles, K steps and warps by rule tables (tileDotGeometry)
  * Functions shared between these files carry the prefix `tile`; each file's own helpers
  * stay static. Prototypes are grouped under a banner per file, as in tt.h.
  */
@@ -90,7 +91,7 @@ typedef struct {
   int64_t rowRank;        /* row kernels: the rank of the reduced operands */
   int64_t rowsPerProgram; /* row kernels: R, rows one program computes one after another */
   int64_t chunksPerStep;  /* looped row kernels: chunks one step of a reduction loop
-                             computes, their loads issued together (geometry.c,
+                             computes, their loads issued together (geometry-rows.c,
                              LOOP_INFLIGHT) */
   int64_t chunksPerStepOut; /* the same for the output loop */
   bool online;            /* looped: softmax's sum joins its max's loop (rows.c, 4a') */
@@ -104,7 +105,7 @@ typedef struct {
                              row's, or its share of a cluster's) */
   int64_t regChunks;      /* staged: the last chunks of the part held in registers, not
                              shared memory (rows.c, 3''; 0: none) */
-  int64_t stageRegs;      /* the stage-regs option (bytes a thread; geometry.c) */
+  int64_t stageRegs;      /* the stage-regs option (bytes a thread; geometry-rows.c) */
   int64_t programsPerSm;  /* on chip: the programs an SM the kernel asks for (its
                              tile.programs_per_sm; 0: the lowering's count) */
 } Geometry;
@@ -203,7 +204,7 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt);
 /* A permute group's kernel and launch (num-warps option: 0 for the default). */
 bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
 
-/* geometry.c: block sizes and warps ---------------------------------------------------- */
+/* geometry-rows.c: elementwise and row geometry ----------------------------------------- */
 
 /* The geometry of an elementwise (row false) or row group from the `block-size` and
  * `num-warps` options (0: from the shape; a row group's is completed by tileRowGeometry). */
@@ -216,6 +217,8 @@ bool tileStageable(MlirType t, const Geometry *g);
 bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g);
 /* Chunks a loop step of a looped row kernel's online pair computes (rows.c, 4a'). */
 int64_t tileOnlineChunks(const Geometry *g);
+
+/* geometry.c: dot geometry ---------------------------------------------------------------- */
 
 /* A dot's tile, K step, warps, program order and K stagger, from --tile's options o and
  * the shape; false (after a diagnostic at fusion) when the tile cannot be lowered. */

@@ -5,7 +5,7 @@
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
 // The staged form with the row's last chunks in registers (passes/tile/rows.c, 3'';
-// geometry.c, stageWithRegisters): a softmax row of 65536 bf16 is 16 chunks of 4096
+// geometry-rows.c, stageWithRegisters): a softmax row of 65536 bf16 is 16 chunks of 4096
 // (8 KB each); shared memory holds the whole row once but not twice, so its first 13
 // chunks are staged (13 x 8208 bytes: two blocks an SM) and the last 3 are loaded into
 // registers (48 bytes a thread) with the copies. Each pass walks the 13 slots in its

@@ -1,0 +1,465 @@
+/* geometry-rows.c - --tile's geometry of elementwise and row groups: how such a fused
+ * function is split into programs.
+ *
+ * Elementwise groups: blocks of `block-size` elements (1024 by default) on up to 4 warps
+ * (tileGroupGeometry). Row groups (tileRowGeometry): the block covers the row where it
+ * fits on chip, else a loop over its chunks (the looped form), the row staged in shared
+ * memory (the staged form, its last chunks in registers where the row fits once, not
+ * twice), or split over a thread-block cluster; the rules and the measurements behind
+ * them are below. Options the user gives always win; 0 means "from the shape". Dot
+ * geometry is geometry.c's.
+ */
+#include "tile.h"
+
+#include <stdint.h>
+
+/* Default row geometry, from sweeps on H100 (the times: bench/geometry-rules.md, "Row
+ * groups"):
+ * - a row on chip up to MAX_ROW elements, about 16 elements per thread below 8192 and 64
+ *   from 8192 on (fewer warps to combine, and fewer threads a row: more rows in flight on
+ *   an SM; layer_norm 8192x8192 95% of copy bandwidth on 4 warps, 88% on 8);
+ * - unless the registers would not hold it: elements per thread x inputs that vary by row
+ *   above MAX_LIVE (a weight broadcast along the rows is loaded late, emit.c 5b);
+ * - a longer row (a static M) that registers would hold over up to the `cluster` option's
+ *   blocks, where the looped form's rows in flight would not stay in L2 (LOOP_L2_BYTES)
+ *   and the staged form below does not take it (rows not a multiple of 16 bytes, or
+ *   row-stage=0), is split over a thread-block cluster of cdiv(its length, MAX_ROW)
+ *   blocks, each holding MAX_ROW columns on chip (the reductions combined across the
+ *   cluster: rows.c);
+ * - else a loop steps over half the row's power of two, at most LOOP_BLOCK, with
+ *   LOOP_WARPS: big programs keep few rows in flight, so each row stays in L2 between its
+ *   passes. */
+#define MAX_ROW 32768
+#define MAX_LIVE 128
+#define LOOP_BLOCK 32768
+#define LOOP_WARPS 32
+#define LOOP_INFLIGHT 128
+/* The looped form's L2 budget: its re-reads hit L2 while the rows in flight (one an SM)
+ * hold at most this many bytes of inputs that vary by row (H100, 2048 x 65536 bf16, 132
+ * rows in flight: softmax's 17 MB all hit; residual + rms_norm's 35 MB miss a third of the
+ * time, and split over clusters it runs 1.34x faster; softmax split: 0.86x,
+ * bench/2026-11-26-h100-rows.md). Half the 50 MB L2 of H100 and H200. */
+#define LOOP_L2_BYTES (25LL << 20)
+/* A cluster's block holds 64 elements a thread on 512 threads (128 registers a thread at
+ * most): its output needs the row in f32 (64 registers) and each weight's packed row (16
+ * registers a byte of element), within this many (layer_norm's weight and bias, 64 + 64:
+ * spills, 0.72x of the looped form at 512 x 131072; rms_norm's weight, 64 + 32: 1.05x). */
+#define CLUSTER_REGS 112
+/* The looped form's online pair (rows.c, 4a': softmax's sum of exp(x - max) in its max's
+ * loop, two block reductions a step) saves a pass over the row but holds each step's
+ * values across both reductions: they take at most this many bytes a thread as f32
+ * (half of 32 warps' 64 registers; two chunks of 32 spill 128 bytes). It runs where the
+ * three-pass form's reduction loop takes more than one step a row (one step: its second
+ * pass re-reads what the first just read). H100, tt-run us, three passes -> online
+ * (bench/2026-11-26-h100-online-rows.md): softmax bf16 1024 x 98304 310 -> 177, 300 x
+ * 70001 180 -> 122, f32 1024 x 40000 192 -> 148; one step a row: 2048 x 65536 213 ->
+ * 219, 4096 x 40000 258 -> 394. Rows past L2 stay split over clusters (f32 2048 x 65536:
+ * 459 split, 526 online). */
+#define ONLINE_BYTES 128
+
+/* The staged form (rows.c, 3'): a long row whose on-chip form holds fewer than two rows
+ * an SM, where the SM's shared memory holds at least two, is copied there once and each
+ * pass reads it there; it walks the row in chunks of STAGE_BLOCK elements on STAGE_WARPS
+ * warps, one chunk a step (shared-memory reads need no loads in flight). The on-chip form
+ * takes about ONCHIP_REG_BYTES bytes of registers an element of each input that varies by
+ * row (ptxas: 95-128 registers a thread holding 64 bf16 elements of one such input,
+ * softmax and the norms at 32768 columns: one 512-thread block an SM, 65,536 registers).
+ * H200, tt-run, 4096 x 32768 bf16 softmax: on chip 166.8 us (77% of copy), a hand-written
+ * staged kernel 137.0 (93.5%; bench/2026-11-27-h200-rows-staged.md). Rows with two or
+ * more inputs that vary by row stay on chip: each row's loads are long enough to cover
+ * its reductions (residual + rms_norm 4096 x 16384, H200: on chip 95.7 us, staged 104.5;
+ * at 32768 on chip 99.7-101.6% of copy; same file, run 3). Rows past the looped form's
+ * L2 budget (LOOP_L2_BYTES) are staged too, over the fewest cluster blocks whose parts two
+ * fit an SM: read from DRAM once, two or three blocks an SM overlap each other's copies,
+ * where the register cluster form holds one half-row an SM and the looped form re-reads
+ * DRAM (H200, row-stage=2 against the default: rms_norm 1024 x 131072 0.73x the time,
+ * softmax 512 x 131072 0.76x, layer_norm 1024 x 131072 0.87x, residual + rms_norm 2048,
+ * 1000 and 512 rows of 65536-98304 0.93x-0.98x; H100: softmax 512 x 131072 0.78x,
+ * residual + rms_norm 300 x 70000 0.59x, 512 x 131072 0.97x, 2048 x 65536 0.95x-1.05x
+ * in two runs; bench/2026-11-27-h200-rows-past-l2.md). */
+/* Few long rows (a static M under 3/8 of the SM count, rows past 16384 elements) are
+ * staged over the fewest cluster blocks (up to the `cluster` option) that give a program
+ * an SM, each block's part at least FEW_PART_CHUNKS chunks: the looped or staged form
+ * keeps one SM a row busy, each waiting on its own loads. H200, bf16, the default
+ * against the split (bench/2026-11-27-h200-rows-few.md, runs 1, 3; softmax, layer_norm,
+ * rms_norm): 8-48 rows of 32768-131072 0.34x-0.92x the time (8 x 65536 softmax 10.0 ->
+ * 4.3 us, 16 x 131072 20.4 -> 7.4, 48 x 65536 layer_norm 9.5 -> 7.6); at 64 rows (48%
+ * of the SMs) it went either way (0.78x-1.23x), at 100-200 it lost (1.02x-1.97x);
+ * parts of one 4096-element chunk lost to parts of two (32 x 32768: 0.87x-1.02x against
+ * 0.76x-0.91x). H100 (run 6): 8-48 rows 0.39x-0.94x. */
+/* The same split, at any M within the L2 budget, takes a looped row whose last chunk is
+ * partial and whose reductions take more than one step (the row's chunks past the chunks
+ * in flight, chunksInFlight): H200, bf16, row-stage=2 against the looped form
+ * (bench/2026-11-27-h200-rows-few.md, run 4): 512 rows of 70000, 80000, 90000 and 2000 x
+ * 70000: layer_norm 0.40x-0.48x the time, softmax and log_softmax 0.57x-0.89x, rms_norm
+ * 0.82x-0.87x; f32 512 x 40000 / 45000 0.70x-0.96x; not where the chunks are whole (512 x
+ * 98304: 0.97x-1.11x) or one step takes the row (512 x 60000, two chunks a step: 0.94x-
+ * 1.10x). H100 (run 6): 512 x 70000-80000, 2000 x 70000 0.41x-0.90x. */
+#define FEW_ROWS_8THS 3
+#define FEW_PART_CHUNKS 2
+#define STAGE_BLOCK 4096
+#define STAGE_WARPS 16
+#define ONCHIP_REG_BYTES 6
+#define STAGE_OUT_BYTES 64
+#define STAGE_SCRATCH 1024 /* a block's reduction scratch and the hardware's 1 KiB */
+/* An on-chip row kernel asks for the programs an SM whose registers give each thread
+ * ONCHIP_REG_SLACK times its row's f32 registers (elements a thread x inputs that vary
+ * by row): ptxas otherwise spends what a lower count allows (layer_norm 8192 x 8192: 162
+ * registers, 3 programs an SM, 70.5 us; capped at 128, 4 programs, no spills, 66.8;
+ * every other bench_rows kernel within 128 already; H200,
+ * bench/2026-11-27-h200-rows-staged.md). */
+#define ONCHIP_REG_SLACK 2
+
+static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* The looped form's block for a row of power of two `fit` (an argmax's loops hold 16
+ * elements a thread: at 32 ptxas spills), and its warps (16 elements a thread). */
+static int64_t loopBlock(int64_t fit, bool arg) {
+  int64_t most = LOOP_BLOCK / (arg ? 2 : 1);
+  return fit / 2 < most ? fit / 2 : most;
+}
+static int64_t loopWarps(int64_t block) { return clampI(block / 32 / 16, 1, LOOP_WARPS); }
+
+Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
+                           int64_t rowStage, bool loopedArg, int64_t stageRegs) {
+  Geometry geo = {.block = block,
+                  .warps = warps,
+                  .rowsPerProgram = 1,
+                  .chunksPerStep = 1,
+                  .chunksPerStepOut = 1,
+                  .rowStage = rowStage,
+                  .loopedArg = loopedArg,
+                  .stageRegs = stageRegs,
+                  .cluster = row ? cluster : 1}; /* rows: the most; tileRowGeometry picks */
+  geo.row = row; /* tileRowGeometry fills the rest */
+  if (!geo.row) { /* elementwise defaults: 1024 elements, up to 4 warps */
+    geo.block = block ? block : 1024;
+    geo.warps = warps ? warps : clampI(geo.block / 32, 1, 4);
+  }
+  return geo;
+}
+
+/* True when body holds an argmax/argmin: its rows stay on chip up to MAX_ROW whatever
+ * their registers (emit.c), and past MAX_ROW take the looped form under the looped-arg
+ * option (one pass: rows.c, step 4a''), staged only as few rows split over a cluster. */
+static MlirOperation argReduction(MlirBlock body) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttPrimKind(op) == TT_PRIM_ARGREDUCE)
+      return op;
+  return (MlirOperation){NULL};
+}
+
+/* The inputs of a row fusion that differ from row to row (more than one row of
+ * elements, or a dynamic size): their loads are hoisted to the kernel's start (emit.c,
+ * 5b), so their registers are held across the reductions. A vector broadcast along the
+ * rows (a norm's weight) is loaded where it is used. *bytes: the register bytes an
+ * element of each varying input takes, summed; *allBytes: the same over every row-length
+ * input (weights too); *memBytes: the bytes of an element of each varying input, summed. */
+static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t rows,
+                                int64_t rowRank, int64_t *bytes, int64_t *allBytes,
+                                int64_t *memBytes) {
+  int64_t n = 0;
+  *bytes = *allBytes = *memBytes = 0;
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
+    int64_t shape[TT_MAX_RANK], numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
+    /* one row (M = 1): the input of the rows' rank is the row, not a weight */
+    bool varies = numel < 0 || numel > rowLen ||
+                  (rows == 1 && numel == rowLen && ttTensorShape(t, shape) == rowRank);
+    if (varies)
+      *memBytes += eb;
+    if (rowLen * eb % 16 != 0 && eb < 4)
+      eb = 4; /* rows off 16-byte alignment load element by element, a register each */
+    if (varies) {
+      n++;
+      *bytes += eb;
+    }
+    if (numel < 0 || numel >= rowLen)
+      *allBytes += eb;
+  }
+  return n;
+}
+
+/* Chunks a loop step of a looped row kernel computes: the most (a power of two, no more
+ * than the row has) whose loads, `bytes` an element of a chunk, stay within LOOP_INFLIGHT
+ * bytes a thread; for a reduction loop (`whole`) also a divisor of the row's chunks, so
+ * that no step holds a chunk wholly past the row (its selects and adds cost a chunk of
+ * math for nothing: H100, 512 x 90000 bf16, two chunks a step against one: rms_norm
+ * 103.4 -> 93.8 us, layer_norm 216.7 -> 200.7; the output loop keeps two, softmax 1024 x
+ * 98304 176.7 against 185.4 with one; bench/2026-11-26-h100-online-rows.md). */
+static int64_t chunksInFlight(const Geometry *g, int64_t bytes, bool whole) {
+  int64_t chunks = 1, all = (g->rowLen + g->block - 1) / g->block;
+  while (bytes > 0 && chunks * 2 <= all && (!whole || all % (chunks * 2) == 0) &&
+         chunks * 2 * g->block / (32 * g->warps) * bytes <= LOOP_INFLIGHT)
+    chunks *= 2;
+  return chunks;
+}
+
+/* Chunks a loop step of an online pair (rows.c, step 4a') computes: the most whose
+ * values take, as f32, at most ONLINE_BYTES a thread; at least one, at most
+ * chunksPerStep. */
+int64_t tileOnlineChunks(const Geometry *g) {
+  int64_t chunks = 1, perThread = g->block / (32 * g->warps);
+  while (chunks * 2 <= g->chunksPerStep && chunks * 2 * perThread * 4 <= ONLINE_BYTES)
+    chunks *= 2;
+  return chunks;
+}
+
+bool tileStageable(MlirType t, const Geometry *g) {
+  int64_t shape[TT_MAX_RANK], eb = ttDtypeBytes(t);
+  int64_t r = ttTensorShape(t, shape);
+  if (r != g->rowRank || r < 1 || shape[r - 1] != g->rowLen || eb < 1 || g->rowLen * eb % 16)
+    return false;
+  int64_t numel = ttTensorNumel(t); /* full rows of the row space (a dynamic M: any) */
+  return numel < 0 ? g->rows < 0 : g->rows > 0 && numel == g->rows * g->rowLen;
+}
+
+/* Bytes of shared memory the staged form holds a block's part of a row in (`part`
+ * columns): each stageable input's part, in chunks of `block` elements with the
+ * lowering's 16-byte pad a chunk (ttSmemTileBytes). */
+static int64_t stageBytes(MlirBlock body, const Geometry *g, int64_t block, int64_t part) {
+  int64_t bytes = 0, chunks = (part + block - 1) / block;
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
+    if (tileStageable(t, g))
+      bytes += chunks * ttSmemTileBytes(1, block, ttDtypeBytes(t));
+  }
+  return bytes;
+}
+
+/* Makes g the staged form: chunks of `block` on up to STAGE_WARPS warps (or the
+ * num-warps option), each of `cluster` blocks holding `part` columns of the row. */
+static void stageRows(Geometry *g, int64_t block, int64_t part, int64_t cluster) {
+  g->staged = true;
+  g->block = block;
+  g->partLen = part;
+  g->cluster = cluster;
+  g->warps = g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS);
+}
+
+/* The staged form's output loop reads the staged inputs from shared memory, but the
+ * others (a norm's weight and bias, `bytes` an element) from global memory, whose latency
+ * one chunk a step leaves exposed: it takes the most chunks a step (a power of two
+ * dividing the `slots`, `per` elements a thread a chunk) whose weight loads stay within
+ * STAGE_OUT_BYTES a thread, their loads issued together (emit.c, 5b). */
+static int64_t stagedOutChunks(int64_t per, int64_t slots, int64_t bytes) {
+  int64_t u = 1;
+  while (bytes > 0 && slots % (2 * u) == 0 && 2 * u * per * bytes <= STAGE_OUT_BYTES)
+    u *= 2;
+  return u;
+}
+
+/* The levels of dependent row reductions in body (emitLevels' loops: softmax's max, then
+ * its sum; rms_norm's one sum). */
+static int reductionLevels(MlirBlock body) {
+  TtPtrIndex depth = {0}; /* op -> its level (the most among its operands, +1 a reduction) */
+  int most = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    int d = 0;
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
+      MlirValue x = mlirOperationGetOperand(op, k);
+      int dx = mlirValueIsAOpResult(x) ? ttPtrIndexFind(&depth, mlirOpResultGetOwner(x).ptr) : 0;
+      d = dx > d ? dx : d;
+    }
+    d += ttPrimIsRowReduction(op);
+    most = d > most ? d : most;
+    ttPtrIndexPut(&depth, op.ptr, d);
+  }
+  ttPtrIndexDestroy(&depth);
+  return most;
+}
+
+/* The staged form with the row's last chunks held in registers (rows.c, 3''): a row
+ * whose shared-memory form fits an SM once but not twice keeps its last chunks in
+ * registers, as few as leave a part two blocks fit (the lowering counts a block's
+ * buffers and 2 KiB, kernel.c's ctasPerSm) and a multiple of the output loop's step
+ * (stagedOutChunks, `weightBytes` an element), within stage-regs bytes a thread: two
+ * blocks an SM overlap one row's copy with the other's passes, where one block an SM
+ * waits on each row's copy. The caller takes it for rows of two or more reduction
+ * levels, whose looped form reads the row three times. H200, against that looped form
+ * (bench/2026-11-27-h200-rows-regs.md, run B): softmax 2048 x 65536 bf16 (13 chunks in
+ * shared memory, 3 in registers) 188.9 -> 136.9 us, log_softmax 0.78x, layer_norm 0.96x,
+ * softmax 2048 x 60000 0.75x, f32 1024 x 30000 0.89x; rms_norm's one level 1.03x-1.04x
+ * slower (H100, run A: 1.02x-1.10x). Hand-written probes: 128 bytes a thread (8 chunks)
+ * spilled at 64 registers; one block an SM of the whole row ran 72.7% of copy on the
+ * H200. Returns whether g took it. */
+static bool stageWithRegisters(MlirBlock body, Geometry *g, int64_t block, int64_t smem,
+                               int64_t weightBytes) {
+  int64_t chunks = (g->rowLen + block - 1) / block, eb = 0;
+  int64_t threads = 32 * (g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS));
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
+    eb += tileStageable(t, g) ? ttDtypeBytes(t) : 0;
+  }
+  /* slots a multiple of the output loop's chunks a step (stagedOutChunks) */
+  int64_t step = stagedOutChunks(block / threads, 1 << 30, weightBytes);
+  for (int64_t rc = 1; eb > 0 && rc < chunks && rc * block * eb / threads <= g->stageRegs; rc++)
+    if ((chunks - rc) % step == 0 &&
+        smem / (stageBytes(body, g, block, (chunks - rc) * block) + 2 * STAGE_SCRATCH) >= 2) {
+      stageRows(g, block, chunks * block, 1);
+      g->regChunks = rc;
+      return true;
+    }
+  return false;
+}
+
+/* True when every row reduction of body gives f32 (what tile.cluster_reduce combines; an
+ * argmax/argmin's index comes from f32 reductions too). */
+static bool f32Reductions(MlirBlock body) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ttPrimIsRowReduction(op) && ttPrimKind(op) != TT_PRIM_ARGREDUCE && /* (f32 inside) */
+        !mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0)))))
+      return false;
+  return true;
+}
+
+/* Step 1 for a row fusion: the row shape (from its first reduction) and the block, from
+ * `block-size`/`num-warps` when given, else by the defaults above; a block shorter than
+ * the row makes the kernel looped. Short rows: several per program, so a program moves
+ * at least ~1024 elements. */
+bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!ttPrimIsRowReduction(op))
+      continue;
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
+    int64_t shape[TT_MAX_RANK], r = ttTensorShape(t, shape);
+    if (shape[r - 1] < 0) { /* a 1-D dynamic operand: its one dim is the row */
+      ttEmitError(op, "tile: a reduction along a dynamic dimension that is the last (a 1-D "
+                      "tensor<?>: the row's length known at run time only) is not supported "
+                      "yet; reduce a static last dimension, or over the leading dimension of "
+                      "a 2-D tensor<?xN> (a column kernel)");
+      return false;
+    }
+    g->rowLen = shape[r - 1];
+    g->rowRank = r;
+    g->rows = tileIsDynamic(t) ? -1 : ttTensorNumel(t) / g->rowLen; /* -1: at run time */
+    int64_t fit = 32;
+    while (fit < g->rowLen)
+      fit *= 2;
+    int64_t perThread = fit >= 8192 ? 64 : 16;
+    int64_t onChipWarps = clampI(fit / perThread / 32, 1, 32);
+    int64_t rowBytes, allBytes, memBytes; /* rowVaryingInputs' */
+    int64_t varying =
+        rowVaryingInputs(body, g->rowLen, g->rows, r, &rowBytes, &allBytes, &memBytes);
+    int64_t sms = ttTargetDefault()->numSms, inFlight = g->rows < 0 || g->rows > sms ? sms : g->rows;
+    int64_t live = fit / (32 * onChipWarps) * varying;
+    MlirOperation arg = argReduction(body);
+    if (!mlirOperationIsNull(arg) && g->rowLen > ((int64_t)1 << 24)) {
+      ttEmitError(arg, "tile: argmax/argmin over rows of more than 2^24 elements (%lld) is "
+                       "not supported: the column index is found in f32",
+                  (long long)g->rowLen);
+      return false;
+    }
+    bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || !mlirOperationIsNull(arg));
+    /* The staged form where the SM's shared memory holds more rows than its registers
+     * (row-stage=1: and they hold fewer than two, a row whole, or the rows in flight pass
+     * the L2 budget, split over a cluster as for 2; 2: wherever a row fits
+     * whole two an SM, else split over the fewest blocks of a cluster whose parts do (up
+     * to the `cluster` option; a static M, f32 reductions), else whole where one fits).
+     * The split within the L2 budget is not the default: at 65536 columns it ran 0.95x-
+     * 1.04x the looped form on an H100 and 0.90x-1.05x on an H200
+     * (bench/2026-11-27-h200-rows-staged.md, run 2; bench/2026-11-27-h200-rows-past-l2.md). */
+    int64_t maxCluster = g->cluster;
+    g->cluster = 1;
+    int64_t sblock = fit / 2 < STAGE_BLOCK ? fit / 2 : STAGE_BLOCK;
+    int64_t smem = (int64_t)ttTargetDefault()->smemSmKiB * 1024;
+    int64_t onChipRows = /* registers: 65,536 of 4 bytes an SM */
+        onChip ? (int64_t)65536 * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES) : 1;
+    /* a static M whose rows in flight (one an SM) pass the looped form's L2 budget */
+    bool pastL2 = g->rows > 0 && inFlight * g->rowLen * memBytes > LOOP_L2_BYTES;
+    /* few rows: a static M of long rows that would keep under FEW_ROWS_8THS / 8 of the
+     * SMs busy, split until there is a program an SM (parts of FEW_PART_CHUNKS chunks) */
+    bool few = g->rows > 0 && g->rows * 8 < FEW_ROWS_8THS * sms && fit > MAX_ROW / 2;
+    /* an argmax/argmin reads its row once (rows.c 4a''): staging pays only as the few-rows
+     * split over a cluster, each block a part and the (max, column) combined across it */
+    bool isArg = !mlirOperationIsNull(arg);
+    bool mayStage = !g->block && (!isArg || (few && fit > MAX_ROW)) && g->rowStage > 0;
+    /* a looped row with a tail chunk whose reductions take more than one step a row */
+    Geometry loopG = *g;
+    loopG.block = loopBlock(fit, false);
+    loopG.warps = g->warps ? g->warps : loopWarps(loopG.block);
+    bool tail = g->rows > 0 && fit > MAX_ROW && g->rowLen % loopG.block != 0 &&
+                (g->rowLen + loopG.block - 1) / loopG.block > chunksInFlight(&loopG, rowBytes, true);
+    bool split = isArg ? few : g->rowStage == 2 || pastL2 || few || tail;
+    int64_t lastC = split ? maxCluster : 1, bestC = 0, bestPart = 0;
+    for (int64_t c = isArg ? 2 : 1; mayStage && c <= lastC; c *= 2) {
+      if (c > 1 && (g->rows < 1 || !f32Reductions(body)))
+        break;
+      int64_t part = ((g->rowLen + c - 1) / c + sblock - 1) / sblock * sblock;
+      int64_t sbytes = stageBytes(body, g, sblock, part);
+      if (sbytes < 1 || sbytes > ttTargetSmemDynamic(ttTargetDefault()) ||
+          part * (c - 1) >= g->rowLen) /* no block wholly past the row */
+        continue;
+      int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
+      if (stagedRows >= 2 && (split || (onChipRows < 2 && (varying < 2 || !onChip)))) {
+        if (few && c > 1 && part < FEW_PART_CHUNKS * sblock)
+          break;
+        bestC = c, bestPart = part;
+        if (!few || g->rows * c >= sms)
+          break;
+      }
+    }
+    if (bestC)
+      stageRows(g, sblock, bestPart, bestC);
+    else if (mayStage && !isArg && onChipRows < 2 && (varying < 2 || !onChip) &&
+             reductionLevels(body) >= 2)
+      stageWithRegisters(body, g, sblock, smem, allBytes - rowBytes);
+    if (mayStage && g->rowStage == 2 && !g->staged && !isArg) { /* one whole row an SM */
+      int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);
+      if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault()))
+        stageRows(g, sblock, (g->rowLen + sblock - 1) / sblock * sblock, 1);
+    }
+    /* A row past MAX_ROW whose registers would hold it over up to `cluster` blocks (the
+     * option; a static M, no argmax, f32 reductions), where the looped form's re-reads
+     * would not stay in L2 (its rows in flight, one an SM, past LOOP_L2_BYTES): split over
+     * a cluster of them (64 elements a thread). */
+    int64_t parts = (g->rowLen + MAX_ROW - 1) / MAX_ROW; /* no block wholly past the row */
+    if (!g->block && fit > MAX_ROW && parts <= maxCluster && 64 * varying <= MAX_LIVE &&
+        64 + 16 * (allBytes - rowBytes) <= CLUSTER_REGS && pastL2 &&
+        mlirOperationIsNull(arg) && f32Reductions(body)) {
+      g->cluster = parts;
+      g->block = MAX_ROW;
+      onChip = true;
+    }
+    if (!g->block)
+      g->block = onChip ? fit : loopBlock(fit, !mlirOperationIsNull(arg));
+    g->looped = g->staged || g->block * g->cluster < g->rowLen;
+    if (g->looped && !mlirOperationIsNull(arg) && !g->loopedArg) {
+      ttEmitError(arg, "tile: argmax/argmin over rows longer than %d elements is not "
+                       "supported under --tile=looped-arg=0 (1, the default, takes the "
+                       "looped form)",
+                  MAX_ROW);
+      return false;
+    }
+    if (!g->warps)
+      g->warps = g->looped ? loopWarps(g->block)
+                           : clampI(g->block / perThread / 32, 1, 32);
+    g->rowsPerProgram = 1;
+    g->chunksPerStep = chunksInFlight(g, rowBytes, true); /* the reductions read the row */
+    g->chunksPerStepOut = chunksInFlight(g, allBytes, false); /* the output its weights too */
+    g->online = g->looped && tileHasOnlinePair(body) && (g->rowLen + g->block - 1) / g->block > g->chunksPerStep;
+    if (g->staged) { /* passes over shared memory: one chunk a step, one reduction a loop */
+      g->chunksPerStep = 1, g->online = false;
+      g->chunksPerStepOut = g->cluster > 1 ? 1
+                            : stagedOutChunks(g->block / (32 * g->warps),
+                                              g->partLen / g->block - g->regChunks,
+                                              allBytes - rowBytes);
+    }
+    if (!g->looped && g->cluster == 1) { /* registers for that many programs an SM */
+      int64_t regs = g->block / (32 * g->warps) * (varying > 0 ? varying : 1) * ONCHIP_REG_SLACK;
+      int64_t n = 65536 / (32 * g->warps * (regs > 32 ? regs : 32));
+      g->programsPerSm = n >= 2 ? (n < 32 ? n : 32) : 0;
+    }
+    while (!g->looped && g->rowsPerProgram * g->block < 1024 &&
+           (g->rows < 0 || g->rowsPerProgram < g->rows))
+      g->rowsPerProgram *= 2;
+    g->row = true;
+    return true;
+  }
+  ttEmitError(fusion, "tile: a row fusion must contain a reduction over the last dimension");
+  return false;
+}
