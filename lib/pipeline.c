@@ -217,6 +217,13 @@ static const TtPassOption pipelineOptions[] = {
          "1 where one block fills an SM's shared memory and the dot tile has 128 rows, or 64 on 4 "
          "or more stages, else 0",
          -1, -1, 1, NULL},
+    [TT_PIPELINE_ROW_LOADS] =
+        {"row-loads",
+         "row kernels: 1: each chunk loop of the staged form (--tile's row-stage) that loads "
+         "from global memory (a norm's weight and bias) issues the next step's loads at the "
+         "top of each step, carried in registers (the registers form, two stages); 0: each "
+         "step waits on its own loads (the default until timed on a GPU)",
+         0, 0, 1, NULL},
 };
 
 static const TtPassOption pdlOptions[] = {

@@ -1,4 +1,5 @@
-/* pipeline.c - the --pipeline pass: software pipelining of a dot kernel's K loop.
+/* pipeline.c - the --pipeline pass: software pipelining of a dot kernel's K loop (and,
+ * under row-loads=1, of the staged row form's chunk loops that load from global memory).
  *
  * Without it, each step of the K loop loads its A and B tiles and then waits for them
  * before the tile.dot: per program, memory and tensor cores take turns. With num-stages =
@@ -54,6 +55,10 @@
  *     body), and a hopper.wgmma_wait {pending = 0} follows the loop. The loads run S - 2
  *     steps ahead of the wgmma instead of S - 1; for num-stages = 0 on a grid past one
  *     wave S grows by one where the rings still fit.
+ * Row kernels (option row-loads=1): each chunk loop of --tile's staged row form (it reads
+ * a staged row's slots) that also loads from global memory (a norm's weight and bias, one
+ * latency a step otherwise) takes steps 1-4 in the registers form with S = 2 (stagedRowLoop,
+ * pipelineKernel); a loop whose loads do not qualify for step 1 is left as it is.
  */
 #include "tt.h"
 
@@ -518,18 +523,11 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
 }
 
 /* Steps 1-5 for one kernel. */
-static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int64_t stages,
-                           int form, int wgmmaInFlight) {
+/* Steps 1-4 for one loop of kernel (its entry block kbody). */
+static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirOperation loop,
+                         int64_t stages, int form, int wgmmaInFlight) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
-  MlirOperation loop = ttDotLoop(kbody);
-  if (mlirOperationIsNull(loop) || !mlirAttributeIsNull(ttOpAttr(kernel, "tile.num_stages")))
-    return true;
   MlirContext ctx = mlirOperationGetContext(kernel);
-  if (stages == 1) { /* recorded, so that a later default run (tt-translate) leaves it */
-    mlirOperationSetAttributeByName(kernel, ttStrRef("tile.num_stages"),
-                                    ttIntAttr(ctx, 1, ttI32(ctx)));
-    return true;
-  }
   MlirLocation loc = mlirOperationGetLocation(loop);
   MlirBlock body = ttForBody(loop);
   LoadSlice *s = ttAlloc(sizeof(LoadSlice));
@@ -760,6 +758,51 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
   return true;
 }
 
+/* Whether loop is a chunk loop of --tile's staged row form that also loads from global
+ * memory: it reads a staged row's slots (tile.local_load) and has tile.load ops (a norm's
+ * weight and bias; rows.c, 3'). */
+static bool stagedRowLoop(MlirOperation loop) {
+  bool slots = false, loads = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ttForBody(loop)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    slots |= ttOpIs(op, "tile.local_load");
+    loads |= ttOpIs(op, "tile.load");
+  }
+  LoadSlice *s = ttAlloc(sizeof(LoadSlice));
+  bool ok = slots && loads && loadSlice(ttForBody(loop), s); /* (else left as it is) */
+  free(s);
+  return ok;
+}
+
+/* The pass on one kernel: its dot's K loop; or, for a row kernel under row-loads=1, each
+ * chunk loop of the staged form that loads from global memory, in the registers form with
+ * two stages (each step issues the next step's loads, carried by the loop: their latency
+ * overlaps a step's work instead of starting it). */
+static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int64_t stages,
+                           int form, int wgmmaInFlight, bool rowLoads) {
+  MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
+  if (!mlirAttributeIsNull(ttOpAttr(kernel, "tile.num_stages")))
+    return true;
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirOperation loop = ttDotLoop(kbody);
+  if (mlirOperationIsNull(loop)) {
+    for (MlirOperation op = mlirBlockGetFirstOperation(kbody); rowLoads && !mlirOperationIsNull(op);) {
+      MlirOperation next = mlirOperationGetNextInBlock(op); /* (the loop is replaced) */
+      if (ttOpIs(op, "scf.for") && stagedRowLoop(op) &&
+          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0))
+        return false;
+      op = next;
+    }
+    return true;
+  }
+  if (stages == 1) { /* recorded, so that a later default run (tt-translate) leaves it */
+    mlirOperationSetAttributeByName(kernel, ttStrRef("tile.num_stages"),
+                                    ttIntAttr(ctx, 1, ttI32(ctx)));
+    return true;
+  }
+  return pipelineLoop(index, kernel, loop, stages, form, wgmmaInFlight);
+}
+
 bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
   TtModuleIndex index; /* the launchers, indexed once (the pass adds no top-level ops) */
   ttModuleIndexInit(&index, module);
@@ -769,7 +812,8 @@ bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
     if (ttOpIs(op, "func.func") && !mlirAttributeIsNull(ttOpAttr(op, "tile.kernel"))) {
       TtPassOptions o = ttTunedOptions(op, "pipeline", opts); /* a tuning cache's, where used */
       ok = pipelineKernel(&index, op, o.v[TT_PIPELINE_NUM_STAGES],
-                          (int)o.v[TT_PIPELINE_STAGE_IN], (int)o.v[TT_PIPELINE_WGMMA_IN_FLIGHT]);
+                          (int)o.v[TT_PIPELINE_STAGE_IN], (int)o.v[TT_PIPELINE_WGMMA_IN_FLIGHT],
+                          o.v[TT_PIPELINE_ROW_LOADS] == 1);
     }
   }
   ttModuleIndexDestroy(&index);

@@ -10,6 +10,10 @@
 #   OUTDIR/def/, OUTDIR/noregs/   the timed set by the default rule and with stage-regs=0
 #                    (the looped form those rows took before), same names:
 #                    scripts/bench_row_variants.sh TT_RUN ROUNDS def=... noregs=...
+#   OUTDIR/rl-def/, OUTDIR/rl-on/   staged rows with weights (norms) by default and with
+#                    --pipeline=row-loads=1 (the output loop's weight loads a step ahead);
+#                    chk/*_rl: the same option checked (staged, with registers, split
+#                    over a cluster, a dynamic M)
 # Usage: scripts/make-stage-regs-cases.sh [OUTDIR]
 set -euo pipefail
 default_out=stage-regs
@@ -40,6 +44,25 @@ for c in $set_; do
     out=$base/${v%%:*}
     compile "$ex" "$shape" "$src" "${v#*:}"
   done
+done
+# --pipeline=row-loads=1 (after --tile, which tt-translate would run otherwise)
+rowloads() { # name size-tag mlir-text
+  printf '%s\n' "$3" | "$bin/tt-opt" --decompose --fuse --tile --pipeline=row-loads=1 --splitk |
+    "$bin/tt-translate" --ptx -o "$out/$1_$2.ptx"
+}
+mkdir -p "$base/rl-def" "$base/rl-on"
+out=$base/chk
+rowloads layer_norm 4096x32768_rl "$(rows layer_norm 4096 32768)"
+rowloads layer_norm 2048x65536_rl "$(rows layer_norm 2048 65536)"
+rowloads rms_norm 37x32768_rl "$(rows rms_norm 37 32768)"
+rowloads layer_norm 1000x40000_rl "$(rows layer_norm 1000 40000)"
+rowloads rms_norm dynx32768_rl "$(rows rms_norm 1 32768 | sed 's/tensor<1x32768x/tensor<?x32768x/g')"
+printf -- '--dim s0=1\n--dim s0=7\n--dim s0=1000\n' > "$out/rms_norm_dynx32768_rl.runs"
+for c in layer_norm:4096x32768 rms_norm:4096x32768 layer_norm:1000x40000 rms_norm:300x32768 \
+         layer_norm:2048x65536 layer_norm:1000x65536 residual_rms_norm:2048x65536; do
+  ex=${c%%:*}; shape=${c#*:}; src=$(rows "$ex" "${shape%x*}" "${shape#*x}")
+  out=$base/rl-def; compile "$ex" "$shape" "$src"
+  out=$base/rl-on; rowloads "$ex" "$shape" "$src"
 done
 out=$base
 ls "$base"/chk/*.ptx | wc -l
