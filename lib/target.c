@@ -64,3 +64,7 @@ int64_t ttTargetSmemDynamic(const TtTarget *t) { return (int64_t)(t->smemBlockKi
 int64_t ttTargetSmemTwoBlocks(const TtTarget *t) {
   return (int64_t)(t->smemSmKiB / 2 - 1) * 1024;
 }
+
+int64_t ttTargetBlocksBySmem(const TtTarget *t, int64_t bytes) {
+  return (int64_t)t->smemSmKiB * 1024 / (bytes + 2048);
+}

@@ -37,5 +37,10 @@ int64_t ttTargetSmemDynamic(const TtTarget *t);
 /* Shared memory each of two blocks on one SM may have (bytes): half the SM's, less the
  * 1 KiB the hardware reserves per block. */
 int64_t ttTargetSmemTwoBlocks(const TtTarget *t);
+/* The blocks an SM's shared memory holds of a kernel with `bytes` of buffers a block: each
+ * block also takes the 1 KiB the hardware reserves and up to 1 KiB of static scratch
+ * (reductions, barriers). Row geometry (--tile's staged form) and the lowering's
+ * programs an SM (ptxas's .minnctapersm) both count with it. */
+int64_t ttTargetBlocksBySmem(const TtTarget *t, int64_t bytes);
 
 #endif

@@ -44,7 +44,7 @@
 static int64_t ctasPerSm(const Lower *l, int64_t ringBytes, int64_t asked) {
   int64_t n = MAX_THREADS_PER_SM / (l->T * l->REPS);
   n = n > asked ? n : asked;
-  int64_t bySmem = ringBytes ? (int64_t)l->target->smemSmKiB * 1024 / (ringBytes + 2048) : 32;
+  int64_t bySmem = ringBytes ? ttTargetBlocksBySmem(l->target, ringBytes) : 32;
   n = n < bySmem ? n : bySmem;
   return n < 1 ? 1 : n > 32 ? 32 : n;
 }

@@ -101,7 +101,6 @@
 #define STAGE_WARPS 16
 #define ONCHIP_REG_BYTES 6
 #define STAGE_OUT_BYTES 64
-#define STAGE_SCRATCH 1024 /* a block's reduction scratch and the hardware's 1 KiB */
 /* An on-chip row kernel asks for the programs an SM whose registers give each thread
  * ONCHIP_REG_SLACK times its row's f32 registers (elements a thread x inputs that vary
  * by row): ptxas otherwise spends what a lower count allows (layer_norm 8192 x 8192: 162
@@ -273,8 +272,8 @@ static int reductionLevels(MlirBlock body) {
 
 /* The staged form with the row's last chunks held in registers (rows.c, 3''): a row
  * whose shared-memory form fits an SM once but not twice keeps its last chunks in
- * registers, as few as leave a part two blocks fit (the lowering counts a block's
- * buffers and 2 KiB, kernel.c's ctasPerSm) and a multiple of the output loop's step
+ * registers, as few as leave a part two blocks fit (ttTargetBlocksBySmem, as the
+ * lowering counts) and a multiple of the output loop's step
  * (stagedOutChunks, `weightBytes` an element), within stage-regs bytes a thread: two
  * blocks an SM overlap one row's copy with the other's passes, where one block an SM
  * waits on each row's copy. The caller takes it for rows of two or more reduction
@@ -285,7 +284,7 @@ static int reductionLevels(MlirBlock body) {
  * slower (H100, run A: 1.02x-1.10x). Hand-written probes: 128 bytes a thread (8 chunks)
  * spilled at 64 registers; one block an SM of the whole row ran 72.7% of copy on the
  * H200. Returns whether g took it. */
-static bool stageWithRegisters(MlirBlock body, Geometry *g, int64_t block, int64_t smem,
+static bool stageWithRegisters(MlirBlock body, Geometry *g, int64_t block,
                                int64_t weightBytes) {
   int64_t chunks = (g->rowLen + block - 1) / block, eb = 0;
   int64_t threads = 32 * (g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS));
@@ -297,7 +296,7 @@ static bool stageWithRegisters(MlirBlock body, Geometry *g, int64_t block, int64
   int64_t step = stagedOutChunks(block / threads, 1 << 30, weightBytes);
   for (int64_t rc = 1; eb > 0 && rc < chunks && rc * block * eb / threads <= g->stageRegs; rc++)
     if ((chunks - rc) % step == 0 &&
-        smem / (stageBytes(body, g, block, (chunks - rc) * block) + 2 * STAGE_SCRATCH) >= 2) {
+        ttTargetBlocksBySmem(ttTargetDefault(), stageBytes(body, g, block, (chunks - rc) * block)) >= 2) {
       stageRows(g, block, chunks * block, 1);
       g->regChunks = rc;
       return true;
@@ -366,7 +365,6 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t maxCluster = g->cluster;
     g->cluster = 1;
     int64_t sblock = fit / 2 < STAGE_BLOCK ? fit / 2 : STAGE_BLOCK;
-    int64_t smem = (int64_t)ttTargetDefault()->smemSmKiB * 1024;
     int64_t onChipRows = /* registers: 65,536 of 4 bytes an SM */
         onChip ? (int64_t)65536 * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES) : 1;
     /* a static M whose rows in flight (one an SM) pass the looped form's L2 budget */
@@ -394,7 +392,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       if (sbytes < 1 || sbytes > ttTargetSmemDynamic(ttTargetDefault()) ||
           part * (c - 1) >= g->rowLen) /* no block wholly past the row */
         continue;
-      int64_t stagedRows = smem / (sbytes + STAGE_SCRATCH);
+      int64_t stagedRows = ttTargetBlocksBySmem(ttTargetDefault(), sbytes); /* as the lowering */
       if (stagedRows >= 2 && (split || (onChipRows < 2 && (varying < 2 || !onChip)))) {
         if (few && c > 1 && part < FEW_PART_CHUNKS * sblock)
           break;
@@ -407,7 +405,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       stageRows(g, sblock, bestPart, bestC);
     else if (mayStage && !isArg && onChipRows < 2 && (varying < 2 || !onChip) &&
              reductionLevels(body) >= 2)
-      stageWithRegisters(body, g, sblock, smem, allBytes - rowBytes);
+      stageWithRegisters(body, g, sblock, allBytes - rowBytes);
     if (mayStage && g->rowStage == 2 && !g->staged && !isArg) { /* one whole row an SM */
       int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);
       if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault()))

@@ -136,3 +136,18 @@ func.func @softmax_unaligned(%x: tensor<3x70001xbf16>) -> tensor<3x70001xbf16> {
   %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<3x70001xbf16>) -> tensor<3x70001xbf16>
   return %y : tensor<3x70001xbf16>
 }
+
+// -----
+
+// 57344 columns: 14 chunks (114912 bytes) would fit two blocks an SM but for each block's
+// reserved and static shared memory, which the lowering counts (ttTargetBlocksBySmem):
+// the geometry counts the same way, so the row keeps its last chunk in registers and the
+// kernel asks for two blocks an SM (before, it was staged whole while the lowering asked
+// ptxas for one).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-COUNT-1: "tile.load"(%arg0
+// CHECK: "tile.local_alloc"() : () -> memref<13x1x4096xbf16, 3>
+func.func @softmax_57344(%x: tensor<4096x57344xbf16>) -> tensor<4096x57344xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<4096x57344xbf16>) -> tensor<4096x57344xbf16>
+  return %y : tensor<4096x57344xbf16>
+}
