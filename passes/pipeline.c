@@ -522,8 +522,7 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
   }
 }
 
-/* Steps 1-5 for one kernel. */
-/* Steps 1-4 for one loop of kernel (its entry block kbody). */
+/* Steps 1-5 for one loop of kernel (the K loop, or a row kernel's chunk loop). */
 static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirOperation loop,
                          int64_t stages, int form, int wgmmaInFlight) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
