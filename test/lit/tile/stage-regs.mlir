@@ -3,6 +3,7 @@
 // RUN: awk '/^func.func @softmax_regs/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --splitk | tt-translate --ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: awk '/^func.func @softmax_57344/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --splitk | tt-translate --ptx | FileCheck %s --check-prefix=PTX57
 
 // The staged form with the row's last chunks in registers (passes/tile/rows.c, 3'';
 // geometry-rows.c, stageWithRegisters): a softmax row of 65536 bf16 is 16 chunks of 4096
@@ -147,6 +148,8 @@ func.func @softmax_unaligned(%x: tensor<3x70001xbf16>) -> tensor<3x70001xbf16> {
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-COUNT-1: "tile.load"(%arg0
 // CHECK: "tile.local_alloc"() : () -> memref<13x1x4096xbf16, 3>
+// PTX57: .maxntid 512, 1, 1
+// PTX57-NEXT: .minnctapersm 2
 func.func @softmax_57344(%x: tensor<4096x57344xbf16>) -> tensor<4096x57344xbf16> {
   %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<4096x57344xbf16>) -> tensor<4096x57344xbf16>
   return %y : tensor<4096x57344xbf16>
