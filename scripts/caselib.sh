@@ -61,6 +61,8 @@ MLIR
 rows() { # example M N: the row example (written at 8192x8192 bf16) at M x N
   sed -e "s/8192x8192/$2x$3/g" -e "s/tensor<8192xbf16>/tensor<$3xbf16>/g" "$root/examples/$1_bf16.mlir"
 }
+f32rows() { rows "$1" "$2" "$3" | sed 's/bf16/f32/g'; } # the same rows in f32
+dynrows() { rows "$1" 1 "$2" | sed "s/tensor<1x$2x/tensor<?x$2x/g"; } # name N: M dynamic
 tt_ptx() { # name mlir-text [passes after --decompose --fuse] -> OUTDIR/name.ptx
   local name=$1 text=$2
   shift 2

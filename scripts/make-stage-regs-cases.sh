@@ -19,7 +19,6 @@ set -euo pipefail
 default_out=stage-regs
 source "$(dirname "$0")/caselib.sh"
 base=$out
-f32rows() { rows "$1" "$2" "$3" | sed 's/bf16/f32/g'; }
 mkdir -p "$base/chk" "$base/def" "$base/noregs"
 out=$base/chk
 for ex in softmax log_softmax layer_norm rms_norm; do
@@ -31,7 +30,7 @@ compile softmax 1024x30000_f32 "$(f32rows softmax 1024 30000)"
 compile layer_norm 1024x32768_f32 "$(f32rows layer_norm 1024 32768)"
 compile log_softmax 64x65536 "$(rows log_softmax 64 65536)"
 compile softmax 300x65536_f16 "$(rows softmax 300 65536 | sed 's/bf16/f16/g')"
-compile softmax dynx65536 "$(rows softmax 1 65536 | sed 's/tensor<1x65536x/tensor<?x65536x/g')"
+compile softmax dynx65536 "$(dynrows softmax 65536)"
 printf -- '--dim s0=1\n--dim s0=5\n--dim s0=1000\n' > "$out/softmax_dynx65536.runs"
 # the timed set: NAME:SHAPE (f32 rows: NAME:SHAPE_f32)
 set_="softmax:2048x65536 log_softmax:2048x65536 layer_norm:2048x65536 rms_norm:2048x65536
@@ -56,7 +55,7 @@ rowloads layer_norm 4096x32768_rl "$(rows layer_norm 4096 32768)"
 rowloads layer_norm 2048x65536_rl "$(rows layer_norm 2048 65536)"
 rowloads rms_norm 37x32768_rl "$(rows rms_norm 37 32768)"
 rowloads layer_norm 1000x40000_rl "$(rows layer_norm 1000 40000)"
-rowloads rms_norm dynx32768_rl "$(rows rms_norm 1 32768 | sed 's/tensor<1x32768x/tensor<?x32768x/g')"
+rowloads rms_norm dynx32768_rl "$(dynrows rms_norm 32768)"
 printf -- '--dim s0=1\n--dim s0=7\n--dim s0=1000\n' > "$out/rms_norm_dynx32768_rl.runs"
 for c in layer_norm:4096x32768 rms_norm:4096x32768 layer_norm:1000x40000 rms_norm:300x32768 \
          layer_norm:2048x65536 layer_norm:1000x65536 residual_rms_norm:2048x65536; do

@@ -22,8 +22,6 @@ set -euo pipefail
 default_out=staged-rows
 source "$(dirname "$0")/caselib.sh"
 base=$out
-f32rows() { rows "$1" "$2" "$3" | sed 's/bf16/f32/g'; }
-dynrows() { rows "$1" 1 "$2" | sed "s/tensor<1x$2x/tensor<?x$2x/g"; }
 mkdir -p "$base/chk" "$base/def" "$base/off" "$base/on"
 # the check
 out=$base/chk

@@ -227,14 +227,20 @@ static int64_t stageBytes(MlirBlock body, const Geometry *g, int64_t block, int6
   return bytes;
 }
 
-/* Makes g the staged form: chunks of `block` on up to STAGE_WARPS warps (or the
- * num-warps option), each of `cluster` blocks holding `part` columns of the row. */
+/* The staged form's warps for chunks of `block`: up to STAGE_WARPS (or the num-warps
+ * option). */
+static int64_t stageWarps(const Geometry *g, int64_t block) {
+  return g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS);
+}
+
+/* Makes g the staged form: chunks of `block` on stageWarps, each of `cluster` blocks
+ * holding `part` columns of the row. */
 static void stageRows(Geometry *g, int64_t block, int64_t part, int64_t cluster) {
   g->staged = true;
   g->block = block;
   g->partLen = part;
   g->cluster = cluster;
-  g->warps = g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS);
+  g->warps = stageWarps(g, block);
 }
 
 /* The staged form's output loop reads the staged inputs from shared memory, but the
@@ -247,27 +253,6 @@ static int64_t stagedOutChunks(int64_t per, int64_t slots, int64_t bytes) {
   while (bytes > 0 && slots % (2 * u) == 0 && 2 * u * per * bytes <= STAGE_OUT_BYTES)
     u *= 2;
   return u;
-}
-
-/* The levels of dependent row reductions in body (emitLevels' loops: softmax's max, then
- * its sum; rms_norm's one sum). */
-static int reductionLevels(MlirBlock body) {
-  TtPtrIndex depth = {0}; /* op -> its level (the most among its operands, +1 a reduction) */
-  int most = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    int d = 0;
-    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
-      MlirValue x = mlirOperationGetOperand(op, k);
-      int dx = mlirValueIsAOpResult(x) ? ttPtrIndexFind(&depth, mlirOpResultGetOwner(x).ptr) : 0;
-      d = dx > d ? dx : d;
-    }
-    d += ttPrimIsRowReduction(op);
-    most = d > most ? d : most;
-    ttPtrIndexPut(&depth, op.ptr, d);
-  }
-  ttPtrIndexDestroy(&depth);
-  return most;
 }
 
 /* The staged form with the row's last chunks held in registers (rows.c, 3''): a row
@@ -287,7 +272,7 @@ static int reductionLevels(MlirBlock body) {
 static bool stageWithRegisters(MlirBlock body, Geometry *g, int64_t block,
                                int64_t weightBytes) {
   int64_t chunks = (g->rowLen + block - 1) / block, eb = 0;
-  int64_t threads = 32 * (g->warps ? g->warps : clampI(block / 256, 1, STAGE_WARPS));
+  int64_t threads = 32 * stageWarps(g, block);
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
     eb += tileStageable(t, g) ? ttDtypeBytes(t) : 0;
@@ -404,7 +389,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     if (bestC)
       stageRows(g, sblock, bestPart, bestC);
     else if (mayStage && !isArg && onChipRows < 2 && (varying < 2 || !onChip) &&
-             reductionLevels(body) >= 2)
+             tileReductionLevels(body, NULL, NULL, NULL) >= 2)
       stageWithRegisters(body, g, sblock, allBytes - rowBytes);
     if (mayStage && g->rowStage == 2 && !g->staged && !isArg) { /* one whole row an SM */
       int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);

@@ -348,33 +348,45 @@ static void levelChunk(Emit *e, const Level *lv, int64_t u, int64_t U) {
   }
 }
 
-static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,
-                       const Geometry *g) {
-  int n = 0, cap = 16;
-  MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)cap);
-  int *depth = ttAlloc(sizeof(int) * (size_t)cap);
-  int maxLevel = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(fbody); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
+int tileReductionLevels(MlirBlock body, MlirOperation **ops, int **depth, int *n) {
+  TtPtrIndex level = {0}; /* op -> its level, found in O(1) */
+  int count = 0, most = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    count++;
+  MlirOperation *o = ops ? ttAlloc(sizeof(MlirOperation) * (size_t)(count + 1)) : NULL;
+  int *dep = depth ? ttAlloc(sizeof(int) * (size_t)(count + 1)) : NULL, i = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op), i++) {
     int d = 0;
     for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
       MlirValue x = mlirOperationGetOperand(op, k);
-      for (int j = 0; mlirValueIsAOpResult(x) && j < n; j++)
-        if (mlirOperationEqual(ops[j], mlirOpResultGetOwner(x)) && depth[j] > d)
-          d = depth[j];
+      int dx = mlirValueIsAOpResult(x) ? ttPtrIndexFind(&level, mlirOpResultGetOwner(x).ptr) : 0;
+      d = dx > d ? dx : d;
     }
-    if (ttPrimIsRowReduction(op))
-      d++;
-    if (d > maxLevel)
-      maxLevel = d;
-    if (n == cap) {
-      cap *= 2;
-      ops = ttRealloc(ops, sizeof(MlirOperation) * (size_t)cap);
-      depth = ttRealloc(depth, sizeof(int) * (size_t)cap);
-    }
-    ops[n] = op;
-    depth[n++] = d;
+    d += ttPrimIsRowReduction(op);
+    most = d > most ? d : most;
+    ttPtrIndexPut(&level, op.ptr, d);
+    if (o)
+      o[i] = op;
+    if (dep)
+      dep[i] = d;
   }
+  ttPtrIndexDestroy(&level);
+  if (ops)
+    *ops = o;
+  if (depth)
+    *depth = dep;
+  if (n)
+    *n = count;
+  return most;
+}
+
+static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,
+                       const Geometry *g) {
+  int n, *depth;
+  MlirOperation *ops;
+  int maxLevel = tileReductionLevels(fbody, &ops, &depth, &n);
   /* partner[i]: the online sum joined to amax i (-1: none); joined[j]: j is one */
   int *partner = ttAlloc(sizeof(int) * (size_t)n), *joined = ttAlloc(sizeof(int) * (size_t)n);
   for (int j = 0; j < n; j++)

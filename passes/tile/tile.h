@@ -193,6 +193,11 @@ bool tileFusion(MlirOperation fusion, Geometry geo);
 bool tileOnlinePair(MlirOperation sum, MlirOperation mx);
 /* Whether body holds an online pair. */
 bool tileHasOnlinePair(MlirBlock body);
+/* The levels of dependent row reductions in body (a reduction's level: one more than the
+ * most among its operands', 1 when none; the looped form's loops, emitLevels); where
+ * asked, each op of body in order (*ops) and its level (*depth), *n of them (the caller
+ * frees both). */
+int tileReductionLevels(MlirBlock body, MlirOperation **ops, int **depth, int *n);
 
 /* columns.c: column kernels ----------------------------------------------------------- */
 
