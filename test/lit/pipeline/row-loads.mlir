@@ -57,3 +57,9 @@ func.func @rms_norm_looped(%x: tensor<2048x65536xbf16>, %w: tensor<65536xbf16>) 
   %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32} : (tensor<2048x65536xbf16>, tensor<65536xbf16>) -> tensor<2048x65536xbf16>
   return %y : tensor<2048x65536xbf16>
 }
+
+// The option is 0 or 1; anything else is refused before the pass runs, with no output.
+// RUN: rm -f %t.bad
+// RUN: not tt-opt %s --split-input-file --decompose --fuse --tile --pipeline=row-loads=2 -o %t.bad 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not test -e %t.bad
+// BAD: error: option 'row-loads' of pass 'pipeline' is 2, out of range [0, 1]
