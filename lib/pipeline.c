@@ -119,6 +119,15 @@ static const TtPassOption tileOptions[] = {
          "shared memory, 3 in registers, 48 bytes a thread); 0: such rows take the looped "
          "form",
          64, 0, 128, NULL},
+    [TT_TILE_MULTICAST] =
+        {"multicast",
+         "dot kernels on TMA operands with one row of tiles (decode GEMMs): C >= 2 runs C "
+         "consecutive column tiles as one thread-block cluster (sm_90) that reads A's tile "
+         "once: each block loads 1/C of its rows and the TMA multicasts them into every "
+         "block's slot, so L2 serves A once a cluster, not once a program (C from 2 to 8, "
+         "dividing the column tiles, block-m / C a multiple of 8; the K stagger is 0 and "
+         "split-K does not sum in a cluster there); 1: each program reads its own A",
+         1, 1, 8, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =

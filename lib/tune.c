@@ -43,8 +43,8 @@ static struct {
 static const char *const kTunable[][2] = {
     {"tile", "block-m"},      {"tile", "block-n"},   {"tile", "block-k"},
     {"tile", "num-warps"},    {"tile", "k-stagger"}, {"tile", "order"},
-    {"tile", "group-m"},      {"splitk", "split-k"}, {"splitk", "reduce"},
-    {"pipeline", "num-stages"},
+    {"tile", "group-m"},      {"tile", "multicast"}, {"splitk", "split-k"},
+    {"splitk", "reduce"},     {"pipeline", "num-stages"},
 };
 #define NUM_TUNABLE (int)(sizeof kTunable / sizeof kTunable[0])
 
@@ -117,8 +117,8 @@ static bool checkOption(const char *tok, size_t n, TtStr *err) {
       return ok;
     }
   ttStrAppendf(err, "'%.*s' is not an option a tuning cache may set (block-m, block-n, "
-                    "block-k, num-warps, k-stagger, order, group-m, split-k, reduce, "
-                    "num-stages)", (int)nlen, tok);
+                    "block-k, num-warps, k-stagger, order, group-m, multicast, split-k, "
+                    "reduce, num-stages)", (int)nlen, tok);
   return false;
 }
 

@@ -55,6 +55,19 @@
  *     body), and a hopper.wgmma_wait {pending = 0} follows the loop. The loads run S - 2
  *     steps ahead of the wgmma instead of S - 1; for num-stages = 0 on a grid past one
  *     wave S grows by one where the rings still fit.
+ *  6. multicast (tma form, a kernel --tile gave `tile.multicast` = C: C consecutive
+ *     column tiles of a grid of one tile row): A's 2-D box (sharedBox) becomes a
+ *     hopper.tma_load with `multicast = C` (each block copies R / C of its rows into the
+ *     same slot of every block of the cluster; the tensor map's box is R / C rows), the
+ *     launch gets `cluster = C`, and since peers now write into this block's slots the
+ *     slot order holds over the cluster: a hopper.cluster_barrier after the mbarriers'
+ *     init; a cluster_arrive after the prologue; in the loop, the refill of slot wr moves
+ *     after the dot (no wgmma in flight) between a cluster_wait (every block is done with
+ *     wr, read at step i - 1) and a cluster_arrive (done with rd), so the wait lands a step
+ *     after its arrive; a cluster_wait after the loop. The loads run S - 2 steps ahead.
+ *     No default takes it: on an H200 and an H100 it lost or tied at M = 64 (A read from
+ *     L2 once a cluster, not once a program, was not what bound those shapes;
+ *     bench/2026-11-27-h200-multicast.md).
  * Row kernels (option row-loads=1): each chunk loop of --tile's staged row form (it reads
  * a staged row's slots) that also loads from global memory (a norm's weight and bias, one
  * latency a step otherwise) takes steps 1-4 in the registers form with S = 2 (stagedRowLoop,
@@ -147,6 +160,7 @@ static bool loadSlice(MlirBlock body, LoadSlice *s) {
  * false: the tma form's register operands, step 1) is carried in registers. */
 typedef struct {
   bool tma, ring[MAX_LOADS];
+  int64_t multicast[MAX_LOADS]; /* tma: blocks of the cluster that share the box (0, 1: none) */
   MlirValue bufs[MAX_LOADS], descs[MAX_LOADS], bars[MAX_LOADS];
 } Rings;
 
@@ -170,10 +184,13 @@ static void cloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirV
     bool ring = ttOpIs(c, "tile.load") && rings && rings->ring[nl];
     if (ring && rings->tma) { /* the box at offsets[0] */
       MlirContext ctx = mlirLocationGetContext(loc);
-      MlirNamedAttribute dims = ttNamedAttr(ctx, "dims", ttOpAttr(c, "tile.box"));
+      MlirNamedAttribute attrs[2] = {
+          ttNamedAttr(ctx, "dims", ttOpAttr(c, "tile.box")),
+          ttNamedAttr(ctx, "multicast", ttIntAttr(ctx, rings->multicast[nl], ttI32(ctx)))};
       MlirValue ops[6] = {rings->descs[nl], bufs[nl], slot, rings->bars[nl],
                           mlirOperationGetOperand(c, 1), ok};
-      ttBuild(b, "hopper.tma_load", loc, 6, ops, ttNoType(), 1, &dims);
+      ttBuild(b, "hopper.tma_load", loc, 6, ops, ttNoType(), rings->multicast[nl] > 1 ? 2 : 1,
+              attrs);
       nl++;
       mlirOperationDestroy(c);
       continue;
@@ -215,6 +232,19 @@ static bool onlyDotOperand(MlirValue v, bool viaTrans) {
     return false;
   }
   return true;
+}
+
+/* Whether step 6 shares a load's box over the cluster: a 2-D box (tile.box) whose view
+ * (step 1) is some tile.dot's A operand. */
+static bool sharedBox(MlirOperation load, MlirOperation view) {
+  MlirAttribute box = ttOpAttr(load, "tile.box");
+  if (mlirAttributeIsNull(box) || mlirDenseArrayGetNumElements(box) != 2)
+    return false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(view, 0));
+       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (ttOpIs(mlirOpOperandGetOwner(u), "tile.dot") && mlirOpOperandGetOperandNumber(u) == 0)
+      return true;
+  return false;
 }
 
 static MlirOperation dotView(MlirOperation load, bool tma) {
@@ -503,6 +533,20 @@ static bool inFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t st
  * (which then leaves out its own wait for all), and the refill - the ops after
  * `beforeRefill` (the body's start when null) up to `refillLast` - moved to the end of
  * the body, after the dots. */
+/* Moves the ops after `before` (from the first when null) up to `last` to the end of
+ * body (a block without its terminator yet). */
+static void moveToEnd(MlirBlock body, MlirOperation before, MlirOperation last) {
+  MlirOperation op = mlirOperationIsNull(before) ? mlirBlockGetFirstOperation(body)
+                                                 : mlirOperationGetNextInBlock(before);
+  for (bool done = false; !done;) {
+    MlirOperation nextOp = mlirOperationGetNextInBlock(op);
+    done = mlirOperationEqual(op, last);
+    mlirOperationRemoveFromParent(op);
+    mlirBlockAppendOwnedOperation(body, op);
+    op = nextOp;
+  }
+}
+
 static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
                               MlirOperation refillLast) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -511,15 +555,7 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
       TtBuilder b = {body, mlirOperationGetNextInBlock(op)};
       wgmmaWait(&b, mlirOperationGetLocation(op), 1);
     }
-  MlirOperation op = mlirOperationIsNull(beforeRefill) ? mlirBlockGetFirstOperation(body)
-                                                       : mlirOperationGetNextInBlock(beforeRefill);
-  for (bool last = false; !last;) {
-    MlirOperation nextOp = mlirOperationGetNextInBlock(op);
-    last = mlirOperationEqual(op, refillLast);
-    mlirOperationRemoveFromParent(op);
-    mlirBlockAppendOwnedOperation(body, op);
-    op = nextOp;
-  }
+  moveToEnd(body, beforeRefill, refillLast);
 }
 
 /* Steps 1-5 for one loop of kernel (the K loop, or a row kernel's chunk loop). */
@@ -592,8 +628,14 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
       rings.ring[i] = shared;
     nc += !rings.ring[i];
   }
+  /* --tile's multicast (step 6): A's box shared by a cluster of column tiles */
+  int64_t cluster = tma ? ttOpAttrInt(kernel, "tile.multicast", 1) : 1;
+  bool multicast = false;
+  for (int i = 0; i < nl && cluster > 1; i++)
+    multicast |= rings.ring[i] && sharedBox(s->loads[i], views[i]);
   /* (a dot staging a register operand waits for its wgmma at once: convert-tile-to-gpu 5w) */
-  bool inFlight = tma && !nc && inFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
+  bool inFlight = tma && !nc && !multicast &&
+                  inFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
   /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
    * fits and a block already fills its SM (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779
    * us against 790-817 on 3) */
@@ -635,12 +677,18 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     int64_t entry[6] = {mlirBlockArgumentGetArgNumber(ptr)};
     for (intptr_t j = 0; j < rank; j++)
       entry[1 + j] = mlirDenseI64ArrayGetElement(box, j);
-    entry[1 + rank] = shape[1];
+    /* A's box under multicast: each block of the cluster loads 1/C of its rows */
+    rings.multicast[i] = multicast && sharedBox(s->loads[i], views[i]) ? cluster : 1;
+    entry[1 + rank] = shape[1] / rings.multicast[i];
     entry[2 + rank] = 128 / ttDtypeBytes(ttElementType(t)); /* 128 bytes a row */
     boxes[nboxes++] = mlirDenseI64ArrayGet(ctx, 3 + rank, entry);
   }
   if (tma)
     ttLaunchSet(fusion, "tma", mlirArrayAttrGet(ctx, nboxes, boxes));
+  if (multicast) { /* clusters of C along x; every block's mbarriers ready before any copy */
+    ttLaunchSet(fusion, "cluster", ttIntAttr(ctx, cluster, mlirIntegerTypeGet(ctx, 64)));
+    ttBuild(&b, "hopper.cluster_barrier", loc, 0, NULL, ttNoType(), 0, NULL);
+  }
 
   /* Step 2: the prologue. */
   MlirValue iv = mlirBlockGetArgument(body, 0);
@@ -652,6 +700,8 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     if (shared && !tma)
       ttBuild(&b, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
   }
+  if (multicast) /* (step 6: pairs with step 0's wait) */
+    ttBuild(&b, "hopper.cluster_arrive", loc, 0, NULL, ttNoType(), 0, NULL);
 
   /* Step 3: the new loop. */
   MlirOperation nloop = ttBuildFor(&b, loc, lb, ub, step, nold + carried, inits);
@@ -665,7 +715,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     rd = binConst(&nb, loc, "arith.remui", i, stages);
     wr = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.addi", i, stages - 1), stages);
     if (tma) {
-      if (!inFlight) /* every thread is done with slot wr (read at step i - 1) */
+      if (!inFlight && !multicast) /* every thread is done with slot wr (read at i - 1) */
         ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
       phase = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.divui", i, stages), 2);
     } else
@@ -675,6 +725,8 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   MlirOperation beforeRefill = lastOp(nbody);
   if (inFlight) /* every warpgroup has waited for its step i - 1 wgmma, which read slot wr */
     ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
+  else if (multicast) /* every block of the cluster is done with slot wr (step 6) */
+    ttBuild(&nb, "hopper.cluster_wait", loc, 0, NULL, ttNoType(), 0, NULL);
   MlirValue k, ok;
   stageK(&nb, loc, niv, step, stages - 1, ub, &k, &ok);
   cloneSlice(&nb, loc, s, iv, k, ok, shared ? &rings : NULL, wr, next);
@@ -713,6 +765,10 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   }
   if (inFlight) /* step 5 */
     keepWgmmaInFlight(nbody, beforeRefill, refillLast);
+  if (multicast) { /* step 6: the refill after the dot, then this block is done with rd */
+    moveToEnd(nbody, beforeRefill, refillLast);
+    ttBuild(&nb, "hopper.cluster_arrive", loc, 0, NULL, ttNoType(), 0, NULL);
+  }
   MlirValue *ys = ttAlloc(sizeof(MlirValue) * (size_t)(nold + carried + 1));
   for (intptr_t i = 0; i < nold; i++)
     ys[i] = mlirOperationGetOperand(yield, i);
@@ -730,6 +786,8 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   TtBuilder after = {kbody, mlirOperationGetNextInBlock(nloop)};
   if (inFlight) /* the last step's wgmma, before the barrier below ends the rings' life */
     wgmmaWait(&after, loc, 0);
+  if (multicast) /* the last step's arrive */
+    ttBuild(&after, "hopper.cluster_wait", loc, 0, NULL, ttNoType(), 0, NULL);
   if (shared) /* (tma: every issued box was waited for; this is the barrier) */
     asyncWait(&after, loc, 0);
   for (int i = s->n - 1; i >= 0; i--) {

@@ -67,7 +67,8 @@
  *     kernel), tiles of at most 32 rows filling at most half the SMs split in pairs (step
  *     2e). reduce=auto takes it (step 2d) for tiles of at most 32 rows
  *     (AUTO_CLUSTER_ROWS) split at most AUTO_CLUSTER_SLICES ways, where the grid is static; tt-translate
- *     passes cluster=1 (none) below sm_90.
+ *     passes cluster=1 (none) below sm_90. Not where --tile's multicast already runs
+ *     the column tiles as clusters (an error for reduce=cluster; auto skips it).
  */
 #include "tt.h"
 
@@ -646,8 +647,15 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   /* the cluster sums the loop's one result, the accumulator, and needs the grid's size */
   int64_t gridX = mlirOperationGetNumResults(loop) == 1 ? ttLaunchGridExtent(fusion, 0) : -1;
   /* what step 2d's cluster takes: tiles of up to AUTO_CLUSTER_ROWS rows on a static grid */
+  /* (not where --tile's multicast already runs the column tiles as clusters) */
+  bool multicast = ttOpAttrInt(kernel, "tile.multicast", 1) > 1;
+  if (useCluster && multicast) {
+    ttEmitError(loop, "splitk: reduce=cluster cannot sum a kernel whose column tiles run as "
+                      "clusters sharing A (--tile multicast)");
+    return false;
+  }
   bool autoCluster = reduceKind == REDUCE_AUTO && maxCluster >= 2 && gridX >= 1 &&
-                     tile.bm > 0 && tile.bm <= AUTO_CLUSTER_ROWS;
+                     tile.bm > 0 && tile.bm <= AUTO_CLUSTER_ROWS && !multicast;
   /* step 2e: under the floor but past the cluster sum's, a pair in a cluster */
   if (split == 0 && autoCluster && programs * 2 <= sms && steps >= 4 &&
       floorNs > CLUSTER_FLOOR_SAVES_NS && walkPastFloor(&tile, k, floorNs - CLUSTER_FLOOR_SAVES_NS))

@@ -10,8 +10,10 @@
 # fp8 as torch._scaled_mm of e4m3 x and w with f32 scales and a bf16 result.
 # SHAPES (env, NxK words) and MS (env, the M values) replace the lists above; SPLITK (env)
 # gives --splitk its options (SPLITK=split-k=1: no split) and TILE (env) --tile its own
-# (TILE=block-k=256), for A/B folders of one set (scripts/bench_variants.py).
-# Usage: scripts/make-cold-bench.sh [OUTDIR]   (env: TT_BIN, DTYPES, SHAPES, MS, SPLITK, TILE)
+# (TILE=block-k=256), and PIPELINE --pipeline's (PIPELINE="stage-in=auto num-stages=6";
+# else tt-translate runs it), for A/B folders of one set (scripts/bench_variants.py).
+# Usage: scripts/make-cold-bench.sh [OUTDIR]
+#   (env: TT_BIN, DTYPES, SHAPES, MS, SPLITK, TILE, PIPELINE)
 set -euo pipefail
 default_out=cold-bench
 source "$(dirname "$0")/caselib.sh"
@@ -20,9 +22,9 @@ for t in ${DTYPES:-f16}; do
     for m in ${MS:-1 16 64}; do
       n=${s%x*} k=${s#*x}
       if [ "$t" = fp8 ]; then
-        tt_ptx "fp8_${m}x${s}" "$(scaled_linear "$m" "$n" "$k" f8E4M3FN f8E4M3FN bf16 0)" ${TILE:+--tile="$TILE"} --splitk${SPLITK:+="$SPLITK"}
+        tt_ptx "fp8_${m}x${s}" "$(scaled_linear "$m" "$n" "$k" f8E4M3FN f8E4M3FN bf16 0)" ${TILE:+--tile="$TILE"} --splitk${SPLITK:+="$SPLITK"} ${PIPELINE:+--pipeline="$PIPELINE"}
       else
-        tt_ptx "${t}_${m}x${s}" "$(linear "$m" "$n" "$k" "$t" 0)" ${TILE:+--tile="$TILE"} --splitk${SPLITK:+="$SPLITK"}
+        tt_ptx "${t}_${m}x${s}" "$(linear "$m" "$n" "$k" "$t" 0)" ${TILE:+--tile="$TILE"} --splitk${SPLITK:+="$SPLITK"} ${PIPELINE:+--pipeline="$PIPELINE"}
       fi
     done
   done

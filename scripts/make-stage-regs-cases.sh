@@ -4,7 +4,8 @@
 # twice; passes/tile/rows.c 3'') into OUTDIR (default stage-regs/):
 #   OUTDIR/chk/      correctness (scripts/gpu-suite.sh): whole chunks (softmax, log_softmax,
 #                    layer_norm, rms_norm at 2048 x 65536; 61440), a partial last chunk in
-#                    registers (softmax 2048 x 60000, f32 softmax 1024 x 30000), f32
+#                    registers (softmax 2048 x 60000, f32 softmax 1024 x 30000), rows
+#                    two blocks fit by shared memory alone (57344, 54000, f32 28000), f32
 #                    layer_norm 1024 x 32768, fewer rows than SMs (log_softmax 64 x 65536),
 #                    a dynamic M (softmax ? x 65536 at M = 1, 5, 1000), f16 softmax;
 #   OUTDIR/def/, OUTDIR/noregs/   the timed set by the default rule and with stage-regs=0
@@ -26,6 +27,9 @@ for ex in softmax log_softmax layer_norm rms_norm; do
 done
 compile layer_norm 2048x61440 "$(rows layer_norm 2048 61440)"
 compile softmax 2048x60000 "$(rows softmax 2048 60000)"
+compile softmax 2048x57344 "$(rows softmax 2048 57344)"
+compile layer_norm 1000x54000 "$(rows layer_norm 1000 54000)"
+compile softmax 512x28000_f32 "$(f32rows softmax 512 28000)"
 compile softmax 1024x30000_f32 "$(f32rows softmax 1024 30000)"
 compile layer_norm 1024x32768_f32 "$(f32rows layer_norm 1024 32768)"
 compile log_softmax 64x65536 "$(rows log_softmax 64 65536)"

@@ -8,7 +8,13 @@
  * at (column, row) = (offsets[0] % D1 + 64 j, offsets[0] / D1) into the slot (the tensor
  * map swizzles it by 128 bytes, the layout 5w reads); with dims [B, D0, D1] (a batched
  * map) a .3d copy at (column, row % D0, row / D0). offsets[0] is lane 0 of thread 0's
- * first run. hopper.mbarrier_wait is mbarrier.try_wait.parity in every thread. The
+ * first run. With `multicast` = C (--tile multicast: a cluster of C blocks along x that
+ * share the tile), block r = x mod C copies rows [r R / C, (r + 1) R / C) of each box
+ * (the map's box is R / C rows) to the same offset of every block's slot
+ * (.multicast::cluster, mask of all C), which completes on each block's mbarrier: every
+ * block still expects the whole tile's bytes. hopper.cluster_barrier is barrier.cluster
+ * arrive (relaxed) and wait in every thread.
+ * hopper.mbarrier_wait is mbarrier.try_wait.parity in every thread. The
  * buffer of a kernel with TMA rings is dynamic shared memory (its size goes to the launch
  * metadata through `tt.dynamic_shared`), its start rounded up to 1024 bytes. */
 
@@ -64,6 +70,7 @@ bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
   int64_t d1 = mlirDenseI64ArrayGetElement(dims, rank - 1), eb = ttDtypeBytes(rt), bc = 128 / eb;
   int64_t d0 = mlirDenseI64ArrayGetElement(dims, rank - 2);
   MlirValue first = tgExtract(l, offs->parts[0], 0);
+  int64_t cast = ttOpAttrInt(op, "multicast", 1), pieceRows = rows / (cast > 1 ? cast : 1);
   TtBuilder outer = l->b;
   MlirBlock then = tgThread0(l, pred->parts[0]);
   l->b = (TtBuilder){then, mlirBlockGetTerminator(then)};
@@ -78,11 +85,21 @@ bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
   }
   MlirValue dst0 = tgGep(l, ring->sbuf, tgArithC(l, "arith.muli", slot->parts[0], rows * cols * eb),
                        mlirIntegerTypeGet(l->ctx, 8));
+  MlirValue mask = {NULL};
+  if (cast > 1) { /* this block's rows of the box, at their place in every block's slot */
+    MlirValue piece = tgArithC(l, "arith.remui", tgGpuIndex(l, "gpu.block_id", 0), cast);
+    row = tgBuild(l, "arith.addi", 2, (MlirValue[]){row, tgArithC(l, "arith.muli", piece, pieceRows)},
+                  mlirValueGetType(row), 0, NULL);
+    dst0 = tgGep(l, dst0, tgArithC(l, "arith.muli", piece, pieceRows * 128),
+                 mlirIntegerTypeGet(l->ctx, 8));
+    mask = ttConstInt(&l->b, l->loc, mlirIntegerTypeGet(l->ctx, 16), (1 << cast) - 1);
+  }
   MlirNamedAttribute attrs[3] = {
       ttNamedAttr(l->ctx, "isCTAOnly", mlirBoolAttrGet(l->ctx, 0)), /* ::cluster dst: sm_90 */
       ttNamedAttr(l->ctx, "mode", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.tma_load_mode<tile>"))),
       ttNamedAttr(l->ctx, "operandSegmentSizes",
-                  mlirDenseI32ArrayGet(l->ctx, 8, (const int32_t[]){1, 1, (int32_t)rank, 1, 0, 0, 0, 0})),
+                  mlirDenseI32ArrayGet(l->ctx, 8,
+                                       (const int32_t[]){1, 1, (int32_t)rank, 1, 0, cast > 1, 0, 0})),
   };
   for (int64_t j = 0; j < cols / bc; j++) { /* boxes of 128 bytes a row */
     MlirValue dst = j ? tgGep(l, dst0, tgConstI32(l, j * rows * 128), mlirIntegerTypeGet(l->ctx, 8)) : dst0;
@@ -90,11 +107,29 @@ bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
     /* this block's shared memory as a shared::cluster address (a cluster of one) */
     dst = tgBuild(l, "llvm.addrspacecast", 1, &dst, mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>")),
                 0, NULL);
-    MlirValue ops[6] = {dst, desc->parts[0], c, row, rank == 3 ? batch : bar, bar};
-    tgBuild(l, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank, ops, ttNoType(), 3,
-            attrs);
+    MlirValue ops[7] = {dst, desc->parts[0], c, row, rank == 3 ? batch : bar, bar, mask};
+    if (cast > 1) /* (rank 2) */
+      ops[5] = mask;
+    tgBuild(l, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank + (cast > 1), ops,
+            ttNoType(), 3, attrs);
   }
   l->b = outer;
+  return true;
+}
+
+/* hopper.cluster_barrier: barrier.cluster.arrive.relaxed and wait (cluster_arrive and
+ * cluster_wait: one half each). Relaxed: the arrive
+ * orders no memory (a release arrive in the thread that issued TMA copies waits for
+ * them: with multicast rings each K step then took a whole memory latency, H200,
+ * bench/2026-11-27-h200-multicast.md); the rings need only the execution order - a
+ * block's reads of a slot are done (wgmma waited, or ld.shared values used) before it
+ * arrives, and mbarrier inits are fenced for the cluster (fence.mbarrier_init). */
+bool tgLowerClusterBarrierOp(Lower *l, MlirOperation op) {
+  MlirNamedAttribute aligned = ttNamedAttr(l->ctx, "aligned", mlirUnitAttrGet(l->ctx));
+  if (!ttOpIs(op, "hopper.cluster_wait"))
+    tgBuild(l, "nvvm.cluster.arrive.relaxed", 0, NULL, ttNoType(), 1, &aligned);
+  if (!ttOpIs(op, "hopper.cluster_arrive"))
+    tgBuild(l, "nvvm.cluster.wait", 0, NULL, ttNoType(), 1, &aligned);
   return true;
 }
 

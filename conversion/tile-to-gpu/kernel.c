@@ -291,6 +291,9 @@ static const struct {
     {"hopper.mbarrier_wait", tgLowerMbarrierWait},
     {"hopper.griddep_wait", tgLowerGriddep},
     {"hopper.griddep_launch_dependents", tgLowerGriddep},
+    {"hopper.cluster_barrier", tgLowerClusterBarrierOp},
+    {"hopper.cluster_arrive", tgLowerClusterBarrierOp},
+    {"hopper.cluster_wait", tgLowerClusterBarrierOp},
     /* here */
     {"tile.barrier", lowerBarrier},
     {"tensor.expand_shape", tgLowerView},

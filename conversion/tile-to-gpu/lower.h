@@ -222,5 +222,6 @@ bool tgLowerMbarrierAlloc(Lower *l, MlirOperation op);
 bool tgLowerTmaLoad(Lower *l, MlirOperation op);
 bool tgLowerMbarrierWait(Lower *l, MlirOperation op);
 bool tgLowerGriddep(Lower *l, MlirOperation op);
+bool tgLowerClusterBarrierOp(Lower *l, MlirOperation op);
 
 #endif

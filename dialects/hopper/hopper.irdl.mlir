@@ -7,8 +7,8 @@
 /// and grid-dependency control (programmatic dependent launch, sm_90). `--pipeline
 /// stage-in=tma` makes the TMA and mbarrier ops, `--pdl` the grid-dependency ops, and
 /// `--convert-tile-to-gpu` lowers them to `nvvm` (tile.dot itself lowers to wgmma there
-/// directly); the wgmma, fence and cluster ops are definitions for hand-written kernels,
-/// not lowered yet. Shared-memory buffers are `memref`s in address space 3.
+/// directly), with the cluster barriers of `--tile multicast`'s rings; the wgmma, fence and
+/// cluster_ctaid ops are definitions for hand-written kernels, not lowered yet. Shared-memory buffers are `memref`s in address space 3.
 irdl.dialect @hopper {
   /// A TMA tensor-map descriptor (128 bytes, made on the host): a kernel parameter passed
   /// by value (`__grid_constant__`), read by the TMA unit in place.
@@ -148,7 +148,20 @@ irdl.dialect @hopper {
     irdl.attributes {"axis" = %a}
   }
 
-  /// Barrier across all blocks of the cluster (arrive + wait). Category: cluster.
+  /// Barrier across all blocks of the cluster: every thread arrives (relaxed: no memory
+  /// order beyond what fences give) and waits for every thread of the cluster. The
+  /// multicast rings' first barrier (after `fence.mbarrier_init`). Category: cluster.
   irdl.operation @cluster_barrier {
+  }
+
+  /// The arrive half of a cluster barrier (`barrier.cluster.arrive.relaxed`, every
+  /// thread): this block is done with what a peer may overwrite next. Each arrive is
+  /// followed by one `cluster_wait` before the next arrive. Category: cluster.
+  irdl.operation @cluster_arrive {
+  }
+
+  /// The wait half (`barrier.cluster.wait`, every thread): every thread of the cluster has
+  /// arrived since this thread's last wait. Category: cluster.
+  irdl.operation @cluster_wait {
   }
 }

@@ -6,7 +6,9 @@
  *   - tma_load: the ring a static memref<S x R x C x T, 3> of 1- or 2-byte T (or 1-byte
  *     fp8), R a multiple of 8 and C a multiple of 128 bytes, `dims` = array<i64: D0, D1> with D1 >= 1 and
  *     D0 >= 1 (or -1, a dynamic M), or array<i64: B, D0, D1> (a batched map) all >= 1 with
- *     D0 x D1 within i32 (the offsets' type), the offsets an i32 tile;
+ *     D0 x D1 within i32 (the offsets' type), the offsets an i32 tile; an optional
+ *     `multicast` C from 2 to 8 with dims of rank 2 and R a multiple of 8 C (each block of
+ *     the cluster copies R / C whole 8-row groups of the swizzle);
  *   - wgmma_descriptor: swizzle 0, 32, 64 or 128;
  *   - wgmma: m = 64, n a multiple of 8 from 8 to 256, k 8, 16 or 32 (PTX's shapes);
  *   - wgmma_wait: pending 0 to 7; cluster_ctaid: axis 0, 1 or 2.
@@ -60,6 +62,17 @@ static bool tmaLoadOk(MlirOperation op) {
   return tmaRingOk(ring) && d1 >= 1 && (d0 >= 1 || d0 == -1);
 }
 
+/* The optional multicast of a rank-2 tma_load: absent, or C in 2..8 with R a multiple
+ * of 8 C. */
+static bool multicastOk(MlirOperation op) {
+  if (mlirAttributeIsNull(ttOpAttr(op, "multicast")))
+    return true;
+  int64_t c = intAttr(op, "multicast");
+  MlirType ring = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  return inRange(c, 2, 8) && mlirDenseArrayGetNumElements(ttOpAttr(op, "dims")) == 2 &&
+         mlirShapedTypeGetDimSize(ring, 1) % (8 * c) == 0;
+}
+
 static bool visit(MlirOperation op, void *data) {
   Verify *v = data;
   const char *msg = NULL;
@@ -74,6 +87,9 @@ static bool visit(MlirOperation op, void *data) {
             "T, R a multiple of 8 and rows of a multiple of 128 bytes, i32 offsets and dims = array<i64: D0, "
             "D1> (D1 >= 1; D0 >= 1, or -1 for a dynamic M) or array<i64: B, D0, D1> (each "
             ">= 1, D0 x D1 within i32)";
+    else if (!multicastOk(op))
+      msg = "'hopper.tma_load' multicast needs an integer from 2 to 8, dims of rank 2 and "
+            "ring rows a multiple of 8 times it";
   } else if (ttOpIs(op, "hopper.wgmma_descriptor")) {
     int64_t s = intAttr(op, "swizzle");
     if (s != 0 && s != 32 && s != 64 && s != 128)

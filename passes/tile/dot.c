@@ -444,10 +444,16 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   /* What was decided, for the reader and for tt-tune: the geometry, the tuning cache's
    * key, and the entry's options where one was used (--splitk and --pipeline read its
    * split-k, reduce and num-stages there). */
-  char geo[160];
-  snprintf(geo, sizeof geo, "block-m=%lld block-n=%lld block-k=%lld num-warps=%lld k-stagger=%lld",
-           (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)g->warps,
-           (long long)g->stagger);
+  char geo[192];
+  int len = snprintf(geo, sizeof geo,
+                     "block-m=%lld block-n=%lld block-k=%lld num-warps=%lld k-stagger=%lld",
+                     (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)g->warps,
+                     (long long)g->stagger);
+  if (g->multicast > 1) { /* --pipeline's TMA form reads it (tile.multicast) */
+    snprintf(geo + len, sizeof geo - (size_t)len, " multicast=%lld", (long long)g->multicast);
+    mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.multicast"),
+                                    ttIntAttr(ctx, g->multicast, i32));
+  }
   mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.geometry"), ttStrAttr(ctx, geo));
   mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.tune_key"), ttStrAttr(ctx, g->tuneKey));
   if (g->tuned)

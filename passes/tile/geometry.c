@@ -404,6 +404,17 @@ int64_t tileDotBlockM(const DotOperands *d, const TtPassOptions *o, int64_t m) {
   return f.bm;
 }
 
+/* Option multicast's clusters where they apply: C column tiles of a grid of one tile row
+ * (static M, not batched, TMA operands) share A's tile when C divides the column tiles
+ * and each block's share of A's rows is whole 8-row groups of the 128-byte swizzle
+ * (block-m / C a multiple of 8); else 1. */
+static int64_t multicastOf(const DotOperands *d, int64_t c, bool tma, const DotGeometry *g) {
+  int64_t gn = (d->n + g->bn - 1) / g->bn;
+  bool ok = c > 1 && tma && !d->dynM && d->batch == 1 && d->m <= g->bm && gn % c == 0 &&
+            g->bm % (8 * c) == 0;
+  return ok ? c : 1;
+}
+
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *given,
                      DotGeometry *g) {
   /* The options: the user's where given, else a tuning cache entry's, else the rules'. */
@@ -426,6 +437,9 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   g->group = o->v[TT_TILE_GROUP_M];
   if (o->v[TT_TILE_K_STAGGER] >= 0) /* -1: the shape's (above) */
     g->stagger = o->v[TT_TILE_K_STAGGER];
+  g->multicast = multicastOf(d, o->v[TT_TILE_MULTICAST], tma, g);
+  if (g->multicast > 1) /* the cluster's blocks walk K together: they share A's tiles */
+    g->stagger = 0;
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */
   bool pow2 = !(g->bm & (g->bm - 1)) && !(g->bk & (g->bk - 1));
   if (!pow2 || g->bm < 16 || g->bn < 16 || g->bn % 16 || g->bk < 32) {

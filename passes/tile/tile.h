@@ -128,6 +128,7 @@ typedef struct {
 /* Dot geometry: the tile, the K step and the warps; 0 options come from the shape. */
 typedef struct {
   int64_t bm, bn, bk, warps, order, group, stagger;
+  int64_t multicast;  /* column tiles of a cluster that share A's tile (1: none) */
   bool boxes; /* the operand tiles are marked as TMA boxes (tile.box) for --pipeline */
   char tuneKey[128];  /* the tuning cache's key of the dot (tile.tune_key) */
   const char *tuned;  /* the cache entry's options that were used, or NULL */

@@ -349,3 +349,22 @@ func.func @if_with_else(%c: i1, %p: !tile.ptr<f32>) attributes {tile.kernel, til
   return
 }
 
+
+// -----
+
+// A multicast box (--tile multicast) splits the ring's R rows over C blocks in whole
+// 8-row groups of the swizzle: C from 2 to 8 dividing R / 8, a 2-D map.
+func.func @tma_multicast(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %r = "tile.local_alloc"() : () -> memref<2x16x64xf16, 3>
+  %b = "hopper.mbarrier_alloc"() {count = 2 : i32} : () -> !hopper.mbarrier
+  %o = "tile.range"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  // expected-error@+1 {{'hopper.tma_load' multicast needs an integer from 2 to 8, dims of rank 2 and ring rows a multiple of 8 times it}}
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 16, 64>, multicast = 4 : i32} : (!hopper.tma_desc, memref<2x16x64xf16, 3>, i32, !hopper.mbarrier, tensor<1024xi32>, i1) -> ()
+  // expected-error@+1 {{'hopper.tma_load' multicast needs an integer from 2 to 8}}
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 16, 64>, multicast = 1 : i32} : (!hopper.tma_desc, memref<2x16x64xf16, 3>, i32, !hopper.mbarrier, tensor<1024xi32>, i1) -> ()
+  // expected-error@+1 {{'hopper.tma_load' multicast needs an integer from 2 to 8}}
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 1, 16, 64>, multicast = 2 : i32} : (!hopper.tma_desc, memref<2x16x64xf16, 3>, i32, !hopper.mbarrier, tensor<1024xi32>, i1) -> ()
+  // expected-error@+1 {{'hopper.tma_load' multicast needs an integer from 2 to 8}}
+  "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 16, 64>, multicast = "two"} : (!hopper.tma_desc, memref<2x16x64xf16, 3>, i32, !hopper.mbarrier, tensor<1024xi32>, i1) -> ()
+  return
+}
