@@ -215,8 +215,9 @@ static const TtPassOption pipelineOptions[] = {
          "H100 at decode shapes), shared (asynchronous copies into a ring of shared-memory slots, "
          "cp.async on sm_80+) or tma (sm_90a: hopper.tma_load of each operand box into a ring of "
          "128-byte-swizzled slots that wgmma reads in place, completing on mbarriers; dynamic "
-         "shared memory, the rings up to 225 KiB) or auto (tma where the loop qualifies, else "
-         "registers; tt-translate's choice for sm_90a)",
+         "shared memory, the rings up to 225 KiB) or auto (tma where the loop qualifies, a given "
+         "num-stages lowered to the most rings that fit; else registers; tt-translate's choice "
+         "for sm_90a)",
          0, 0, 3, stageIns},
     [TT_PIPELINE_WGMMA_IN_FLIGHT] =
         {"wgmma-in-flight",

@@ -437,6 +437,11 @@ static bool tmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views
   for (int64_t n = waves || few ? 3 : 4; n >= 2 && *stages == 0; n--) /* one */
     if (n * slot + staged <= smemDynamic() && acc <= smemDynamic())
       *stages = n;
+  /* stage-in=auto (no report): a given count the rings do not fit takes the most that do
+   * (the registers form of 4 stages of 128 x 128 x 128 tiles spills 2.6 KB a thread and
+   * ran 45x slower: bench/2026-11-27-h200-multicast.md) */
+  while (!report && *stages > 2 && *stages * slot + staged > smemDynamic())
+    --*stages;
   int64_t n = *stages ? *stages : 2, bytes = n * slot + staged > acc ? n * slot + staged : acc;
   if (bytes > smemDynamic()) {
     if (report)

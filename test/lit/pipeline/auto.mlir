@@ -16,6 +16,12 @@
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=2' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=ONE
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=128 block-n=64' --splitk='split-k=2' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=ONEF
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128' --splitk='split-k=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=WAVE
+// A given num-stages the rings do not fit takes the most that do (not the registers
+// form): 4 slots of 128x128x128 (64 KiB each) do not fit, 3 do.
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=128 block-n=128 block-k=128' --splitk='split-k=1' --pipeline='stage-in=auto num-stages=4' | FileCheck %s --check-prefix=CAP
+// CAP: tile.num_stages = 3
+// CAP: "tile.local_alloc"() : () -> memref<3x128x128xf16, 3>
+// CAP: "hopper.tma_load"
 // A grid filling under 7/8 of the SMs (64 programs of 64x256x64, 40 KiB slots): 3, not 4.
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=256 block-k=64 num-warps=8' --splitk='split-k=1' --pipeline='stage-in=auto' | FileCheck %s --check-prefix=FEW
 // tt-translate: TMA on sm_90a (metadata format 3, tensor maps); on sm_80 mma.sync with
