@@ -370,7 +370,10 @@ static const TtPassInfo passes[] = {
      "num-stages of a tile.local_alloc ring per operand, one group per step, and tile.dot "
      "reads slot i % num-stages after a tile.async_wait; with stage-in=registers the loaded "
      "tiles are carried by the loop. A prologue loads the first steps, masked at the loop's "
-     "end.",
+     "end. A kernel that --tile's multicast runs in clusters (tile.multicast) reads A's "
+     "box by TMA multicast, each block 1/C of its rows into every block's slot; the "
+     "refill then comes after the dot, between hopper.cluster_wait and cluster_arrive "
+     "(num-stages - 2 steps ahead), so no block overwrites a slot a peer still reads.",
      pipelineOptions, NOPTIONS(pipelineOptions), ttPipelinePassRun, NULL, NULL},
     {"pdl", "Programmatic dependent launch (sm_90): start a kernel before the previous one ends",
      "Each tile kernel gets griddepcontrol.wait before its first access to global memory "
