@@ -534,10 +534,6 @@ static bool inFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t st
                        (rows128 || (rows64 && stages >= 4)));
 }
 
-/* Step 5: a hopper.wgmma_wait {pending = 1} after each tile.dot of the new loop's body
- * (which then leaves out its own wait for all), and the refill - the ops after
- * `beforeRefill` (the body's start when null) up to `refillLast` - moved to the end of
- * the body, after the dots. */
 /* Moves the ops after `before` (from the first when null) up to `last` to the end of
  * body (a block without its terminator yet). */
 static void moveToEnd(MlirBlock body, MlirOperation before, MlirOperation last) {
@@ -552,6 +548,10 @@ static void moveToEnd(MlirBlock body, MlirOperation before, MlirOperation last) 
   }
 }
 
+/* Step 5: a hopper.wgmma_wait {pending = 1} after each tile.dot of the new loop's body
+ * (which then leaves out its own wait for all), and the refill - the ops after
+ * `beforeRefill` (the body's start when null) up to `refillLast` - moved to the end of
+ * the body, after the dots. */
 static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
                               MlirOperation refillLast) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
