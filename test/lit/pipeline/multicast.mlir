@@ -19,10 +19,12 @@
 // RUN: sed 's/tensor<64x/tensor<16x/g' %s | tt-opt --decompose --fuse --tile='block-n=64 multicast=2' --splitk='split-k=2' | FileCheck %s --check-prefix=AUTO
 // RUN: not tt-opt %s --decompose --fuse --tile='block-n=64 multicast=4' --splitk='split-k=2 reduce=cluster' 2>&1 | FileCheck %s --check-prefix=NOSUM
 // Where it cannot apply it is not taken: 2 column tiles (not a multiple of 4), 16-row
-// tiles over 4 blocks (4 rows each: not whole 8-row groups), two rows of tiles.
+// tiles over 4 blocks (4 rows each: not whole 8-row groups), two rows of tiles, a
+// dynamic M (its row tiles vary at run time).
 // RUN: tt-opt %s --decompose --fuse --tile='block-n=128 multicast=4' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=16 block-n=64 multicast=4' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
 // RUN: sed 's/tensor<64x/tensor<128x/g' %s | tt-opt --decompose --fuse --tile='block-m=64 block-n=64 multicast=2' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
+// RUN: sed 's/tensor<64x/tensor<?x/g' %s | tt-opt --decompose --fuse --tile='block-n=64 multicast=2' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
 
 // TILE: tile.geometry = "block-m=64 block-n=64 block-k={{[0-9]+}} num-warps=4 k-stagger=0 multicast=4"
 // TILE-SAME: tile.multicast = 4 : i32
