@@ -58,7 +58,11 @@ irdl.dialect @hopper {
   /// the mbarrier. Boxes past the tensor's edges read zeros. With `dims` = [B, D0, D1]
   /// the map is batched (B matrices of D0 x D1 one after another; the box's matrix is
   /// offsets[0] / (D0 D1)), and a box past row D0 reads zeros, not the next matrix.
-  /// Category: tma.
+  /// An optional integer attribute `multicast` = C (2 to 8; 2-D maps, R a multiple of 8 C:
+  /// `--tile multicast`) shares the tile over a thread-block cluster of C blocks along x:
+  /// block r (x mod C) copies rows r R / C .. (r + 1) R / C - 1 into the same slot of
+  /// every block (the map's box is R / C rows), and each block's mbarrier still expects
+  /// the whole tile. Category: tma.
   irdl.operation @tma_load {
     %d = irdl.base @hopper::@tma_desc
     %m = irdl.base "!builtin.memref"
