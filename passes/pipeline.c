@@ -160,7 +160,7 @@ static bool loadSlice(MlirBlock body, LoadSlice *s) {
  * false: the tma form's register operands, step 1) is carried in registers. */
 typedef struct {
   bool tma, ring[MAX_LOADS];
-  int64_t multicast[MAX_LOADS]; /* tma: blocks of the cluster that share the box (0, 1: none) */
+  int64_t multicast[MAX_LOADS]; /* tma: blocks of the cluster that share the box (1: none) */
   MlirValue bufs[MAX_LOADS], descs[MAX_LOADS], bars[MAX_LOADS];
 } Rings;
 
@@ -636,8 +636,11 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   /* --tile's multicast (step 6): A's box shared by a cluster of column tiles */
   int64_t cluster = tma ? ttOpAttrInt(kernel, "tile.multicast", 1) : 1;
   bool multicast = false;
-  for (int i = 0; i < nl && cluster > 1; i++)
-    multicast |= rings.ring[i] && sharedBox(s->loads[i], views[i]);
+  for (int i = 0; i < nl; i++) {
+    bool shares = cluster > 1 && rings.ring[i] && sharedBox(s->loads[i], views[i]);
+    rings.multicast[i] = shares ? cluster : 1;
+    multicast |= rings.multicast[i] > 1;
+  }
   /* (a dot staging a register operand waits for its wgmma at once: convert-tile-to-gpu 5w) */
   bool inFlight = tma && !nc && !multicast &&
                   inFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
@@ -682,9 +685,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     int64_t entry[6] = {mlirBlockArgumentGetArgNumber(ptr)};
     for (intptr_t j = 0; j < rank; j++)
       entry[1 + j] = mlirDenseI64ArrayGetElement(box, j);
-    /* A's box under multicast: each block of the cluster loads 1/C of its rows */
-    rings.multicast[i] = multicast && sharedBox(s->loads[i], views[i]) ? cluster : 1;
-    entry[1 + rank] = shape[1] / rings.multicast[i];
+    entry[1 + rank] = shape[1] / rings.multicast[i]; /* multicast: each block R / C rows */
     entry[2 + rank] = 128 / ttDtypeBytes(ttElementType(t)); /* 128 bytes a row */
     boxes[nboxes++] = mlirDenseI64ArrayGet(ctx, 3 + rank, entry);
   }

@@ -646,14 +646,14 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   bool useCluster = reduceKind == REDUCE_CLUSTER;
   /* the cluster sums the loop's one result, the accumulator, and needs the grid's size */
   int64_t gridX = mlirOperationGetNumResults(loop) == 1 ? ttLaunchGridExtent(fusion, 0) : -1;
-  /* what step 2d's cluster takes: tiles of up to AUTO_CLUSTER_ROWS rows on a static grid */
-  /* (not where --tile's multicast already runs the column tiles as clusters) */
+  /* not where --tile's multicast already runs the column tiles as clusters */
   bool multicast = ttOpAttrInt(kernel, "tile.multicast", 1) > 1;
   if (useCluster && multicast) {
     ttEmitError(loop, "splitk: reduce=cluster cannot sum a kernel whose column tiles run as "
                       "clusters sharing A (--tile multicast)");
     return false;
   }
+  /* what step 2d's cluster takes: tiles of up to AUTO_CLUSTER_ROWS rows on a static grid */
   bool autoCluster = reduceKind == REDUCE_AUTO && maxCluster >= 2 && gridX >= 1 &&
                      tile.bm > 0 && tile.bm <= AUTO_CLUSTER_ROWS && !multicast;
   /* step 2e: under the floor but past the cluster sum's, a pair in a cluster */

@@ -107,11 +107,14 @@ bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
     /* this block's shared memory as a shared::cluster address (a cluster of one) */
     dst = tgBuild(l, "llvm.addrspacecast", 1, &dst, mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>")),
                 0, NULL);
-    MlirValue ops[7] = {dst, desc->parts[0], c, row, rank == 3 ? batch : bar, bar, mask};
-    if (cast > 1) /* (rank 2) */
-      ops[5] = mask;
-    tgBuild(l, "nvvm.cp.async.bulk.tensor.shared.cluster.global", 3 + rank + (cast > 1), ops,
-            ttNoType(), 3, attrs);
+    MlirValue ops[7] = {dst, desc->parts[0], c, row}; /* then [batch], mbarrier, [mask] */
+    int n = 4;
+    if (rank == 3)
+      ops[n++] = batch;
+    ops[n++] = bar;
+    if (cast > 1)
+      ops[n++] = mask;
+    tgBuild(l, "nvvm.cp.async.bulk.tensor.shared.cluster.global", n, ops, ttNoType(), 3, attrs);
   }
   l->b = outer;
   return true;
