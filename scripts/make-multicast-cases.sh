@@ -5,7 +5,7 @@
 #   OUTDIR/chk/   correctness (scripts/gpu-suite.sh): f16, bf16 and fp8 linear layers at
 #                 M = 1, 7, 33, 64 with clusters of 2, 4 and 8 (16-, 32- and 64-row tiles),
 #                 unsplit and split-K (atomics), a bias + GELU epilogue, K not a multiple
-#                 of the K step;
+#                 of the K step, a partial last column tile (N = 1000);
 #   OUTDIR/<variant>/   the M = 64 decode set of make-cold-bench.sh (f16, fp8; 3584^2,
 #                 4096^2, 6144 x 4096, 1024 x 4096) under each variant's options, for
 #                 scripts/bench_variants.py TT_RUN def=OUTDIR/def mc4=OUTDIR/mc4 ...
@@ -26,6 +26,7 @@ mc bf16_1x2048x1000_mc2_s4 "$(linear 1 2048 1000 bf16 0)" "multicast=2" "split-k
 mc f16_64x1024x4096_mc8_gelu "$(linear 64 1024 4096 f16 1 gelu '{approximate = "tanh"}')" "multicast=8" "split-k=1"
 mc fp8_64x1024x4096_mc4 "$(scaled_linear 64 1024 4096 f8E4M3FN f8E4M3FN bf16 0)" "multicast=4" ""
 mc fp8_64x6144x4096_n48mc2 "$(scaled_linear 64 6144 4096 f8E4M3FN f8E4M3FN bf16 0)" "block-n=48 multicast=2" "split-k=1"
+mc bf16_64x1000x4096_mc4 "$(linear 64 1000 4096 bf16 0)" "multicast=4" "split-k=1"
 mc f16_64x3584x3584_n32mc8k256 "$(linear 64 3584 3584 f16 0)" "block-n=32 block-k=256 multicast=8" "split-k=1"
 # the timed variants: NAME:TILE:SPLITK[:PIPELINE]
 for v in "def::" "mc4:multicast=4:" "mc4s4:multicast=4::stage-in=auto num-stages=4" \
