@@ -128,6 +128,15 @@ static const TtPassOption tileOptions[] = {
          "dividing the column tiles, block-m / C a multiple of 8; the K stagger is 0 and "
          "split-K does not sum in a cluster there); 1: each program reads its own A",
          1, 1, 8, NULL},
+    [TT_TILE_ONLINE_VAR] =
+        {"online-var",
+         "row kernels of the looped form (rows read from L2 or DRAM at each pass): 1: a "
+         "variance's sum of squared deviations from its row's mean (layer_norm, var, std) "
+         "joins the mean's loop, each lane keeping Welford's running mean and squared "
+         "deviations, combined after the loop (Chan et al.): one pass over the row fewer, "
+         "as robust as two (staged rows keep two loops: a pass over shared memory costs "
+         "less than Welford's update); 0: a loop of its own after the mean's (for A/B runs)",
+         1, 0, 1, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =

@@ -1,4 +1,4 @@
-/* tt/pass.h - the C API for tt passes written outside tt's tree: pass plugins (version 1).
+/* tt/pass.h - the C API for tt passes written outside tt's tree: pass plugins (version 2).
  *
  * A pass plugin is a shared library exporting one function, ttGetPassPluginInfo, that
  * returns a TtPassPluginInfo: the API version the plugin was built against, its name and
@@ -40,7 +40,8 @@
  *
  * Versioning: TT_PASS_API_VERSION changes whenever a type, a table layout or a helper's
  * meaning in this header changes; tt loads only plugins of its own version. Fields are only
- * ever added at the end of TtTarget (a plugin reads the fields it knows).
+ * ever added at the end of TtTarget (a plugin reads the fields it knows). Version 2:
+ * TT_MAX_PASS_OPTIONS 16 -> 32, so TtPassOptions grew (--tile's seventeenth option).
  *
  * Naming follows MLIR's C API: `TtThing` types; the helpers are the functions of tt's
  * library (ttBuild, ttEmitPidOrder, ...) without their `tt` prefix.
@@ -62,7 +63,7 @@
 extern "C" {
 #endif
 
-#define TT_PASS_API_VERSION 1
+#define TT_PASS_API_VERSION 2
 
 /* --- Passes: what tt's own passes and plugin passes are made of -------------------------- */
 
@@ -75,7 +76,7 @@ typedef struct {
   const char *const *choices;
 } TtPassOption;
 
-#define TT_MAX_PASS_OPTIONS 16
+#define TT_MAX_PASS_OPTIONS 32
 /* A pass's options as parsed: values by index into TtPassInfo.options. */
 typedef struct {
   int64_t v[TT_MAX_PASS_OPTIONS];

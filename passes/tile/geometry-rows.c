@@ -111,25 +111,29 @@
 
 static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-/* The looped form's block for a row of power of two `fit` (an argmax's loops hold 16
- * elements a thread: at 32 ptxas spills), and its warps (16 elements a thread). */
-static int64_t loopBlock(int64_t fit, bool arg) {
-  int64_t most = LOOP_BLOCK / (arg ? 2 : 1);
+/* The looped form's block for a row of power of two `fit` (loops whose lanes carry two
+ * values - an argmax's best and column, a variance pair's Welford mean and m2 - hold 16
+ * elements a thread: at 32 ptxas spills, 48-1144 bytes for layer_norm's pair), and its
+ * warps (16 elements a thread). */
+static int64_t loopBlock(int64_t fit, bool twoValues) {
+  int64_t most = LOOP_BLOCK / (twoValues ? 2 : 1);
   return fit / 2 < most ? fit / 2 : most;
 }
 static int64_t loopWarps(int64_t block) { return clampI(block / 32 / 16, 1, LOOP_WARPS); }
 
-Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
-                           int64_t rowStage, bool loopedArg, int64_t stageRegs) {
+Geometry tileGroupGeometry(bool row, const TtPassOptions *o) {
+  int64_t block = o->v[TT_TILE_BLOCK_SIZE], warps = o->v[TT_TILE_NUM_WARPS];
   Geometry geo = {.block = block,
                   .warps = warps,
                   .rowsPerProgram = 1,
                   .chunksPerStep = 1,
                   .chunksPerStepOut = 1,
-                  .rowStage = rowStage,
-                  .loopedArg = loopedArg,
-                  .stageRegs = stageRegs,
-                  .cluster = row ? cluster : 1}; /* rows: the most; tileRowGeometry picks */
+                  .rowStage = o->v[TT_TILE_ROW_STAGE],
+                  .loopedArg = o->v[TT_TILE_LOOPED_ARG] == 1,
+                  .stageRegs = o->v[TT_TILE_STAGE_REGS],
+                  .welford = o->v[TT_TILE_ONLINE_VAR] == 1,
+                  /* rows: the most; tileRowGeometry picks */
+                  .cluster = row ? o->v[TT_TILE_CLUSTER] : 1};
   geo.row = row; /* tileRowGeometry fills the rest */
   if (!geo.row) { /* elementwise defaults: 1024 elements, up to 4 warps */
     geo.block = block ? block : 1024;
@@ -262,7 +266,8 @@ static int64_t stagedOutChunks(int64_t per, int64_t slots, int64_t bytes) {
  * (stagedOutChunks, `weightBytes` an element), within stage-regs bytes a thread: two
  * blocks an SM overlap one row's copy with the other's passes, where one block an SM
  * waits on each row's copy. The caller takes it for rows of two or more reduction
- * levels, whose looped form reads the row three times. H200, against that looped form
+ * loops (tileLevelLoops: levels, less a variance's that joins its mean's loop),
+ * whose looped form reads the row three times. H200, against that looped form
  * (bench/2026-11-27-h200-rows-regs.md, run B): softmax 2048 x 65536 bf16 (13 chunks in
  * shared memory, 3 in registers) 188.9 -> 136.9 us, log_softmax 0.78x, layer_norm 0.96x,
  * softmax 2048 x 60000 0.75x, f32 1024 x 30000 0.89x; rms_norm's one level 1.03x-1.04x
@@ -363,7 +368,11 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     bool mayStage = !g->block && (!isArg || (few && fit > MAX_ROW)) && g->rowStage > 0;
     /* a looped row with a tail chunk whose reductions take more than one step a row */
     Geometry loopG = *g;
-    loopG.block = loopBlock(fit, false);
+    /* loops whose lanes carry two values: an argmax, a variance pair (welford.c) */
+    bool pairs = false;
+    int loops = tileLevelLoops(body, g->welford, &pairs);
+    bool twoValues = !mlirOperationIsNull(arg) || pairs;
+    loopG.block = loopBlock(fit, twoValues);
     loopG.warps = g->warps ? g->warps : loopWarps(loopG.block);
     bool tail = g->rows > 0 && fit > MAX_ROW && g->rowLen % loopG.block != 0 &&
                 (g->rowLen + loopG.block - 1) / loopG.block > chunksInFlight(&loopG, rowBytes, true);
@@ -389,7 +398,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     if (bestC)
       stageRows(g, sblock, bestPart, bestC);
     else if (mayStage && !isArg && onChipRows < 2 && (varying < 2 || !onChip) &&
-             tileReductionLevels(body, NULL, NULL, NULL) >= 2)
+             loops >= 2)
       stageWithRegisters(body, g, sblock, allBytes - rowBytes);
     if (mayStage && g->rowStage == 2 && !g->staged && !isArg) { /* one whole row an SM */
       int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);
@@ -409,7 +418,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       onChip = true;
     }
     if (!g->block)
-      g->block = onChip ? fit : loopBlock(fit, !mlirOperationIsNull(arg));
+      g->block = onChip ? fit : loopBlock(fit, twoValues);
     g->looped = g->staged || g->block * g->cluster < g->rowLen;
     if (g->looped && !mlirOperationIsNull(arg) && !g->loopedArg) {
       ttEmitError(arg, "tile: argmax/argmin over rows longer than %d elements is not "
@@ -427,6 +436,12 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     g->online = g->looped && tileHasOnlinePair(body) && (g->rowLen + g->block - 1) / g->block > g->chunksPerStep;
     if (g->staged) { /* passes over shared memory: one chunk a step, one reduction a loop */
       g->chunksPerStep = 1, g->online = false;
+      /* and no variance pair (welford.c): a pass over shared memory costs less than
+       * Welford's update (H100, layer_norm bf16 staged, the pair against its own loop:
+       * 512 x 70000 over a cluster 1.12x the time, 1000 x 40000 1.02x, 4096 x 32768
+       * 0.99x; looped 1000 and 2048 x 65536 0.91x, f32 var 1024 x 40000 0.94x;
+       * bench/2026-11-28-h100-welford.md) */
+      g->welford = false;
       g->chunksPerStepOut = g->cluster > 1 ? 1
                             : stagedOutChunks(g->block / (32 * g->warps),
                                               g->partLen / g->block - g->regChunks,

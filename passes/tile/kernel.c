@@ -317,11 +317,7 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
       ttEmitError(op, "tile: fusion kind '%s' is not supported yet", kind);
       return false;
     }
-    if (!tileFusion(op, tileGroupGeometry(strcmp(kind, "row") == 0, block, warps,
-                                             opts->v[TT_TILE_CLUSTER],
-                                             opts->v[TT_TILE_ROW_STAGE],
-                                             opts->v[TT_TILE_LOOPED_ARG] == 1,
-                                             opts->v[TT_TILE_STAGE_REGS])))
+    if (!tileFusion(op, tileGroupGeometry(strcmp(kind, "row") == 0, opts)))
       return false;
   }
   return true;

@@ -27,8 +27,9 @@
  *     than the block (the looped form), emitLevels first computes every reduction in
  *     scf.for loops over the row's chunks, one loop per level of dependent reductions
  *     (siblings share a loop; softmax's sum of exp(x - max(x)) joins its max's loop as
- *     an online normalizer, step 4a'), then one more loop computes and stores the
- *     output. A loop step computes geometry's chunksPerStep chunks (chunksPerStepOut for
+ *     an online normalizer, step 4a'; a variance's sum of squared deviations joins its
+ *     mean's loop, Welford's update in each lane, step 4a''', welford.c), then one more
+ *     loop computes and stores the output. A loop step computes geometry's chunksPerStep chunks (chunksPerStepOut for
  *     the output), their loads first, so that many chunks' loads are in flight at once.
  *  5. The store, rounded to the output dtype, under the mask (a per-row result: lane 0
  *     stores it at the row's index); then loads first (tileLoadsFirst).
@@ -184,8 +185,7 @@ static void endChunkLoop(Emit *e, MlirOperation loop, TtBuilder outer, int n,
   e->b = outer;
 }
 
-/* The op defining v when it is prim `name`, else a null op. */
-static MlirOperation primDef(MlirValue v, const char *name) {
+MlirOperation tilePrimDef(MlirValue v, const char *name) {
   MlirOperation none = {NULL};
   if (!mlirValueIsAOpResult(v))
     return none;
@@ -199,10 +199,10 @@ static MlirOperation primDef(MlirValue v, const char *name) {
 bool tileOnlinePair(MlirOperation r, MlirOperation mx) {
   char buf[32];
   MlirOperation none = {NULL};
-  MlirOperation ex = primDef(mlirOperationGetOperand(r, 0), "exp");
-  MlirOperation sub = ex.ptr ? primDef(mlirOperationGetOperand(ex, 0), "sub") : none;
-  MlirOperation bc = sub.ptr ? primDef(mlirOperationGetOperand(sub, 1), "broadcast_in_dim") : none;
-  MlirOperation m = bc.ptr ? primDef(mlirOperationGetOperand(bc, 0), "amax") : none;
+  MlirOperation ex = tilePrimDef(mlirOperationGetOperand(r, 0), "exp");
+  MlirOperation sub = ex.ptr ? tilePrimDef(mlirOperationGetOperand(ex, 0), "sub") : none;
+  MlirOperation bc = sub.ptr ? tilePrimDef(mlirOperationGetOperand(sub, 1), "broadcast_in_dim") : none;
+  MlirOperation m = bc.ptr ? tilePrimDef(mlirOperationGetOperand(bc, 0), "amax") : none;
   return m.ptr && mlirOperationEqual(m, mx) &&
          strcmp(ttPrimShortName(r, buf, sizeof buf), "sum") == 0 &&
          mlirValueEqual(mlirOperationGetOperand(mx, 0), mlirOperationGetOperand(sub, 0)) &&
@@ -313,14 +313,17 @@ static MlirValue argIndex(Emit *e, MlirOperation op, MlirValue best, MlirValue c
 }
 
 /* One level's reductions in emitLevels: the ops, whether each is an argmax/argmin,
- * its online partner (-1: none) and first accumulator; the accumulators, each online
- * pair's step value, and the step's chunks (offs, cols, then each pair's masked x). */
+ * its partner (-1: none; an online sum, or a variance's sum where var) and first
+ * accumulator; the accumulators, each online pair's step value, the step's chunks (offs,
+ * cols, then each pair's masked x) and the current chunk's index in the block's part
+ * (an i32 scalar: Welford's count). */
 typedef struct {
   MlirOperation *reds;
   int nr;
-  const bool *arg;
+  const bool *arg, *var;
   const int *second, *slot;
   MlirValue *acc, *step, *chunk;
+  MlirValue chunkNo;
 } Level;
 
 /* Chunk u of U (at e->offs) joins the level's accumulators (an online pair's: its step
@@ -332,6 +335,10 @@ static void levelChunk(Emit *e, const Level *lv, int64_t u, int64_t U) {
     if (e->failed)
       break;
     MlirValue *acc = &lv->acc[lv->slot[j]];
+    if (lv->var[j]) { /* a sum and its variance's: Welford's mean and m2 (welford.c) */
+      tileWelfordStep(e, x, lv->chunkNo, acc, acc + 1);
+      continue;
+    }
     if (lv->arg[j]) { /* x: f32, the compute type of its rows */
       argStep(e, lv->reds[j], x, acc, acc + 1);
       continue;
@@ -382,22 +389,60 @@ int tileReductionLevels(MlirBlock body, MlirOperation **ops, int **depth, int *n
   return most;
 }
 
+/* Step 4a's pairs among body's ops (tileReductionLevels' ops and depth, n of them):
+ * partner[i] = j where reduction j joins reduction i's loop, joined[j] = i (-1: none):
+ * softmax's sum its max's where `online` (4a'), a variance's sum its mean's sum where
+ * `welford` (4a''', welford.c; var[i] then). */
+static void joinPairs(MlirOperation *ops, const int *depth, int n, bool online, bool welford,
+                      int *partner, int *joined, bool *var) {
+  for (int j = 0; j < n; j++)
+    partner[j] = joined[j] = -1, var[j] = false;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n && joined[j] < 0 && ttPrimIsRowReduction(ops[j]); i++) {
+      if (partner[i] >= 0 || depth[i] + 1 != depth[j] || !ttPrimIsRowReduction(ops[i]))
+        continue;
+      bool soft = online && tileOnlinePair(ops[j], ops[i]);
+      bool wf = !soft && welford && tileVariancePair(ops[j], ops[i]);
+      if (soft || wf) {
+        partner[i] = j;
+        joined[j] = i;
+        var[i] = wf;
+      }
+    }
+}
+
+int tileLevelLoops(MlirBlock body, bool welford, bool *pairs) {
+  int n, *depth, loops = 0;
+  MlirOperation *ops;
+  int most = tileReductionLevels(body, &ops, &depth, &n);
+  int *partner = ttAlloc(sizeof(int) * (size_t)(n + 1)), *joined = ttAlloc(sizeof(int) * (size_t)(n + 1));
+  bool *var = ttAlloc(sizeof(bool) * (size_t)(n + 1));
+  joinPairs(ops, depth, n, false, welford, partner, joined, var);
+  for (int i = 0; pairs && i < n; i++)
+    *pairs = i == 0 ? var[i] : *pairs || var[i];
+  for (int level = 1; level <= most; level++) {
+    bool any = false;
+    for (int j = 0; j < n && !any; j++)
+      any = ttPrimIsRowReduction(ops[j]) && depth[j] == level && joined[j] < 0;
+    loops += any;
+  }
+  free(partner);
+  free(joined);
+  free(var);
+  free(ops);
+  free(depth);
+  return loops;
+}
+
 static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue range,
                        const Geometry *g) {
   int n, *depth;
   MlirOperation *ops;
   int maxLevel = tileReductionLevels(fbody, &ops, &depth, &n);
-  /* partner[i]: the online sum joined to amax i (-1: none); joined[j]: j is one */
+  /* partner[i]: the reduction joined to i's loop (-1: none); joined[j]: j is one */
   int *partner = ttAlloc(sizeof(int) * (size_t)n), *joined = ttAlloc(sizeof(int) * (size_t)n);
-  for (int j = 0; j < n; j++)
-    partner[j] = joined[j] = -1;
-  for (int j = 0; j < n; j++)
-    for (int i = 0; i < n && joined[j] < 0 && ttPrimIsRowReduction(ops[j]); i++)
-      if (g->online && partner[i] < 0 && depth[i] + 1 == depth[j] &&
-          ttPrimIsRowReduction(ops[i]) && tileOnlinePair(ops[j], ops[i])) {
-        partner[i] = j;
-        joined[j] = i;
-      }
+  bool *varOf = ttAlloc(sizeof(bool) * (size_t)n), *var = ttAlloc(sizeof(bool) * (size_t)n);
+  joinPairs(ops, depth, n, g->online, g->welford, partner, joined, varOf);
   int64_t U = g->chunksPerStep;
   MlirOperation *reds = ttAlloc(sizeof(MlirOperation) * (size_t)n);
   int *second = ttAlloc(sizeof(int) * (size_t)n), *slot = ttAlloc(sizeof(int) * (size_t)n);
@@ -412,7 +457,8 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     for (int j = 0; j < n; j++) {
       if (!ttPrimIsRowReduction(ops[j]) || joined[j] >= 0 || depth[j] != level)
         continue;
-      online |= partner[j] >= 0;
+      online |= partner[j] >= 0 && !varOf[j];
+      var[nr] = varOf[j];
       second[nr] = partner[j];
       arg[nr] = ttPrimKind(ops[j]) == TT_PRIM_ARGREDUCE;
       reds[nr++] = ops[j];
@@ -430,6 +476,9 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
         acc[na++] = ttConstSplat(&e->b, e->loc, ft, (double)g->rowLen);
       } else if (second[j] < 0) {
         acc[na++] = ttConstSplat(&e->b, e->loc, tileOf(e, ce), tileCombinerOf(reds[j]).identity);
+      } else if (var[j]) { /* Welford's mean and m2 */
+        acc[na++] = ttConstSplat(&e->b, e->loc, tileOf(e, ce), 0.0);
+        acc[na++] = ttConstSplat(&e->b, e->loc, tileOf(e, ce), 0.0);
       } else { /* m and s */
         acc[na++] = ttConstSplat(&e->b, e->loc, ce, -INFINITY);
         acc[na++] = ttConstSplat(&e->b, e->loc, ce, 0.0);
@@ -440,13 +489,17 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     MlirBlock body = ttForBody(loop);
     for (int a = 0; a < na; a++)
       acc[a] = mlirBlockGetArgument(body, a + 1);
-    Level lv = {reds, nr, arg, second, slot, acc, step, chunk};
+    Level lv = {reds, nr, arg, var, second, slot, acc, step, chunk, {NULL}};
+    MlirType i32 = ttI32(e->ctx);
     for (int u = 0; u < U && !e->failed; u++) {
       chunkPart(e, rowStart, range, g, u, online);
+      lv.chunkNo = tileOp2(e, "arith.divui", e->loopIv, ttConstInt(&e->b, e->loc, i32, g->block), i32);
+      if (u > 0)
+        lv.chunkNo = tileOp2(e, "arith.addi", lv.chunkNo, ttConstInt(&e->b, e->loc, i32, u), i32);
       levelChunk(e, &lv, u, U);
     }
     for (int j = 0; j < nr && !e->failed; j++)
-      if (second[j] >= 0)
+      if (second[j] >= 0 && !var[j])
         onlineStep(e, reds[j], ops[second[j]], step[j], chunk + (2 + j) * U, chunk, chunk + U,
                    U, &acc[slot[j]], &acc[slot[j] + 1]);
     if (e->failed)
@@ -455,13 +508,19 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     for (int a = 0; a < na; a++)
       acc[a] = mlirOperationGetResult(loop, a);
     int mark = e->nmemo; /* 3'': the register chunks (staged: no online pair) */
+    int64_t slots = g->partLen / g->block - e->regChunks;
     for (int64_t r = 0; r < e->regChunks && !e->failed; r++) {
       regChunkPart(e, r, mark);
+      lv.chunkNo = ttConstInt(&e->b, e->loc, i32, slots + r);
       levelChunk(e, &lv, 0, 1);
     }
     tileMemoTruncate(e, mark);
     for (int j = 0; j < nr && !e->failed; j++) {
       MlirValue total = acc[slot[j]];
+      if (var[j]) {
+        tileWelfordCombine(e, g, range, total, acc[slot[j] + 1], reds[j], ops[second[j]]);
+        continue;
+      }
       if (arg[j]) {
         MlirValue res = mlirOperationGetResult(reds[j], 0);
         MlirType it = tileOf(e, ttElementType(mlirValueGetType(res)));
@@ -482,6 +541,8 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
   }
   free(partner);
   free(joined);
+  free(varOf);
+  free(var);
   free(arg);
   free(second);
   free(slot);

@@ -106,6 +106,8 @@ typedef struct {
   int64_t regChunks;      /* staged: the last chunks of the part held in registers, not
                              shared memory (rows.c, 3''; 0: none) */
   int64_t stageRegs;      /* the stage-regs option (bytes a thread; geometry-rows.c) */
+  bool welford;           /* looped: a variance's sum joins its mean's loop (the
+                             online-var option; welford.c) */
   int64_t programsPerSm;  /* on chip: the programs an SM the kernel asks for (its
                              tile.programs_per_sm; 0: the lowering's count) */
 } Geometry;
@@ -192,8 +194,29 @@ bool tileFusion(MlirOperation fusion, Geometry geo);
 /* Whether row reduction `sum` is sum(exp(x - broadcast(mx))), mx = amax(x) of the same x,
  * in f32: an online pair (softmax's normalizer). */
 bool tileOnlinePair(MlirOperation sum, MlirOperation mx);
+/* The op defining v when it is prim `name`, else a null op. */
+MlirOperation tilePrimDef(MlirValue v, const char *name);
 /* Whether body holds an online pair. */
 bool tileHasOnlinePair(MlirBlock body);
+/* The loops over the row the looped form's reductions take: their levels, less those
+ * whose every reduction joins an earlier level's loop as a variance's sum (welford);
+ * *pairs (when asked): whether any does. */
+int tileLevelLoops(MlirBlock body, bool welford, bool *pairs);
+
+/* welford.c: the one-pass variance of looped row kernels ----------------------------- */
+
+/* Whether row reduction `r` is sum(v * v), v = x - broadcast(s / N) along the rows, s =
+ * sum(x) of the same x (N its row length), both in f32: a variance's sum of squared
+ * deviations, which may join s's loop. */
+bool tileVariancePair(MlirOperation r, MlirOperation s);
+/* Welford's update of a lane's mean and m2 by chunk value x (the chunk's mask e->mask;
+ * chunkNo: the chunk's index in the block's part, an i32 scalar). */
+void tileWelfordStep(Emit *e, MlirValue x, MlirValue chunkNo, MlirValue *mean, MlirValue *m2);
+/* After the loop: the lanes' mean and m2 combined into the row's sum(x) (of reduction
+ * `sum`) and sum of squared deviations (of `var`), set in the memo (range: the lanes'
+ * columns in a chunk). */
+void tileWelfordCombine(Emit *e, const Geometry *g, MlirValue range, MlirValue mean,
+                        MlirValue m2, MlirOperation sum, MlirOperation var);
 /* The levels of dependent row reductions in body (a reduction's level: one more than the
  * most among its operands', 1 when none; the looped form's loops, emitLevels); where
  * asked, each op of body in order (*ops) and its level (*depth), *n of them (the caller
@@ -212,10 +235,10 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
 
 /* geometry-rows.c: elementwise and row geometry ----------------------------------------- */
 
-/* The geometry of an elementwise (row false) or row group from the `block-size` and
- * `num-warps` options (0: from the shape; a row group's is completed by tileRowGeometry). */
-Geometry tileGroupGeometry(bool row, int64_t block, int64_t warps, int64_t cluster,
-                           int64_t rowStage, bool loopedArg, int64_t stageRegs);
+/* The geometry of an elementwise (row false) or row group from --tile's options o
+ * (block-size and num-warps 0: from the shape; a row group's is completed by
+ * tileRowGeometry). */
+Geometry tileGroupGeometry(bool row, const TtPassOptions *o);
 /* True when a row kernel's input of type t is stageable (rows.c, 3'): full rows of the row
  * space (its rank, N last; all M rows), rows a multiple of 16 bytes (cp.async's runs). */
 bool tileStageable(MlirType t, const Geometry *g);
