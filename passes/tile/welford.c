@@ -2,11 +2,12 @@
  * step 4a'''): a row's sum of squared deviations from its mean,
  *     sum(v * v), v = x - broadcast(sum(x) / N)        (layer_norm's, var's and std's),
  * joins the loop of its mean's sum(x) (the online-var option, Geometry.welford), so the
- * looped form reads the row twice (the sums, the output), not three times, and the staged
- * form walks its shared memory once less. Subtracting the squared mean from the mean
- * square would do it in one pass too, but loses every digit where the mean dwarfs the
- * spread (x = 1000 + noise of 0.01, in f32); Welford's update does not, which is why
- * PyTorch's own kernels use it.
+ * looped form reads the row twice (the sums, the output), not three times. (Staged rows
+ * keep two loops, geometry-rows.c: a pass over shared memory costs less than the update;
+ * the code below is general over them and over a cluster's parts.) Subtracting the
+ * squared mean from the mean square would do it in one pass too, but loses every digit
+ * where the mean dwarfs the spread (x = 1000 + noise of 0.01, in f32); Welford's update
+ * does not, which is why PyTorch's own kernels use it.
  *
  * Algorithm (Welford 1962 in each lane; Chan, Golub and LeVeque 1979 across lanes):
  *  1. Each lane of the chunk tile keeps the running mean and m2 (the sum of squared
