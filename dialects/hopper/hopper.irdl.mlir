@@ -8,7 +8,8 @@
 /// stage-in=tma` makes the TMA and mbarrier ops, `--pdl` the grid-dependency ops, and
 /// `--convert-tile-to-gpu` lowers them to `nvvm` (tile.dot itself lowers to wgmma there
 /// directly), with the cluster barriers of `--tile multicast`'s rings; the wgmma, fence and
-/// cluster_ctaid ops are definitions for hand-written kernels, not lowered yet. Shared-memory buffers are `memref`s in address space 3.
+/// cluster_ctaid ops are definitions for hand-written kernels, not lowered yet.
+/// Shared-memory buffers are `memref`s in address space 3.
 irdl.dialect @hopper {
   /// A TMA tensor-map descriptor (128 bytes, made on the host): a kernel parameter passed
   /// by value (`__grid_constant__`), read by the TMA unit in place.

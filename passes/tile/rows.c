@@ -29,8 +29,9 @@
  *     (siblings share a loop; softmax's sum of exp(x - max(x)) joins its max's loop as
  *     an online normalizer, step 4a'; a variance's sum of squared deviations joins its
  *     mean's loop, Welford's update in each lane, step 4a''', welford.c), then one more
- *     loop computes and stores the output. A loop step computes geometry's chunksPerStep chunks (chunksPerStepOut for
- *     the output), their loads first, so that many chunks' loads are in flight at once.
+ *     loop computes and stores the output. A loop step computes geometry's chunksPerStep
+ *     chunks (chunksPerStepOut for the output), their loads first, so that many chunks'
+ *     loads are in flight at once.
  *  5. The store, rounded to the output dtype, under the mask (a per-row result: lane 0
  *     stores it at the row's index); then loads first (tileLoadsFirst).
  * The geometry (block, warps, rows per program) comes from geometry-rows.c.
@@ -419,7 +420,7 @@ int tileLevelLoops(MlirBlock body, bool welford, bool *pairs) {
   bool *var = ttAlloc(sizeof(bool) * (size_t)(n + 1));
   joinPairs(ops, depth, n, false, welford, partner, joined, var);
   for (int i = 0; pairs && i < n; i++)
-    *pairs = i == 0 ? var[i] : *pairs || var[i];
+    *pairs |= var[i];
   for (int level = 1; level <= most; level++) {
     bool any = false;
     for (int j = 0; j < n && !any; j++)
@@ -453,11 +454,12 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
   MlirValue *chunk = ttAlloc(sizeof(MlirValue) * (size_t)((2 + n) * U));
   for (int level = 1; level <= maxLevel && !e->failed; level++) {
     int nr = 0, na = 0;
-    bool online = false;
+    bool online = false, welford = false;
     for (int j = 0; j < n; j++) {
       if (!ttPrimIsRowReduction(ops[j]) || joined[j] >= 0 || depth[j] != level)
         continue;
       online |= partner[j] >= 0 && !varOf[j];
+      welford |= varOf[j];
       var[nr] = varOf[j];
       second[nr] = partner[j];
       arg[nr] = ttPrimKind(ops[j]) == TT_PRIM_ARGREDUCE;
@@ -493,9 +495,11 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     MlirType i32 = ttI32(e->ctx);
     for (int u = 0; u < U && !e->failed; u++) {
       chunkPart(e, rowStart, range, g, u, online);
-      lv.chunkNo = tileOp2(e, "arith.divui", e->loopIv, ttConstInt(&e->b, e->loc, i32, g->block), i32);
-      if (u > 0)
-        lv.chunkNo = tileOp2(e, "arith.addi", lv.chunkNo, ttConstInt(&e->b, e->loc, i32, u), i32);
+      if (welford) { /* Welford's count: the chunk's index in the part, k / B + u */
+        lv.chunkNo = tileOp2(e, "arith.divui", e->loopIv, ttConstInt(&e->b, e->loc, i32, g->block), i32);
+        if (u > 0)
+          lv.chunkNo = tileOp2(e, "arith.addi", lv.chunkNo, ttConstInt(&e->b, e->loc, i32, u), i32);
+      }
       levelChunk(e, &lv, u, U);
     }
     for (int j = 0; j < nr && !e->failed; j++)
@@ -511,7 +515,8 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     int64_t slots = g->partLen / g->block - e->regChunks;
     for (int64_t r = 0; r < e->regChunks && !e->failed; r++) {
       regChunkPart(e, r, mark);
-      lv.chunkNo = ttConstInt(&e->b, e->loc, i32, slots + r);
+      if (welford)
+        lv.chunkNo = ttConstInt(&e->b, e->loc, i32, slots + r);
       levelChunk(e, &lv, 0, 1);
     }
     tileMemoTruncate(e, mark);

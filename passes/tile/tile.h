@@ -200,7 +200,7 @@ MlirOperation tilePrimDef(MlirValue v, const char *name);
 bool tileHasOnlinePair(MlirBlock body);
 /* The loops over the row the looped form's reductions take: their levels, less those
  * whose every reduction joins an earlier level's loop as a variance's sum (welford);
- * *pairs (when asked): whether any does. */
+ * *pairs (when asked, false on entry): set when any does. */
 int tileLevelLoops(MlirBlock body, bool welford, bool *pairs);
 
 /* welford.c: the one-pass variance of looped row kernels ----------------------------- */
