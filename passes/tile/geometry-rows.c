@@ -34,6 +34,14 @@
 #define LOOP_BLOCK 32768
 #define LOOP_WARPS 32
 #define LOOP_INFLIGHT 128
+/* Rows off 16-byte alignment (an odd width: an input's row * element bytes not a
+ * multiple of 16) load element by element; looped, they take blocks of at most this many
+ * elements (16 warps, 16 elements a thread: two programs an SM). H200, bf16 unless said,
+ * the default (32768-element blocks, 16384 for a variance pair) -> 8192: softmax 1000 x
+ * 70001 291.8 -> 234.3 us, rms_norm 2048 x 50257 400.6 -> 228.8, layer_norm 1000 x 70001
+ * 225.6 -> 202.7, log_softmax f32 2048 x 50257 482.5 -> 425.9; 16384 on 32 warps 0.67x-
+ * 1.00x, 4096 on 8 warps 0.60x-1.02x (bench/2026-11-28-h200-odd-rows.md, run 2). */
+#define UNALIGNED_LOOP_BLOCK 8192
 /* The looped form's L2 budget: its re-reads hit L2 while the rows in flight (one an SM)
  * hold at most this many bytes of inputs that vary by row (H100, 2048 x 65536 bf16, 132
  * rows in flight: softmax's 17 MB all hit; residual + rms_norm's 35 MB miss a third of the
@@ -115,8 +123,10 @@ static int64_t clampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : 
  * values - an argmax's best and column, a variance pair's Welford mean and m2 - hold 16
  * elements a thread: at 32 ptxas spills, 48-1144 bytes for layer_norm's pair), and its
  * warps (16 elements a thread). */
-static int64_t loopBlock(int64_t fit, bool twoValues) {
+static int64_t loopBlock(int64_t fit, bool twoValues, bool unaligned) {
   int64_t most = LOOP_BLOCK / (twoValues ? 2 : 1);
+  if (unaligned && most > UNALIGNED_LOOP_BLOCK)
+    most = UNALIGNED_LOOP_BLOCK;
   return fit / 2 < most ? fit / 2 : most;
 }
 static int64_t loopWarps(int64_t block) { return clampI(block / 32 / 16, 1, LOOP_WARPS); }
@@ -158,12 +168,14 @@ static MlirOperation argReduction(MlirBlock body) {
  * 5b), so their registers are held across the reductions. A vector broadcast along the
  * rows (a norm's weight) is loaded where it is used. *bytes: the register bytes an
  * element of each varying input takes, summed; *allBytes: the same over every row-length
- * input (weights too); *memBytes: the bytes of an element of each varying input, summed. */
+ * input (weights too); *memBytes: the bytes of an element of each varying input, summed;
+ * *unaligned: a row-length input's rows are off 16-byte alignment. */
 static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t rows,
                                 int64_t rowRank, int64_t *bytes, int64_t *allBytes,
-                                int64_t *memBytes) {
+                                int64_t *memBytes, bool *unaligned) {
   int64_t n = 0;
   *bytes = *allBytes = *memBytes = 0;
+  *unaligned = false;
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
     int64_t shape[TT_MAX_RANK], numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
@@ -172,6 +184,8 @@ static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t rows,
                   (rows == 1 && numel == rowLen && ttTensorShape(t, shape) == rowRank);
     if (varies)
       *memBytes += eb;
+    if (rowLen * eb % 16 != 0 && (numel < 0 || numel >= rowLen))
+      *unaligned = true;
     if (rowLen * eb % 16 != 0 && eb < 4)
       eb = 4; /* rows off 16-byte alignment load element by element, a register each */
     if (varies) {
@@ -332,8 +346,9 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     int64_t perThread = fit >= 8192 ? 64 : 16;
     int64_t onChipWarps = clampI(fit / perThread / 32, 1, 32);
     int64_t rowBytes, allBytes, memBytes; /* rowVaryingInputs' */
-    int64_t varying =
-        rowVaryingInputs(body, g->rowLen, g->rows, r, &rowBytes, &allBytes, &memBytes);
+    bool unaligned;
+    int64_t varying = rowVaryingInputs(body, g->rowLen, g->rows, r, &rowBytes, &allBytes,
+                                       &memBytes, &unaligned);
     int64_t sms = ttTargetDefault()->numSms, inFlight = g->rows < 0 || g->rows > sms ? sms : g->rows;
     int64_t live = fit / (32 * onChipWarps) * varying;
     MlirOperation arg = argReduction(body);
@@ -372,7 +387,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     bool pairs = false;
     int loops = tileLevelLoops(body, g->welford, &pairs);
     bool twoValues = !mlirOperationIsNull(arg) || pairs;
-    loopG.block = loopBlock(fit, twoValues);
+    loopG.block = loopBlock(fit, twoValues, unaligned);
     loopG.warps = g->warps ? g->warps : loopWarps(loopG.block);
     bool tail = g->rows > 0 && fit > MAX_ROW && g->rowLen % loopG.block != 0 &&
                 (g->rowLen + loopG.block - 1) / loopG.block > chunksInFlight(&loopG, rowBytes, true);
@@ -418,7 +433,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       onChip = true;
     }
     if (!g->block)
-      g->block = onChip ? fit : loopBlock(fit, twoValues);
+      g->block = onChip ? fit : loopBlock(fit, twoValues, unaligned);
     g->looped = g->staged || g->block * g->cluster < g->rowLen;
     if (g->looped && !mlirOperationIsNull(arg) && !g->loopedArg) {
       ttEmitError(arg, "tile: argmax/argmin over rows longer than %d elements is not "

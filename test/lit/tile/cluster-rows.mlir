@@ -23,9 +23,10 @@
 // CHECK: "tile.store"
 // CHECK-LABEL: func.func private @fused_0
 // CHECK-SAME: tile.launch = {args = [], cluster = 3 : i64, grid = ["1536", "1", "1"], kernel = @fused_0_kernel}
-// cluster=2: no cluster of 2 holds the row: the looped form.
+// cluster=2: no cluster of 2 holds the row: the looped form (rows off 16-byte alignment:
+// blocks of 8192 on 16 warps).
 // TWO-LABEL: func.func @fused_0_kernel
-// TWO-SAME: tile.num_warps = 32 : i32
+// TWO-SAME: tile.num_warps = 16 : i32
 // TWO: scf.for
 // TWO-NOT: cluster_reduce
 // TWO: grid = ["512", "1", "1"]

@@ -5,7 +5,7 @@
 // Rows longer than 32768 elements that no cluster holds (cluster=1 here; tile/cluster-rows.mlir
 // has the split) take the looped form: a 32768-element block (32 warps) steps along the
 // row. Level 1: amax; level 2: the sum of exp(x - max) needs the max. Where the reduction
-// loop takes more than one step a row (70001 f32: three steps of one chunk), the sum joins
+// loop takes more than one step a row (70004 f32: three steps of one chunk), the sum joins
 // the max's loop as an online normalizer: each step reduces its chunk's max (x masked to
 // -inf), m' = max(m, it), sums exp(x - m') of the same registers, and rescales the carried
 // sum by exp(m - m'); m and s are scalars. Then a loop for the output: two passes over
@@ -45,16 +45,16 @@
 // SMALL: "tile.range"() {end = 256 : i32, start = 0 : i32}
 // SMALL-COUNT-2: scf.for
 // SMALL-NOT: scf.for
-// SMALL: func.func private @fused_0(%arg0: tensor<2x70001xf32>
-func.func @softmax(%x: tensor<2x70001xf32>) -> tensor<2x70001xf32> {
-  %m = "prim.amax"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<2x70001xf32>) -> tensor<2xf32>
-  %mb = "prim.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x70001xf32>
-  %d = "prim.sub"(%x, %mb) : (tensor<2x70001xf32>, tensor<2x70001xf32>) -> tensor<2x70001xf32>
-  %e = "prim.exp"(%d) : (tensor<2x70001xf32>) -> tensor<2x70001xf32>
-  %s = "prim.sum"(%e) {dims = array<i64: 1>, keepdim = false} : (tensor<2x70001xf32>) -> tensor<2xf32>
-  %sb = "prim.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x70001xf32>
-  %y = "prim.div"(%e, %sb) : (tensor<2x70001xf32>, tensor<2x70001xf32>) -> tensor<2x70001xf32>
-  return %y : tensor<2x70001xf32>
+// SMALL: func.func private @fused_0(%arg0: tensor<2x70004xf32>
+func.func @softmax(%x: tensor<2x70004xf32>) -> tensor<2x70004xf32> {
+  %m = "prim.amax"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<2x70004xf32>) -> tensor<2xf32>
+  %mb = "prim.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x70004xf32>
+  %d = "prim.sub"(%x, %mb) : (tensor<2x70004xf32>, tensor<2x70004xf32>) -> tensor<2x70004xf32>
+  %e = "prim.exp"(%d) : (tensor<2x70004xf32>) -> tensor<2x70004xf32>
+  %s = "prim.sum"(%e) {dims = array<i64: 1>, keepdim = false} : (tensor<2x70004xf32>) -> tensor<2xf32>
+  %sb = "prim.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x70004xf32>
+  %y = "prim.div"(%e, %sb) : (tensor<2x70004xf32>, tensor<2x70004xf32>) -> tensor<2x70004xf32>
+  return %y : tensor<2x70004xf32>
 }
 
 // -----
@@ -130,4 +130,20 @@ func.func @three_chunks(%x: tensor<3x768xf32>) -> tensor<3x768xf32> {
   %b = "prim.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0>} : (tensor<3xf32>) -> tensor<3x768xf32>
   %y = "prim.sub"(%x, %b) : (tensor<3x768xf32>, tensor<3x768xf32>) -> tensor<3x768xf32>
   return %y : tensor<3x768xf32>
+}
+
+// -----
+
+// Rows off 16-byte alignment (70001 bf16: each row starts 2 bytes further on) load element
+// by element: the looped block is at most 8192 elements on 16 warps (two programs an SM),
+// not 32768 on 32 (geometry-rows.c, UNALIGNED_LOOP_BLOCK).
+// CHECK-LABEL: func.func @fused_0_kernel(%arg0: !tile.ptr<bf16>
+// CHECK-SAME: tile.num_warps = 16 : i32
+// CHECK: "tile.range"() {end = 8192 : i32, start = 0 : i32}
+// CHECK: scf.for
+// SMALL-LABEL: func.func @fused_0_kernel
+// SMALL-SAME: tile.num_warps = 2 : i32
+func.func @softmax_odd(%x: tensor<4x70001xbf16>) -> tensor<4x70001xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<4x70001xbf16>) -> tensor<4x70001xbf16>
+  return %y : tensor<4x70001xbf16>
 }

@@ -65,12 +65,13 @@ func.func @layer_norm_looped(%x: tensor<2048x65536xbf16>, %w: tensor<65536xbf16>
 // -----
 
 // A var over long rows (prim.var decomposes to the same pair), a masked last chunk (70001 =
-// 4 chunks of 16384 and 4465 columns): the lanes past 4465 see four chunks, the others five.
+// 8 chunks of 8192 - rows off 16-byte alignment take blocks of 8192 - and 4465 columns):
+// the lanes past 4465 see eight chunks, the others nine.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK: "tile.range"() {end = 16384 : i32, start = 0 : i32}
-// CHECK: scf.for {{.*}} -> (tensor<16384xf32>, tensor<16384xf32>)
-// CHECK: arith.constant dense<86384> : tensor<16384xi32>
-// CHECK: arith.constant dense<5> : tensor<16384xi32>
+// CHECK: "tile.range"() {end = 8192 : i32, start = 0 : i32}
+// CHECK: scf.for {{.*}} -> (tensor<8192xf32>, tensor<8192xf32>)
+// CHECK: arith.constant dense<78192> : tensor<8192xi32>
+// CHECK: arith.constant dense<9> : tensor<8192xi32>
 // CHECK-COUNT-2: "tile.reduce"
 // CHECK-NOT: scf.for
 // CHECK: return
