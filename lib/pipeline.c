@@ -137,6 +137,15 @@ static const TtPassOption tileOptions[] = {
          "as robust as two (staged rows keep two loops: a pass over shared memory costs "
          "less than Welford's update); 0: a loop of its own after the mean's (for A/B runs)",
          1, 0, 1, NULL},
+    [TT_TILE_STAGE_ODD] =
+        {"stage-odd",
+         "row kernels whose rows are off 16-byte alignment (an odd width, loaded element by "
+         "element): 1: they may take the staged forms as aligned rows do (row-stage), the "
+         "copy into shared memory loading each element once a row, without a branch, and "
+         "every pass reading shared memory in 16-byte vectors; 0: they stay in registers "
+         "(on chip or looped). The default is 0 until measured "
+         "(bench/2026-11-28-h200-odd-rows.md)",
+         0, 0, 1, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =

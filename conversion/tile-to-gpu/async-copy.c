@@ -8,8 +8,11 @@
  * one cp.async (sm_80+; .cg, not kept in L1, for 16 bytes; a run of more than 16 bytes, a
  * wider element than the kernel's narrowest, one a 16 bytes) when the run's offsets are
  * contiguous and aligned - with a mask constant over the run the copy's source size is
- * its size or 0 (zero fill), else it runs under step 3's guard - and otherwise the lanes
- * are loaded one by one under the mask and stored to the slot. tile.async_commit and
+ * its size or 0 (zero fill), else it runs under step 3's guard, the lanes one by one
+ * under the mask where it is off - and otherwise (offsets off alignment: a staged row of
+ * an odd width) the lanes are loaded one by one without a branch (each from the tensor's
+ * start where its mask is off, then zero selected: every load of the copy in flight at
+ * once) and stored to the slot. tile.async_commit and
  * tile.async_wait are cp.async.commit_group and cp.async.wait_group + a barrier.
  * tile.local_load makes a tile held in shared memory: tile.dot reads it in place (no 5a
  * staging); any other use reads it into the flat layout (a 1-D tile: a 1 x C slot, the
@@ -125,7 +128,8 @@ bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
       tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
       l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 1));
     }
-    MlirValue v = tgLoadLanes(l, ptr->parts[0], &s, zero, elem);
+    MlirValue v = s.contig ? tgLoadLanes(l, ptr->parts[0], &s, zero, elem)
+                           : tgLoadLanesSelect(l, ptr->parts[0], &s, zero, elem);
     tgBuild(l, "llvm.store", 2, (MlirValue[]){v, dst}, ttNoType(), 1, &align);
     if (ifOp.ptr)
       tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});

@@ -174,6 +174,22 @@ MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
   return acc;
 }
 
+/* Loads lane by lane without a branch: lane i from its offset where its mask is on, else
+ * from the tensor's start (in bounds), then `other` selected where off (step 1' lane by
+ * lane: every load issued before any is used). */
+MlirValue tgLoadLanesSelect(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
+                            MlirType elem) {
+  MlirValue acc = other;
+  for (int64_t i = 0; i < l->VEC; i++) {
+    MlirValue on = laneMask(l, s, i), p = tgGep(l, ptr, laneOffset(l, s, i), elem);
+    MlirValue at = tgBuild(l, "arith.select", 3, (MlirValue[]){on, p, ptr}, mlirValueGetType(p), 0, NULL);
+    MlirValue v = tgLoadPtr(l, at, elem, 0);
+    acc = tgInsert(l, tgBuild(l, "arith.select", 3, (MlirValue[]){on, v, tgExtract(l, other, i)}, elem, 0, NULL),
+                   acc, i);
+  }
+  return acc;
+}
+
 /* `*p += x` as a relaxed llvm.atomicrmw (tile.atomic_add: f32 everywhere, f16 from sm_70,
  * bf16 from sm_90; its result is unused: `red`, or for f16 an `atom` into a dead
  * register). */

@@ -163,6 +163,8 @@ Lanes tgLanesOf(Lower *l, Lowered *offs, Lowered *mask, int r);
 MlirValue tgAllLanesOn(Lower *l, const Lanes *s, Lowered *mask);
 MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
                       MlirType elem);
+MlirValue tgLoadLanesSelect(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
+                            MlirType elem);
 bool tgLowerMemory(Lower *l, MlirOperation op);
 bool tgLowerArrive(Lower *l, MlirOperation op);
 

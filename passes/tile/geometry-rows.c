@@ -142,6 +142,7 @@ Geometry tileGroupGeometry(bool row, const TtPassOptions *o) {
                   .loopedArg = o->v[TT_TILE_LOOPED_ARG] == 1,
                   .stageRegs = o->v[TT_TILE_STAGE_REGS],
                   .welford = o->v[TT_TILE_ONLINE_VAR] == 1,
+                  .stageOdd = o->v[TT_TILE_STAGE_ODD] == 1,
                   /* rows: the most; tileRowGeometry picks */
                   .cluster = row ? o->v[TT_TILE_CLUSTER] : 1};
   geo.row = row; /* tileRowGeometry fills the rest */
@@ -226,7 +227,8 @@ int64_t tileOnlineChunks(const Geometry *g) {
 bool tileStageable(MlirType t, const Geometry *g) {
   int64_t shape[TT_MAX_RANK], eb = ttDtypeBytes(t);
   int64_t r = ttTensorShape(t, shape);
-  if (r != g->rowRank || r < 1 || shape[r - 1] != g->rowLen || eb < 1 || g->rowLen * eb % 16)
+  if (r != g->rowRank || r < 1 || shape[r - 1] != g->rowLen || eb < 1 ||
+      (g->rowLen * eb % 16 && !g->stageOdd))
     return false;
   int64_t numel = ttTensorNumel(t); /* full rows of the row space (a dynamic M: any) */
   return numel < 0 ? g->rows < 0 : g->rows > 0 && numel == g->rows * g->rowLen;

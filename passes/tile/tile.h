@@ -108,6 +108,8 @@ typedef struct {
   int64_t stageRegs;      /* the stage-regs option (bytes a thread; geometry-rows.c) */
   bool welford;           /* looped: a variance's sum joins its mean's loop (the
                              online-var option; welford.c) */
+  bool stageOdd;          /* the stage-odd option: rows off 16-byte alignment may be
+                             staged (tileStageable) */
   int64_t programsPerSm;  /* on chip: the programs an SM the kernel asks for (its
                              tile.programs_per_sm; 0: the lowering's count) */
 } Geometry;
