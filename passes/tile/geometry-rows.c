@@ -22,13 +22,13 @@
  *   above MAX_LIVE (a weight broadcast along the rows is loaded late, emit.c 5b);
  * - a longer row (a static M) that registers would hold over up to the `cluster` option's
  *   blocks, where the looped form's rows in flight would not stay in L2 (LOOP_L2_BYTES)
- *   and the staged form below does not take it (rows not a multiple of 16 bytes, or
- *   row-stage=0), is split over a thread-block cluster of cdiv(its length, MAX_ROW)
+ *   and the staged form below does not take it (rows not a multiple of 16 bytes unless
+ *   stage-odd=1, or row-stage=0), is split over a thread-block cluster of cdiv(its length, MAX_ROW)
  *   blocks, each holding MAX_ROW columns on chip (the reductions combined across the
  *   cluster: rows.c);
  * - else a loop steps over half the row's power of two, at most LOOP_BLOCK, with
- *   LOOP_WARPS: big programs keep few rows in flight, so each row stays in L2 between its
- *   passes. */
+ *   LOOP_WARPS (rows off 16-byte alignment: at most UNALIGNED_LOOP_BLOCK): big programs
+ *   keep few rows in flight, so each row stays in L2 between its passes. */
 #define MAX_ROW 32768
 #define MAX_LIVE 128
 #define LOOP_BLOCK 32768
@@ -40,7 +40,7 @@
  * the default (32768-element blocks, 16384 for a variance pair) -> 8192: softmax 1000 x
  * 70001 291.8 -> 234.3 us, rms_norm 2048 x 50257 400.6 -> 228.8, layer_norm 1000 x 70001
  * 225.6 -> 202.7, log_softmax f32 2048 x 50257 482.5 -> 425.9; 16384 on 32 warps 0.67x-
- * 1.00x, 4096 on 8 warps 0.60x-1.02x (bench/2026-11-28-h200-odd-rows.md, run 2). */
+ * 1.00x, 4096 on 8 warps 0.60x-1.02x (bench/2026-11-28-h200-odd-rows.md, run 3). */
 #define UNALIGNED_LOOP_BLOCK 8192
 /* The looped form's L2 budget: its re-reads hit L2 while the rows in flight (one an SM)
  * hold at most this many bytes of inputs that vary by row (H100, 2048 x 65536 bf16, 132

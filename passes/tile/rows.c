@@ -8,7 +8,8 @@
  *     i, row = pid * R + i, offs = row * N + column, column < N and, when R does not
  *     divide M, row < M.
  *  3'. A staged row (Geometry.staged: a looped row whose on-chip form would hold one row
- *     an SM, geometry-rows.c): each stageable input (full rows, 16-byte rows) gets a
+ *     an SM, geometry-rows.c): each stageable input (full rows of 16-byte multiples, or of
+ *     any width under stage-odd=1: their copy loads element by element) gets a
  *     tile.local_alloc of the row's chunks (of the block's part of it where the row is
  *     split over a cluster: columns part * P .. part * P + P - 1, the reductions combined
  *     across the cluster), one slot each; at the row's start every chunk
