@@ -78,6 +78,14 @@ static MlirOperation beginChunkLoop(Emit *e, const Geometry *g, int64_t chunks, 
   return loop;
 }
 
+/* The index of chunk u of the current loop step in the block's part, k / B + u (an i32
+ * scalar): a staged row's slot, a variance pair's Welford count. */
+static MlirValue chunkIndex(Emit *e, const Geometry *g, int u) {
+  MlirType i32 = ttI32(e->ctx);
+  MlirValue c = tileOp2(e, "arith.divui", e->loopIv, ttConstInt(&e->b, e->loc, i32, g->block), i32);
+  return u > 0 ? tileOp2(e, "arith.addi", c, ttConstInt(&e->b, e->loc, i32, u), i32) : c;
+}
+
 /* Chunk u of the current loop step: offs/mask cover columns k + u*B + range (values of
  * the step's other chunks forgotten unless `keep`: a step that reads its chunks twice,
  * step 4a'). */
@@ -85,18 +93,15 @@ static void chunkPart(Emit *e, MlirValue rowStart, MlirValue range, const Geomet
                       bool keep) {
   if (!keep)
     tileMemoTruncate(e, e->loopMemo);
-  MlirType it = tileOf(e, ttI32(e->ctx)), i32 = ttI32(e->ctx);
+  MlirType it = tileOf(e, ttI32(e->ctx));
   MlirValue cols = tileOp2(e, "arith.addi", e->loopK, range, it);
   if (u > 0)
     cols = tileOp2(e, "arith.addi", cols, tileSplatI32(e, (int32_t)(u * g->block)), it);
   if (!mlirValueIsNull(e->partFirst)) /* the block's part of a row split over a cluster */
     cols = tileOp2(e, "arith.addi", cols, e->partFirst, it);
   rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
-  if (g->staged) { /* the chunk's slot: k / B + u */
-    e->stageSlot = tileOp2(e, "arith.divui", e->loopIv, ttConstInt(&e->b, e->loc, i32, g->block), i32);
-    if (u > 0)
-      e->stageSlot = tileOp2(e, "arith.addi", e->stageSlot, ttConstInt(&e->b, e->loc, i32, u), i32);
-  }
+  if (g->staged) /* the chunk's slot */
+    e->stageSlot = chunkIndex(e, g, u);
 }
 
 /* Step 3' at the kernel's start: a tile.local_alloc of the row's chunks (one slot of
@@ -496,11 +501,8 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     MlirType i32 = ttI32(e->ctx);
     for (int u = 0; u < U && !e->failed; u++) {
       chunkPart(e, rowStart, range, g, u, online);
-      if (welford) { /* Welford's count: the chunk's index in the part, k / B + u */
-        lv.chunkNo = tileOp2(e, "arith.divui", e->loopIv, ttConstInt(&e->b, e->loc, i32, g->block), i32);
-        if (u > 0)
-          lv.chunkNo = tileOp2(e, "arith.addi", lv.chunkNo, ttConstInt(&e->b, e->loc, i32, u), i32);
-      }
+      if (welford) /* Welford's count */
+        lv.chunkNo = chunkIndex(e, g, u);
       levelChunk(e, &lv, u, U);
     }
     for (int j = 0; j < nr && !e->failed; j++)

@@ -242,7 +242,8 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
  * tileRowGeometry). */
 Geometry tileGroupGeometry(bool row, const TtPassOptions *o);
 /* True when a row kernel's input of type t is stageable (rows.c, 3'): full rows of the row
- * space (its rank, N last; all M rows), rows a multiple of 16 bytes (cp.async's runs). */
+ * space (its rank, N last; all M rows), rows a multiple of 16 bytes (cp.async's runs) or,
+ * under stage-odd, of any width (copied element by element). */
 bool tileStageable(MlirType t, const Geometry *g);
 /* Step 1 for a row fusion: the row shape and the block and warps. */
 bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g);
