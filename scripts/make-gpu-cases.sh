@@ -6,7 +6,7 @@
 # 8192x8192, 4096x32768 and 1048576x128; long rows in the looped form (3x70001,
 # 2048x65536, and 5x4097 with a 1024-element block); softmax also in f16; pre_norm (one
 # kernel, two outputs) at 3x1000, 16x8192 and 8192x8192; rows split over clusters
-# (300x70000, 512x131072); rows of an odd width (300x50257, also under stage-odd=1, and
+# (300x70000, 512x131072); rows of an odd width (300x50257, staged and under stage-odd=0, and
 # argmax over 4x50257). Examples are written at one
 # size; the size is substituted textually. Runs on the build machine (it needs tt-opt and
 # tt-translate); the device runs the PTX with scripts/gpu-suite.sh.
@@ -45,12 +45,12 @@ for ex in softmax layer_norm; do
   compile "$ex" 5x4097_looped "$(rows "$ex" 5 4097)" "block-size=1024 num-warps=2"
 done
 # rows of an odd width past the on-chip limit (element-by-element loads, 8192-element
-# looped blocks): a vocabulary of 50257 (GPT-2) for softmax and greedy argmax; and the
-# same rows staged through shared memory under --tile stage-odd=1
+# looped blocks under --tile stage-odd=0): a vocabulary of 50257 (GPT-2) for softmax and
+# greedy argmax; and the same rows staged through shared memory (the default)
+compile softmax 300x50257_looped "$(rows softmax 300 50257)" "stage-odd=0"
+compile rms_norm 300x50257_looped "$(rows rms_norm 300 50257)" "stage-odd=0"
 compile softmax 300x50257 "$(rows softmax 300 50257)"
 compile rms_norm 300x50257 "$(rows rms_norm 300 50257)"
-compile softmax 300x50257_stage_odd "$(rows softmax 300 50257)" "stage-odd=1"
-compile rms_norm 300x50257_stage_odd "$(rows rms_norm 300 50257)" "stage-odd=1"
 compile argmax 4x50257 "$(sed -e 's/4x152064/4x50257/g' "$root/examples/greedy_argmax_bf16.mlir")"
 # a program of two kernels (run with --graph by gpu-suite.sh)
 for shape in 3x1000 16x8192 8192x8192; do

@@ -6,7 +6,7 @@
 #                      neighbours (1000 x 70001 / 70000, 2048 x 50257 / 50256, 4096 x 4097 /
 #                      4096, 8192 x 1001 / 1000, 4096 x 12289 / 12288), log_softmax f32 and
 #                      residual + rms_norm: the cliff (scripts/gpu-suite.sh times them);
-#   OUTDIR/sweep-*/    the looped block sweep (def; b16k32w: block-size 16384 on 32 warps;
+#   OUTDIR/sweep-*/    the looped block sweep, stage-odd=0 (def; b16k32w: block-size 16384 on 32 warps;
 #                      b8k16w, b8k32w, b4k8w) on four looped odd rows;
 #   OUTDIR/check/      odd-width rows outside the sweep (f16, f32, a dynamic M, var, sum,
 #                      amax, few rows, one row);
@@ -14,7 +14,8 @@
 #                      times (w4) as many;
 #   OUTDIR/argmax/     greedy decoding's argmax over odd vocabularies (50257) and neighbours;
 #   OUTDIR/stage-odd/, OUTDIR/stage-odd-def/   odd rows with --tile stage-odd=1 (staged
-#                      as aligned rows are) and the default, same names: the A/B.
+#                      as aligned rows are; the default since run 6) and stage-odd=0 (the
+#                      looped form), same names: the A/B.
 # A/B against another compiler: TT_BIN=that/build scripts/make-odd-rows-cases.sh OTHER, then
 # scripts/bench_row_variants.sh TT_RUN ROUNDS new=OUTDIR/check old=OTHER/check.
 # Usage: scripts/make-odd-rows-cases.sh [OUTDIR]
@@ -37,7 +38,7 @@ for n in 4097 4096; do compile residual_rms_norm "4096x$n" "$(rows residual_rms_
 for v in def: b16k32w:"block-size=16384 num-warps=32" b8k16w:"block-size=8192 num-warps=16" \
   b8k32w:"block-size=8192 num-warps=32" b4k8w:"block-size=4096 num-warps=8"; do
   into "sweep-${v%%:*}"
-  o=${v#*:}
+  o="stage-odd=0 ${v#*:}" # the looped form
   compile softmax 1000x70001 "$(rows softmax 1000 70001)" "$o"
   compile rms_norm 2048x50257 "$(rows rms_norm 2048 50257)" "$o"
   compile layer_norm 1000x70001 "$(rows layer_norm 1000 70001)" "$o"
@@ -98,9 +99,9 @@ compile argmax 8x50257_f32 "$(argmax "" 8 50257 f32)"
 compile argmax 4x32001 "$(argmax "" 4 32001 bf16)"
 compile argmax 4x50304 "$(argmax "" 4 50304 bf16)"
 
-staged() { # name tag mlir: OUTDIR/stage-odd (stage-odd=1) and OUTDIR/stage-odd-def
+staged() { # name tag mlir: OUTDIR/stage-odd (stage-odd=1) and OUTDIR/stage-odd-def (=0)
   out=$base/stage-odd; compile "$1" "$2" "$3" "stage-odd=1"
-  out=$base/stage-odd-def; compile "$1" "$2" "$3"
+  out=$base/stage-odd-def; compile "$1" "$2" "$3" "stage-odd=0"
 }
 into stage-odd; into stage-odd-def
 for shape in 1000x70001 2048x50257 4096x4097 8192x1001 4096x12289 3000x33333; do

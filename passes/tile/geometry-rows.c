@@ -22,9 +22,9 @@
  *   above MAX_LIVE (a weight broadcast along the rows is loaded late, emit.c 5b);
  * - a longer row (a static M) that registers would hold over up to the `cluster` option's
  *   blocks, where the looped form's rows in flight would not stay in L2 (LOOP_L2_BYTES)
- *   and the staged form below does not take it (rows not a multiple of 16 bytes unless
- *   stage-odd=1, or row-stage=0), is split over a thread-block cluster of cdiv(its length, MAX_ROW)
- *   blocks, each holding MAX_ROW columns on chip (the reductions combined across the
+ *   and the staged form below does not take it (rows not a multiple of 16 bytes under
+ *   stage-odd=0, or row-stage=0), is split over a thread-block cluster of
+ *   cdiv(its length, MAX_ROW) blocks, each holding MAX_ROW columns on chip (the reductions combined across the
  *   cluster: rows.c);
  * - else a loop steps over half the row's power of two, at most LOOP_BLOCK, with
  *   LOOP_WARPS (rows off 16-byte alignment: at most UNALIGNED_LOOP_BLOCK): big programs
@@ -35,7 +35,8 @@
 #define LOOP_WARPS 32
 #define LOOP_INFLIGHT 128
 /* Rows off 16-byte alignment (an odd width: an input's row * element bytes not a
- * multiple of 16) load element by element; looped, they take blocks of at most this many
+ * multiple of 16) load element by element; looped (stage-odd=0, or a row the staged
+ * form does not take), they take blocks of at most this many
  * elements (16 warps, 16 elements a thread: two programs an SM). H200, bf16 unless said,
  * the default (32768-element blocks, 16384 for a variance pair) -> 8192: softmax 1000 x
  * 70001 291.8 -> 234.3 us, rms_norm 2048 x 50257 400.6 -> 228.8, layer_norm 1000 x 70001

@@ -1,6 +1,8 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile=cluster=2 | FileCheck %s --check-prefix=TWO
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile=stage-odd=0 | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile='cluster=2 stage-odd=0' | FileCheck %s --check-prefix=TWO
 
+// (Under stage-odd=0: by default a row of an odd width may be staged in shared memory as
+// an aligned one is and split over a cluster of staged programs, stage-odd.mlir.)
 // A row past 32768 elements that registers hold over 3 blocks (70001 f32: cdiv(70001,
 // 32768); the last block's part holds 4465 columns, no block lies wholly past the row),
 // whose looped form would not keep its rows in flight in L2 (132 x 70001 x 4 bytes: 37 MB),

@@ -1,11 +1,11 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile | FileCheck %s --check-prefix=OFF
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=stage-odd=1 | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=stage-odd=1 --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
-// RUN: tt-opt %s --decompose --fuse --tile=stage-odd=1 --splitk | tt-translate --ptx -o %t.ptx
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=stage-odd=0 | FileCheck %s --check-prefix=OFF
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
+// RUN: tt-opt %s --decompose --fuse --tile --splitk | tt-translate --ptx -o %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
 // A row of an odd width (50257 bf16: each row starts 2 bytes further on than the last)
-// loads element by element. By default it stays out of shared memory: the looped form,
+// loads element by element. Under stage-odd=0 it stays out of shared memory: the looped form,
 // 8192-element blocks on 16 warps (geometry-rows.c, UNALIGNED_LOOP_BLOCK), each pass
 // loading the row again.
 // OFF-LABEL: func.func @fused_0_kernel
@@ -14,7 +14,7 @@
 // OFF: "tile.range"() {end = 8192 : i32, start = 0 : i32}
 // OFF: scf.for
 // OFF: "tile.load"
-// With stage-odd=1 it may be staged as an aligned row is (rows.c, 3'): 13 chunks of 4096 copied
+// By default (stage-odd=1) it may be staged as an aligned row is (rows.c, 3'): 13 chunks of 4096 copied
 // to shared memory once a row, every pass reading the slots.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: "tile.local_alloc"() : () -> memref<13x1x4096xbf16, 3>
