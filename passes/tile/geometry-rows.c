@@ -23,9 +23,9 @@
  * - a longer row (a static M) that registers would hold over up to the `cluster` option's
  *   blocks, where the looped form's rows in flight would not stay in L2 (LOOP_L2_BYTES)
  *   and the staged form below does not take it (rows not a multiple of 16 bytes under
- *   stage-odd=0, or row-stage=0), is split over a thread-block cluster of
- *   cdiv(its length, MAX_ROW) blocks, each holding MAX_ROW columns on chip (the reductions combined across the
- *   cluster: rows.c);
+ *   stage-odd=0, or row-stage=0), is split over a thread-block cluster of cdiv(its
+ *   length, MAX_ROW) blocks, each holding MAX_ROW columns on chip (the reductions
+ *   combined across the cluster: rows.c);
  * - else a loop steps over half the row's power of two, at most LOOP_BLOCK, with
  *   LOOP_WARPS (rows off 16-byte alignment: at most UNALIGNED_LOOP_BLOCK): big programs
  *   keep few rows in flight, so each row stays in L2 between its passes. */
