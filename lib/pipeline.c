@@ -147,6 +147,14 @@ static const TtPassOption tileOptions[] = {
          "run at 0.30x-0.84x the time of the looped form on 17 rows, never slower "
          "(bench/2026-11-28-h200-odd-rows.md, run 6)",
          1, 0, 1, NULL},
+    [TT_TILE_PEEL_LAST] =
+        {"peel-last",
+         "row kernels of the looped and staged forms: 1: each chunk loop runs the row's "
+         "whole steps without a column mask, and a second loop after it the partial last "
+         "step under the mask (a staged row's whole chunks are also copied unmasked): no "
+         "per-lane compare and select in the whole steps, which an odd width pays in every "
+         "pass; 0: one loop, every chunk masked. Default 0 until measured",
+         0, 0, 1, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =

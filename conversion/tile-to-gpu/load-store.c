@@ -53,7 +53,13 @@ static int64_t runOf(Lower *l, int64_t contig) {
 
 Lanes tgLanesOf(Lower *l, Lowered *offs, Lowered *mask, int r) {
   int64_t run = runOf(l, offs->axis.contig);
-  Lanes s = {offs->parts[r], mask->parts[r], run == l->VEC, run, {NULL}, {NULL}, 0, 0, r};
+  Lanes s = {offs->parts[r], mask->parts[r], run == l->VEC, run, {NULL}, {NULL}, 0, 0, r, false};
+  int64_t seq = tgMaxI(offs->axis.seq, offs->axis.contig);
+  if (mask->def.ptr && ttOpIs(mask->def, "arith.constant") && seq >= l->VEC && seq % l->VEC == 0) {
+    MlirAttribute v = ttOpAttr(mask->def, "value");
+    s.allOn = mlirAttributeIsADenseElements(v) && mlirDenseElementsAttrIsSplat(v) &&
+              mlirDenseElementsAttrGetBoolSplatValue(v);
+  }
   if (mask->def.ptr && ttOpIs(mask->def, "arith.cmpi")) {
     int64_t pred = ttOpAttrInt(mask->def, "predicate", -1);
     Lowered *x = tgLookup(l, mlirOperationGetOperand(mask->def, 0));
@@ -180,6 +186,14 @@ MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
 MlirValue tgLoadLanesSelect(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
                             MlirType elem) {
   MlirValue acc = other;
+  if (s->allOn) { /* consecutive lanes, all on: immediate offsets from lane 0's address */
+    MlirValue p0 = tgGep(l, ptr, laneOffset(l, s, 0), elem);
+    for (int64_t i = 0; i < l->VEC; i++) {
+      MlirValue p = i ? tgGep(l, p0, tgConstI32(l, i), elem) : p0;
+      acc = tgInsert(l, tgLoadPtr(l, p, elem, 0), acc, i);
+    }
+    return acc;
+  }
   for (int64_t i = 0; i < l->VEC; i++) {
     MlirValue on = laneMask(l, s, i), p = tgGep(l, ptr, laneOffset(l, s, i), elem);
     MlirValue at = tgBuild(l, "arith.select", 3, (MlirValue[]){on, p, ptr}, mlirValueGetType(p), 0, NULL);

@@ -108,6 +108,9 @@ typedef struct {
   int64_t mrun;   /* x runs in steps of one, and y is constant, over runs of mrun lanes */
   int64_t pred;
   int r;          /* the register group */
+  bool allOn;     /* the mask is a constant true tile (a row's whole chunk: --tile's
+                     peel-last), and the offsets run on over the group (seq): lane i is
+                     at lane 0's address plus i, no select */
 } Lanes;
 
 /* The warps' split of an mma.sync accumulator (step 5b): WM x WN warps, each MT x NT

@@ -144,6 +144,7 @@ Geometry tileGroupGeometry(bool row, const TtPassOptions *o) {
                   .stageRegs = o->v[TT_TILE_STAGE_REGS],
                   .welford = o->v[TT_TILE_ONLINE_VAR] == 1,
                   .stageOdd = o->v[TT_TILE_STAGE_ODD] == 1,
+                  .peel = o->v[TT_TILE_PEEL_LAST] == 1,
                   /* rows: the most; tileRowGeometry picks */
                   .cluster = row ? o->v[TT_TILE_CLUSTER] : 1};
   geo.row = row; /* tileRowGeometry fills the rest */

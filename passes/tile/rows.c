@@ -33,6 +33,11 @@
  *     loop computes and stores the output. A loop step computes geometry's chunksPerStep
  *     chunks (chunksPerStepOut for the output), their loads first, so that many chunks'
  *     loads are in flight at once.
+ *  4c. Under peel-last, each chunk loop is two (chunkPhases): the row's whole steps with
+ *     no column mask (Emit.fullChunk: rowSpace's mask is constant, so the lowering loads
+ *     and combines each chunk with no per-lane compare and select; a staged row's whole
+ *     chunks are also copied unmasked, their lanes at consecutive addresses), then the
+ *     partial last step under the mask, the accumulators carried from one to the other.
  *  5. The store, rounded to the output dtype, under the mask (a per-row result: lane 0
  *     stores it at the row's index); then loads first (tileLoadsFirst).
  * The geometry (block, warps, rows per program) comes from geometry-rows.c.
@@ -51,7 +56,7 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
   MlirType it = tileOf(e, ttI32(e->ctx));
   e->cols = cols;
   e->offs = tileOp2(e, "arith.addi", tileOp1(e, "tile.splat", rowStart, it), cols, it);
-  if (g->cluster > 1 && !g->staged && g->block * g->cluster == g->rowLen) /* parts tile it */
+  if (e->fullChunk || (g->cluster > 1 && !g->staged && g->block * g->cluster == g->rowLen))
     e->mask = ttConstSplat(&e->b, e->loc, tileOf(e, mlirIntegerTypeGet(e->ctx, 1)), 1);
   else
     e->mask = tileCmp(e, CMPI_SLT, cols, tileSplatI32(e, g->rowLen));
@@ -59,16 +64,53 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
     e->mask = tileOp2(e, "arith.andi", e->mask, rowOk, mlirValueGetType(rowOk));
 }
 
-/* A loop over the chunks of a row (k = 0, U*B, 2*U*B, ... < N, U = chunks) carrying
- * inits; the builder moves into its body. Each of the step's U chunks is then
- * begun with chunkPart. Returns the loop. */
-static MlirOperation beginChunkLoop(Emit *e, const Geometry *g, int64_t chunks, int n,
-                                    const MlirValue *inits) {
+/* Step 4c: the chunk loops of a row, as phases [lb, ub) of steps of U chunks: one, every
+ * chunk masked; or under peel-last, the whole steps (every column of each chunk in the
+ * row: no column mask, `full`) then the rest (at most one step a part, masked). The
+ * loops end at N, or a staged row's slots; whole steps end at the row's last column in
+ * the block's part (a cluster's last part holds fewer: computed). Returns the count. */
+typedef struct {
+  MlirValue lb, ub;
+  bool full;
+} ChunkPhase;
+
+static int chunkPhases(Emit *e, const Geometry *g, int64_t U, ChunkPhase ph[2]) {
   MlirType i32 = ttI32(e->ctx);
-  MlirValue lb = ttConstInt(&e->b, e->loc, i32, 0),
-            ub = ttConstInt(&e->b, e->loc, i32,
-                            g->staged ? g->partLen - g->regChunks * g->block : g->rowLen),
-            step = ttConstInt(&e->b, e->loc, i32, g->block * chunks);
+  int64_t end = g->staged ? g->partLen - g->regChunks * g->block : g->rowLen, S = U * g->block;
+  MlirValue lb = ttConstInt(&e->b, e->loc, i32, 0), ub = ttConstInt(&e->b, e->loc, i32, end);
+  ph[0] = (ChunkPhase){lb, ub, false};
+  if (!g->peel)
+    return 1;
+  MlirValue full;
+  if (mlirValueIsNull(e->partFirstScalar)) { /* the row's columns: static */
+    int64_t f = (end < g->rowLen ? end : g->rowLen) / S * S;
+    if (f == 0)
+      return 1;
+    if (f == end) {
+      ph[0].full = true;
+      return 1;
+    }
+    full = ttConstInt(&e->b, e->loc, i32, f);
+  } else { /* min(end, N - first) / S * S */
+    MlirValue left = tileOp2(e, "arith.subi", ttConstInt(&e->b, e->loc, i32, g->rowLen),
+                             e->partFirstScalar, i32);
+    MlirValue m = tileOp2(e, "arith.minsi", left, ub, i32);
+    MlirValue st = ttConstInt(&e->b, e->loc, i32, S);
+    full = tileOp2(e, "arith.muli", tileOp2(e, "arith.divsi", m, st, i32), st, i32);
+  }
+  ph[0] = (ChunkPhase){lb, full, true};
+  ph[1] = (ChunkPhase){full, ub, false};
+  return 2;
+}
+
+/* A loop over phase ph's chunks of a row (k = lb, lb + U*B, ... < ub, U = chunks)
+ * carrying inits; the builder moves into its body. Each of the step's U chunks is then
+ * begun with chunkPart. Returns the loop. */
+static MlirOperation beginChunkLoop(Emit *e, const Geometry *g, int64_t chunks,
+                                    const ChunkPhase *ph, int n, const MlirValue *inits) {
+  MlirType i32 = ttI32(e->ctx);
+  MlirValue lb = ph->lb, ub = ph->ub, step = ttConstInt(&e->b, e->loc, i32, g->block * chunks);
+  e->fullChunk = ph->full;
   MlirOperation loop = ttBuildFor(&e->b, e->loc, lb, ub, step, n, inits);
   MlirBlock body = ttForBody(loop);
   e->b = ttBuilderAtEnd(body);
@@ -136,7 +178,9 @@ static void stageRow(Emit *e, MlirValue rowStart, MlirValue range, const Geometr
     MlirValue cols = c ? tileOp2(e, "arith.addi", range, tileSplatI32(e, c * g->block), it) : range;
     if (!mlirValueIsNull(e->partFirst))
       cols = tileOp2(e, "arith.addi", cols, e->partFirst, it);
+    e->fullChunk = g->peel && mlirValueIsNull(e->partFirst) && (c + 1) * g->block <= g->rowLen;
     rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
+    e->fullChunk = false;
     MlirValue slot = ttConstInt(&e->b, e->loc, i32, c);
     if (c >= slots) {
       int64_t r = c - slots;
@@ -186,6 +230,7 @@ static void regChunkPart(Emit *e, int64_t r, int mark) {
 static void endChunkLoop(Emit *e, MlirOperation loop, TtBuilder outer, int n,
                          const MlirValue *results) {
   ttBuild(&e->b, "scf.yield", e->loc, n, results, ttNoType(), 0, NULL);
+  e->fullChunk = false;
   tileMemoTruncate(e, e->loopMemo);
   e->stageSlot = (MlirValue){NULL}; /* defined in the loop */
   tileLoadsFirst(ttForBody(loop));
@@ -492,28 +537,34 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
         acc[na++] = ttConstSplat(&e->b, e->loc, ce, 0.0);
       }
     }
-    TtBuilder outer = e->b;
-    MlirOperation loop = beginChunkLoop(e, g, U, na, acc);
-    MlirBlock body = ttForBody(loop);
-    for (int a = 0; a < na; a++)
-      acc[a] = mlirBlockGetArgument(body, a + 1);
     Level lv = {reds, nr, arg, var, second, slot, acc, step, chunk, {NULL}};
     MlirType i32 = ttI32(e->ctx);
-    for (int u = 0; u < U && !e->failed; u++) {
-      chunkPart(e, rowStart, range, g, u, online);
-      if (welford) /* Welford's count */
-        lv.chunkNo = chunkIndex(e, g, u);
-      levelChunk(e, &lv, u, U);
+    ChunkPhase ph[2];
+    int nph = chunkPhases(e, g, U, ph);
+    for (int p = 0; p < nph && !e->failed; p++) { /* 4c: whole steps, then the rest */
+      TtBuilder outer = e->b;
+      MlirOperation loop = beginChunkLoop(e, g, U, &ph[p], na, acc);
+      MlirBlock body = ttForBody(loop);
+      for (int a = 0; a < na; a++)
+        acc[a] = mlirBlockGetArgument(body, a + 1);
+      for (int u = 0; u < U && !e->failed; u++) {
+        chunkPart(e, rowStart, range, g, u, online);
+        if (welford) /* Welford's count */
+          lv.chunkNo = chunkIndex(e, g, u);
+        levelChunk(e, &lv, u, U);
+      }
+      for (int j = 0; j < nr && !e->failed; j++)
+        if (second[j] >= 0 && !var[j])
+          onlineStep(e, reds[j], ops[second[j]], step[j], chunk + (2 + j) * U, chunk,
+                     chunk + U, U, &acc[slot[j]], &acc[slot[j] + 1]);
+      if (e->failed)
+        break;
+      endChunkLoop(e, loop, outer, na, acc);
+      for (int a = 0; a < na; a++)
+        acc[a] = mlirOperationGetResult(loop, a);
     }
-    for (int j = 0; j < nr && !e->failed; j++)
-      if (second[j] >= 0 && !var[j])
-        onlineStep(e, reds[j], ops[second[j]], step[j], chunk + (2 + j) * U, chunk, chunk + U,
-                   U, &acc[slot[j]], &acc[slot[j] + 1]);
     if (e->failed)
       break;
-    endChunkLoop(e, loop, outer, na, acc);
-    for (int a = 0; a < na; a++)
-      acc[a] = mlirOperationGetResult(loop, a);
     int mark = e->nmemo; /* 3'': the register chunks (staged: no online pair) */
     int64_t slots = g->partLen / g->block - e->regChunks;
     for (int64_t r = 0; r < e->regChunks && !e->failed; r++) {
@@ -692,8 +743,10 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
     MlirValue first = tileOp2(&e, "arith.muli", part,
                               ttConstInt(&e.b, loc, i32, geo.staged ? geo.partLen : block), i32);
     cols = tileOp2(&e, "arith.addi", r, tileOp1(&e, "tile.splat", first, it), it);
-    if (geo.staged) /* the loops walk the block's part (chunkPart, stageRow) */
+    if (geo.staged) { /* the loops walk the block's part (chunkPart, stageRow) */
       e.partFirst = tileOp1(&e, "tile.splat", first, it);
+      e.partFirstScalar = first;
+    }
   }
   if (geo.staged)
     stageBuffers(&e, fbody, &geo);
@@ -710,44 +763,53 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
       stageRow(&e, start, r, &geo);
     if (geo.looped)
       emitLevels(&e, fbody, start, r, &geo);
+    ChunkPhase ph[2];
+    int nph = 1;
     for (int pass = 0; pass < (geo.looped ? 2 : 1) && !e.failed; pass++) {
-      /* looped: pass 0 the full-row outputs in a chunk loop, pass 1 those per row */
+      /* looped: pass 0 the full-row outputs in chunk loops (4c: one a phase), pass 1
+         those per row */
       if (geo.looped && (pass == 0 ? nrowOut == nout : nrowOut == 0))
         continue;
-      TtBuilder outer = e.b;
-      MlirOperation loop = {NULL};
-      if (geo.looped && pass == 0) {
-        loop = beginChunkLoop(&e, &geo, geo.chunksPerStepOut, 0, NULL);
-      } else if (geo.row) {
-        MlirValue rowOk = {NULL};
-        if (dynRows) /* M is the size argument */
-          rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
-                          tileOp1(&e, "tile.splat", size, it));
-        else if (geo.rows % nrows != 0)
-          rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
-                          tileSplatI32(&e, geo.rows));
-        rowSpace(&e, start, cols, rowOk, &geo);
-      } else {
-        e.offs = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", start, it), r, it);
-        e.mask = tileCmp(&e, CMPI_SLT, e.offs, tileOp1(&e, "tile.splat", size, it));
-      }
-      for (int u = 0; u < (loop.ptr ? geo.chunksPerStepOut : 1) && !e.failed; u++) {
-        if (loop.ptr)
-          chunkPart(&e, start, r, &geo, u, false);
-        for (int k = 0; k < nout && !e.failed; k++)
-          if (!geo.looped || perRow[k] == (pass == 1))
-            storeOutput(&e, ret, k, nin, perRow[k], row);
-      }
-      if (!mlirOperationIsNull(loop) && !e.failed) {
-        endChunkLoop(&e, loop, outer, 0, NULL);
-        int mark = e.nmemo; /* 3'': the register chunks */
-        for (int64_t c = 0; c < e.regChunks && !e.failed; c++) {
-          regChunkPart(&e, c, mark);
-          for (int k = 0; k < nout && !e.failed; k++)
-            if (!perRow[k])
-              storeOutput(&e, ret, k, nin, false, row);
+      if (geo.looped && pass == 0)
+        nph = chunkPhases(&e, &geo, geo.chunksPerStepOut, ph);
+      for (int p = 0; p < (geo.looped && pass == 0 ? nph : 1) && !e.failed; p++) {
+        TtBuilder outer = e.b;
+        MlirOperation loop = {NULL};
+        if (geo.looped && pass == 0) {
+          loop = beginChunkLoop(&e, &geo, geo.chunksPerStepOut, &ph[p], 0, NULL);
+        } else if (geo.row) {
+          MlirValue rowOk = {NULL};
+          if (dynRows) /* M is the size argument */
+            rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
+                            tileOp1(&e, "tile.splat", size, it));
+          else if (geo.rows % nrows != 0)
+            rowOk = tileCmp(&e, CMPI_SLT, tileOp1(&e, "tile.splat", row, it),
+                            tileSplatI32(&e, geo.rows));
+          rowSpace(&e, start, cols, rowOk, &geo);
+        } else {
+          e.offs = tileOp2(&e, "arith.addi", tileOp1(&e, "tile.splat", start, it), r, it);
+          e.mask = tileCmp(&e, CMPI_SLT, e.offs, tileOp1(&e, "tile.splat", size, it));
         }
-        tileMemoTruncate(&e, mark);
+        for (int u = 0; u < (loop.ptr ? geo.chunksPerStepOut : 1) && !e.failed; u++) {
+          if (loop.ptr)
+            chunkPart(&e, start, r, &geo, u, false);
+          for (int k = 0; k < nout && !e.failed; k++)
+            if (!geo.looped || perRow[k] == (pass == 1))
+              storeOutput(&e, ret, k, nin, perRow[k], row);
+        }
+        if (!mlirOperationIsNull(loop) && !e.failed) {
+          endChunkLoop(&e, loop, outer, 0, NULL);
+          if (p + 1 < nph)
+            continue; /* 4c: the register chunks after the last phase */
+          int mark = e.nmemo; /* 3'': the register chunks */
+          for (int64_t c = 0; c < e.regChunks && !e.failed; c++) {
+            regChunkPart(&e, c, mark);
+            for (int k = 0; k < nout && !e.failed; k++)
+              if (!perRow[k])
+                storeOutput(&e, ret, k, nin, false, row);
+          }
+          tileMemoTruncate(&e, mark);
+        }
       }
     }
   }

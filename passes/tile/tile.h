@@ -59,7 +59,9 @@ typedef struct {
                           from global memory); stageSlot the current chunk's slot */
   MlirValue stageSlot;
   MlirValue partFirst; /* a staged row split over a cluster: the block's first column,
-                          splat (null: none) */
+                          splat (null: none); partFirstScalar the same as an i32 */
+  MlirValue partFirstScalar;
+  bool fullChunk;      /* the current chunk is whole: rowSpace masks no column (4c) */
   int64_t regChunks;   /* a staged row's last chunks held in registers (rows.c, 3''): */
   MlirValue *regOffs, *regMask, *regCols; /* each one's offsets, mask and columns */
   MlirValue *regVal;   /* [chunk * nin + input]: its loaded values (null: not staged) */
@@ -110,6 +112,8 @@ typedef struct {
                              online-var option; welford.c) */
   bool stageOdd;          /* the stage-odd option: rows off 16-byte alignment may be
                              staged (tileStageable) */
+  bool peel;              /* the peel-last option: chunk loops run whole steps unmasked,
+                             the partial last step in a loop of its own (rows.c, 4c) */
   int64_t programsPerSm;  /* on chip: the programs an SM the kernel asks for (its
                              tile.programs_per_sm; 0: the lowering's count) */
 } Geometry;
