@@ -155,6 +155,12 @@ static const TtPassOption tileOptions[] = {
          "per-lane compare and select in the whole steps, which an odd width pays in every "
          "pass; 0: one loop, every chunk masked. Default 0 until measured",
          0, 0, 1, NULL},
+    [TT_TILE_SM] =
+        {"sm",
+         "the target's compute capability, major * 10 + minor (90: sm_90a, H100 and H200): "
+         "its SM count and shared memory bound the geometry (a staged row's slots, a dot's "
+         "tiles). tt-translate passes its --arch",
+         90, 70, 120, NULL},
 };
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =
@@ -224,6 +230,11 @@ static const TtPassOption splitkOptions[] = {
          "the most blocks of a thread-block cluster the target runs (8: sm_90; 1: none, so "
          "reduce=auto never takes cluster; tt-translate passes 1 below sm_90)",
          8, 1, 8, NULL},
+    [TT_SPLITK_SM] =
+        {"sm",
+         "the target's compute capability (90: sm_90a), for the dots this pass tiles first "
+         "(--tile's sm option: tiles within its shared memory). tt-translate passes its --arch",
+         90, 70, 120, NULL},
 };
 
 static const char *const stageIns[] = {"registers", "shared", "tma", "auto", NULL};

@@ -12,6 +12,8 @@
  */
 #include "tt.h"
 
+#include <stdio.h>
+
 #include <string.h>
 
 typedef struct {
@@ -112,10 +114,10 @@ bool ttTranslate(MlirModule m, bool ptx, const char *arch, const char *mma, TtSt
   const TtTarget *target = ttTargetLookup(arch); /* (main checked --arch) */
   /* rows split over thread-block clusters, and split-K's slices summed in them, only
    * where the chip has them (sm_90) */
-  if (untiled(m) && (!ttRunPass(m, "splitk", target->sm >= 90 ? NULL : "cluster=1") ||
-                     !verified(m) ||
-                     !ttRunPass(m, "tile", target->sm >= 90 ? NULL : "cluster=1") ||
-                     !verified(m)))
+  char opts[48]; /* and geometry within the chip's SMs and shared memory */
+  snprintf(opts, sizeof opts, "%ssm=%d", target->sm >= 90 ? "" : "cluster=1 ", target->sm);
+  if (untiled(m) && (!ttRunPass(m, "splitk", opts) || !verified(m) ||
+                     !ttRunPass(m, "tile", opts) || !verified(m)))
     return false;
   /* tile.dot on warpgroup MMA where the chip has it (sm_90a), else mma.sync; the K loops
    * tt-opt did not pipeline: on TMA rings where wgmma reads them, else in registers */

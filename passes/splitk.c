@@ -77,10 +77,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Step 1. */
-static bool tileUntiledDots(MlirModule module) {
+/* Step 1 (--tile's defaults for the target of option sm). */
+static bool tileUntiledDots(MlirModule module, int64_t sm) {
   TtPassOptions defaults;
-  if (!ttPassParseOptions(ttPassLookup("tile"), "", &defaults))
+  char opts[16];
+  snprintf(opts, sizeof opts, "sm=%lld", (long long)sm);
+  if (!ttPassParseOptions(ttPassLookup("tile"), opts, &defaults))
     return false;
   MlirBlock body = mlirModuleGetBody(module);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -805,7 +807,7 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
 }
 
 bool ttSplitKPass(MlirModule module, const TtPassOptions *opts) {
-  if (!tileUntiledDots(module))
+  if (!tileUntiledDots(module, opts->v[TT_SPLITK_SM]))
     return false;
   /* the launchers, indexed once (the reduce kernels added below have none to look up) */
   TtModuleIndex index;

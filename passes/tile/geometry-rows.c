@@ -145,6 +145,7 @@ Geometry tileGroupGeometry(bool row, const TtPassOptions *o) {
                   .welford = o->v[TT_TILE_ONLINE_VAR] == 1,
                   .stageOdd = o->v[TT_TILE_STAGE_ODD] == 1,
                   .peel = o->v[TT_TILE_PEEL_LAST] == 1,
+                  .target = ttTargetForSm((int)o->v[TT_TILE_SM]),
                   /* rows: the most; tileRowGeometry picks */
                   .cluster = row ? o->v[TT_TILE_CLUSTER] : 1};
   geo.row = row; /* tileRowGeometry fills the rest */
@@ -304,7 +305,7 @@ static bool stageWithRegisters(MlirBlock body, Geometry *g, int64_t block,
   int64_t step = stagedOutChunks(block / threads, 1 << 30, weightBytes);
   for (int64_t rc = 1; eb > 0 && rc < chunks && rc * block * eb / threads <= g->stageRegs; rc++)
     if ((chunks - rc) % step == 0 &&
-        ttTargetBlocksBySmem(ttTargetDefault(), stageBytes(body, g, block, (chunks - rc) * block)) >= 2) {
+        ttTargetBlocksBySmem(g->target, stageBytes(body, g, block, (chunks - rc) * block)) >= 2) {
       stageRows(g, block, chunks * block, 1);
       g->regChunks = rc;
       return true;
@@ -353,7 +354,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     bool unaligned;
     int64_t varying = rowVaryingInputs(body, g->rowLen, g->rows, r, &rowBytes, &allBytes,
                                        &memBytes, &unaligned);
-    int64_t sms = ttTargetDefault()->numSms, inFlight = g->rows < 0 || g->rows > sms ? sms : g->rows;
+    int64_t sms = g->target->numSms, inFlight = g->rows < 0 || g->rows > sms ? sms : g->rows;
     int64_t live = fit / (32 * onChipWarps) * varying;
     MlirOperation arg = argReduction(body);
     if (!mlirOperationIsNull(arg) && g->rowLen > ((int64_t)1 << 24)) {
@@ -402,10 +403,10 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
         break;
       int64_t part = ((g->rowLen + c - 1) / c + sblock - 1) / sblock * sblock;
       int64_t sbytes = stageBytes(body, g, sblock, part);
-      if (sbytes < 1 || sbytes > ttTargetSmemDynamic(ttTargetDefault()) ||
+      if (sbytes < 1 || sbytes > ttTargetSmemDynamic(g->target) ||
           part * (c - 1) >= g->rowLen) /* no block wholly past the row */
         continue;
-      int64_t stagedRows = ttTargetBlocksBySmem(ttTargetDefault(), sbytes); /* as the lowering */
+      int64_t stagedRows = ttTargetBlocksBySmem(g->target, sbytes); /* as the lowering */
       if (stagedRows >= 2 && (split || (onChipRows < 2 && (varying < 2 || !onChip)))) {
         if (few && c > 1 && part < FEW_PART_CHUNKS * sblock)
           break;
@@ -421,7 +422,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       stageWithRegisters(body, g, sblock, allBytes - rowBytes);
     if (mayStage && g->rowStage == 2 && !g->staged && !isArg) { /* one whole row an SM */
       int64_t sbytes = stageBytes(body, g, sblock, g->rowLen);
-      if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(ttTargetDefault()))
+      if (sbytes > 0 && sbytes <= ttTargetSmemDynamic(g->target))
         stageRows(g, sblock, (g->rowLen + sblock - 1) / sblock * sblock, 1);
     }
     /* A row past MAX_ROW whose registers would hold it over up to `cluster` blocks (the

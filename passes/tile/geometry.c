@@ -380,7 +380,7 @@ static void tuneKey(const DotOperands *d, char *buf, size_t n) {
  * where the operands are TMA boxes. */
 static bool dotRules(const DotOperands *d, const TtPassOptions *o, int64_t m, Facts *f,
                      DotGeometry *g) {
-  const TtTarget *target = ttTargetDefault();
+  const TtTarget *target = ttTargetForSm((int)o->v[TT_TILE_SM]);
   *f = (Facts){.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
                /* k: A's own K (a K pad's operand, whose pad only rounds K up to whole
                 * lines: the rules were fitted on the shapes' own K) */
@@ -388,8 +388,9 @@ static bool dotRules(const DotOperands *d, const TtPassOptions *o, int64_t m, Fa
                .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
                .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
                .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
-  bool tma = o->v[TT_TILE_TMA] && (d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch)) &&
-             tmaOperands(d); /* options tma and tma-batched (1 by default) */
+  bool tma = o->v[TT_TILE_TMA] && target->tma &&
+             (d->batch == 1 || (o->v[TT_TILE_TMA_BATCHED] && !d->dynBatch)) &&
+             tmaOperands(d); /* options tma and tma-batched (1 by default), on a TMA chip */
   if (tma)
     tmaGeometry(f, g);
   else
@@ -424,9 +425,15 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   g->tuned = ttTuneLookup(g->tuneKey);
   if (g->tuned)
     ttTuneOptions(g->tuned, ttPassLookup("tile"), &tuned);
-  const TtTarget *target = ttTargetDefault();
+  const TtTarget *target = ttTargetForSm((int)o->v[TT_TILE_SM]);
   Facts f;
   bool tma = dotRules(d, o, d->m, &f, g);
+  /* The rules were fitted on sm_90's 227 KiB a block: on a chip of less (sm_86, sm_89,
+   * sm_120: 99 KiB) the columns, then the rows, are halved until the tile fits. */
+  while (ttSmemDotBytes(f.bm, f.bn, f.bk) > ttTargetSmemDynamic(target) && !f.userBn && f.bn >= 128)
+    f.bn /= 2;
+  while (ttSmemDotBytes(f.bm, f.bn, f.bk) > ttTargetSmemDynamic(target) && !f.userBm && f.bm >= 128)
+    f.bm /= 2;
   g->bm = f.bm;
   g->bn = f.bn;
   g->bk = f.bk;

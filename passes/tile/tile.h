@@ -114,6 +114,7 @@ typedef struct {
                              staged (tileStageable) */
   bool peel;              /* the peel-last option: chunk loops run whole steps unmasked,
                              the partial last step in a loop of its own (rows.c, 4c) */
+  const TtTarget *target; /* the sm option's target: its SMs and shared memory */
   int64_t programsPerSm;  /* on chip: the programs an SM the kernel asks for (its
                              tile.programs_per_sm; 0: the lowering's count) */
 } Geometry;
