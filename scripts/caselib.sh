@@ -12,6 +12,13 @@ bin=${TT_BIN:-$root/build}
 out=${1:-$root/${default_out:?caselib.sh: set default_out or pass OUTDIR}}
 mkdir -p "$out"
 rm -f "$out"/*.ptx
+compile_ab() { # dirA optsA dirB optsB name size-tag mlir-text: one case into two folders
+  # (an A/B: the same names in both), each with its own --tile options
+  local keep=$out
+  out=$1; compile "$5" "$6" "$7" "$2"
+  out=$3; compile "$5" "$6" "$7" "$4"
+  out=$keep
+}
 compile() { # name size-tag mlir-text [tile options] -> OUTDIR/name_size-tag.ptx (the
   # options' --tile runs before --splitk, which tiles dot groups with --tile's defaults)
   printf '%s\n' "$3" | "$bin/tt-opt" --decompose${TT_DECOMPOSE:+="$TT_DECOMPOSE"} \

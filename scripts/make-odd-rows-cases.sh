@@ -100,8 +100,7 @@ compile argmax 4x32001 "$(argmax "" 4 32001 bf16)"
 compile argmax 4x50304 "$(argmax "" 4 50304 bf16)"
 
 staged() { # name tag mlir: OUTDIR/stage-odd (stage-odd=1) and OUTDIR/stage-odd-def (=0)
-  out=$base/stage-odd; compile "$1" "$2" "$3" "stage-odd=1"
-  out=$base/stage-odd-def; compile "$1" "$2" "$3" "stage-odd=0"
+  compile_ab "$base/stage-odd" stage-odd=1 "$base/stage-odd-def" stage-odd=0 "$@"
 }
 into stage-odd; into stage-odd-def
 for shape in 1000x70001 2048x50257 4096x4097 8192x1001 4096x12289 3000x33333; do

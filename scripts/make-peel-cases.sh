@@ -16,8 +16,7 @@ base=$out
 mkdir -p "$base/peel" "$base/peel-def"
 rm -f "$base"/peel/*.ptx "$base"/peel/*.runs "$base"/peel-def/*.ptx "$base"/peel-def/*.runs
 both() { # name tag mlir [more tile options]
-  out=$base/peel; compile "$1" "$2" "$3" "peel-last=1 ${4:-}"
-  out=$base/peel-def; compile "$1" "$2" "$3" "${4:-}"
+  compile_ab "$base/peel" "peel-last=1 ${4:-}" "$base/peel-def" "${4:-}" "$1" "$2" "$3"
 }
 for shape in 2048x50257 1000x70001 3000x33333 2048x50256 1000x70000 8x50257 48x65537 \
   2048x65536 512x98304; do

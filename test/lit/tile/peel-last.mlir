@@ -78,3 +78,17 @@ func.func @softmax_tiled(%x: tensor<256x65536xbf16>) -> tensor<256x65536xbf16> {
   %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<256x65536xbf16>) -> tensor<256x65536xbf16>
   return %y : tensor<256x65536xbf16>
 }
+
+// -----
+
+// A dynamic M (one row a program, M from the size argument): the same phases, each pass
+// whole steps up to 49152 unmasked, then the last chunk masked.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: scf.for %{{.*}} = %c0_i32{{.*}} to %c49152_i32
+// CHECK-NOT: arith.cmpi
+// CHECK: scf.for %{{.*}} = %c49152_i32{{.*}} to %c53248_i32
+// CHECK: arith.cmpi slt
+func.func @softmax_dynamic(%x: tensor<?x50257xbf16>) -> tensor<?x50257xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<?x50257xbf16>) -> tensor<?x50257xbf16>
+  return %y : tensor<?x50257xbf16>
+}
