@@ -153,8 +153,9 @@ static const TtPassOption tileOptions[] = {
          "whole steps without a column mask, and a second loop after it the partial last "
          "step under the mask (a staged row's whole chunks are also copied unmasked): no "
          "per-lane compare and select in the whole steps, which an odd width pays in every "
-         "pass; 0: one loop, every chunk masked. Default 0 until measured",
-         0, 0, 1, NULL},
+         "pass; 0: one loop, every chunk masked. Default 1: 0.74x-1.03x the time on 37 "
+         "rows (odd widths 0.74x-0.92x; bench/2026-11-28-h200-odd-rows.md, run 9)",
+         1, 0, 1, NULL},
     [TT_TILE_SM] =
         {"sm",
          "the target's compute capability, major * 10 + minor (90: sm_90a, H100 and H200): "

@@ -2,7 +2,7 @@
 # Compiles the A/B of `--tile peel-last` (rows.c, step 4c: chunk loops split into the
 # row's whole steps, unmasked, and the partial last step) into OUTDIR (default peel/):
 #   OUTDIR/peel/       peel-last=1;
-#   OUTDIR/peel-def/   the default (peel-last=0), the same names;
+#   OUTDIR/peel-def/   peel-last=0 (the default before run 9), the same names;
 # over row kernels whose last chunk is partial: odd widths (staged, split over a cluster,
 # looped under stage-odd=0, a dynamic M), aligned rows of a partial last chunk (50256,
 # 70000, f16, f32), a variance pair, an argmax; and rows of whole chunks (65536, 98304:
@@ -16,7 +16,7 @@ base=$out
 mkdir -p "$base/peel" "$base/peel-def"
 rm -f "$base"/peel/*.ptx "$base"/peel/*.runs "$base"/peel-def/*.ptx "$base"/peel-def/*.runs
 both() { # name tag mlir [more tile options]
-  compile_ab "$base/peel" "peel-last=1 ${4:-}" "$base/peel-def" "${4:-}" "$1" "$2" "$3"
+  compile_ab "$base/peel" "peel-last=1 ${4:-}" "$base/peel-def" "peel-last=0 ${4:-}" "$1" "$2" "$3"
 }
 for shape in 2048x50257 1000x70001 3000x33333 2048x50256 1000x70000 8x50257 48x65537 \
   2048x65536 512x98304; do

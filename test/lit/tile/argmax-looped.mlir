@@ -22,6 +22,10 @@
 // CHECK: arith.select
 // CHECK: arith.select
 // CHECK: scf.yield
+// The partial last chunk (peel-last): a loop of its own, the best elements carried in.
+// CHECK: scf.for %{{.*}} = %c131072_i32 to %c152064_i32{{.*}} iter_args(%{{.*}} = %{{.*}}#0, %{{.*}} = %{{.*}}#1)
+// CHECK: arith.cmpi slt
+// CHECK: scf.yield
 // CHECK-NOT: scf.for
 // CHECK: %[[M:.*]] = "tile.reduce"(%{{.*}}) {axis = 0 : i32, kind = "max"}
 // CHECK: %[[MS:.*]] = "tile.splat"(%[[M]])

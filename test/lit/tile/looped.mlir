@@ -1,5 +1,5 @@
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='cluster=1 stage-regs=0' | FileCheck %s
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-size=256 num-warps=2' | FileCheck %s --check-prefix=SMALL
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='cluster=1 stage-regs=0 peel-last=0' | FileCheck %s
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-size=256 num-warps=2 peel-last=0' | FileCheck %s --check-prefix=SMALL
 
 // (stage-regs=0: rows the staged form holds in shared memory and registers, tile/stage-regs.mlir.)
 // Rows longer than 32768 elements that no cluster holds (cluster=1 here; tile/cluster-rows.mlir

@@ -1,8 +1,8 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=stage-odd=0 | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile='online-var=0 stage-regs=0 stage-odd=0' | FileCheck %s --check-prefix=OFF
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile='stage-odd=0 peel-last=0' | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile='online-var=0 stage-regs=0 stage-odd=0 peel-last=0' | FileCheck %s --check-prefix=OFF
 // RUN: awk '/^func.func @layer_norm_looped/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --splitk | tt-translate --ptx -o %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
-// RUN: awk '/^func.func @not_pairs/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile='row-stage=0 cluster=1' | FileCheck %s --check-prefix=NOTPAIR
+// RUN: awk '/^func.func @not_pairs/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile='row-stage=0 cluster=1 peel-last=0' | FileCheck %s --check-prefix=NOTPAIR
 
 // --tile online-var=1 (the default; passes/tile/welford.c): layer_norm's sum of squared
 // deviations sum((x - b(sum(x) / N))^2) joins the loop of its mean's sum(x). Each lane

@@ -1,11 +1,11 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=peel-last=1 | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile | FileCheck %s --check-prefix=OFF
-// RUN: awk '/^func.func @rms_norm_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile=peel-last=1 --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
-// RUN: tt-opt %s --split-input-file --decompose --fuse --tile=peel-last=1 --splitk -o %t.mlir
-// RUN: awk '/^func.func @rms_norm_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --tile=peel-last=1 --splitk | tt-translate --ptx -o %t.ptx
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=peel-last=0 | FileCheck %s --check-prefix=OFF
+// RUN: awk '/^func.func @rms_norm_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile --splitk -o %t.mlir
+// RUN: awk '/^func.func @rms_norm_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --tile --splitk | tt-translate --ptx -o %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
-// --tile peel-last=1 (rows.c, 4c): a staged row of an odd width (50257 bf16, 13 chunks of
+// --tile peel-last (default 1; rows.c, 4c): a staged row of an odd width (50257 bf16, 13 chunks of
 // 4096 in shared memory) copies its 12 whole chunks under a constant mask and only the
 // last one under `column < N`; each pass then runs the 12 whole chunks in a loop with no
 // column mask, and the partial 13th in a loop of its own, the accumulators carried from
@@ -28,7 +28,7 @@
 // CHECK: scf.for %{{.*}} = %c49152_i32
 // CHECK: %[[M:.*]] = arith.cmpi slt
 // CHECK: "tile.store"(%arg2, %{{.*}}, %{{.*}}, %[[M]])
-// By default one loop a pass, every chunk masked.
+// Under peel-last=0, one loop a pass, every chunk masked.
 // OFF-LABEL: func.func @fused_0_kernel
 // OFF: scf.for %{{.*}} = %c0_i32{{.*}} to %c53248_i32 step %c4096_i32
 // OFF: arith.cmpi slt

@@ -1,6 +1,6 @@
 // RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=stage-odd=0 | FileCheck %s --check-prefix=OFF
 // RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=peel-last=0 --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
 // RUN: tt-opt %s --decompose --fuse --tile --splitk | tt-translate --ptx -o %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 

@@ -1,4 +1,4 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=peel-last=0 | FileCheck %s
 // RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=stage-regs=0 | FileCheck %s --check-prefix=OFF
 // RUN: awk '/^func.func @softmax_regs/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --splitk | tt-translate --ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
