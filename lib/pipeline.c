@@ -156,6 +156,18 @@ static const TtPassOption tileOptions[] = {
          "pass; 0: one loop, every chunk masked. Default 1: 0.74x-1.03x the time on 37 "
          "rows (odd widths 0.74x-0.92x; bench/2026-11-28-h200-odd-rows.md, run 9)",
          1, 0, 1, NULL},
+    [TT_TILE_ROW_FRAME] =
+        {"row-frame",
+         "row kernels whose rows are off 16-byte alignment (an odd width): 1: each row is "
+         "computed in the aligned frame, its columns counted from the 16-byte boundary at "
+         "or below its start (offsets and copies aligned: 16-byte loads, cp.async and "
+         "stores, the columns before the row's start masked off); 0: counted from its "
+         "start (element-by-element loads and copies, realigned stores). Taken for looped "
+         "and staged rows where it aligns more accesses (varying inputs, full-row "
+         "outputs) than it puts off alignment (weights); not on chip nor for a variance "
+         "pair's one loop. Default 1: 0.63x-1.00x the time on 22 rows (softmax 2048 x 50257 "
+         "191.3 -> 120.1 us; bench/2026-11-28-h200-odd-rows.md, run 10)",
+         1, 0, 1, NULL},
     [TT_TILE_SM] =
         {"sm",
          "the target's compute capability, major * 10 + minor (90: sm_90a, H100 and H200): "

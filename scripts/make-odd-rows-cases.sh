@@ -13,9 +13,7 @@
 #   OUTDIR/onchip-*/   on-chip odd rows at the default warps (def), twice (w2) and four
 #                      times (w4) as many;
 #   OUTDIR/argmax/     greedy decoding's argmax over odd vocabularies (50257) and neighbours;
-#   OUTDIR/stage-odd/, OUTDIR/stage-odd-def/   odd rows with --tile stage-odd=1 (staged
-#                      as aligned rows are; the default since run 6) and stage-odd=0 (the
-#                      looped form), same names: the A/B.
+# (The A/B of stage-odd, run 6, is scripts/make-row-ab-cases.sh stage-odd OUT.)
 # A/B against another compiler: TT_BIN=that/build scripts/make-odd-rows-cases.sh OTHER, then
 # scripts/bench_row_variants.sh TT_RUN ROUNDS new=OUTDIR/check old=OTHER/check.
 # Usage: scripts/make-odd-rows-cases.sh [OUTDIR]
@@ -98,20 +96,3 @@ for m in 1 4 32 128; do compile argmax "${m}x50257" "$(argmax "" "$m" 50257 bf16
 compile argmax 8x50257_f32 "$(argmax "" 8 50257 f32)"
 compile argmax 4x32001 "$(argmax "" 4 32001 bf16)"
 compile argmax 4x50304 "$(argmax "" 4 50304 bf16)"
-
-staged() { # name tag mlir: OUTDIR/stage-odd (stage-odd=1) and OUTDIR/stage-odd-def (=0)
-  compile_ab "$base/stage-odd" stage-odd=1 "$base/stage-odd-def" stage-odd=0 "$@"
-}
-into stage-odd; into stage-odd-def
-for shape in 1000x70001 2048x50257 4096x4097 8192x1001 4096x12289 3000x33333; do
-  for ex in softmax rms_norm layer_norm; do
-    staged "$ex" "$shape" "$(rows "$ex" "${shape%x*}" "${shape#*x}")"
-  done
-done
-staged log_softmax 2048x50257_f32 "$(f32rows log_softmax 2048 50257)"
-staged residual_rms_norm 2048x40003 "$(rows residual_rms_norm 2048 40003)"
-staged softmax 8x50257 "$(rows softmax 8 50257)"
-staged layer_norm 48x65537 "$(rows layer_norm 48 65537)"
-staged argmax 4x50257 "$(argmax "" 4 50257 bf16)"
-staged softmax dyn_50257 "$(dynrows softmax 50257)"
-printf '%s\n' "--dim s0=1000" "--dim s0=3" > "$base/stage-odd/softmax_dyn_50257.runs"

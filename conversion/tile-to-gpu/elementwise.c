@@ -41,6 +41,10 @@ static Axis axisOf(Lower *l, MlirOperation op, const char *name) {
   } else if (strcmp(name, "arith.divui") == 0 || strcmp(name, "arith.divsi") == 0) {
     if (y.constancy >= BIG_DIV)
       out.constancy = tgMaxI(x.constancy, tgGcd64(x.contig, y.div));
+  } else if (strcmp(name, "arith.andi") == 0 && b) {
+    /* x & y is zero in the low bits either is zero in: a row start rounded down to a
+     * 16-byte boundary (rowStart & -F, --tile's aligned frame) */
+    out.div = tgMaxI(tgPow2Div(x.div), tgPow2Div(y.div));
   } else if (strcmp(name, "arith.cmpi") == 0) {
     out.constancy = tgMaxI(out.constancy, tgGcd64(tgGcd64(x.contig, y.div), y.constancy));
   }

@@ -107,8 +107,9 @@ static MlirValue laneMask(Lower *l, const Lanes *s, int64_t i) {
 
 /* Whether every lane of register group r of mask m is on, from how m was made: lane 0
  * when m is constant over the group; lane VEC - 1 when m is `x < y` (or <=) with x
- * running in steps of one and y constant over it; both sides of an `and` (a 2-D mask:
- * row < M and column < N), each so; else the and of its lanes. */
+ * running in steps of one and y constant over it, lane 0 when it is `x > y` (or >=);
+ * both sides of an `and` (a 2-D mask: row < M and column < N; a row in --tile's aligned
+ * frame: s <= column < N + s), each so; else the and of its lanes. */
 static MlirValue allOnOf(Lower *l, Lowered *m, int r, int depth) {
   MlirType i1 = mlirIntegerTypeGet(l->ctx, 1);
   if (m->axis.constancy >= l->VEC)
@@ -126,11 +127,12 @@ static MlirValue allOnOf(Lower *l, Lowered *m, int r, int depth) {
     int64_t pred = ttOpAttrInt(def, "predicate", -1);
     Lowered *x = tgLookup(l, mlirOperationGetOperand(def, 0));
     Lowered *y = tgLookup(l, mlirOperationGetOperand(def, 1));
-    if ((pred == 2 || pred == 3 || pred == 6 || pred == 7) && x && y && /* slt sle ult ule */
-        x->axis.contig >= l->VEC && y->axis.constancy >= l->VEC) {
+    bool less = pred == 2 || pred == 3 || pred == 6 || pred == 7;    /* slt sle ult ule */
+    bool greater = pred == 4 || pred == 5 || pred == 8 || pred == 9; /* sgt sge ugt uge */
+    if ((less || greater) && x && y && x->axis.contig >= l->VEC && y->axis.constancy >= l->VEC) {
       MlirNamedAttribute p = ttNamedAttr(l->ctx, "predicate",
                                          ttIntAttr(l->ctx, pred, mlirIntegerTypeGet(l->ctx, 64)));
-      MlirValue ops[2] = {tgExtract(l, x->parts[r], l->VEC - 1), tgExtract(l, y->parts[r], 0)};
+      MlirValue ops[2] = {tgExtract(l, x->parts[r], less ? l->VEC - 1 : 0), tgExtract(l, y->parts[r], 0)};
       return tgBuild(l, "arith.cmpi", 2, ops, i1, 1, &p);
     }
   }

@@ -145,6 +145,7 @@ Geometry tileGroupGeometry(bool row, const TtPassOptions *o) {
                   .welford = o->v[TT_TILE_ONLINE_VAR] == 1,
                   .stageOdd = o->v[TT_TILE_STAGE_ODD] == 1,
                   .peel = o->v[TT_TILE_PEEL_LAST] == 1,
+                  .rowFrame = o->v[TT_TILE_ROW_FRAME] == 1,
                   .target = ttTargetForSm((int)o->v[TT_TILE_SM]),
                   /* rows: the most; tileRowGeometry picks */
                   .cluster = row ? o->v[TT_TILE_CLUSTER] : 1};
@@ -200,6 +201,47 @@ static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t rows,
       *allBytes += eb;
   }
   return n;
+}
+
+/* The aligned frame of rows off 16-byte alignment (rows.c, 3a; the row-frame option):
+ * 16 bytes of the narrowest row-length input, in elements, for a looped or staged row
+ * where some row-length input's rows are off 16-byte alignment, where the frame aligns
+ * more of the row's accesses than it puts off alignment (the inputs that vary by row
+ * and the outputs of full rows, against the weights: a vector broadcast along the rows,
+ * read at the row's own columns), and where the columns it adds (at most that many less
+ * one, before the row's start) fit: the staged parts (of a cluster too: part p holds
+ * frame columns p * P ..), any looped row (its loops run on to N + frame - 1). Not for a
+ * variance pair's one loop (welford.c counts a lane's elements as a prefix of the chunks,
+ * which the masked head breaks) nor on chip: there the straddling groups' lane-by-lane
+ * path costs each thread's few groups registers and branches (H200: rms_norm 4096 x 4097
+ * 1.40x the time, layer_norm 4096 x 12289 spilled; bench/2026-11-28-h200-odd-rows.md,
+ * run 10). Returns 0 where none. */
+static int64_t rowFrameOf(MlirBlock body, const Geometry *g, bool pairs) {
+  int64_t narrowest = 0, aligned = 0, weights = 0, shape[TT_MAX_RANK];
+  bool off = false;
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
+    int64_t numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
+    if (eb < 1 || 16 % eb || (numel >= 0 && numel < g->rowLen))
+      continue;
+    bool varies = numel < 0 || numel > g->rowLen ||
+                  (g->rows == 1 && ttTensorShape(t, shape) == g->rowRank);
+    aligned += varies, weights += !varies;
+    off = off || g->rowLen * eb % 16 != 0;
+    narrowest = narrowest && narrowest < eb ? narrowest : eb;
+  }
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(ret, i));
+    int64_t r = ttTensorShape(t, shape);
+    aligned += r == g->rowRank && r > 0 && shape[r - 1] == g->rowLen;
+  }
+  if (!g->rowFrame || !off || !g->looped || aligned <= weights || (g->welford && pairs))
+    return 0;
+  int64_t frame = 16 / narrowest, span = g->rowLen + frame - 1;
+  if (g->staged && g->partLen * g->cluster < span)
+    return 0;
+  return frame;
 }
 
 /* Chunks a loop step of a looped row kernel computes: the most (a power of two, no more
@@ -472,6 +514,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       int64_t n = 65536 / (32 * g->warps * (regs > 32 ? regs : 32));
       g->programsPerSm = n >= 2 ? (n < 32 ? n : 32) : 0;
     }
+    g->frame = rowFrameOf(body, g, pairs);
     while (!g->looped && g->rowsPerProgram * g->block < 1024 &&
            (g->rows < 0 || g->rowsPerProgram < g->rows))
       g->rowsPerProgram *= 2;

@@ -7,6 +7,11 @@
  *  3. The offsets and mask: elementwise, offs = pid * B + range(0, B), offs < numel; row
  *     i, row = pid * R + i, offs = row * N + column, column < N and, when R does not
  *     divide M, row < M.
+ *  3a. A row off 16-byte alignment under row-frame (Geometry.frame = F) is computed in
+ *     the aligned frame: base = rowStart & -F, s = rowStart - base, offs = base + column
+ *     (aligned runs: 16-byte loads, stores and cp.async in the lowering), the row's own
+ *     column column - s (a weight's offsets), the mask s <= column < N + s; the loops
+ *     run on to N + F - 1 (rowSpace).
  *  3'. A staged row (Geometry.staged: a looped row whose on-chip form would hold one row
  *     an SM, geometry-rows.c): each stageable input (full rows of 16-byte multiples, or of
  *     any width under stage-odd=1: their copy loads element by element) gets a
@@ -50,16 +55,34 @@
 #include <string.h>
 
 /* Offsets and mask of columns `cols` (an i32 tile) of the row starting at element
- * rowStart; rowOk (null when every row is valid) masks rows past the end. */
+ * rowStart; rowOk (null when every row is valid) masks rows past the end. In the
+ * aligned frame (3a, Geometry.frame = F) cols count from the row's start rounded down to
+ * F elements, base = rowStart & -F, and s = rowStart - base columns come before the row:
+ * offs = base + cols (aligned runs), the row's columns cols - s, the mask s <= cols <
+ * N + s. */
 static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowOk,
                      const Geometry *g) {
-  MlirType it = tileOf(e, ttI32(e->ctx));
+  MlirType i32 = ttI32(e->ctx), it = tileOf(e, i32);
+  MlirValue base = rowStart, s = {NULL};
   e->cols = cols;
-  e->offs = tileOp2(e, "arith.addi", tileOp1(e, "tile.splat", rowStart, it), cols, it);
-  if (e->fullChunk || (g->cluster > 1 && !g->staged && g->block * g->cluster == g->rowLen))
+  if (g->frame) {
+    base = tileOp2(e, "arith.andi", rowStart, ttConstInt(&e->b, e->loc, i32, -g->frame), i32);
+    s = tileOp2(e, "arith.subi", rowStart, base, i32);
+    MlirValue neg = tileOp2(e, "arith.subi", ttConstInt(&e->b, e->loc, i32, 0), s, i32);
+    e->cols = tileOp2(e, "arith.addi", cols, tileOp1(e, "tile.splat", neg, it), it);
+  }
+  e->offs = tileOp2(e, "arith.addi", tileOp1(e, "tile.splat", base, it), cols, it);
+  if (e->fullChunk ||
+      (g->cluster > 1 && !g->staged && !g->frame && g->block * g->cluster == g->rowLen)) {
     e->mask = ttConstSplat(&e->b, e->loc, tileOf(e, mlirIntegerTypeGet(e->ctx, 1)), 1);
-  else
+  } else if (g->frame) {
+    MlirValue n = tileOp2(e, "arith.addi", s, ttConstInt(&e->b, e->loc, i32, g->rowLen), i32);
+    e->mask = tileCmp(e, CMPI_SLT, cols, tileOp1(e, "tile.splat", n, it));
+    e->mask = tileOp2(e, "arith.andi", tileCmp(e, CMPI_SGE, cols, tileOp1(e, "tile.splat", s, it)),
+                      e->mask, mlirValueGetType(e->mask));
+  } else {
     e->mask = tileCmp(e, CMPI_SLT, cols, tileSplatI32(e, g->rowLen));
+  }
   if (!mlirValueIsNull(rowOk))
     e->mask = tileOp2(e, "arith.andi", e->mask, rowOk, mlirValueGetType(rowOk));
 }
@@ -67,20 +90,42 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
 /* Step 4c: the chunk loops of a row, as phases [lb, ub) of steps of U chunks: one, every
  * chunk masked; or under peel-last, the whole steps (every column of each chunk in the
  * row: no column mask, `full`) then the rest (at most one step a part, masked). The
- * loops end at N, or a staged row's slots; whole steps end at the row's last column in
- * the block's part (a cluster's last part holds fewer: computed). Returns the count. */
+ * loops end at N (in the aligned frame N + F - 1), or a staged row's slots; whole steps
+ * end at the row's last column in the block's part (a cluster's last part holds fewer:
+ * computed). In the aligned frame the first step holds the s columns before the row's
+ * start (s = rowStart % F): masked (in every part of a cluster), the whole steps
+ * [S, (N + s - first) / S * S) after it.
+ * Returns the count. */
 typedef struct {
   MlirValue lb, ub;
   bool full;
 } ChunkPhase;
 
-static int chunkPhases(Emit *e, const Geometry *g, int64_t U, ChunkPhase ph[2]) {
+static int chunkPhases(Emit *e, const Geometry *g, MlirValue rowStart, int64_t U,
+                       ChunkPhase ph[3]) {
   MlirType i32 = ttI32(e->ctx);
-  int64_t end = g->staged ? g->partLen - g->regChunks * g->block : g->rowLen, S = U * g->block;
+  int64_t end = g->staged ? g->partLen - g->regChunks * g->block
+                          : g->rowLen + (g->frame ? g->frame - 1 : 0);
+  int64_t S = U * g->block;
   MlirValue lb = ttConstInt(&e->b, e->loc, i32, 0), ub = ttConstInt(&e->b, e->loc, i32, end);
   ph[0] = (ChunkPhase){lb, ub, false};
   if (!g->peel)
     return 1;
+  if (g->frame) { /* max(S, min(end, N + s - first) / S * S) */
+    if (end <= S)
+      return 1;
+    MlirValue st = ttConstInt(&e->b, e->loc, i32, S);
+    MlirValue s = tileOp2(e, "arith.andi", rowStart, ttConstInt(&e->b, e->loc, i32, g->frame - 1), i32);
+    MlirValue n = tileOp2(e, "arith.addi", s, ttConstInt(&e->b, e->loc, i32, g->rowLen), i32);
+    if (!mlirValueIsNull(e->partFirstScalar))
+      n = tileOp2(e, "arith.subi", n, e->partFirstScalar, i32);
+    MlirValue f = tileOp2(e, "arith.muli", tileOp2(e, "arith.divsi", tileOp2(e, "arith.minsi", n, ub, i32), st, i32), st, i32);
+    f = tileOp2(e, "arith.maxsi", f, st, i32);
+    ph[0] = (ChunkPhase){lb, st, false};
+    ph[1] = (ChunkPhase){st, f, true};
+    ph[2] = (ChunkPhase){f, ub, false};
+    return 3;
+  }
   MlirValue full;
   if (mlirValueIsNull(e->partFirstScalar)) { /* the row's columns: static */
     int64_t f = (end < g->rowLen ? end : g->rowLen) / S * S;
@@ -178,7 +223,8 @@ static void stageRow(Emit *e, MlirValue rowStart, MlirValue range, const Geometr
     MlirValue cols = c ? tileOp2(e, "arith.addi", range, tileSplatI32(e, c * g->block), it) : range;
     if (!mlirValueIsNull(e->partFirst))
       cols = tileOp2(e, "arith.addi", cols, e->partFirst, it);
-    e->fullChunk = g->peel && mlirValueIsNull(e->partFirst) && (c + 1) * g->block <= g->rowLen;
+    e->fullChunk = g->peel && mlirValueIsNull(e->partFirst) && (c + 1) * g->block <= g->rowLen &&
+                   (c > 0 || !g->frame); /* the frame's first chunk: columns before the row */
     rowSpace(e, rowStart, cols, (MlirValue){NULL}, g);
     e->fullChunk = false;
     MlirValue slot = ttConstInt(&e->b, e->loc, i32, c);
@@ -539,8 +585,8 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     }
     Level lv = {reds, nr, arg, var, second, slot, acc, step, chunk, {NULL}};
     MlirType i32 = ttI32(e->ctx);
-    ChunkPhase ph[2];
-    int nph = chunkPhases(e, g, U, ph);
+    ChunkPhase ph[3];
+    int nph = chunkPhases(e, g, rowStart, U, ph);
     for (int p = 0; p < nph && !e->failed; p++) { /* 4c: whole steps, then the rest */
       TtBuilder outer = e->b;
       MlirOperation loop = beginChunkLoop(e, g, U, &ph[p], na, acc);
@@ -763,7 +809,7 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
       stageRow(&e, start, r, &geo);
     if (geo.looped)
       emitLevels(&e, fbody, start, r, &geo);
-    ChunkPhase ph[2];
+    ChunkPhase ph[3];
     int nph = 1;
     for (int pass = 0; pass < (geo.looped ? 2 : 1) && !e.failed; pass++) {
       /* looped: pass 0 the full-row outputs in chunk loops (4c: one a phase), pass 1
@@ -771,7 +817,7 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
       if (geo.looped && (pass == 0 ? nrowOut == nout : nrowOut == 0))
         continue;
       if (geo.looped && pass == 0)
-        nph = chunkPhases(&e, &geo, geo.chunksPerStepOut, ph);
+        nph = chunkPhases(&e, &geo, start, geo.chunksPerStepOut, ph);
       for (int p = 0; p < (geo.looped && pass == 0 ? nph : 1) && !e.failed; p++) {
         TtBuilder outer = e.b;
         MlirOperation loop = {NULL};

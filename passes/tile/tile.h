@@ -28,7 +28,7 @@
 #include "tt.h"
 
 /* arith.cmpi predicates. */
-enum { CMPI_EQ = 0, CMPI_SLT = 2 };
+enum { CMPI_EQ = 0, CMPI_SLT = 2, CMPI_SGE = 5 };
 enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OLT = 4, CMPF_ORD = 7, CMPF_UNO = 14 };
 
 /* One memoized value: `key` emitted at offsets `offs` (null: the same everywhere); prev
@@ -114,6 +114,10 @@ typedef struct {
                              staged (tileStageable) */
   bool peel;              /* the peel-last option: chunk loops run whole steps unmasked,
                              the partial last step in a loop of its own (rows.c, 4c) */
+  bool rowFrame;          /* the row-frame option */
+  int64_t frame;          /* rows off 16-byte alignment computed in the aligned frame
+                             (rows.c, 3a): its alignment in elements (16 bytes of the
+                             narrowest row-length input); 0: columns from the row's start */
   const TtTarget *target; /* the sm option's target: its SMs and shared memory */
   int64_t programsPerSm;  /* on chip: the programs an SM the kernel asks for (its
                              tile.programs_per_sm; 0: the lowering's count) */

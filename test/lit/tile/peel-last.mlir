@@ -1,10 +1,11 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=peel-last=0 | FileCheck %s --check-prefix=OFF
-// RUN: awk '/^func.func @rms_norm_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=row-frame=0 | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile="peel-last=0 row-frame=0" | FileCheck %s --check-prefix=OFF
+// RUN: awk '/^func.func @rms_norm_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile=row-frame=0 --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile --splitk -o %t.mlir
 // RUN: awk '/^func.func @rms_norm_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --tile --splitk | tt-translate --ptx -o %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
+// (row-frame=0: columns from the row's start; the aligned frame: row-frame.mlir.)
 // --tile peel-last (default 1; rows.c, 4c): a staged row of an odd width (50257 bf16, 13 chunks of
 // 4096 in shared memory) copies its 12 whole chunks under a constant mask and only the
 // last one under `column < N`; each pass then runs the 12 whole chunks in a loop with no

@@ -1,9 +1,10 @@
 // RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=stage-odd=0 | FileCheck %s --check-prefix=OFF
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=peel-last=0 --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=row-frame=0 | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile="peel-last=0 row-frame=0" --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
 // RUN: tt-opt %s --decompose --fuse --tile --splitk | tt-translate --ptx -o %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
+// (row-frame=0: columns from the row's start; the aligned frame: row-frame.mlir.)
 // A row of an odd width (50257 bf16: each row starts 2 bytes further on than the last)
 // loads element by element. Under stage-odd=0 it stays out of shared memory: the looped form,
 // 8192-element blocks on 16 warps (geometry-rows.c, UNALIGNED_LOOP_BLOCK), each pass
