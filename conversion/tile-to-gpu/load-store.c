@@ -26,6 +26,11 @@
  *     each load before it issues the next: 38 branches in a looped layer_norm row of
  *     90000 against 19 at 98304, whose chunks are whole.) The default: 0.52x-0.84x the
  *     time on looped rows of a partial last chunk, the same elsewhere (H200, 2026-11-27).
+ *  1''. A load of step 1 marked `tile.early` whose mask varies over the group (a row in
+ *     --tile's aligned frame: only its last group straddles the mask) issues its vector
+ *     load before the guard's branch, from the group's address where all lanes are on,
+ *     else from the tensor's start, and takes the lanes of step 2 inside the branch only
+ *     where they are not: no load waits behind a branch (with masked-loads).
  *  2. When that guard is false (or the offsets are not contiguous) each lane is loaded or
  *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
  *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
@@ -741,12 +746,22 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
       res->parts[r] = tgBuild(l, "arith.select", 3, (MlirValue[]){on, v, d}, vt, 0, NULL);
       continue;
     }
-    MlirOperation ifOp = tgBuildIf(l, tgAllLanesOn(l, &s, mask), isStore ? ttNoType() : vt);
+    MlirValue on = tgAllLanesOn(l, &s, mask), early = {NULL};
+    if (l->selectLoads && !isStore && !mlirAttributeIsNull(ttOpAttr(op, "tile.early"))) { /* 1'' */
+      MlirValue p = tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem);
+      MlirValue at = tgBuild(l, "arith.select", 3, (MlirValue[]){on, p, ptr->parts[0]},
+                             mlirValueGetType(p), 0, NULL);
+      early = tgLoadPtr(l, at, vt, bytes < 16 ? bytes : 16);
+    }
+    MlirOperation ifOp = tgBuildIf(l, on, isStore ? ttNoType() : vt);
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
-    MlirValue p = tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem);
+    MlirValue p = mlirValueIsNull(early) ? tgGep(l, ptr->parts[0], tgExtract(l, s.offs, 0), elem)
+                                         : (MlirValue){NULL};
     MlirNamedAttribute align = tgAlignAttr(l, bytes < 16 ? bytes : 16);
-    if (atomic) {
+    if (!mlirValueIsNull(early)) {
+      tgYield(l, tgIfBlock(ifOp, 0), early);
+    } else if (atomic) {
       atomicRun(l, ptr->parts[0], s.offs, d, elem);
       tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
     } else if (isStore) {

@@ -74,7 +74,10 @@ irdl.dialect @tile {
 
   /// Masked gather: element i is `ptr[offsets[i]]` where `mask[i]`, else `other[i]`.
   /// `offsets` is an i32 tile, `mask` an i1 tile, `other` a tile of the result type.
-  /// Contiguous, aligned runs of offsets become 16-byte vector loads. Category: memory.
+  /// Contiguous, aligned runs of offsets become 16-byte vector loads. An optional unit
+  /// `tile.early` has the lowering issue each such load before the branch that a group
+  /// whose mask lanes are not all on takes (--tile sets it on a row in the aligned frame,
+  /// whose mask only its last group straddles). Category: memory.
   irdl.operation @load {
     %p = irdl.base @tile::@ptr
     %o = irdl.base "!builtin.tensor"

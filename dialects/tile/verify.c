@@ -249,6 +249,9 @@ static void tileOp(Verify *v, MlirOperation op) {
            (long long)axis);
   } else if (ttOpIs(op, "tile.load")) {
     memoryOp(v, op, true);
+    MlirAttribute early = ttOpAttr(op, "tile.early");
+    if (!mlirAttributeIsNull(early) && !mlirAttributeIsAUnit(early))
+      FAIL(op, "'tile.load' takes `tile.early` as a unit attribute");
   } else if (ttOpIs(op, "tile.store") || ttOpIs(op, "tile.atomic_add")) {
     memoryOp(v, op, false);
     if (!mlirAttributeIsNull(ttOpAttr(op, "tile.extent"))) /* the elements ptr addresses */

@@ -87,6 +87,23 @@ MlirValue tileCmp(Emit *e, int pred, MlirValue a, MlirValue b) {
   return ttBuild(&e->b, "arith.cmpi", e->loc, 2, ops, i1, 1, &p);
 }
 
+MlirValue tileLoadMask(Emit *e, MlirValue offs) {
+  if (!mlirValueIsNull(e->loadMask) && mlirValueEqual(offs, e->offs) &&
+      mlirValueEqual(e->mask, e->rowMask))
+    return e->loadMask;
+  return e->mask;
+}
+
+MlirValue tileRowLoad(Emit *e, MlirValue ptr, MlirValue offs, MlirValue other) {
+  MlirValue m = tileLoadMask(e, offs);
+  MlirValue x = ttBuild(&e->b, "tile.load", e->loc, 4, (MlirValue[]){ptr, offs, m, other},
+                        mlirValueGetType(other), 0, NULL);
+  if (!mlirValueIsNull(e->loadMask) && mlirValueEqual(m, e->loadMask))
+    mlirOperationSetAttributeByName(mlirOpResultGetOwner(x), ttStrRef("tile.early"),
+                                    mlirUnitAttrGet(e->ctx));
+  return x;
+}
+
 /* Loads input `idx` (kernel argument idx) at offs, in its compute type: from its slot of
  * shared memory where a staged row's chunk is read at its own offsets (rows.c, 3'; the
  * copy zero-filled the lanes past the row, as the load's `other`). */
@@ -100,9 +117,7 @@ static MlirValue emitLoad(Emit *e, int idx, MlirValue offs) {
     x = ttBuild(&e->b, "tile.local_load", e->loc, 2, (MlirValue[]){e->stageBuf[idx], e->stageSlot},
                 t, 0, NULL);
   } else {
-    MlirValue other = ttConstSplat(&e->b, e->loc, t, 0.0);
-    MlirValue ops[4] = {ptr, offs, e->mask, other};
-    x = ttBuild(&e->b, "tile.load", e->loc, 4, ops, t, 0, NULL);
+    x = tileRowLoad(e, ptr, offs, ttConstSplat(&e->b, e->loc, t, 0.0));
   }
   if (ttTypeIsHalf(elem))
     x = tileOp1(e, "arith.extf", x, tileOf(e, mlirF32TypeGet(e->ctx)));

@@ -212,10 +212,11 @@ static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t rows,
  * one, before the row's start) fit: the staged parts (of a cluster too: part p holds
  * frame columns p * P ..), any looped row (its loops run on to N + frame - 1). Not for a
  * variance pair's one loop (welford.c counts a lane's elements as a prefix of the chunks,
- * which the masked head breaks) nor on chip: there the straddling groups' lane-by-lane
- * path costs each thread's few groups registers and branches (H200: rms_norm 4096 x 4097
- * 1.40x the time, layer_norm 4096 x 12289 spilled; bench/2026-11-28-h200-odd-rows.md,
- * run 10). Returns 0 where none. */
+ * which the masked head breaks) nor on chip: there a block's groups wholly past the row
+ * (4097 columns in a block of 8192) take the lane-by-lane path too (H200: rms_norm 4096 x
+ * 4097 1.40x the time, layer_norm 4096 x 12289 spilled, run 10; with tile.early loads
+ * 0.62x at 8192 x 1001 but 1.08x-1.27x at 4096 x 4097, run 11;
+ * bench/2026-11-28-h200-odd-rows.md). Returns 0 where none. */
 static int64_t rowFrameOf(MlirBlock body, const Geometry *g, bool pairs) {
   int64_t narrowest = 0, aligned = 0, weights = 0, shape[TT_MAX_RANK];
   bool off = false;

@@ -65,6 +65,7 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
   MlirType i32 = ttI32(e->ctx), it = tileOf(e, i32);
   MlirValue base = rowStart, s = {NULL};
   e->cols = cols;
+  e->loadMask = (MlirValue){NULL};
   if (g->frame) {
     base = tileOp2(e, "arith.andi", rowStart, ttConstInt(&e->b, e->loc, i32, -g->frame), i32);
     s = tileOp2(e, "arith.subi", rowStart, base, i32);
@@ -77,14 +78,18 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
     e->mask = ttConstSplat(&e->b, e->loc, tileOf(e, mlirIntegerTypeGet(e->ctx, 1)), 1);
   } else if (g->frame) {
     MlirValue n = tileOp2(e, "arith.addi", s, ttConstInt(&e->b, e->loc, i32, g->rowLen), i32);
-    e->mask = tileCmp(e, CMPI_SLT, cols, tileOp1(e, "tile.splat", n, it));
+    e->loadMask = tileCmp(e, CMPI_SLT, cols, tileOp1(e, "tile.splat", n, it));
     e->mask = tileOp2(e, "arith.andi", tileCmp(e, CMPI_SGE, cols, tileOp1(e, "tile.splat", s, it)),
-                      e->mask, mlirValueGetType(e->mask));
+                      e->loadMask, mlirValueGetType(e->loadMask));
   } else {
     e->mask = tileCmp(e, CMPI_SLT, cols, tileSplatI32(e, g->rowLen));
   }
-  if (!mlirValueIsNull(rowOk))
+  if (!mlirValueIsNull(rowOk)) {
     e->mask = tileOp2(e, "arith.andi", e->mask, rowOk, mlirValueGetType(rowOk));
+    if (!mlirValueIsNull(e->loadMask))
+      e->loadMask = tileOp2(e, "arith.andi", e->loadMask, rowOk, mlirValueGetType(rowOk));
+  }
+  e->rowMask = e->mask;
 }
 
 /* Step 4c: the chunk loops of a row, as phases [lb, ub) of steps of U chunks: one, every
@@ -237,17 +242,14 @@ static void stageRow(Emit *e, MlirValue rowStart, MlirValue range, const Geometr
         continue;
       if (c < slots) {
         ttBuild(&e->b, "tile.async_copy", e->loc, 5,
-                (MlirValue[]){mlirBlockGetArgument(e->kernel, i), e->offs, e->mask,
-                              e->stageBuf[i], slot},
+                (MlirValue[]){mlirBlockGetArgument(e->kernel, i), e->offs,
+                              tileLoadMask(e, e->offs), e->stageBuf[i], slot},
                 ttNoType(), 0, NULL);
         continue;
       }
       MlirType t = tileOf(e, ttElementType(mlirValueGetType(e->inputs[i])));
-      e->regVal[(c - slots) * e->nin + i] =
-          ttBuild(&e->b, "tile.load", e->loc, 4,
-                  (MlirValue[]){mlirBlockGetArgument(e->kernel, i), e->offs, e->mask,
-                                ttConstSplat(&e->b, e->loc, t, 0.0)},
-                  t, 0, NULL);
+      e->regVal[(c - slots) * e->nin + i] = tileRowLoad(
+          e, mlirBlockGetArgument(e->kernel, i), e->offs, ttConstSplat(&e->b, e->loc, t, 0.0));
     }
   }
   ttBuild(&e->b, "tile.async_commit", e->loc, 0, NULL, ttNoType(), 0, NULL);
@@ -261,6 +263,7 @@ static void stageRow(Emit *e, MlirValue rowStart, MlirValue range, const Geometr
 static void regChunkPart(Emit *e, int64_t r, int mark) {
   tileMemoTruncate(e, mark);
   e->offs = e->regOffs[r], e->mask = e->regMask[r], e->cols = e->regCols[r];
+  e->loadMask = (MlirValue){NULL};
   for (int i = 0; i < e->nin; i++) {
     if (mlirValueIsNull(e->stageBuf[i]))
       continue;
@@ -350,6 +353,7 @@ static void onlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue s
   MlirValue safe = pick(e, isNegInf(e, mNew), zero, mNew);
   tileMemoPut(e, mlirOperationGetResult(mx, 0), (MlirValue){NULL}, tileOp1(e, "tile.splat", safe, ct));
   MlirValue acc = {NULL};
+  e->loadMask = (MlirValue){NULL}; /* chunk u's loads (none: x is xm) under e->mask */
   for (int64_t u = 0; u < chunks && !e->failed; u++) {
     e->offs = offs[u];
     e->cols = cols[u];

@@ -47,6 +47,10 @@ typedef struct {
   int64_t block;
   MlirValue offs, mask;
   MlirValue cols;    /* row kernels: the column of each element of offs (offs % N) */
+  MlirValue loadMask, rowMask; /* a row in the aligned frame (rows.c, 3a): the loads' and
+                          copies' mask at offs while mask is still rowMask, rowSpace's
+                          (column < N + s: the s columns before the row, inside the
+                          tensor, are read and masked where used); null: mask */
   int64_t rowLen;    /* row kernels: N */
   bool rowMode;      /* a row kernel: offs/mask cover one row of the program's rows */
   bool looped;       /* a looped row kernel: offs/mask cover one chunk of the row */
@@ -156,6 +160,15 @@ MlirType tileOf(Emit *e, MlirType elem);
 /* Op `name` of one or two operands and result type t, built at e->b. */
 MlirValue tileOp1(Emit *e, const char *name, MlirValue a, MlirType t);
 MlirValue tileOp2(Emit *e, const char *name, MlirValue a, MlirValue c, MlirType t);
+/* The mask a load or copy at offs takes: a row in the aligned frame, read at its own
+ * offsets under rowSpace's mask, reads the columns before its start too (Emit.loadMask);
+ * else e->mask. */
+MlirValue tileLoadMask(Emit *e, MlirValue offs);
+/* tile.load of ptr at offs under tileLoadMask (other: the result's type and the value of
+ * lanes off it), marked `tile.early` where that is the aligned frame's mask: the
+ * lowering issues each group's vector load before the branch of a group whose lanes are
+ * not all on (load-store.c, 1''; only the row's two end groups are not). */
+MlirValue tileRowLoad(Emit *e, MlirValue ptr, MlirValue offs, MlirValue other);
 /* A splat i32 tile of e->block elements. */
 MlirValue tileSplatI32(Emit *e, int64_t v);
 /* arith.cmpi `pred` of two i32 tiles (an i1 tile of their shape). */

@@ -90,6 +90,17 @@ func.func @atomic_extent(%p: !tile.ptr<f32>, %v: f32) attributes {tile.kernel, t
 
 // -----
 
+func.func @load_early(%p: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %o = "tile.range"() {start = 0 : i32, end = 32 : i32} : () -> tensor<32xi32>
+  %m = arith.constant dense<true> : tensor<32xi1>
+  %z = arith.constant dense<0.0> : tensor<32xf32>
+  // expected-error@+1 {{'tile.load' takes `tile.early` as a unit attribute}}
+  %x = "tile.load"(%p, %o, %m, %z) {tile.early = 1 : i32} : (!tile.ptr<f32>, tensor<32xi32>, tensor<32xi1>, tensor<32xf32>) -> tensor<32xf32>
+  return
+}
+
+// -----
+
 func.func @arrive_count(%p: !tile.ptr<f32>, %i: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
   // expected-error@+1 {{'tile.arrive' needs count, an integer from 2 to 65535}}
   %l = "tile.arrive"(%p, %i) {count = 1 : i32} : (!tile.ptr<f32>, i32) -> i1

@@ -2,6 +2,8 @@
 // RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=row-frame=0 | FileCheck %s --check-prefix=OFF
 // RUN: awk '/^func.func @rms_norm_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile=row-frame=1 --convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
 // RUN: awk '/^func.func @softmax_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile=row-frame=1 --convert-tile-to-gpu | FileCheck %s --check-prefix=COPY
+// RUN: awk '/^func.func @softmax_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile=stage-odd=0 | FileCheck %s --check-prefix=LOOPED
+// RUN: awk '/^func.func @softmax_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile=stage-odd=0 --convert-tile-to-gpu | FileCheck %s --check-prefix=EARLY
 // RUN: awk '/^func.func @layer_norm_rows/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --mlir-print-debuginfo=false --decompose --fuse --tile='row-frame=1 stage-odd=0' | FileCheck %s --check-prefix=WELF
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile=row-frame=1 --splitk -o %t.mlir
 // RUN: awk '/^func.func @softmax_staged/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --tile=row-frame=1 --splitk | tt-translate --ptx -o %t.ptx
@@ -24,8 +26,9 @@
 // CHECK: %[[HI:.*]] = arith.cmpi slt, %[[R]], %[[ENDS]]
 // CHECK: %[[SS:.*]] = "tile.splat"(%[[S]])
 // CHECK: %[[LO:.*]] = arith.cmpi sge, %[[R]], %[[SS]]
-// CHECK: %[[M:.*]] = arith.andi %[[LO]], %[[HI]]
-// CHECK: "tile.async_copy"(%arg0, %[[OFFS]], %[[M]]
+// CHECK: arith.andi %[[LO]], %[[HI]]
+// the copy reads the s columns before the row too (inside the tensor; masked where used)
+// CHECK: "tile.async_copy"(%arg0, %[[OFFS]], %[[HI]]
 // the output loop's whole steps: the weight at column - s, the store at base + column
 // CHECK: scf.for %{{.*}} = %c4096_i32{{.*}} to %{{.*}} step %c4096_i32
 // CHECK: scf.for %{{.*}} = %c4096_i32{{.*}} to %{{.*}} step %c4096_i32
@@ -56,13 +59,13 @@ func.func @rms_norm_staged(%x: tensor<2048x50257xbf16>, %w: tensor<50257xbf16>) 
 
 // -----
 
-// softmax: the copy of frame chunk 0 is masked at both ends of the row, chunks 1-11 are
-// whole (a constant mask), chunk 12 masked at N + s; each pass runs three loops
+// softmax: the copy of frame chunk 0 is masked at N + s only (it reads the s columns
+// before the row too), chunks 1-11 are whole (a constant mask), chunk 12 masked at N + s; each pass runs three loops
 // (peel-last): the first step masked (it holds the s columns before the row), the whole
 // steps from 4096 to (N + s) / 4096 * 4096, then the rest masked.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: arith.andi %{{.*}}, %c-8_i32 : i32
-// CHECK: %[[M0:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<4096xi1>
+// CHECK: %[[M0:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<4096xi32>
 // CHECK: "tile.async_copy"(%arg0, %{{.*}}, %[[M0]], %{{.*}}, %c0_i32{{.*}})
 // CHECK: "tile.async_copy"(%arg0, %{{.*}}, %cst{{.*}}, %{{.*}}, %c1_i32)
 // CHECK: %[[S7:.*]] = arith.andi %{{.*}}, %c7_i32{{.*}} : i32
@@ -81,6 +84,17 @@ func.func @rms_norm_staged(%x: tensor<2048x50257xbf16>, %w: tensor<50257xbf16>) 
 // and 7, their straddling groups lane by lane).
 // COPY-LABEL: gpu.func @fused_0_kernel
 // COPY-COUNT-13: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// Looped (stage-odd=0), a masked chunk's loads read under column < N + s and are marked
+// tile.early; whole chunks' loads are not masked. The lowering issues an early load's
+// 16-byte vector before the branch of a group whose lanes are not all on (load-store.c,
+// 1''): the vector load, then the guard (lane 7 < N + s), then the branch.
+// LOOPED-LABEL: func.func @fused_0_kernel
+// LOOPED: %[[HI:.*]] = arith.cmpi slt
+// LOOPED: "tile.load"(%arg0, %{{.*}}, %[[HI]], %{{.*}}) {tile.early}
+// EARLY-LABEL: gpu.func @fused_0_kernel
+// EARLY: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xbf16>
+// EARLY-NEXT: %[[IF:.*]] = scf.if %{{.*}} -> (vector<8xbf16>) {
+// EARLY-NEXT: scf.yield %[[V]] : vector<8xbf16>
 func.func @softmax_staged(%x: tensor<2048x50257xbf16>) -> tensor<2048x50257xbf16> {
   %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<2048x50257xbf16>) -> tensor<2048x50257xbf16>
   return %y : tensor<2048x50257xbf16>
