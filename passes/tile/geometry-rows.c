@@ -175,6 +175,15 @@ static MlirOperation argReduction(MlirBlock body) {
  * element of each varying input takes, summed; *allBytes: the same over every row-length
  * input (weights too); *memBytes: the bytes of an element of each varying input, summed;
  * *unaligned: a row-length input's rows are off 16-byte alignment. */
+/* Whether an input of type t differs from row to row (more than one row of elements, a
+ * dynamic size, or with one row (M = 1) the row itself, of the rows' rank), rather than
+ * being a vector broadcast along the rows (a norm's weight). */
+static bool variesByRow(MlirType t, int64_t rowLen, int64_t rows, int64_t rowRank) {
+  int64_t shape[TT_MAX_RANK], numel = ttTensorNumel(t);
+  return numel < 0 || numel > rowLen ||
+         (rows == 1 && numel == rowLen && ttTensorShape(t, shape) == rowRank);
+}
+
 static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t rows,
                                 int64_t rowRank, int64_t *bytes, int64_t *allBytes,
                                 int64_t *memBytes, bool *unaligned) {
@@ -183,10 +192,8 @@ static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t rows,
   *unaligned = false;
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
-    int64_t shape[TT_MAX_RANK], numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
-    /* one row (M = 1): the input of the rows' rank is the row, not a weight */
-    bool varies = numel < 0 || numel > rowLen ||
-                  (rows == 1 && numel == rowLen && ttTensorShape(t, shape) == rowRank);
+    int64_t numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
+    bool varies = variesByRow(t, rowLen, rows, rowRank);
     if (varies)
       *memBytes += eb;
     if (rowLen * eb % 16 != 0 && (numel < 0 || numel >= rowLen))
@@ -225,8 +232,7 @@ static int64_t rowFrameOf(MlirBlock body, const Geometry *g, bool pairs) {
     int64_t numel = ttTensorNumel(t), eb = ttDtypeBytes(t);
     if (eb < 1 || 16 % eb || (numel >= 0 && numel < g->rowLen))
       continue;
-    bool varies = numel < 0 || numel > g->rowLen ||
-                  (g->rows == 1 && ttTensorShape(t, shape) == g->rowRank);
+    bool varies = variesByRow(t, g->rowLen, g->rows, g->rowRank);
     aligned += varies, weights += !varies;
     off = off || g->rowLen * eb % 16 != 0;
     narrowest = narrowest && narrowest < eb ? narrowest : eb;
