@@ -164,9 +164,11 @@ static const TtPassOption tileOptions[] = {
          "stores, the columns before the row's start masked off); 0: counted from its "
          "start (element-by-element loads and copies, realigned stores). Taken for looped "
          "and staged rows where it aligns more accesses (varying inputs, full-row "
-         "outputs) than it puts off alignment (weights); not on chip nor for a variance "
-         "pair's one loop. Default 1: 0.63x-1.00x the time on 22 rows (softmax 2048 x 50257 "
-         "191.3 -> 120.1 us; bench/2026-11-28-h200-odd-rows.md, run 10)",
+         "outputs) than it puts off alignment (weights), on chip for rows of no weights; "
+         "not for a variance pair's one loop. Default 1: 0.63x-1.00x the time on 22 "
+         "looped and staged rows (softmax 2048 x 50257 191.3 -> 120.1 us; "
+         "bench/2026-11-28-h200-odd-rows.md, run 10), on chip 0.61x-1.01x (softmax 8192 x "
+         "1001 15.3 -> 9.4 us; bench/2026-11-28-h200-rows.md, run 2)",
          1, 0, 1, NULL},
     [TT_TILE_SM] =
         {"sm",

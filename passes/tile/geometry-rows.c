@@ -110,6 +110,8 @@
 #define STAGE_WARPS 16
 #define ONCHIP_REG_BYTES 6
 #define STAGE_OUT_BYTES 64
+#define STAGE_OUT_REG_NUM 5
+#define STAGE_OUT_REG_DEN 8
 /* An on-chip row kernel asks for the programs an SM whose registers give each thread
  * ONCHIP_REG_SLACK times its row's f32 registers (elements a thread x inputs that vary
  * by row): ptxas otherwise spends what a lower count allows (layer_norm 8192 x 8192: 162
@@ -211,19 +213,22 @@ static int64_t rowVaryingInputs(MlirBlock body, int64_t rowLen, int64_t rows,
 }
 
 /* The aligned frame of rows off 16-byte alignment (rows.c, 3a; the row-frame option):
- * 16 bytes of the narrowest row-length input, in elements, for a looped or staged row
- * where some row-length input's rows are off 16-byte alignment, where the frame aligns
- * more of the row's accesses than it puts off alignment (the inputs that vary by row
- * and the outputs of full rows, against the weights: a vector broadcast along the rows,
- * read at the row's own columns), and where the columns it adds (at most that many less
- * one, before the row's start) fit: the staged parts (of a cluster too: part p holds
- * frame columns p * P ..), any looped row (its loops run on to N + frame - 1). Not for a
- * variance pair's one loop (welford.c counts a lane's elements as a prefix of the chunks,
- * which the masked head breaks) nor on chip: there a block's groups wholly past the row
- * (4097 columns in a block of 8192) take the lane-by-lane path too (H200: rms_norm 4096 x
- * 4097 1.40x the time, layer_norm 4096 x 12289 spilled, run 10; with tile.early loads
- * 0.62x at 8192 x 1001 but 1.08x-1.27x at 4096 x 4097, run 11;
- * bench/2026-11-28-h200-odd-rows.md). Returns 0 where none. */
+ * 16 bytes of the narrowest row-length input, in elements, for a row where some
+ * row-length input's rows are off 16-byte alignment, where the frame aligns more of the
+ * row's accesses than it puts off alignment (the inputs that vary by row and the outputs
+ * of full rows, against the weights: a vector broadcast along the rows, read at the row's
+ * own columns), and where the columns it adds (at most that many less one, before the
+ * row's start) fit: the staged parts (of a cluster too: part p holds frame columns p * P
+ * ..), any looped row (its loops run on to N + frame - 1), an on-chip row's block (not
+ * one over a cluster). Not for a variance pair's one loop (welford.c counts a lane's
+ * elements as a prefix of the chunks, which the masked head breaks). On chip only for
+ * rows of no weights: with one (rms_norm) the frame reads it lane by lane (off alignment)
+ * for every row. H200, on chip in the frame against not (groups wholly past the span
+ * folded away, rows.c): softmax 0.61x-1.01x the time (8192 x 1001 15.3 -> 9.4 us, 4096 x
+ * 4097 0.92x, f32 0.96x, 4096 x 301 0.84x), rms_norm 0.76x-1.24x (4096 x 4097 21.8 ->
+ * 27.1), residual + rms_norm 4096 x 4097 1.23x (bench/2026-11-28-h200-rows.md, run 2);
+ * looped and staged: runs 10-11 of bench/2026-11-28-h200-odd-rows.md. Returns 0 where
+ * none. */
 static int64_t rowFrameOf(MlirBlock body, const Geometry *g, bool pairs) {
   int64_t narrowest = 0, aligned = 0, weights = 0, shape[TT_MAX_RANK];
   bool off = false;
@@ -243,10 +248,12 @@ static int64_t rowFrameOf(MlirBlock body, const Geometry *g, bool pairs) {
     int64_t r = ttTensorShape(t, shape);
     aligned += r == g->rowRank && r > 0 && shape[r - 1] == g->rowLen;
   }
-  if (!g->rowFrame || !off || !g->looped || aligned <= weights || (g->welford && pairs))
+  if (!g->rowFrame || !off || (!g->looped && weights > 0) || aligned <= weights ||
+      (g->welford && pairs))
     return 0;
   int64_t frame = 16 / narrowest, span = g->rowLen + frame - 1;
-  if (g->staged && g->partLen * g->cluster < span)
+  if ((g->staged && g->partLen * g->cluster < span) ||
+      (!g->looped && (g->cluster > 1 || g->block < span)))
     return 0;
   return frame;
 }
@@ -319,12 +326,29 @@ static void stageRows(Geometry *g, int64_t block, int64_t part, int64_t cluster)
  * others (a norm's weight and bias, `bytes` an element) from global memory, whose latency
  * one chunk a step leaves exposed: it takes the most chunks a step (a power of two
  * dividing the `slots`, `per` elements a thread a chunk) whose weight loads stay within
- * STAGE_OUT_BYTES a thread, their loads issued together (emit.c, 5b). */
-static int64_t stagedOutChunks(int64_t per, int64_t slots, int64_t bytes) {
+ * STAGE_OUT_BYTES a thread and whose loads (weights and the `staged` bytes an element
+ * read from shared memory), as 4-byte registers, stay within STAGE_OUT_REG_NUM /
+ * STAGE_OUT_REG_DEN of the `regs` a thread has, their loads issued together (emit.c,
+ * 5b): the peeled loop's unmasked steps let ptxas hoist every load of a step. The
+ * fraction lies between what spilled and what did not, H200: at 40 registers a thread
+ * (three blocks an SM) rms_norm's 4 chunks (32 registers of loads) spilled 16 bytes,
+ * 4096 x 32768 147.6 us against 137.9 with 2, layer_norm's 2 (24) did not and 1 was 1.01x-
+ * 1.04x slower (bench/2026-11-28-h200-rows.md, run 2); at 64, layer_norm's 4 (48)
+ * spilled 60 bytes, rms_norm's 4 did not and 8 (64) spilled
+ * (bench/2026-11-27-h200-rows-after-regs.md, run 3). */
+static int64_t stagedOutChunks(int64_t per, int64_t slots, int64_t bytes, int64_t staged,
+                               int64_t regs) {
   int64_t u = 1;
-  while (bytes > 0 && slots % (2 * u) == 0 && 2 * u * per * bytes <= STAGE_OUT_BYTES)
+  while (bytes > 0 && slots % (2 * u) == 0 && 2 * u * per * bytes <= STAGE_OUT_BYTES &&
+         2 * u * per * (bytes + staged) / 4 * STAGE_OUT_REG_DEN <= regs * STAGE_OUT_REG_NUM)
     u *= 2;
   return u;
+}
+
+/* The registers a thread has where `blocks` blocks of `threads` share an SM (the
+ * lowering asks ptxas for that many, .minnctapersm): ptxas allots them 8 at a time. */
+static int64_t threadRegs(int64_t blocks, int64_t threads) {
+  return clampI(65536 / (blocks * threads), 8, 255) / 8 * 8;
 }
 
 /* The staged form with the row's last chunks held in registers (rows.c, 3''): a row
@@ -351,7 +375,7 @@ static bool stageWithRegisters(MlirBlock body, Geometry *g, int64_t block,
     eb += tileStageable(t, g) ? ttDtypeBytes(t) : 0;
   }
   /* slots a multiple of the output loop's chunks a step (stagedOutChunks) */
-  int64_t step = stagedOutChunks(block / threads, 1 << 30, weightBytes);
+  int64_t step = stagedOutChunks(block / threads, 1 << 30, weightBytes, eb, threadRegs(2, threads));
   for (int64_t rc = 1; eb > 0 && rc < chunks && rc * block * eb / threads <= g->stageRegs; rc++)
     if ((chunks - rc) % step == 0 &&
         ttTargetBlocksBySmem(g->target, stageBytes(body, g, block, (chunks - rc) * block)) >= 2) {
@@ -511,10 +535,13 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
        * 0.99x; looped 1000 and 2048 x 65536 0.91x, f32 var 1024 x 40000 0.94x;
        * bench/2026-11-28-h100-welford.md) */
       g->welford = false;
+      int64_t slots = g->partLen / g->block - g->regChunks;
+      int64_t blocks =
+          ttTargetBlocksBySmem(g->target, stageBytes(body, g, g->block, slots * g->block));
       g->chunksPerStepOut = g->cluster > 1 ? 1
-                            : stagedOutChunks(g->block / (32 * g->warps),
-                                              g->partLen / g->block - g->regChunks,
-                                              allBytes - rowBytes);
+                            : stagedOutChunks(g->block / (32 * g->warps), slots,
+                                              allBytes - rowBytes, rowBytes,
+                                              threadRegs(blocks, 32 * g->warps));
     }
     if (!g->looped && g->cluster == 1) { /* registers for that many programs an SM */
       int64_t regs = g->block / (32 * g->warps) * (varying > 0 ? varying : 1) * ONCHIP_REG_SLACK;

@@ -1,6 +1,6 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --fuse --tile --convert-tile-to-gpu | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --fuse --tile=row-frame=0 --convert-tile-to-gpu | FileCheck %s
 
-// Step 1c: rows of 3001 f16 (6002 bytes: no row but every eighth starts on a 16-byte
+// Step 1c (row-frame=0: the aligned frame would align these rows instead): rows of 3001 f16 (6002 bytes: no row but every eighth starts on a 16-byte
 // boundary) are stored in 16-byte stores realigned across the warp: each lane shuffles in
 // the previous lane's group (four words, its first offset and whether it is all on), the
 // next lane says whether it realigned too. A group all on (the `and` of the row and the

@@ -102,8 +102,27 @@ func.func @softmax_staged(%x: tensor<2048x50257xbf16>) -> tensor<2048x50257xbf16
 
 // -----
 
-// On chip (4097 columns, one block a row) the frame is not taken: the straddling groups'
-// lane-by-lane path costs registers and branches there.
+// On chip (4097 columns in a block of 8192) the frame is taken for a row of no weights:
+// its load mask has a static bound at the frame's span, N + 7, under which LLVM folds
+// the groups wholly past it.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: %[[BASE:.*]] = arith.andi %{{.*}}, %c-8_i32 : i32
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<8192xi32>
+// CHECK: %[[SPAN:.*]] = arith.cmpi slt, %{{.*}}, %cst{{.*}} : tensor<8192xi32>
+// CHECK: %[[LOAD:.*]] = arith.andi %[[SPAN]], %[[LT]] : tensor<8192xi1>
+// CHECK: "tile.load"(%arg0, %{{.*}}, %[[LOAD]], %{{.*}}) {tile.early}
+// OFF-LABEL: func.func @fused_0_kernel
+// OFF-NOT: arith.andi %{{.*}}, %c-8_i32
+// OFF: "tile.store"
+func.func @softmax_on_chip(%x: tensor<4096x4097xbf16>) -> tensor<4096x4097xbf16> {
+  %y = "prim.softmax"(%x) {dim = 1 : i64} : (tensor<4096x4097xbf16>) -> tensor<4096x4097xbf16>
+  return %y : tensor<4096x4097xbf16>
+}
+
+// -----
+
+// On chip with a weight (rms_norm) it is not: the frame would read the weight lane by
+// lane, off alignment, in every row.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-NOT: arith.andi %{{.*}}, %c-8_i32
 // CHECK: "tile.store"

@@ -237,3 +237,29 @@ func.func @layer_norm_whole_chunks(%x: tensor<512x98304xbf16>, %w: tensor<98304x
   %y = "prim.layer_norm"(%x, %w, %b) {eps = 1.0e-5 : f32} : (tensor<512x98304xbf16>, tensor<98304xbf16>, tensor<98304xbf16>) -> tensor<512x98304xbf16>
   return %y : tensor<512x98304xbf16>
 }
+
+// -----
+
+// Three rows of 32768 share an SM's shared memory (40 registers a thread): the output
+// loop's loads of a step (the weight's and the staged row's, as registers) stay within
+// 5/8 of those: two chunks a step for rms_norm (16 registers; four, 32, spilled), two
+// for layer_norm (weight and bias: 24).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: scf.for %{{.*}} step %c8192_i32  : i32 {
+// CHECK-COUNT-2: "tile.load"(%arg1
+// CHECK-NOT: "tile.load"
+// CHECK: return
+func.func @rms_norm_three(%x: tensor<4096x32768xbf16>, %w: tensor<32768xbf16>) -> tensor<4096x32768xbf16> {
+  %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32} : (tensor<4096x32768xbf16>, tensor<32768xbf16>) -> tensor<4096x32768xbf16>
+  return %y : tensor<4096x32768xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: scf.for %{{.*}} step %c8192_i32  : i32 {
+// CHECK-COUNT-2: "tile.load"(%arg1
+func.func @layer_norm_three(%x: tensor<4096x32768xbf16>, %w: tensor<32768xbf16>, %b: tensor<32768xbf16>) -> tensor<4096x32768xbf16> {
+  %y = "prim.layer_norm"(%x, %w, %b) {eps = 1.0e-5 : f32} : (tensor<4096x32768xbf16>, tensor<32768xbf16>, tensor<32768xbf16>) -> tensor<4096x32768xbf16>
+  return %y : tensor<4096x32768xbf16>
+}

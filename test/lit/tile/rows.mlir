@@ -1,4 +1,4 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --fuse --tile=row-frame=0 | FileCheck %s
 // Row kernels with the default geometry (block and warps chosen from the row length).
 
 // A row group: one program per row (grid = rows, no size argument); the block covers the
