@@ -54,6 +54,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The aligned frame's shift of the row starting at element rowStart (3a): the s =
+ * rowStart % F columns before the row's start, F = Geometry.frame (a power of two). */
+static MlirValue frameShift(Emit *e, MlirValue rowStart, const Geometry *g) {
+  MlirType i32 = ttI32(e->ctx);
+  return tileOp2(e, "arith.andi", rowStart, ttConstInt(&e->b, e->loc, i32, g->frame - 1), i32);
+}
+
 /* Offsets and mask of columns `cols` (an i32 tile) of the row starting at element
  * rowStart; rowOk (null when every row is valid) masks rows past the end. In the
  * aligned frame (3a, Geometry.frame = F) cols count from the row's start rounded down to
@@ -68,7 +75,7 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
   e->loadMask = (MlirValue){NULL};
   if (g->frame) {
     base = tileOp2(e, "arith.andi", rowStart, ttConstInt(&e->b, e->loc, i32, -g->frame), i32);
-    s = tileOp2(e, "arith.subi", rowStart, base, i32);
+    s = frameShift(e, rowStart, g);
     MlirValue neg = tileOp2(e, "arith.subi", ttConstInt(&e->b, e->loc, i32, 0), s, i32);
     e->cols = tileOp2(e, "arith.addi", cols, tileOp1(e, "tile.splat", neg, it), it);
   }
@@ -125,7 +132,7 @@ static int chunkPhases(Emit *e, const Geometry *g, MlirValue rowStart, int64_t U
     if (end <= S)
       return 1;
     MlirValue st = ttConstInt(&e->b, e->loc, i32, S);
-    MlirValue s = tileOp2(e, "arith.andi", rowStart, ttConstInt(&e->b, e->loc, i32, g->frame - 1), i32);
+    MlirValue s = frameShift(e, rowStart, g);
     MlirValue n = tileOp2(e, "arith.addi", s, ttConstInt(&e->b, e->loc, i32, g->rowLen), i32);
     if (!mlirValueIsNull(e->partFirstScalar))
       n = tileOp2(e, "arith.subi", n, e->partFirstScalar, i32);

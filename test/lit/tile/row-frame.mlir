@@ -11,14 +11,14 @@
 
 // --tile row-frame (default 1; rows.c, 3a): a staged row of an odd width (50257 bf16: row r
 // starts at element 50257 r, on no 16-byte boundary) is computed in the aligned frame:
-// its columns count from base = start & -8 (8 bf16: 16 bytes), the s = start - base
+// its columns count from base = start & -8 (8 bf16: 16 bytes), the s = start & 7
 // before the row masked off (s <= column < N + s), so x's copy and the output's stores
 // are aligned runs; the weight is read at the row's own columns (column - s). The whole
 // steps of the output loop (peel-last) store under a constant mask.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK: %[[START:.*]] = arith.muli %{{.*}}, %c50257_i32
 // CHECK: %[[BASE:.*]] = arith.andi %[[START]], %c-8_i32 : i32
-// CHECK: %[[S:.*]] = arith.subi %[[START]], %[[BASE]] : i32
+// CHECK: %[[S:.*]] = arith.andi %[[START]], %c7_i32 : i32
 // CHECK: %[[BASES:.*]] = "tile.splat"(%[[BASE]])
 // CHECK: %[[OFFS:.*]] = arith.addi %[[BASES]], %[[R:.*]] : tensor<4096xi32>
 // CHECK: %[[END:.*]] = arith.addi %[[S]], %c50257_i32{{.*}} : i32
@@ -33,11 +33,11 @@
 // CHECK: scf.for %{{.*}} = %c4096_i32{{.*}} to %{{.*}} step %c4096_i32
 // CHECK: scf.for %{{.*}} = %c4096_i32{{.*}} to %{{.*}} step %c4096_i32
 // CHECK: %[[COLS:.*]] = arith.addi %{{.*}}, %[[R]] : tensor<4096xi32>
-// CHECK: %[[B:.*]] = arith.andi %{{.*}}, %c-8_i32{{.*}} : i32
 // CHECK: %[[NEG:.*]] = arith.subi %c0_i32{{.*}}, %{{.*}} : i32
 // CHECK: %[[NEGS:.*]] = "tile.splat"(%[[NEG]])
 // CHECK: %[[COL:.*]] = arith.addi %[[COLS]], %[[NEGS]]
 // CHECK: "tile.load"(%arg1, %[[COL]], %[[ON:cst_[0-9]+]]
+// CHECK: %[[B:.*]] = arith.andi %{{.*}}, %c-8_i32{{.*}} : i32
 // CHECK: %[[BS:.*]] = "tile.splat"(%[[B]])
 // CHECK: %[[O:.*]] = arith.addi %[[BS]], %[[COLS]]
 // CHECK: "tile.store"(%arg2, %[[O]], %{{.*}}, %[[ON]])
@@ -68,8 +68,8 @@ func.func @rms_norm_staged(%x: tensor<2048x50257xbf16>, %w: tensor<50257xbf16>) 
 // CHECK: %[[M0:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<4096xi32>
 // CHECK: "tile.async_copy"(%arg0, %{{.*}}, %[[M0]], %{{.*}}, %c0_i32{{.*}})
 // CHECK: "tile.async_copy"(%arg0, %{{.*}}, %cst{{.*}}, %{{.*}}, %c1_i32)
-// CHECK: %[[S7:.*]] = arith.andi %{{.*}}, %c7_i32{{.*}} : i32
-// CHECK: %[[N:.*]] = arith.addi %[[S7]], %c50257_i32
+// CHECK: arith.andi %{{.*}}, %c7_i32{{.*}} : i32
+// CHECK: arith.minsi %{{.*}}, %c53248_i32
 // CHECK: %[[Q:.*]] = arith.divsi %{{.*}}, %c4096_i32
 // CHECK: %[[F0:.*]] = arith.muli %[[Q]], %c4096_i32
 // CHECK: %[[F:.*]] = arith.maxsi %[[F0]], %c4096_i32
