@@ -400,8 +400,9 @@ static const TtPassInfo passes[] = {
     {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "
      "elements [p*block-size, (p+1)*block-size), masked at the tail. f16/bf16 math runs in "
-     "f32 and rounds once at the store; float ops may contract into fma, and a tanh with an "
-     "f16/bf16 result is marked `afn`. Data movement ops are loads at mapped offsets "
+     "f32 and rounds once at the store; float ops may contract into fma, and with an "
+     "f16/bf16 result are marked `afn`; 1 + tanh(v) is computed as 2 / (1 + 2^(-2 log2(e) "
+     "v)) (no cancellation where tanh(v) nears -1). Data movement ops are loads at mapped offsets "
      "(index_select and gather: an index load, then the data load; pad: a masked load and "
      "a select). Loads are scheduled before the math. Row groups "
      "become one program per row, its block (the next power of two >= N) "
@@ -438,8 +439,9 @@ static const TtPassInfo passes[] = {
     {"convert-tile-to-gpu", "Lower tile kernels to gpu.func over arith/math/vector/llvm",
      "Each tile value is spread over the block's threads: every thread holds runs of "
      "16 bytes; loads and stores of contiguous, aligned runs become vector accesses guarded "
-     "by one mask lane, and masked tails fall back to per-element accesses. An `afn` tanh "
-     "becomes a short exp2/rcp formula; tile.reduce combines within a thread, across the "
+     "by one mask lane, and masked tails fall back to per-element accesses. On f32 with "
+     "`afn` a tanh becomes a short exp2/rcp formula, an exp2 ex2.approx.ftz and a division "
+     "of tiles a multiply by rcp.approx.ftz; tile.reduce combines within a thread, across the "
      "warp with shuffles and across warps through shared memory; a tile.trans that feeds "
      "no tile.dot is exchanged through swizzled shared memory; each kernel asks ptxas "
      "for full occupancy.",

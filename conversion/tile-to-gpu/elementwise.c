@@ -3,8 +3,11 @@
  * (tile.program_id, tile.num_programs, tile.range, tile.splat).
  *
  * Algorithm: an op on tiles becomes the same op on each of the REPS vectors of its
- * operands (a scalar operand is shared by all); an `afn` tanh on f32 becomes fastTanh's
- * short formula. For every i32 result an *axis fact* (lower.h's Axis) is derived from the
+ * operands (a scalar operand is shared by all); on f32 with `afn`, a tanh becomes
+ * fastTanh's short formula, an exp2 MUFU's ex2.approx.ftz, and a division of tiles a
+ * multiply by rcp.approx.ftz (one MUFU op each, where the non-ftz forms LLVM picks add
+ * range and subnormal fix-ups: a GELU's 2 / (1 + 2^x), --tile's emit.c, a sigmoid's
+ * 1 / (1 + e^-x)). For every i32 result an *axis fact* (lower.h's Axis) is derived from the
  * operands' facts in the manner of Triton's AxisInfo (axisOf), so step 3 knows which
  * offsets are contiguous and which masks constant over a 16-byte run.
  */
@@ -156,10 +159,16 @@ bool tgLowerGeneric(Lower *l, MlirOperation op) {
       /* a scalar operand (e.g. arith.select's i1 condition) has one part for every rep */
       ops[k] = x->parts[tile && tgIsTile(mlirOperationGetOperand(op, k)) ? r : 0];
     }
-    if (ttOpIs(op, "math.tanh") && ttOpHasFastmath(op, "afn") &&
-        mlirTypeIsAF32(tile ? mlirShapedTypeGetElementType(t) : t)) {
+    bool fastF32 = ttOpHasFastmath(op, "afn") &&
+                   mlirTypeIsAF32(tile ? mlirShapedTypeGetElementType(t) : t);
+    if (fastF32 && ttOpIs(op, "math.tanh")) {
       MlirType i1 = mlirIntegerTypeGet(l->ctx, 1);
       out->parts[r] = fastTanh(l, ops[0], t, tile ? tgVecOf(l, i1) : i1);
+    } else if (fastF32 && ttOpIs(op, "math.exp2")) {
+      out->parts[r] = intrinsic(l, "llvm.nvvm.ex2.approx.ftz.f32", ops[0]);
+    } else if (fastF32 && tile && ttOpIs(op, "arith.divf")) {
+      MlirValue m[2] = {ops[0], intrinsic(l, "llvm.nvvm.rcp.approx.ftz.f", ops[1])};
+      out->parts[r] = tgBuild(l, "arith.mulf", 2, m, t, nattrs, attrs); /* its fastmath */
     } else {
       out->parts[r] = tgBuild(l, name, nops, ops, t, nattrs, attrs);
     }

@@ -18,7 +18,8 @@
  *       and cos, whose approximate forms fail on negative bases and large angles);
  *     - an elementwise op whose operands are all uniform (tile.splat of a per-row value,
  *       or a constant) is computed once on scalars and splat; with `afn`, x / uniform s
- *       becomes x * (1 / s): one division per row instead of one per element;
+ *       becomes x * (1 / s): one division per row instead of one per element; 1 + tanh(v)
+ *       is computed as 2 / (1 + 2^(-2 log2(e) v)) (onePlusTanhOf);
  *     - broadcast_in_dim maps the offsets to the operand's (divide and remainder by the
  *       result's strides, multiply by the operand's), then recurses;
  *     - data movement (slice, concat, index_select, gather, pad, iota) maps the offsets
@@ -384,6 +385,33 @@ static bool isPerRow(MlirValue v) {
   return true;
 }
 
+/* The operand v of `1 + tanh(v)` (either order) when prim op `op` is that sum, else
+ * null: emitOp computes it as 2 / (1 + 2^(-2 log2(e) v)), the same value (2 sigmoid(2 v)),
+ * the factor of GELU's tanh form. It keeps its accuracy where tanh(v) nears -1 (GELU of x
+ * below about -2, where 1 + tanh(v) cancels: an approximate tanh's error of ~5e-4 there
+ * is a ~4% error in the small result, bench/2026-11-28-h200-rows.md run 4), and with
+ * `afn` costs an ex2 and a reciprocal (one MUFU op each) and two adds and multiplies,
+ * where the tanh costs the lowering's nine instructions and an add. */
+static MlirValue onePlusTanhOf(MlirOperation op) {
+  char name[16];
+  ttPrimShortName(op, name, sizeof name);
+  if (strcmp(name, "add") != 0)
+    return (MlirValue){NULL};
+  for (int i = 0; i < 2; i++) {
+    MlirValue c = mlirOperationGetOperand(op, i), t = mlirOperationGetOperand(op, 1 - i);
+    double one;
+    if (!mlirValueIsAOpResult(c) || !mlirValueIsAOpResult(t))
+      continue;
+    MlirOperation cdef = mlirOpResultGetOwner(c), tdef = mlirOpResultGetOwner(t);
+    char tname[16];
+    ttPrimShortName(tdef, tname, sizeof tname);
+    if (ttPrimKind(cdef) == TT_PRIM_CONSTANT && ttPrimSplatValue(cdef, &one) && one == 1.0 &&
+        ttPrimKind(tdef) == TT_PRIM_UNARY && strcmp(tname, "tanh") == 0)
+      return mlirOperationGetOperand(tdef, 0);
+  }
+  return (MlirValue){NULL};
+}
+
 /* Emits prim op `op` (one result) at offsets offs. */
 static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   char name[64];
@@ -400,7 +428,11 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   case TT_PRIM_BINARY: {
     if (!isFloat)
       break;
-    MlirValue ops[2] = {tileEmitValue(e, mlirOperationGetOperand(op, 0), offs), none};
+    MlirValue tanhArg = onePlusTanhOf(op);
+    MlirValue ops[2] = {tileEmitValue(e, mlirValueIsNull(tanhArg) ? mlirOperationGetOperand(op, 0)
+                                                                   : tanhArg,
+                                      offs),
+                        none};
     const char *arith = floatOpName(name);
     intptr_t n = kind == TT_PRIM_UNARY ? 1 : 2;
     if (strcmp(name, "reciprocal") == 0) {
@@ -408,7 +440,7 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
       ops[0] = ttConstSplat(&e->b, e->loc, ct, 1.0);
       arith = "arith.divf";
       n = 2;
-    } else if (n == 2) {
+    } else if (n == 2 && mlirValueIsNull(tanhArg)) {
       ops[1] = tileEmitValue(e, mlirOperationGetOperand(op, 1), offs);
     }
     if (e->failed)
@@ -419,6 +451,15 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     bool approx = (e->halfOutput || ttTypeIsHalf(relem)) && strcmp(name, "pow") != 0 &&
                   strcmp(name, "sin") != 0 && strcmp(name, "cos") != 0;
     MlirNamedAttribute fm = ttFastmath(e->ctx, approx ? "contract,afn" : "contract");
+    if (!mlirValueIsNull(tanhArg)) { /* 1 + tanh(v) as 2 / (1 + 2^(-2 log2(e) v)) */
+      MlirValue m2[2] = {ops[0], ttConstSplat(&e->b, e->loc, ct, -2.0 * 1.4426950408889634)};
+      MlirValue x = ttBuild(&e->b, "arith.mulf", e->loc, 2, m2, ct, 1, &fm);
+      MlirValue den[2] = {ttConstSplat(&e->b, e->loc, ct, 1.0),
+                          ttBuild(&e->b, "math.exp2", e->loc, 1, &x, ct, 1, &fm)};
+      MlirValue q[2] = {ttConstSplat(&e->b, e->loc, ct, 2.0),
+                        ttBuild(&e->b, "arith.addf", e->loc, 2, den, ct, 1, &fm)};
+      return ttBuild(&e->b, "arith.divf", e->loc, 2, q, ct, 1, &fm);
+    }
     /* Uniform operands (one value per row, constants): compute once on scalars. */
     MlirType st = mlirShapedTypeGetElementType(ct);
     if (isUniform(ops[0]) && (n == 1 || isUniform(ops[1]))) {
