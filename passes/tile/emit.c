@@ -428,11 +428,9 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   case TT_PRIM_BINARY: {
     if (!isFloat)
       break;
-    MlirValue tanhArg = onePlusTanhOf(op);
-    MlirValue ops[2] = {tileEmitValue(e, mlirValueIsNull(tanhArg) ? mlirOperationGetOperand(op, 0)
-                                                                   : tanhArg,
-                                      offs),
-                        none};
+    MlirValue tanhArg = onePlusTanhOf(op); /* 1 + tanh(v): its v alone is emitted */
+    MlirValue first = mlirValueIsNull(tanhArg) ? mlirOperationGetOperand(op, 0) : tanhArg;
+    MlirValue ops[2] = {tileEmitValue(e, first, offs), none};
     const char *arith = floatOpName(name);
     intptr_t n = kind == TT_PRIM_UNARY ? 1 : 2;
     if (strcmp(name, "reciprocal") == 0) {

@@ -375,7 +375,8 @@ static bool stageWithRegisters(MlirBlock body, Geometry *g, int64_t block,
     eb += tileStageable(t, g) ? ttDtypeBytes(t) : 0;
   }
   /* slots a multiple of the output loop's chunks a step (stagedOutChunks) */
-  int64_t step = stagedOutChunks(block / threads, 1 << 30, weightBytes, eb, threadRegs(2, threads));
+  int64_t step =
+      stagedOutChunks(block / threads, 1 << 30, weightBytes, eb, threadRegs(2, threads));
   for (int64_t rc = 1; eb > 0 && rc < chunks && rc * block * eb / threads <= g->stageRegs; rc++)
     if ((chunks - rc) % step == 0 &&
         ttTargetBlocksBySmem(g->target, stageBytes(body, g, block, (chunks - rc) * block)) >= 2) {

@@ -86,8 +86,9 @@ static void rowSpace(Emit *e, MlirValue rowStart, MlirValue cols, MlirValue rowO
   } else if (g->frame) {
     MlirValue n = tileOp2(e, "arith.addi", s, ttConstInt(&e->b, e->loc, i32, g->rowLen), i32);
     e->loadMask = tileCmp(e, CMPI_SLT, cols, tileOp1(e, "tile.splat", n, it));
-    if (!g->looped && g->block > g->rowLen + g->frame - 1) /* on chip: a static bound, */
-      /* under which LLVM folds the groups wholly past the span to `other` (no branch) */
+    /* on chip, also below the frame's span N + F - 1, a constant: LLVM folds the block's
+     * groups wholly past it to `other`, with no branch */
+    if (!g->looped && g->block > g->rowLen + g->frame - 1)
       e->loadMask = tileOp2(e, "arith.andi",
                             tileCmp(e, CMPI_SLT, cols, tileSplatI32(e, g->rowLen + g->frame - 1)),
                             e->loadMask, mlirValueGetType(e->loadMask));
