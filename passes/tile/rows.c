@@ -308,88 +308,13 @@ MlirOperation tilePrimDef(MlirValue v, const char *name) {
   return strcmp(ttPrimShortName(op, buf, sizeof buf), name) == 0 ? op : none;
 }
 
-/* Step 4a': the pair joins mx's loop as an online normalizer (Milakov and Gimelshein,
- * 2018) where geometry-rows.c says (Geometry.online). */
-bool tileOnlinePair(MlirOperation r, MlirOperation mx) {
-  char buf[32];
-  MlirOperation none = {NULL};
-  MlirOperation ex = tilePrimDef(mlirOperationGetOperand(r, 0), "exp");
-  MlirOperation sub = ex.ptr ? tilePrimDef(mlirOperationGetOperand(ex, 0), "sub") : none;
-  MlirOperation bc = sub.ptr ? tilePrimDef(mlirOperationGetOperand(sub, 1), "broadcast_in_dim") : none;
-  MlirOperation m = bc.ptr ? tilePrimDef(mlirOperationGetOperand(bc, 0), "amax") : none;
-  return m.ptr && mlirOperationEqual(m, mx) &&
-         strcmp(ttPrimShortName(r, buf, sizeof buf), "sum") == 0 &&
-         mlirValueEqual(mlirOperationGetOperand(mx, 0), mlirOperationGetOperand(sub, 0)) &&
-         mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(r, 0)))) &&
-         mlirTypeIsAF32(ttElementType(mlirValueGetType(mlirOperationGetResult(mx, 0))));
-}
-
-bool tileHasOnlinePair(MlirBlock body) {
-  for (MlirOperation r = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(r);
-       r = mlirOperationGetNextInBlock(r))
-    for (MlirOperation m = mlirBlockGetFirstOperation(body);
-         ttPrimIsRowReduction(r) && !mlirOperationEqual(m, r); m = mlirOperationGetNextInBlock(m))
-      if (ttPrimIsRowReduction(m) && tileOnlinePair(r, m))
-        return true;
-  return false;
-}
-
-/* Scalar f32 x == -inf. */
-static MlirValue isNegInf(Emit *e, MlirValue x) {
-  MlirNamedAttribute oeq = ttNamedAttr(e->ctx, "predicate",
-                                       mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 1));
-  MlirValue ninf = ttConstSplat(&e->b, e->loc, mlirValueGetType(x), -INFINITY);
-  return ttBuild(&e->b, "arith.cmpf", e->loc, 2, (MlirValue[]){x, ninf},
-                 mlirIntegerTypeGet(e->ctx, 1), 1, &oeq);
-}
-
-/* cond ? a : b on scalars. */
-static MlirValue pick(Emit *e, MlirValue cond, MlirValue a, MlirValue b) {
-  return ttBuild(&e->b, "arith.select", e->loc, 3, (MlirValue[]){cond, a, b}, mlirValueGetType(a),
-                 0, NULL);
-}
-
-/* Step 4a' in one loop step, for amax `mx` (its chunks' values x, -inf where masked, in
- * xm; combined in `step`) and its online sum `sum`, carried as scalars m and s (-inf and 0
- * before the row): m' = max(m, the step's max); the step's sum of exp(x - m') over the
- * same chunks (offs, cols of each; x read as xm, still in registers, so masked lanes
- * give exp(-inf) = 0 and no mask is held across the reduction), reduced to one value t;
- * s' = s * exp(m - m') + t. A max of -inf (a masked or all -inf run) counts as 0 where
- * it is subtracted, so exp(-inf - 0) is 0, not NaN; s' keeps its NaN or inf when x has
- * them. */
-static void onlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue step,
-                       const MlirValue *xm, const MlirValue *offs, const MlirValue *cols,
-                       int64_t chunks, MlirValue *m, MlirValue *s) {
-  MlirType ct = mlirValueGetType(step), f32 = mlirShapedTypeGetElementType(ct);
-  MlirValue zero = ttConstSplat(&e->b, e->loc, f32, 0.0);
-  MlirValue mNew = tileOp2(e, "arith.maximumf", *m, tileReduce(e, step, "max"), f32);
-  MlirValue safe = pick(e, isNegInf(e, mNew), zero, mNew);
-  tileMemoPut(e, mlirOperationGetResult(mx, 0), (MlirValue){NULL}, tileOp1(e, "tile.splat", safe, ct));
-  MlirValue acc = {NULL};
-  e->loadMask = (MlirValue){NULL}; /* chunk u's loads (none: x is xm) under e->mask */
-  for (int64_t u = 0; u < chunks && !e->failed; u++) {
-    e->offs = offs[u];
-    e->cols = cols[u];
-    tileMemoSet(e, mlirOperationGetOperand(mx, 0), offs[u], xm[u]);
-    MlirValue x = tileEmitValue(e, mlirOperationGetOperand(sum, 0), e->offs);
-    if (e->failed)
-      return;
-    acc = u == 0 ? x : tileOp2(e, "arith.addf", acc, x, ct);
-  }
-  /* m = -inf (nothing before, s = 0): exp(-inf - safe) = 0, safe being finite or +inf */
-  MlirValue scale = tileOp1(e, "math.exp", tileOp2(e, "arith.subf", *m, safe, f32), f32);
-  *s = tileOp2(e, "arith.addf", tileOp2(e, "arith.mulf", *s, scale, f32), tileReduce(e, acc, "sum"),
-               f32);
-  *m = mNew;
-}
-
 /* Looped row kernels, step 4a: every reduction before the output, level by level. A
  * reduction's level is one more than the highest level among the reductions its operand
  * uses (1 when none). The reductions of one level are siblings: one loop over the row
  * computes them all, each in an accumulator tile combined with each chunk's masked
  * values; after the loop, tile.reduce of each accumulator is its per-row value. So a
  * row is read once per level, plus once for the output. A softmax sum of the next level
- * joins its max's loop (onlineStep): that max and sum are carried as scalars. */
+ * joins its max's loop (online.c): that max and sum are carried as scalars. */
 /* A looped argmax/argmin (step 4a''): one pass over the row's chunks carries, per lane, the
  * best element it has seen and that element's column (f32: exact below 2^24 columns). A
  * lane takes a chunk's element (under the mask) when it is the lane's first, strictly
@@ -442,7 +367,7 @@ typedef struct {
 } Level;
 
 /* Chunk u of U (at e->offs) joins the level's accumulators (an online pair's: its step
- * value, onlineStep after the step's chunks). */
+ * value, tileOnlineStep after the step's chunks). */
 static void levelChunk(Emit *e, const Level *lv, int64_t u, int64_t U) {
   lv->chunk[u] = e->offs, lv->chunk[U + u] = e->cols;
   for (int j = 0; j < lv->nr && !e->failed; j++) {
@@ -618,7 +543,7 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
       }
       for (int j = 0; j < nr && !e->failed; j++)
         if (second[j] >= 0 && !var[j])
-          onlineStep(e, reds[j], ops[second[j]], step[j], chunk + (2 + j) * U, chunk,
+          tileOnlineStep(e, reds[j], ops[second[j]], step[j], chunk + (2 + j) * U, chunk,
                      chunk + U, U, &acc[slot[j]], &acc[slot[j] + 1]);
       if (e->failed)
         break;

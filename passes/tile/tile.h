@@ -10,6 +10,8 @@
  *               (operands at mapped offsets)
  *   rows.c      steps 3-5 of elementwise and row kernels: row spaces, the looped form
  *               (emitLevels)
+ *   online.c    the looped form's online softmax normalizer (a sum joins its max's loop)
+ *   welford.c   the looped form's one-pass variance (a variance joins its mean's loop)
  *   columns.c   column kernels: a reduction over a run of dims before the last, a loop
  *               over its rows carrying a tile of columns (tileColumnFusion)
  *   permute.c   permute kernels: a transpose that moves the last dim, a tile loaded along
@@ -215,17 +217,26 @@ MlirValue tileEmitIota(Emit *e, MlirOperation op, MlirValue offs, MlirType ct);
 
 /* Steps 2-6 for an elementwise or row group, on geometry geo (rows: filled here). */
 bool tileFusion(MlirOperation fusion, Geometry geo);
-/* Whether row reduction `sum` is sum(exp(x - broadcast(mx))), mx = amax(x) of the same x,
- * in f32: an online pair (softmax's normalizer). */
-bool tileOnlinePair(MlirOperation sum, MlirOperation mx);
 /* The op defining v when it is prim `name`, else a null op. */
 MlirOperation tilePrimDef(MlirValue v, const char *name);
-/* Whether body holds an online pair. */
-bool tileHasOnlinePair(MlirBlock body);
 /* The loops over the row the looped form's reductions take: their levels, less those
  * whose every reduction joins an earlier level's loop as a variance's sum (welford);
  * *pairs (when asked, false on entry): set when any does. */
 int tileLevelLoops(MlirBlock body, bool welford, bool *pairs);
+
+/* online.c: the online softmax normalizer of looped row kernels ---------------------- */
+
+/* Whether row reduction `sum` is sum(exp(x - broadcast(mx))), mx = amax(x) of the same x,
+ * in f32: an online pair (softmax's normalizer). */
+bool tileOnlinePair(MlirOperation sum, MlirOperation mx);
+/* Whether body holds an online pair. */
+bool tileHasOnlinePair(MlirBlock body);
+/* One loop step of the pair (amax mx, its sum): the step's chunks' values, -inf where
+ * masked, in xm (combined in `step`; offs and cols: each chunk's), carried in the scalars
+ * *m and *s (-inf and 0 before the row). */
+void tileOnlineStep(Emit *e, MlirOperation mx, MlirOperation sum, MlirValue step,
+                    const MlirValue *xm, const MlirValue *offs, const MlirValue *cols,
+                    int64_t chunks, MlirValue *m, MlirValue *s);
 
 /* welford.c: the one-pass variance of looped row kernels ----------------------------- */
 
