@@ -7,6 +7,9 @@
  * group's outputs. The pass works on the body of every other function.
  *
  * Algorithm:
+ *  0. Erase the prim ops whose results have no use (ttPrimEraseDead; prim ops have no side
+ *     effects): a dead value would otherwise join a group as an output, be stored, and
+ *     keep its producer's other users out of that group.
  *  1. Walk the block backwards. An elementwise op that is not yet in a group starts a new
  *     group (its *root*). Constants (prim.full, prim.constant) and *copied* values (2b)
  *     whose users are all in groups (or copied themselves) start none: step 4 copies them
@@ -435,6 +438,7 @@ bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
     MlirRegion r = mlirOperationGetRegion(op, 0);
     for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
          b = mlirBlockGetNextInRegion(b)) {
+      ttPrimEraseDead(b); /* step 0 */
       fuseBlock(b, op, &serial, opts);
       if (opts->v[TT_FUSE_HOIST])
         fuMarkInvariantCalls(b); /* step 6 */
