@@ -170,6 +170,19 @@ static const TtPassOption tileOptions[] = {
          "bench/2026-11-28-h200-odd-rows.md, run 10), on chip 0.61x-1.01x (softmax 8192 x "
          "1001 15.3 -> 9.4 us; bench/2026-11-28-h200-rows.md, run 2)",
          1, 0, 1, NULL},
+    [TT_TILE_PERSISTENT] =
+        {"persistent",
+         "row kernels of a static M whose row fits a block (at most 32768 elements): 1: the "
+         "row on chip (registers) even where the staged form would take it, on a persistent "
+         "grid (the SMs times the programs an SM), each program looping over rows p, p + "
+         "programs, ...; the loop is marked `tile.row_loop`, and --pipeline issues the next "
+         "row's loads (those that vary by row, not a weight's) before the current row's "
+         "reductions; 0: a program a row. Default 0: on an H200 1.01x-1.25x the time of the "
+         "default forms on 12 rows of 16384-32768 (layer_norm 4096 x 32768 153 -> 174 us, "
+         "116 bytes spilled at 128 registers), faster only at layer_norm 3000 x 24576 "
+         "(0.91x) and softmax 1000 x 32768 (0.99x; bench/2026-11-28-h200-rows-weights.md, "
+         "run 5)",
+         0, 0, 1, NULL},
     [TT_TILE_SM] =
         {"sm",
          "the target's compute capability, major * 10 + minor (90: sm_90a, H100 and H200): "
@@ -395,7 +408,9 @@ static const TtPassInfo passes[] = {
      "epilogue; a transpose of an operand joins it (read in place), and so does a zero pad "
      "at the end of operand a's K whose rows are 16-byte multiples, unless a cost model "
      "(A's rows re-read off a 32-byte sector by every column tile, against one copy of A "
-     "and a launch) says a pad kernel of its own costs less.",
+     "and a launch) says a pad kernel of its own costs less. Prim ops whose results "
+     "have no use are erased first (prim ops have no side effects): a dead value is "
+     "neither computed nor stored.",
      fuseOptions, NOPTIONS(fuseOptions), ttFusePassRun, NULL, NULL},
     {"tile", "Give each fused function a tile kernel and a tile.launch",
      "Elementwise groups become 1-D kernels over the flattened output: program p handles "

@@ -72,6 +72,11 @@
  * a staged row's slots) that also loads from global memory (a norm's weight and bias, one
  * latency a step otherwise) takes steps 1-4 in the registers form with S = 2 (stagedRowLoop,
  * pipelineKernel); a loop whose loads do not qualify for step 1 is left as it is.
+ * Persistent rows (--tile persistent=1): the loop over a program's rows (`tile.row_loop`)
+ * takes steps 1-4 in the registers form with S = 2 too, its slice limited to the loads
+ * that depend on the row (loadSlice's ivOnly: a weight, read at the same columns every
+ * row, stays at its first use), so the next row's loads are in flight during this row's
+ * reductions (rowLoopLoads).
  */
 #include "tt.h"
 
@@ -126,7 +131,23 @@ static bool usesResultOf(MlirOperation user, MlirOperation def) {
   return false;
 }
 
-static bool loadSlice(MlirBlock body, LoadSlice *s) {
+/* Whether op reads iv or a result of an op of s marked in dep (ops[0..i)). */
+static bool readsIv(const LoadSlice *s, const bool *dep, int i, MlirValue iv) {
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(s->ops[i]); k++) {
+    MlirValue x = mlirOperationGetOperand(s->ops[i], k);
+    if (mlirValueEqual(x, iv))
+      return true;
+    for (int j = 0; j < i && mlirValueIsAOpResult(x); j++)
+      if (dep[j] && mlirOperationEqual(mlirOpResultGetOwner(x), s->ops[j]))
+        return true;
+  }
+  return false;
+}
+
+/* The load slice of body (step 1); with ivOnly, only the loads whose offsets or mask
+ * depend on the loop's induction variable (a row loop's rows, not a weight read at the
+ * same columns every row). */
+static bool loadSlice(MlirBlock body, LoadSlice *s, bool ivOnly) {
   s->n = s->nloads = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
@@ -134,11 +155,15 @@ static bool loadSlice(MlirBlock body, LoadSlice *s) {
       return false;
     s->ops[s->n++] = op;
   }
+  bool dep[MAX_SLICE] = {false};
+  for (int i = 0; ivOnly && i < s->n; i++)
+    dep[i] = readsIv(s, dep, i, mlirBlockGetArgument(body, 0));
   for (int i = s->n - 1; i >= 0; i--) {
-    s->in[i] = ttOpIs(s->ops[i], "tile.load");
+    s->in[i] = ttOpIs(s->ops[i], "tile.load") && (!ivOnly || dep[i]);
     for (int j = i + 1; j < s->n && !s->in[i]; j++)
       s->in[i] = s->in[j] && usesResultOf(s->ops[j], s->ops[i]);
-    if (ttOpIs(s->ops[i], "tile.load") && mlirOperationGetNumRegions(s->ops[i]) == 0) {
+    if (ttOpIs(s->ops[i], "tile.load") && (!ivOnly || dep[i]) &&
+        mlirOperationGetNumRegions(s->ops[i]) == 0) {
       if (s->nloads == MAX_LOADS)
         return false;
       s->loads[s->nloads++] = s->ops[i];
@@ -565,14 +590,14 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
 
 /* Steps 1-5 for one loop of kernel (the K loop, or a row kernel's chunk loop). */
 static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirOperation loop,
-                         int64_t stages, int form, int wgmmaInFlight) {
+                         int64_t stages, int form, int wgmmaInFlight, bool ivOnly) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirContext ctx = mlirOperationGetContext(kernel);
   MlirLocation loc = mlirOperationGetLocation(loop);
   MlirBlock body = ttForBody(loop);
   LoadSlice *s = ttAlloc(sizeof(LoadSlice));
   MlirOperation views[MAX_LOADS];
-  if (!loadSlice(body, s)) {
+  if (!loadSlice(body, s, ivOnly)) {
     ttEmitError(loop, "pipeline: the K loop must load its tiles with tile.load from offsets "
                       "computed without loops or branches (at most %d loads, %d ops)",
                 MAX_LOADS, MAX_SLICE);
@@ -832,7 +857,16 @@ static bool stagedRowLoop(MlirOperation loop) {
     loads |= ttOpIs(op, "tile.load");
   }
   LoadSlice *s = ttAlloc(sizeof(LoadSlice));
-  bool ok = slots && loads && loadSlice(ttForBody(loop), s); /* (else left as it is) */
+  bool ok = slots && loads && loadSlice(ttForBody(loop), s, false); /* (else left as it is) */
+  free(s);
+  return ok;
+}
+
+/* Whether a row loop (--tile's persistent rows, `tile.row_loop`) has loads that vary by
+ * row, computed without loops or branches (else it is left as it is). */
+static bool rowLoopLoads(MlirOperation loop) {
+  LoadSlice *s = ttAlloc(sizeof(LoadSlice));
+  bool ok = loadSlice(ttForBody(loop), s, true);
   free(s);
   return ok;
 }
@@ -852,7 +886,14 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     for (MlirOperation op = mlirBlockGetFirstOperation(kbody); rowLoads && !mlirOperationIsNull(op);) {
       MlirOperation next = mlirOperationGetNextInBlock(op); /* (the loop is replaced) */
       if (ttOpIs(op, "scf.for") && stagedRowLoop(op) &&
-          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0))
+          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, false))
+        return false;
+      op = next;
+    }
+    for (MlirOperation op = mlirBlockGetFirstOperation(kbody); !mlirOperationIsNull(op);) {
+      MlirOperation next = mlirOperationGetNextInBlock(op); /* --tile's persistent rows */
+      if (ttOpIs(op, "scf.for") && !mlirAttributeIsNull(ttOpAttr(op, "tile.row_loop")) &&
+          rowLoopLoads(op) && !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true))
         return false;
       op = next;
     }
@@ -863,7 +904,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
                                     ttIntAttr(ctx, 1, ttI32(ctx)));
     return true;
   }
-  return pipelineLoop(index, kernel, loop, stages, form, wgmmaInFlight);
+  return pipelineLoop(index, kernel, loop, stages, form, wgmmaInFlight, false);
 }
 
 bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {

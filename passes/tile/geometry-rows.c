@@ -149,6 +149,7 @@ Geometry tileGroupGeometry(bool row, const TtPassOptions *o) {
                   .stageOdd = o->v[TT_TILE_STAGE_ODD] == 1,
                   .peel = o->v[TT_TILE_PEEL_LAST] == 1,
                   .rowFrame = o->v[TT_TILE_ROW_FRAME] == 1,
+                  .persistentOpt = o->v[TT_TILE_PERSISTENT] == 1,
                   .target = ttTargetForSm((int)o->v[TT_TILE_SM]),
                   /* rows: the most; tileRowGeometry picks */
                   .cluster = row ? o->v[TT_TILE_CLUSTER] : 1};
@@ -439,6 +440,9 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       return false;
     }
     bool onChip = fit <= MAX_ROW && (live <= MAX_LIVE || !mlirOperationIsNull(arg));
+    /* persistent: a static M's row on chip wherever it fits a block, never staged */
+    bool persist = g->persistentOpt && g->rows > 0 && fit <= MAX_ROW && !g->block;
+    onChip = onChip || persist;
     /* The staged form where the SM's shared memory holds more rows than its registers
      * (row-stage=1: and they hold fewer than two, a row whole, or the rows in flight pass
      * the L2 budget, split over a cluster as for 2; 2: wherever a row fits
@@ -461,7 +465,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     /* an argmax/argmin reads its row once (rows.c 4a''): staging pays only as the few-rows
      * split over a cluster, each block a part and the (max, column) combined across it */
     bool isArg = !mlirOperationIsNull(arg);
-    bool mayStage = !g->block && (!isArg || (few && fit > MAX_ROW)) && g->rowStage > 0;
+    bool mayStage = !g->block && (!isArg || (few && fit > MAX_ROW)) && g->rowStage > 0 && !persist;
     /* a looped row with a tail chunk whose reductions take more than one step a row */
     Geometry loopG = *g;
     /* loops whose lanes carry two values: an argmax, a variance pair (welford.c) */
@@ -552,6 +556,11 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
       g->programsPerSm = n >= 2 ? (n < 32 ? n : 32) : 0;
     }
     g->frame = rowFrameOf(body, g, pairs);
+    g->persistent = 0;
+    if (persist && !g->looped && g->cluster == 1) { /* the SMs times the programs an SM */
+      int64_t p = sms * (g->programsPerSm > 0 ? g->programsPerSm : 1);
+      g->persistent = p < g->rows ? p : g->rows;
+    }
     while (!g->looped && g->rowsPerProgram * g->block < 1024 &&
            (g->rows < 0 || g->rowsPerProgram < g->rows))
       g->rowsPerProgram *= 2;

@@ -28,6 +28,10 @@
  *     copies): the chunk loops walk the slots, and each pass then takes the register
  *     chunks after its loop, unrolled (each input's value at their offsets set in the
  *     memo), so two blocks an SM overlap one row's copy with another's passes.
+ *  3'''. Persistent rows (Geometry.persistent = P, the persistent option; on chip): the
+ *     grid is P programs, and one scf.for (marked tile.row_loop) walks program p's rows
+ *     p, p + P, ... < M, each row's steps 3-5 in its body; --pipeline then issues the next
+ *     row's loads at the body's top.
  *  4. The value at offs (tileEmitValue). When the block covers the row, reductions are
  *     computed where first used (tile.reduce of the masked row); when the row is longer
  *     than the block (the looped form), emitLevels first computes every reduction in
@@ -738,6 +742,18 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
   }
   if (geo.staged)
     stageBuffers(&e, fbody, &geo);
+  /* 3''' persistent (Geometry.persistent = P programs): one loop over the program's rows,
+   * row = pid, pid + P, ... < M, marked tile.row_loop (--pipeline issues the next row's
+   * loads before this row's reductions) */
+  MlirOperation rowLoop = {NULL};
+  TtBuilder rowOuter = e.b;
+  if (geo.persistent > 0 && nrows == 1 && !geo.looped) {
+    rowLoop = ttBuildFor(&e.b, loc, pid, ttConstInt(&e.b, loc, i32, geo.rows),
+                         ttConstInt(&e.b, loc, i32, geo.persistent), 0, NULL);
+    mlirOperationSetAttributeByName(rowLoop, ttStrRef("tile.row_loop"), mlirUnitAttrGet(ctx));
+    e.b = ttBuilderAtEnd(ttForBody(rowLoop));
+    pid = mlirBlockGetArgument(ttForBody(rowLoop), 0);
+  }
   for (int64_t i = 0; i < nrows && !e.failed; i++) {
     tileMemoTruncate(&e, 0); /* reductions are memoized per row */
     MlirValue row = pid;
@@ -801,6 +817,13 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
       }
     }
   }
+  if (!mlirOperationIsNull(rowLoop) && !e.failed) {
+    tileMemoTruncate(&e, 0);
+    /* (no tileLoadsFirst: the weights stay at their first use, after the reductions;
+     * --pipeline moves the row's loads) */
+    ttBuild(&e.b, "scf.yield", loc, 0, NULL, ttNoType(), 0, NULL);
+    e.b = rowOuter;
+  }
   bool perRow0 = perRow[0];
   free(perRow);
   free(e.stageBuf);
@@ -820,6 +843,8 @@ bool tileFusion(MlirOperation fusion, Geometry geo) {
       snprintf(rowsArg, sizeof rowsArg, "numel(%%r0)");
     else
       snprintf(rowsArg, sizeof rowsArg, "cdiv(numel(%%r0),%lld)", (long long)per);
+  } else if (!mlirOperationIsNull(rowLoop)) {
+    snprintf(grid, sizeof grid, "%lld", (long long)geo.persistent);
   } else if (geo.row) {
     snprintf(grid, sizeof grid, "%lld",
              (long long)((geo.rows + geo.rowsPerProgram - 1) / geo.rowsPerProgram * geo.cluster));

@@ -121,6 +121,9 @@ typedef struct {
   bool peel;              /* the peel-last option: chunk loops run whole steps unmasked,
                              the partial last step in a loop of its own (rows.c, 4c) */
   bool rowFrame;          /* the row-frame option */
+  bool persistentOpt;     /* the persistent option */
+  int64_t persistent;     /* on chip: the programs of a persistent grid, each looping over
+                             rows p, p + persistent, ... (rows.c, 3'''; 0: a program a row) */
   int64_t frame;          /* rows off 16-byte alignment computed in the aligned frame
                              (rows.c, 3a): its alignment in elements (16 bytes of the
                              narrowest row-length input); 0: columns from the row's start */

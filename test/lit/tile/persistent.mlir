@@ -1,0 +1,48 @@
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=persistent=1 | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=persistent=1 --pipeline | FileCheck %s --check-prefix=PIPE
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile | FileCheck %s --check-prefix=OFF
+// RUN: tt-opt %s --decompose --fuse --tile=persistent=1 --splitk | tt-translate --ptx -o %t.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+
+// --tile persistent=1: rms_norm's rows of 32768 bf16 (300 of them), which the staged
+// form would copy to shared memory, stay on chip, on a persistent grid of 132 programs
+// (sm_90's SMs, one program an SM: 512 threads of 128 registers): each loops over rows
+// pid, pid + 132, ... < 300 (the loop marked tile.row_loop), the row's load, its
+// reduction, the weight's load at its first use after it, the store.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.local_alloc
+// CHECK: [[PID:%[0-9]+]] = "tile.program_id"
+// CHECK: scf.for %[[ROW:.*]] = [[PID]] to %c300_i32 step %c132_i32 : i32 {
+// CHECK: arith.muli %[[ROW]], %c32768_i32
+// CHECK: "tile.load"(%arg0
+// CHECK: "tile.reduce"
+// CHECK: "tile.load"(%arg1
+// CHECK: "tile.store"(%arg2
+// CHECK: } {tile.row_loop}
+// CHECK: grid = ["132", "1", "1"]
+
+// --pipeline then carries the row's load a row ahead (registers, two stages): row pid's
+// before the loop, each iteration the next row's (row + 132, masked past row 299) at
+// its top, yielded; the weight's load, the same every row, is not carried.
+// PIPE-LABEL: func.func @fused_0_kernel
+// PIPE-SAME: tile.num_stages = 2
+// PIPE: [[X0:%[0-9]+]] = "tile.load"(%arg0
+// PIPE: scf.for %[[ROW:.*]] = %{{[0-9]+}} to %c300_i32 step %c132_i32 iter_args(%[[X:.*]] = [[X0]]) -> (tensor<32768xbf16>)
+// PIPE: [[NEXT:%[0-9]+]] = arith.addi %[[ROW]]
+// PIPE: arith.cmpi slt, [[NEXT]], %c300_i32
+// PIPE: [[XN:%[0-9]+]] = "tile.load"(%arg0
+// PIPE: arith.extf %[[X]]
+// PIPE: "tile.reduce"
+// PIPE: "tile.load"(%arg1
+// PIPE: scf.yield [[XN]] : tensor<32768xbf16>
+
+// By default (persistent=0) the row is staged, a program a row.
+// OFF-LABEL: func.func @fused_0_kernel
+// OFF: tile.local_alloc
+// OFF-NOT: tile.row_loop
+// OFF: grid = ["300", "1", "1"]
+func.func @rms_norm(%x: tensor<300x32768xbf16>, %w: tensor<32768xbf16>) -> tensor<300x32768xbf16> {
+  %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32}
+      : (tensor<300x32768xbf16>, tensor<32768xbf16>) -> tensor<300x32768xbf16>
+  return %y : tensor<300x32768xbf16>
+}
