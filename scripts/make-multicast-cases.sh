@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles the check and the A/B of A's tile multicast over a cluster of column tiles
-# (--tile multicast=C: C blocks read A's tile once; passes/pipeline.c, the TMA form) into
+# (--tile multicast=C: C blocks read A's tile once; passes/pipeline/, the TMA form) into
 # OUTDIR (default multicast/):
 #   OUTDIR/chk/   correctness (scripts/gpu-suite.sh): f16, bf16 and fp8 linear layers at
 #                 M = 1, 7, 33, 64 with clusters of 2, 4 and 8 (16-, 32- and 64-row tiles),

@@ -1,0 +1,70 @@
+/* pipeline.h - the --pipeline pass's files (passes/pipeline/): pipeline.c (the driver:
+ * steps 2-6 of its algorithm, in its head), slice.c (step 1's load slice and its clones),
+ * forms.c (step 1's choice of where the tiles in flight wait: registers, shared-memory
+ * rings or TMA rings, and their stage counts; step 5's wgmma-in-flight test). */
+#ifndef TT_PASSES_PIPELINE_H
+#define TT_PASSES_PIPELINE_H
+
+#include "tt.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* What the stage counts are budgeted with: the SMs and shared memory of the GPU tt-opt's
+ * defaults are for (ttTargetDefault: H100 SXM, H200). */
+static inline int64_t numSms(void) { return ttTargetDefault()->numSms; }
+static inline int64_t smemDynamic(void) { return ttTargetSmemDynamic(ttTargetDefault()); }
+static inline int64_t smemTwoBlocks(void) { return ttTargetSmemTwoBlocks(ttTargetDefault()); }
+
+
+#define MAX_SLICE 256
+enum { FORM_REGISTERS, FORM_SHARED, FORM_TMA, FORM_AUTO }; /* the stage-in option's values */
+#define MAX_LOADS 8
+
+
+/* Step 1: the body's ops in order, and which are in the load slice. */
+typedef struct {
+  MlirOperation ops[MAX_SLICE];
+  bool in[MAX_SLICE];
+  int n;
+  MlirOperation loads[MAX_LOADS];
+  int nloads;
+} LoadSlice;
+
+
+/* Where the shared and tma forms put the tiles in flight: per load, its ring (and for tma
+ * its descriptor argument and its group of S mbarriers); a load without one (ring[i]
+ * false: the tma form's register operands, step 1) is carried in registers. */
+typedef struct {
+  bool tma, ring[MAX_LOADS];
+  int64_t multicast[MAX_LOADS]; /* tma: blocks of the cluster that share the box (1: none) */
+  MlirValue bufs[MAX_LOADS], descs[MAX_LOADS], bars[MAX_LOADS];
+} Rings;
+
+/* slice.c */
+/* Step 1: the load slice of a loop body (its tile.load ops and the ops their offsets and
+ * masks need); with ivOnly, only the loads that depend on the induction variable. False
+ * when a load's slice holds a loop or branch, or past MAX_LOADS / MAX_SLICE. */
+bool plLoadSlice(MlirBlock body, LoadSlice *s, bool ivOnly);
+/* A copy of the slice at b with the induction variable iv mapped to k, each load's mask
+ * and-ed with ok (registers: results to out; shared: into slot `slot` of each ring). */
+void plCloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirValue iv,
+                  MlirValue k, MlirValue ok, const Rings *rings, MlirValue slot,
+                  MlirValue *out);
+
+/* forms.c */
+/* Whether step 6 shares a load's box over the cluster (a 2-D box feeding a dot's A). */
+bool plSharedBox(MlirOperation load, MlirOperation view);
+/* Step 1's choice between registers and the shared form (views filled) and S. */
+bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
+                  int64_t *stages, bool *shared);
+/* Step 1 for stage-in=tma: whether the loop's loads qualify, their stage count, ring
+ * bytes, and which loads get rings (boxed). */
+bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views, int64_t *stages,
+               int64_t programs, bool report, int64_t *slotBytes, bool *boxed);
+/* Step 1 for stage-in=tma: whether the loop's dots take a wgmma form from TMA slots. */
+bool plWgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, bool report);
+/* Step 5's test: whether the loop's dots leave their wgmma in flight. */
+bool plInFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t stages);
+
+#endif
