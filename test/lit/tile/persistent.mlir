@@ -1,7 +1,7 @@
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=persistent=1 | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile=persistent=1 --pipeline | FileCheck %s --check-prefix=PIPE
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile | FileCheck %s --check-prefix=OFF
-// RUN: tt-opt %s --decompose --fuse --tile=persistent=1 --splitk | tt-translate --ptx -o %t.ptx
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=persistent=1 | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile=persistent=1 --pipeline | FileCheck %s --check-prefix=PIPE
+// RUN: tt-opt %s --mlir-print-debuginfo=false --split-input-file --decompose --fuse --tile | FileCheck %s --check-prefix=OFF
+// RUN: awk '/^func.func @rms_norm/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --tile=persistent=1 --splitk | tt-translate --ptx -o %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
 // --tile persistent=1: rms_norm's rows of 32768 bf16 (300 of them), which the staged
@@ -45,4 +45,32 @@ func.func @rms_norm(%x: tensor<300x32768xbf16>, %w: tensor<32768xbf16>) -> tenso
   %y = "prim.rms_norm"(%x, %w) {eps = 1.0e-6 : f32}
       : (tensor<300x32768xbf16>, tensor<32768xbf16>) -> tensor<300x32768xbf16>
   return %y : tensor<300x32768xbf16>
+}
+
+// -----
+
+// Outputs of one value per row (an argmax and a sum of the same rows, one kernel): in the
+// row loop, lane 0 of each stores at the loop's row. The row's load is carried a row
+// ahead as above.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK: scf.for %[[ROW:.*]] = %{{[0-9]+}} to %c300_i32 step %c132_i32 : i32 {
+// CHECK: "tile.reduce"
+// CHECK: "tile.splat"(%[[ROW]])
+// CHECK: "tile.store"(%arg1
+// CHECK: "tile.splat"(%[[ROW]])
+// CHECK: "tile.store"(%arg2
+// CHECK: } {tile.row_loop}
+// PIPE-LABEL: func.func @fused_0_kernel
+// PIPE: scf.for %{{.*}} iter_args(%{{.*}} = %{{[0-9]+}}) -> (tensor<32768xbf16>)
+// PIPE: "tile.store"(%arg1
+// PIPE: "tile.store"(%arg2
+// PIPE: scf.yield
+// OFF-LABEL: func.func @fused_0_kernel
+// OFF-NOT: tile.row_loop
+// OFF: grid = ["300", "1", "1"]
+func.func @argmax_and_sum(%x: tensor<300x32768xbf16>) -> (tensor<300xi64>, tensor<300xf32>) {
+  %i = "prim.argmax"(%x) {dim = 1 : i64} : (tensor<300x32768xbf16>) -> tensor<300xi64>
+  %c = "prim.convert"(%x) : (tensor<300x32768xbf16>) -> tensor<300x32768xf32>
+  %s = "prim.sum"(%c) {dims = array<i64: 1>, keepdim = false} : (tensor<300x32768xf32>) -> tensor<300xf32>
+  return %i, %s : tensor<300xi64>, tensor<300xf32>
 }
