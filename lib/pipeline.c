@@ -408,8 +408,8 @@ static const TtPassInfo passes[] = {
      "epilogue; a transpose of an operand joins it (read in place), and so does a zero pad "
      "at the end of operand a's K whose rows are 16-byte multiples, unless a cost model "
      "(A's rows re-read off a 32-byte sector by every column tile, against one copy of A "
-     "and a launch) says a pad kernel of its own costs less. Prim ops whose results "
-     "have no use are erased first (prim ops have no side effects): a dead value is "
+     "and a launch) says a pad kernel of its own costs less. Ops whose results have no "
+     "use are erased first (a program's ops have no side effects): a dead value is "
      "neither computed nor stored.",
      fuseOptions, NOPTIONS(fuseOptions), ttFusePassRun, NULL, NULL},
     {"tile", "Give each fused function a tile kernel and a tile.launch",

@@ -12,7 +12,6 @@
 #include "tt.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 #include <string.h>
 
@@ -68,31 +67,6 @@ TtPrimKind ttPrimKind(MlirOperation op) {
     if (strcmp(table[i].name, name) == 0)
       return table[i].kind;
   return TT_PRIM_OTHER;
-}
-
-int ttPrimEraseDead(MlirBlock b) {
-  int n = 0, dead = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    n++;
-  MlirOperation *ops = ttAlloc(sizeof(MlirOperation) * (size_t)(n ? n : 1));
-  n = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    ops[n++] = op;
-  for (int i = n - 1; i >= 0; i--) { /* users come later: a dead chain goes whole */
-    if (!ttOpHasPrefix(ops[i], "prim.") || mlirOperationGetNumRegions(ops[i]) != 0)
-      continue;
-    bool used = false;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[i]) && !used; r++)
-      used = !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(ops[i], r)));
-    if (!used) {
-      mlirOperationDestroy(ops[i]);
-      dead++;
-    }
-  }
-  free(ops);
-  return dead;
 }
 
 bool ttPrimIsElementwise(TtPrimKind k) {

@@ -299,10 +299,6 @@ void ttEmitPidOrderDyn(TtBuilder *b, MlirLocation loc, MlirValue pid, MlirValue 
 /* prim.c: what each prim op is, for the passes that group, tile and interpret them ---- */
 
 TtPrimKind ttPrimKind(MlirOperation op);
-/* Erases block b's prim ops whose results have no use (prim ops have no side effects: a
- * dead value is never computed, stored or a kernel's output), last to first so a dead
- * chain goes whole; returns how many. */
-int ttPrimEraseDead(MlirBlock b);
 /* True for the kinds --fuse puts in an elementwise group. */
 bool ttPrimIsElementwise(TtPrimKind k);
 /* True for a sum/amax/amin over exactly the last dimension (dims = [rank-1] or [-1]), or

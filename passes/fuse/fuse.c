@@ -7,7 +7,7 @@
  * group's outputs. The pass works on the body of every other function.
  *
  * Algorithm:
- *  0. Erase the prim ops whose results have no use (ttPrimEraseDead; prim ops have no side
+ *  0. Erase the ops whose results have no use (ttEraseDead; a tt program's ops have no side
  *     effects): a dead value would otherwise join a group as an output, be stored, and
  *     keep its producer's other users out of that group.
  *  1. Walk the block backwards. An elementwise op that is not yet in a group starts a new
@@ -438,7 +438,7 @@ bool ttFusePass(MlirModule module, const TtPassOptions *opts) {
     MlirRegion r = mlirOperationGetRegion(op, 0);
     for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
          b = mlirBlockGetNextInRegion(b)) {
-      ttPrimEraseDead(b); /* step 0 */
+      ttEraseDead(b); /* step 0 */
       fuseBlock(b, op, &serial, opts);
       if (opts->v[TT_FUSE_HOIST])
         fuMarkInvariantCalls(b); /* step 6 */

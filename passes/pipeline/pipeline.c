@@ -76,7 +76,7 @@
  * takes steps 1-4 in the registers form with S = 2 too, its slice limited to the loads
  * that depend on the row (plLoadSlice's ivOnly: a weight, read at the same columns every
  * row, stays at its first use), so the next row's loads are in flight during this row's
- * reductions (rowLoopLoads).
+ * reductions (pipelineKernel).
  */
 #include "pipeline.h"
 
@@ -410,6 +410,15 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   return true;
 }
 
+/* Whether loop's body has a load slice step 1 takes (ivOnly: of the loads that depend
+ * on the induction variable); a loop without one is left as it is. */
+static bool hasSlice(MlirOperation loop, bool ivOnly) {
+  LoadSlice *s = ttAlloc(sizeof(LoadSlice));
+  bool ok = plLoadSlice(ttForBody(loop), s, ivOnly);
+  free(s);
+  return ok;
+}
+
 /* Whether loop is a chunk loop of --tile's staged row form that also loads from global
  * memory: it reads a staged row's slots (tile.local_load) and has tile.load ops (a norm's
  * weight and bias; rows.c, 3'). */
@@ -420,24 +429,13 @@ static bool stagedRowLoop(MlirOperation loop) {
     slots |= ttOpIs(op, "tile.local_load");
     loads |= ttOpIs(op, "tile.load");
   }
-  LoadSlice *s = ttAlloc(sizeof(LoadSlice));
-  bool ok = slots && loads && plLoadSlice(ttForBody(loop), s, false); /* (else left as it is) */
-  free(s);
-  return ok;
-}
-
-/* Whether a row loop (--tile's persistent rows, `tile.row_loop`) has loads that vary by
- * row, computed without loops or branches (else it is left as it is). */
-static bool rowLoopLoads(MlirOperation loop) {
-  LoadSlice *s = ttAlloc(sizeof(LoadSlice));
-  bool ok = plLoadSlice(ttForBody(loop), s, true);
-  free(s);
-  return ok;
+  return slots && loads && hasSlice(loop, false);
 }
 
 /* The pass on one kernel: its dot's K loop; or, for a row kernel under row-loads=1, each
- * chunk loop of the staged form that loads from global memory, in the registers form with
- * two stages (each step issues the next step's loads, carried by the loop: their latency
+ * chunk loop of the staged form that loads from global memory, and (always) the row loop
+ * of persistent rows (`tile.row_loop`, its loads that vary by row), in the registers form
+ * with two stages (each step issues the next step's loads, carried by the loop: their latency
  * overlaps a step's work instead of starting it). */
 static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int64_t stages,
                            int form, int wgmmaInFlight, bool rowLoads) {
@@ -457,7 +455,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     for (MlirOperation op = mlirBlockGetFirstOperation(kbody); !mlirOperationIsNull(op);) {
       MlirOperation next = mlirOperationGetNextInBlock(op); /* --tile's persistent rows */
       if (ttOpIs(op, "scf.for") && !mlirAttributeIsNull(ttOpAttr(op, "tile.row_loop")) &&
-          rowLoopLoads(op) && !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true))
+          hasSlice(op, true) && !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true))
         return false;
       op = next;
     }
