@@ -66,7 +66,9 @@
  *     `cluster = S`. Under step 2's floor but past the cluster form's (2000 ns less: no zero
  *     kernel), tiles of at most 32 rows filling at most half the SMs split in pairs (step
  *     2e). reduce=auto takes it (step 2d) for tiles of at most 32 rows
- *     (AUTO_CLUSTER_ROWS) split at most AUTO_CLUSTER_SLICES ways, where the grid is static; tt-translate
+ *     (AUTO_CLUSTER_ROWS) split at most AUTO_CLUSTER_SLICES ways, and (step 2f) for
+ *     taller tiles split 4 ways or more whose clusters of 4 fill at most three quarters
+ *     of the SMs with short slices, where the grid is static; tt-translate
  *     passes cluster=1 (none) below sm_90. Not where --tile's multicast already runs
  *     the column tiles as clusters (an error for reduce=cluster; auto skips it).
  */
@@ -443,6 +445,24 @@ static bool lastSlice(MlirOperation kernel, MlirOperation loop, MlirValue pidK, 
  * (16 x 2048 x 1792 5.8 -> 7.1), so a pair. Not where the grid passes half the SMs
  * (fp8 16 x 6144 x 4096, 96 programs: 8.4 -> 11.1 us in pairs). */
 #define CLUSTER_FLOOR_SAVES_NS 2000
+/* Step 2f: tiles taller than AUTO_CLUSTER_ROWS (64 rows: M = 33-64 and more) that step 2
+ * splits AUTO_CLUSTER_SLICES ways or more sum in clusters of AUTO_CLUSTER_SLICES instead
+ * (no zero kernel, no atomics; a smaller split where step 2 chose 8-16) where both hold:
+ * the clusters' programs fill at most TALL_CLUSTER_SM_FRACTION of the SMs (every cluster
+ * of 4 runs at once: a GPC's SMs are not all a multiple of 4, and a 64-row tile's 16 KB
+ * accumulator goes between its blocks), and a slice walks at most TALL_CLUSTER_WALK_BYTES
+ * of A and B (the split is smaller, so each slice is longer: ~4.4 us at
+ * PROGRAM_BYTES_PER_NS). H200, cold, medians of 3 rounds, 64 x 64 tiles at M = 64
+ * against the default (bench/2026-11-28-h200-m64-cluster.md, runs 3-4): slices of 80-160 KB
+ * in 32-96 programs 0.73x-0.94x (fp8 512 x 4096, 1024 x 4096, 1536 x 4096); 256 KB mixed
+ * (f16 512 x 4096 0.93x, 1024 x 4096 1.03x; fp8 1024 x 8192 0.97x, 768 x 8192 1.08x);
+ * 512 KB and more 1.36x-1.54x (f16 K = 8192, 14336); 128 programs 1.28x-1.81x (2048 x
+ * 4096 fp8 and f16); past a wave 0.80x-0.96x at 2560^2 but 1.1x-1.7x at 3584^2 and
+ * 4096^2 (run 2). The rule against the commit before it (run 4): faster on 24 of the 27
+ * cases it changes at M = 48, 64 and 128 (1.01x-1.63x), 0.93x-1.00x on three. */
+#define TALL_CLUSTER_ROWS 64 /* measured on 64-row tiles only */
+#define TALL_CLUSTER_SM_FRACTION 0.75
+#define TALL_CLUSTER_WALK_BYTES (192 << 10)
 /* The reduce option's values (lib/pipeline.c's reduceKinds). */
 enum { REDUCE_ATOMIC, REDUCE_TWO_STAGE, REDUCE_LAST_SLICE, REDUCE_AUTO, REDUCE_CLUSTER };
 
@@ -680,6 +700,14 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
    * most AUTO_CLUSTER_SLICES slices */
   if (autoCluster && split > 1 && split <= maxCluster && split <= AUTO_CLUSTER_SLICES)
     useCluster = true;
+  /* step 2f: taller tiles split 4 ways or more, in clusters of 4 where they pay */
+  int64_t tallSlice = (steps + AUTO_CLUSTER_SLICES - 1) / AUTO_CLUSTER_SLICES * step;
+  if (reduceKind == REDUCE_AUTO && option == 0 && !useCluster && !multicast && gridX >= 1 &&
+      tile.bm > AUTO_CLUSTER_ROWS && tile.bm <= TALL_CLUSTER_ROWS && tile.eb > 0 && maxCluster >= AUTO_CLUSTER_SLICES &&
+      split >= AUTO_CLUSTER_SLICES &&
+      (double)(programs * AUTO_CLUSTER_SLICES) <= TALL_CLUSTER_SM_FRACTION * (double)sms &&
+      (tile.bm + tile.bn) * tallSlice * tile.eb <= TALL_CLUSTER_WALK_BYTES)
+    split = AUTO_CLUSTER_SLICES, useCluster = true;
   MlirOperation bad = {NULL}, store = {NULL};
   Sum adds[16];
   int nadds = 0;

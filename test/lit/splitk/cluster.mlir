@@ -1,7 +1,9 @@
 // --splitk's reduce=cluster (step 7): the K slices of an output tile are the consecutive
 // programs of one thread-block cluster along x, and sum their accumulators through
 // distributed shared memory (tile.cluster_reduce); slice 0 stores. reduce=auto takes it for
-// tiles of up to 32 rows split at most 4 ways (bench/2026-11-27-h200-splitk-cluster.md).
+// tiles of up to 32 rows split at most 4 ways (bench/2026-11-27-h200-splitk-cluster.md),
+// and for 64-row tiles split 4 ways or more whose clusters of 4 fit (step 2f,
+// bench/2026-11-28-h200-m64-cluster.md).
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --mlir-print-debuginfo=false | FileCheck %s
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=reduce=cluster --mlir-print-debuginfo=false | FileCheck %s --check-prefix=FORCED
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk=cluster=1 --mlir-print-debuginfo=false | FileCheck %s --check-prefix=NONE
@@ -45,7 +47,7 @@ func.func @linear(%x: tensor<16x4096xf16>, %w: tensor<4096x4096xf16> {tt.invaria
 
 // -----
 
-// 64-row tiles keep atomics under auto (the cluster form loses there); reduce=cluster forces
+// 64-row tiles whose slices walk 256 KB keep last-slice under auto (step 2f: no); reduce=cluster forces
 // it, any epilogue (a GELU: no workspace, no second kernel).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-NOT: tile.cluster_reduce
@@ -74,4 +76,34 @@ func.func @linear_gelu(%x: tensor<64x4096xf16>, %w: tensor<1024x4096xf16> {tt.in
 func.func @short_walk(%x: tensor<16x1536xf16>, %w: tensor<1024x1536xf16> {tt.invariant}) -> tensor<16x1024xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<16x1536xf16>, tensor<1024x1536xf16>) -> tensor<16x1024xf16>
   return %y : tensor<16x1024xf16>
+}
+
+// -----
+
+// Step 2f: 64-row tiles that step 2 splits 4 ways or more sum in clusters of 4 where the
+// clusters' programs fill at most three quarters of the SMs and a slice walks at most
+// 192 KB of A and B: fp8 64 x 1024 x 4096 (16 tiles, slices of 128 KB) in 16 clusters of
+// 4 instead of 8 slices with atomics; without clusters, atomics.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=64 block-n=64
+// CHECK: "tile.cluster_reduce"({{.*}}) {kind = "sum", size = 4 : i32} : (tensor<64x64xf32>) -> tensor<64x64xf32>
+// CHECK: tile.launch = {args = [], cluster = 4 : i64, grid = ["64", "1", "1"], kernel = @fused_0_kernel}
+// NONE: grid = ["16", "8", "1"], kernel = @fused_0_kernel, zero_result}
+func.func @tall_fp8(%x: tensor<64x4096xf8E4M3FN>, %w: tensor<1024x4096xf8E4M3FN> {tt.invariant}, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<64x1024xbf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<1024x4096xf8E4M3FN>) -> tensor<4096x1024xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<64x4096xf8E4M3FN>, tensor<4096x1024xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<64x1024xbf16>
+  return %y : tensor<64x1024xbf16>
+}
+
+// -----
+
+// Not step 2f: 32 tiles in clusters of 4 would fill 128 of 132 SMs (fp8 64 x 2048 x 4096:
+// 1.28x slower than atomics, a cluster of 4 left for a second wave).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-NOT: tile.cluster_reduce
+// CHECK: tile.launch = {args = [], grid = ["32", "4", "1"], kernel = @fused_0_kernel, zero_result}
+func.func @tall_wide(%x: tensor<64x4096xf8E4M3FN>, %w: tensor<2048x4096xf8E4M3FN> {tt.invariant}, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<64x2048xbf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<2048x4096xf8E4M3FN>) -> tensor<4096x2048xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<64x4096xf8E4M3FN>, tensor<4096x2048xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<64x2048xbf16>
+  return %y : tensor<64x2048xbf16>
 }
