@@ -273,7 +273,8 @@ static const TtPassOption pipelineOptions[] = {
         {"num-stages",
          "steps of the K loop whose loads are in flight at once (0: 2 in registers; in shared "
          "memory the most of 2-4 that fit in 48 KiB; in TMA rings the most of 2-4 that fit (at "
-         "most 3 on a grid filling under 7/8 of the SMs); past one wave 3 where they fit half an "
+         "most 3 on a grid filling under 7/8 of the SMs; tiles of 64 rows or more: at least as "
+         "many as hold 144 KiB, up to 8); past one wave 3 where they fit half an "
          "SM's shared memory (two blocks per SM), else at most 3, 4 with wgmma in flight; 1: no "
          "pipelining)",
          0, 0, 8, NULL},

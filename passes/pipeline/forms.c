@@ -71,6 +71,20 @@ static int64_t accBytes(MlirBlock body) {
   return acc;
 }
 
+/* The rows of the loop's (first) tile.dot result: the tile's M; 0 when none. */
+static int64_t dotRows(MlirBlock body) {
+  int64_t shape[TT_MAX_RANK];
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    intptr_t rank = ttOpIs(op, "tile.dot")
+                        ? ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape)
+                        : 0;
+    if (rank >= 2)
+      return shape[rank - 2];
+  }
+  return 0;
+}
+
 static int64_t sharedBytes(const LoadSlice *s, MlirOperation *views, MlirBlock body,
                            int64_t stages) {
   int64_t bytes = 0, acc = accBytes(body), shape[TT_MAX_RANK];
@@ -128,7 +142,8 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * 7/8 of the SMs (N = 10240 on 128-column tiles, 80 programs: 16 rows 62.0 against 63.0,
  * 32 rows 63.0 against 64.6, 64 rows 64.4 against 67.5; H200, N = 28672 on 256-column
  * tiles, 112 programs: 114.0 against 118.2, fp8 60.8 against 62.5; with 128 programs 4
- * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5).
+ * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5); on one wave, tiles of 64
+ * rows or more with smaller slots take more, as many as hold 144 KB (ONE_SM_RING_BYTES).
  * Its mixed form: a 2-byte dot operand whose box TMA cannot read and that --tile marked
  * `tile.carry` (A of K = 4100 or 3001 read in place, its K pad joined to the dot under
  * --fuse k-pad=in-place) is carried in registers instead (boxed[i] false) while the
@@ -136,6 +151,19 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * from slots); the dot stages it into shared memory each step (convert-tile-to-gpu 5w a),
  * scratch past the rings counted in the budget. False when the loop does not qualify,
  * after an error when `report`. */
+/* On a grid of one program an SM (not past a wave), a tile of ONE_SM_RING_ROWS rows or
+ * more takes at least floor(ONE_SM_RING_BYTES / slot) stages (up to MAX_TMA_STAGES, where
+ * they fit): the caps above (3, or 4 from 7/8 of the SMs) were measured on 40-48 KB slots
+ * (3 x 40-48 = 120-144 KB in flight); smaller slots left the one program an SM too few
+ * bytes in flight. H200, against the caps (bench/2026-11-28-h200-m64-cluster.md, runs
+ * 6-8): M = 128 f16/bf16 on 64 x 64 x 128 tiles (32 KB slots, 3 stages -> 4) at 2560^2
+ * 11.1 -> 9.3 us, 3584^2 15.0 -> 12.8 (cold); P @ V 12 x 1000 x 128 x 1000 (24 KB slots,
+ * 3 -> 6) 11.8 -> 9.8; f16 64 x 3008 x 1000-1024 0.87x-0.91x; every changed case 0.83x-
+ * 1.03x the time. Not for decode tiles (16 and 32 rows): there more stages moved M = 1-16
+ * by 0.95x-1.05x (run 7: fp8 3584^2 0.95x, f16 1024 x 8192 1.05x). */
+#define ONE_SM_RING_ROWS 64
+#define ONE_SM_RING_BYTES (144 << 10)
+#define MAX_TMA_STAGES 8
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                int64_t *stages, int64_t programs, bool report, int64_t *slotBytes,
                bool *boxed) {
@@ -195,7 +223,12 @@ bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
   bool waves = programs > numSms(), few = programs * 8 < numSms() * 7;
   if (waves && *stages == 0 && 3 * slot + staged <= smemTwoBlocks() && acc <= smemTwoBlocks())
     *stages = 3; /* two blocks per SM */
-  for (int64_t n = waves || few ? 3 : 4; n >= 2 && *stages == 0; n--) /* one */
+  int64_t most = waves || few ? 3 : 4;
+  if (!waves && slot > 0 && dotRows(ttForBody(loop)) >= ONE_SM_RING_ROWS &&
+      ONE_SM_RING_BYTES / slot > most)
+    most = ONE_SM_RING_BYTES / slot; /* small slots: the ring's bytes */
+  most = most > MAX_TMA_STAGES ? MAX_TMA_STAGES : most;
+  for (int64_t n = most; n >= 2 && *stages == 0; n--) /* one */
     if (n * slot + staged <= smemDynamic() && acc <= smemDynamic())
       *stages = n;
   /* stage-in=auto (no report): a given count the rings do not fit takes the most that do
