@@ -74,9 +74,11 @@
  * pipelineKernel); a loop whose loads do not qualify for step 1 is left as it is.
  * Persistent rows (--tile persistent=1): the loop over a program's rows (`tile.row_loop`)
  * takes steps 1-4 in the registers form with S = 2 too, its slice limited to the loads
- * that depend on the row (plLoadSlice's ivOnly: a weight, read at the same columns every
- * row, stays at its first use), so the next row's loads are in flight during this row's
- * reductions (pipelineKernel).
+ * that depend on the row (plLoadSlice's ivOnly), so the next row's loads are in flight
+ * during this row's reductions (pipelineKernel); first, the loads of the same elements
+ * every row (a weight and bias) are copied to shared memory once, before the loop, where
+ * they fit, and read there each row (resident.c); where they do not, a weight stays a
+ * load at its first use.
  */
 #include "pipeline.h"
 
@@ -452,10 +454,17 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
         return false;
       op = next;
     }
+    char kname[128] = "";
+    ttOpAttrStr(kernel, "sym_name", kname, sizeof kname);
+    MlirOperation fusion = ttModuleIndexLauncher(index, kname);
+    int64_t programs = mlirOperationIsNull(fusion) ? -1 : ttLaunchPrograms(fusion);
     for (MlirOperation op = mlirBlockGetFirstOperation(kbody); !mlirOperationIsNull(op);) {
       MlirOperation next = mlirOperationGetNextInBlock(op); /* --tile's persistent rows */
-      if (ttOpIs(op, "scf.for") && !mlirAttributeIsNull(ttOpAttr(op, "tile.row_loop")) &&
-          hasSlice(op, true) && !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true))
+      bool rowLoop = ttOpIs(op, "scf.for") && !mlirAttributeIsNull(ttOpAttr(op, "tile.row_loop"));
+      if (rowLoop)
+        plResidentWeights(op, programs); /* resident.c: the weights in shared memory */
+      if (rowLoop && hasSlice(op, true) &&
+          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true))
         return false;
       op = next;
     }

@@ -1,7 +1,8 @@
 /* pipeline.h - the --pipeline pass's files (passes/pipeline/): pipeline.c (the driver:
  * steps 2-6 of its algorithm, in its head), slice.c (step 1's load slice and its clones),
  * forms.c (step 1's choice of where the tiles in flight wait: registers, shared-memory
- * rings or TMA rings, and their stage counts; step 5's wgmma-in-flight test). */
+ * rings or TMA rings, and their stage counts; step 5's wgmma-in-flight test), resident.c
+ * (a persistent row loop's weights copied to shared memory once). */
 #ifndef TT_PASSES_PIPELINE_H
 #define TT_PASSES_PIPELINE_H
 
@@ -66,5 +67,12 @@ bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views, int
 bool plWgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, bool report);
 /* Step 5's test: whether the loop's dots leave their wgmma in flight. */
 bool plInFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t stages);
+
+/* resident.c */
+/* A persistent row loop's loads of the same elements every row (a norm's weight and
+ * bias) copied to shared memory once, before the loop, and read there each row, where
+ * they fit beside the grid's programs an SM (programs: the launch's, -1 when not known).
+ * False (nothing changed) when there are none or they do not fit. */
+bool plResidentWeights(MlirOperation loop, int64_t programs);
 
 #endif
