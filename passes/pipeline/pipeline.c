@@ -302,6 +302,9 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
 
   /* Step 3: the new loop. */
   MlirOperation nloop = ttBuildFor(&b, loc, lb, ub, step, nold + carried, inits);
+  MlirAttribute rowLoop = ttOpAttr(loop, "tile.row_loop"); /* --tile's marker stays */
+  if (!mlirAttributeIsNull(rowLoop))
+    mlirOperationSetAttributeByName(nloop, ttStrRef("tile.row_loop"), rowLoop);
   MlirBlock nbody = ttForBody(nloop);
   TtBuilder nb = ttBuilderAtEnd(nbody);
   MlirValue niv = mlirBlockGetArgument(nbody, 0);

@@ -42,6 +42,7 @@
 // PIPE-NOT: "tile.load"(%arg1
 // PIPE: "tile.local_load"([[W]]
 // PIPE: scf.yield [[XN]] : tensor<32768xbf16>
+// PIPE-NEXT: } {tile.row_loop}
 
 // By default (persistent=0) the row is staged, a program a row.
 // OFF-LABEL: func.func @fused_0_kernel
