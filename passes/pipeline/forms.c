@@ -151,7 +151,8 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * from slots); the dot stages it into shared memory each step (convert-tile-to-gpu 5w a),
  * scratch past the rings counted in the budget. False when the loop does not qualify,
  * after an error when `report`. */
-/* On a grid of one program an SM (not past a wave), a tile of ONE_SM_RING_ROWS rows or
+/* On a grid of one program an SM (not past a wave; a grid of static size, `exact`: a
+ * symbolic one may be many waves at run time), a tile of ONE_SM_RING_ROWS rows or
  * more takes at least floor(ONE_SM_RING_BYTES / slot) stages (up to MAX_TMA_STAGES, where
  * they fit): the caps above (3, or 4 from 7/8 of the SMs) were measured on 40-48 KB slots
  * (3 x 40-48 = 120-144 KB in flight); smaller slots left the one program an SM too few
@@ -165,8 +166,8 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
 #define ONE_SM_RING_BYTES (144 << 10)
 #define MAX_TMA_STAGES 8
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
-               int64_t *stages, int64_t programs, bool report, int64_t *slotBytes,
-               bool *boxed) {
+               int64_t *stages, int64_t programs, bool exact, bool report,
+               int64_t *slotBytes, bool *boxed) {
   int64_t slot = 0, staged = 0;
   int nboxed = 0, bad = -1;
   bool fp8 = false;
@@ -224,7 +225,7 @@ bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
   if (waves && *stages == 0 && 3 * slot + staged <= smemTwoBlocks() && acc <= smemTwoBlocks())
     *stages = 3; /* two blocks per SM */
   int64_t most = waves || few ? 3 : 4;
-  if (!waves && slot > 0 && dotRows(ttForBody(loop)) >= ONE_SM_RING_ROWS &&
+  if (exact && !waves && slot > 0 && dotRows(ttForBody(loop)) >= ONE_SM_RING_ROWS &&
       ONE_SM_RING_BYTES / slot > most)
     most = ONE_SM_RING_BYTES / slot; /* small slots: the ring's bytes */
   most = most > MAX_TMA_STAGES ? MAX_TMA_STAGES : most;

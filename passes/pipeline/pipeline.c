@@ -190,8 +190,8 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   Rings rings = {.tma = tma};
   if (tma) {
     int64_t tmaStages = stages;
-    tma = plTmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion), report, &slotBytes,
-                  rings.ring) &&
+    tma = plTmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion),
+                    ttLaunchProgramsExact(fusion) > 0, report, &slotBytes, rings.ring) &&
           plWgmmaTile(kernel, body, loop, report);
     fits = tma || !report;
     if (tma)

@@ -60,9 +60,10 @@ bool plSharedBox(MlirOperation load, MlirOperation view);
 bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                   int64_t *stages, bool *shared);
 /* Step 1 for stage-in=tma: whether the loop's loads qualify, their stage count, ring
- * bytes, and which loads get rings (boxed). */
+ * bytes, and which loads get rings (boxed); programs: the launch's (exact: a grid of
+ * static size, not a symbolic one's planned count). */
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views, int64_t *stages,
-               int64_t programs, bool report, int64_t *slotBytes, bool *boxed);
+               int64_t programs, bool exact, bool report, int64_t *slotBytes, bool *boxed);
 /* Step 1 for stage-in=tma: whether the loop's dots take a wgmma form from TMA slots. */
 bool plWgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, bool report);
 /* Step 5's test: whether the loop's dots leave their wgmma in flight. */

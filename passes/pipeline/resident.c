@@ -11,7 +11,7 @@
  *
  * Algorithm, for a row loop (an scf.for marked tile.row_loop):
  *  1. The candidates: each tile.load in the loop's body (at its top level) of a kernel
- *     argument, a 1-D tile, whose `other` is a zero constant (a copy fills masked elements
+ *     argument, a 1-D tile of at least 16 bytes a thread, whose `other` is a zero constant (a copy fills masked elements
  *     with zero) and whose offsets and mask are loop invariant: computed from values
  *     defined outside the loop by ops without regions (loopInvariant).
  *  2. Budget: their bytes must fit the shared memory one program may take when the grid
@@ -27,8 +27,6 @@
  * The loads that vary by row are left to the row loop's pipelining (pipeline.c).
  */
 #include "pipeline.h"
-
-#include <string.h>
 
 /* Scratch the kernel keeps besides the resident rows (the reductions' words, barriers). */
 #define RESIDENT_RESERVE (4 << 10)
@@ -63,12 +61,17 @@ static bool zeroConstant(MlirValue v) {
   return mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a)) == 0.0;
 }
 
-/* Step 1 for one op of the body. */
-static bool residentCandidate(MlirOperation op, MlirOperation loop) {
+/* Step 1 for one op of the body (threads: the program's): a 1-D tile of at least 16
+ * bytes a thread, so that tile.async_copy's runs are cp.async's 16 bytes (a shorter run
+ * may not be one of its sizes, 4, 8 or 16). */
+static bool residentCandidate(MlirOperation op, MlirOperation loop, int64_t threads) {
   int64_t shape[TT_MAX_RANK];
-  return ttOpIs(op, "tile.load") && mlirOperationGetNumOperands(op) == 4 &&
-         mlirValueIsABlockArgument(mlirOperationGetOperand(op, 0)) &&
-         ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape) == 1 &&
+  if (!ttOpIs(op, "tile.load") || mlirOperationGetNumOperands(op) != 4)
+    return false;
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  return mlirValueIsABlockArgument(mlirOperationGetOperand(op, 0)) &&
+         ttTensorShape(t, shape) == 1 &&
+         shape[0] * ttDtypeBytes(ttElementType(t)) >= 16 * threads &&
          zeroConstant(mlirOperationGetOperand(op, 3)) &&
          loopInvariant(mlirOperationGetOperand(op, 1), loop, 16) &&
          loopInvariant(mlirOperationGetOperand(op, 2), loop, 16);
@@ -78,6 +81,8 @@ static bool residentCandidate(MlirOperation op, MlirOperation loop) {
 typedef struct {
   MlirValue from[64], to[64];
   int n;
+  MlirOperation made[64]; /* the clones, in order (destroyed newest first on failure) */
+  int nmade;
 } Clones;
 
 /* v's clone before the loop (cloning its defining ops first, at b); v itself when it is
@@ -89,6 +94,8 @@ static MlirValue hoisted(TtBuilder *b, MlirOperation loop, Clones *c, MlirValue 
   for (int i = 0; i < c->n; i++)
     if (mlirValueEqual(c->from[i], v))
       return c->to[i];
+  if (c->nmade == 64)
+    return (MlirValue){NULL};
   MlirOperation def = mlirOpResultGetOwner(v), copy = mlirOperationClone(def);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); i++) {
     MlirValue x = hoisted(b, loop, c, mlirOperationGetOperand(def, i));
@@ -99,6 +106,7 @@ static MlirValue hoisted(TtBuilder *b, MlirOperation loop, Clones *c, MlirValue 
     mlirOperationSetOperand(copy, i, x);
   }
   ttInsert(b, copy);
+  c->made[c->nmade++] = copy;
   for (intptr_t r = 0; r < mlirOperationGetNumResults(def) && c->n < 64; r++) {
     c->from[c->n] = mlirOperationGetResult(def, r);
     c->to[c->n++] = mlirOperationGetResult(copy, r);
@@ -111,9 +119,11 @@ bool plResidentWeights(MlirOperation loop, int64_t programs) {
   MlirOperation loads[MAX_RESIDENT];
   int n = 0;
   int64_t bytes = 0, shape[TT_MAX_RANK];
+  MlirOperation kernel = mlirOperationGetParentOperation(loop);
+  int64_t threads = 32 * ttOpAttrInt(kernel, "tile.num_warps", 4);
   for (MlirOperation op = mlirBlockGetFirstOperation(ttForBody(loop));
        !mlirOperationIsNull(op) && n < MAX_RESIDENT; op = mlirOperationGetNextInBlock(op))
-    if (residentCandidate(op, loop)) {
+    if (residentCandidate(op, loop, threads)) {
       MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
       ttTensorShape(t, shape);
       bytes += shape[0] * ttDtypeBytes(ttElementType(t)) + 16; /* + the slot's row pad */
@@ -133,7 +143,8 @@ bool plResidentWeights(MlirOperation loop, int64_t programs) {
     offs[i] = hoisted(&b, loop, &c, mlirOperationGetOperand(loads[i], 1));
     masks[i] = hoisted(&b, loop, &c, mlirOperationGetOperand(loads[i], 2));
     if (mlirValueIsNull(offs[i]) || mlirValueIsNull(masks[i])) {
-      ttEraseDead(mlirOperationGetBlock(loop)); /* the clones made so far */
+      for (int j = c.nmade - 1; j >= 0; j--) /* the clones made so far */
+        mlirOperationDestroy(c.made[j]);
       return false;
     }
   }

@@ -126,3 +126,22 @@ func.func @few_rows(%x: tensor<7x1000xbf16>, %w: tensor<1000xbf16>, %b: tensor<1
       : (tensor<7x1000xbf16>, tensor<1000xbf16>, tensor<1000xbf16>) -> tensor<7x1000xbf16>
   return %y : tensor<7x1000xbf16>
 }
+
+// -----
+
+// Weights of fewer than 16 bytes a thread stay loads (1024 bf16 columns on 32 warps: 2
+// bytes a thread; tile.async_copy's runs must be 4, 8 or 16 bytes, which failed before).
+// RUN: awk '/^func.func @thin_rows/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --tile='persistent=1 num-warps=32' --pipeline --mlir-print-debuginfo=false | FileCheck %s --check-prefix=THIN
+// RUN: awk '/^func.func @thin_rows/{p=1} p{print} p&&/^}/{exit}' %s | tt-opt --decompose --fuse --tile='persistent=1 num-warps=32' | tt-translate --ptx -o %t.thin.ptx
+// THIN-NOT: tile.local_alloc
+// THIN: scf.for
+// THIN: "tile.load"(%arg1
+// THIN: } {tile.row_loop}
+// PIPE-LABEL: func.func @fused_0_kernel
+// CHECK-LABEL: func.func @fused_0_kernel
+// OFF-LABEL: func.func @fused_0_kernel
+func.func @thin_rows(%x: tensor<2000x1024xbf16>, %w: tensor<1024xbf16>, %b: tensor<1024xbf16>) -> tensor<2000x1024xbf16> {
+  %y = "prim.layer_norm"(%x, %w, %b) {normalized_shape = array<i64: 1024>, eps = 1.0e-5 : f32}
+      : (tensor<2000x1024xbf16>, tensor<1024xbf16>, tensor<1024xbf16>) -> tensor<2000x1024xbf16>
+  return %y : tensor<2000x1024xbf16>
+}
