@@ -53,7 +53,8 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
  *   2. block-n (tmaBlockN);
  *   3. the spread (tmaSpread): where the tiles so far leave SMs idle (or, fp8 past 64
  *      rows, always where it fits), 64- or 128-row tiles of the fewest columns that spread
- *      N over the SMs, in wgmma's direct form (B read K-major);
+ *      N over the SMs, in wgmma's direct form (B read K-major) (fp8 at 65-128 rows: 64-row
+ *      tiles of 64 to 128 columns that make one wave, fp8FillColumns64);
  *   4. block-k (tmaBlockK);
  *   5. at most tmaMaxColumns columns (fp8: the promotion's second accumulator);
  *   6. 256-column rows (tmaRow256: up to 32 rows, one wave of 256 columns) with K steps of
@@ -152,6 +153,22 @@ static bool fp8Rows128Spreads(const Facts *f) {
   int64_t c = spreadColumns(f, 128);
   return fp8Rows128(f) && c >= 64 && c <= 128;
 }
+/* fp8 past 64 rows on two rows of 64-row tiles (M <= 128), where the 128-row spread does
+ * not apply: the fewest columns, a multiple of 16 and at least 64, whose tiles make at
+ * most one wave (one K-major fp8 tile an SM: no split-K, the K step doubled), where those
+ * are at most 128 (tmaMaxColumns) and 64, 128 or of the direct form; else 0. Against
+ * 64 x 128 tiles split over the idle SMs, H200 cold: 128 x 5120 x 4096 on 64x80 0.83x the
+ * time, 6144 x 4096 on 64x96 0.89x, 2560^2 / 3584^2 / 4096^2 on 64x64 0.88x / 0.97x /
+ * 0.96x (bench/2026-11-29-h200-m128.md). */
+static int64_t fp8FillColumns64(const Facts *f) {
+  int64_t gm = (f->m + 63) / 64, per = f->sms / 2;
+  if (!f->fp8 || f->batch != 1 || gm != 2 || f->k < 512 || per < 1)
+    return 0;
+  int64_t bn = ((f->n + per - 1) / per + 15) / 16 * 16;
+  bn = bn < 64 ? 64 : bn;
+  return bn <= 128 && (bn % 64 == 0 || ttWgmmaDirect(64, bn, 4)) ? bn : 0;
+}
+static bool fp8Rows64Fill(const Facts *f) { return fp8FillColumns64(f) > 0; }
 /* 64-row tiles of 65 to 256 columns spread N where the tiles so far fill under 7/8 of the
  * SMs; not for tiles of 16 or 32 rows. */
 static bool idleSmsSpread64(const Facts *f) {
@@ -229,6 +246,7 @@ static const Rule tmaBlockN[] = {
 /* Picks the rows of the spread tile; its columns are spreadColumns'. */
 static const Rule tmaSpread[] = {
     {fp8Rows128Spreads, 128, "2026-11-25-h200-gemm-rounds.md"},
+    {fp8Rows64Fill, 64, "2026-11-29-h200-m128.md"},
     {fp8Rows128, 0, "2026-11-25-h200-gemm-rounds.md"},
     {idleSmsSpread64, 64, "2026-11-25-h200-direct-wgmma.md"},
     {always, 0, "2026-11-25-h200-direct-wgmma.md"},
@@ -316,7 +334,7 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
   if (!f->userBm && !f->userBn && !f->userWarps && f->bT) /* 3 */
     f->spread = PICK(tmaSpread, f);
   if (f->spread) {
-    f->bn = spreadColumns(f, f->spread);
+    f->bn = fp8Rows64Fill(f) && f->spread == 64 ? fp8FillColumns64(f) : spreadColumns(f, f->spread);
     f->bm = f->spread;
     f->gm = (f->m + f->bm - 1) / f->bm;
   }
