@@ -178,13 +178,22 @@ static const TtPassOption tileOptions[] = {
          "programs, ...; the loop is marked `tile.row_loop`, and --pipeline issues the next "
          "row's loads (those that vary by row) before the current row's reductions and, "
          "where they fit, copies the weights (loads of the same elements every row) to "
-         "shared memory once (since 2026-11-28, not yet timed: layer_norm 4096 x 32768 "
-         "then spills nothing); 0: a program a row. Default 0: on an H200 1.01x-1.25x the time of the "
-         "default forms on 12 rows of 16384-32768 (layer_norm 4096 x 32768 153 -> 174 us, "
-         "116 bytes spilled at 128 registers), faster only at layer_norm 3000 x 24576 "
-         "(0.91x) and softmax 1000 x 32768 (0.99x; bench/2026-11-28-h200-rows-weights.md, "
-         "run 5)",
+         "shared memory once (layer_norm 4096 x 32768 then spills nothing); 0: a program a "
+         "row. Default 0: on an H200, with the weights resident, 0.99x the time of the "
+         "default forms at layer_norm 4096 x 32768 (151 against 153 us), 0.86x-0.94x on "
+         "three staged rows, 1.04x-1.11x on four, 1.3x-3.0x slower on every on-chip row "
+         "(bench/2026-11-28-h200-rows-weights.md, run 6)",
          0, 0, 1, NULL},
+    [TT_TILE_CLAMP_ROWS] =
+        {"clamp-rows",
+         "dot kernels whose M the tile rows do not divide (a static M past one tile row, or "
+         "a dynamic M): 1: the last tile row starts at M - block-m, not past M (its first "
+         "rows, which the tile row before it also computes, masked at the store), so no "
+         "operand box reads rows past M; 0: it starts at its own row and reads past M "
+         "(zero fill). Default 1: H200 cold, f16 96 x 6144 x 4096 27.1 -> 18.9 us, 96 x "
+         "4096^2 17.9 -> 14.8, 112 rows 0.96x-0.98x the time, fp8 and M > 1000 unchanged "
+         "(bench/2026-11-29-h200-m128.md, run 6)",
+         1, 0, 1, NULL},
     [TT_TILE_SM] =
         {"sm",
          "the target's compute capability, major * 10 + minor (90: sm_90a, H100 and H200): "

@@ -341,11 +341,23 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
                     &pidN);
   MlirValue m0 = tileOp2(&e, "arith.muli", pidM, ttConstInt(&e.b, loc, i32, g->bm), i32);
   MlirValue n0 = tileOp2(&e, "arith.muli", pidN, ttConstInt(&e.b, loc, i32, g->bn), i32);
+  /* The rows the tile reads and computes start at r0: m0, or with clamp-rows, where M
+   * leaves a partial last tile row, min(m0, max(M - BM, 0)) - the last tile row ends at
+   * M, its first rows (the row before's) masked at the store (step 4). */
+  bool clamp = g->clampRows && (d->dynM || (d->m > g->bm && d->m % g->bm != 0));
+  MlirValue r0 = m0;
+  if (clamp) {
+    MlirValue last = d->dynM ? withConst(&e, "arith.maxsi", withConst(&e, "arith.subi", mArg, g->bm), 0)
+                             : ttConstInt(&e.b, loc, i32, d->m - g->bm);
+    r0 = tileOp2(&e, "arith.minsi", m0, last, i32);
+  }
 
   /* Step 2: the operand tiles' index spaces (batched: batch pid_b = program id 2 starts
    * at pid_b * M * K in A, pid_b * K * N in B and pid_b * M * N in C). */
   MlirValue none = {NULL};
-  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, m0, d->m, mArg, d->ka, 1);
+  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, r0, d->m, mArg, d->ka, 1);
+  if (clamp && !d->dynM) /* every row the clamped tile reads is below M */
+    sa.mask = (MlirValue){NULL};
   OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, none, d->k, 1)
                           : operandSpace(&e, g->bk, g->bn, false, n0, d->n, none, 1, d->n);
   MlirValue pidB = {NULL};
@@ -413,7 +425,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   MlirNamedAttribute range[2] = {ttNamedAttr(ctx, "start", ttIntAttr(ctx, 0, i32)),
                                  ttNamedAttr(ctx, "end", ttIntAttr(ctx, nc, i32))};
   MlirValue ic = ttBuild(&e.b, "tile.range", loc, 0, NULL, it, 2, range);
-  MlirValue cm = tileOp2(&e, "arith.addi", splatOf(&e, m0, it),
+  MlirValue cm = tileOp2(&e, "arith.addi", splatOf(&e, r0, it),
                          withConst(&e, "arith.divui", ic, g->bn), it);
   MlirValue cn = tileOp2(&e, "arith.addi", splatOf(&e, n0, it),
                          withConst(&e, "arith.remui", ic, g->bn), it);
@@ -422,7 +434,9 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     e.offs = batchOffset(&e, e.offs, pidB, d->m * d->n);
   MlirValue colMask = lessThan(&e, cn, d->n, d->n % g->bn != 0); /* made first, as before */
   MlirValue rowMask = d->dynM ? tileCmp(&e, CMPI_SLT, cm, splatOf(&e, mArg, it))
-                              : lessThan(&e, cm, d->m, d->m % g->bm != 0);
+                              : lessThan(&e, cm, d->m, d->m % g->bm != 0 && !clamp);
+  if (clamp) /* a clamped tile's rows before its own (the tile row before computes them) */
+    rowMask = andMask(&e, rowMask, tileCmp(&e, CMPI_SGE, cm, splatOf(&e, m0, it)), nc);
   e.mask = andMask(&e, rowMask, colMask, nc);
   tileMemoPut(&e, mlirOperationGetResult(d->matmul, 0), e.offs, accFlat);
   MlirValue v = tileEmitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);

@@ -463,6 +463,7 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   if (o->v[TT_TILE_K_STAGGER] >= 0) /* -1: the shape's (above) */
     g->stagger = o->v[TT_TILE_K_STAGGER];
   g->multicast = multicastOf(d, o->v[TT_TILE_MULTICAST], tma, g);
+  g->clampRows = o->v[TT_TILE_CLAMP_ROWS] == 1;
   if (g->multicast > 1) /* the cluster's blocks walk K together: they share A's tiles */
     g->stagger = 0;
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */

@@ -151,6 +151,7 @@ typedef struct {
 typedef struct {
   int64_t bm, bn, bk, warps, order, group, stagger;
   int64_t multicast;  /* column tiles of a cluster that share A's tile (1: none) */
+  bool clampRows;     /* option clamp-rows: the last tile row starts at M - bm (dot.c) */
   bool boxes; /* the operand tiles are marked as TMA boxes (tile.box) for --pipeline */
   char tuneKey[128];  /* the tuning cache's key of the dot (tile.tune_key) */
   const char *tuned;  /* the cache entry's options that were used, or NULL */
