@@ -353,8 +353,11 @@ static const TtPassOption lowerOptions[] = {
          "off) and a select of `other`: the default, since with a branch LLVM sinks the "
          "load's uses into it and each thread waits for a load before it issues the next "
          "(looped rows of a partial last chunk: 0.52x-0.84x the time on an H200, "
-         "bench/2026-11-27-h200-masked-loads.md)",
-         1, 0, 1, NULL},
+         "bench/2026-11-27-h200-masked-loads.md); 2: also a group whose lanes all read one "
+         "address (a broadcast scalar under a tile's mask: an fp8 GEMM's scales) as one "
+         "scalar load and a select per lane, where 1 loads it lane by lane behind a branch "
+         "each (not yet timed on a GPU)",
+         1, 0, 2, NULL},
 };
 
 /* An option table's length, which must be its pass's option count (the enum in tt.h)

@@ -462,7 +462,8 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
   MlirContext ctx = mlirOperationGetContext(func);
   Lower l = {0};
   l.wgmma = opts->v[TT_LOWER_MMA] == 1;
-  l.selectLoads = opts->v[TT_LOWER_MASKED_LOADS] == 1;
+  l.selectLoads = opts->v[TT_LOWER_MASKED_LOADS] >= 1;
+  l.oneAddressLoads = opts->v[TT_LOWER_MASKED_LOADS] == 2;
   l.target = ttTargetForSm((int)opts->v[TT_LOWER_SM]);
   l.ctx = ctx;
   l.loc = mlirOperationGetLocation(func);

@@ -31,6 +31,12 @@
  *     load before the guard's branch, from the group's address where all lanes are on,
  *     else from the tensor's start, and takes the lanes of step 2 inside the branch only
  *     where they are not: no load waits behind a branch (with masked-loads).
+ *  1u. With masked-loads=2, a load whose lanes all read one address (offsets constant
+ *     over the group: a broadcast scalar) is one scalar load, from that address where any
+ *     lane is on, else from the tensor's start, and a select of `other` per lane
+ *     (loadOneAddress): no branch. (1 sends such a group to step 1b, whose masked path
+ *     loads lane by lane behind a branch each: 96 loads a thread for the two scales of an
+ *     fp8 64 x 96 tile with a row mask.)
  *  2. When that guard is false (or the offsets are not contiguous) each lane is loaded or
  *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
  *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16
@@ -205,6 +211,28 @@ MlirValue tgLoadLanesSelect(Lower *l, MlirValue ptr, const Lanes *s, MlirValue o
     MlirValue on = laneMask(l, s, i), p = tgGep(l, ptr, laneOffset(l, s, i), elem);
     MlirValue at = tgBuild(l, "arith.select", 3, (MlirValue[]){on, p, ptr}, mlirValueGetType(p), 0, NULL);
     MlirValue v = tgLoadPtr(l, at, elem, 0);
+    acc = tgInsert(l, tgBuild(l, "arith.select", 3, (MlirValue[]){on, v, tgExtract(l, other, i)}, elem, 0, NULL),
+                   acc, i);
+  }
+  return acc;
+}
+
+/* Step 1u (masked-loads=2): a group whose lanes all read one address (a broadcast
+ * scalar, e.g. a scale, under a C tile's mask) as one scalar load - from that address
+ * where any lane is on, else from the tensor's start - broadcast, and `other` selected
+ * where a lane is off: no branch, and LLVM merges the groups' loads of one address. */
+static MlirValue loadOneAddress(Lower *l, MlirValue ptr, const Lanes *s, Lowered *mask,
+                                MlirValue other, MlirType elem) {
+  MlirType i1 = mlirIntegerTypeGet(l->ctx, 1);
+  MlirValue any = laneMask(l, s, 0);
+  for (int64_t i = 1; mask->axis.constancy < l->VEC && i < l->VEC; i++)
+    any = tgBuild(l, "arith.ori", 2, (MlirValue[]){any, laneMask(l, s, i)}, i1, 0, NULL);
+  MlirValue p = tgGep(l, ptr, tgExtract(l, s->offs, 0), elem);
+  MlirValue at = tgBuild(l, "arith.select", 3, (MlirValue[]){any, p, ptr}, mlirValueGetType(p), 0, NULL);
+  MlirValue v = tgLoadPtr(l, at, elem, 0);
+  MlirValue acc = other;
+  for (int64_t i = 0; i < l->VEC; i++) {
+    MlirValue on = mask->axis.constancy >= l->VEC ? any : laneMask(l, s, i);
     acc = tgInsert(l, tgBuild(l, "arith.select", 3, (MlirValue[]){on, v, tgExtract(l, other, i)}, elem, 0, NULL),
                    acc, i);
   }
@@ -725,6 +753,10 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
         addRealigned(l, ptr->parts[0], &s, mask, d, elem, extent);
       else
         storeRealignedPlain(l, ptr->parts[0], &s, mask, d, elem);
+      continue;
+    }
+    if (!isStore && l->oneAddressLoads && offs->axis.constancy >= l->VEC) { /* step 1u */
+      res->parts[r] = loadOneAddress(l, ptr->parts[0], &s, mask, d, elem);
       continue;
     }
     if (!s.contig && !atomic) { /* step 1b */
