@@ -356,8 +356,14 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
    * at pid_b * M * K in A, pid_b * K * N in B and pid_b * M * N in C). */
   MlirValue none = {NULL};
   OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, r0, d->m, mArg, d->ka, 1);
-  if (clamp && !d->dynM) /* every row the clamped tile reads is below M */
+  if (clamp && !d->dynM && !mlirValueIsNull(sa.mask)) { /* every row it reads is below M */
+    MlirOperation cmp = mlirOpResultGetOwner(sa.mask), bound = mlirOpResultGetOwner(
+                                                           mlirOperationGetOperand(cmp, 1));
+    mlirOperationDestroy(cmp); /* (made just now, unused) and its bound if now unused */
+    if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(bound, 0))))
+      mlirOperationDestroy(bound);
     sa.mask = (MlirValue){NULL};
+  }
   OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, none, d->k, 1)
                           : operandSpace(&e, g->bk, g->bn, false, n0, d->n, none, 1, d->n);
   MlirValue pidB = {NULL};
