@@ -161,7 +161,9 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * 11.1 -> 9.3 us, 3584^2 15.0 -> 12.8 (cold); P @ V 12 x 1000 x 128 x 1000 (24 KB slots,
  * 3 -> 6) 11.8 -> 9.8; f16 64 x 3008 x 1000-1024 0.87x-0.91x; every changed case 0.83x-
  * 1.03x the time. Not for decode tiles (16 and 32 rows): there more stages moved M = 1-16
- * by 0.95x-1.05x (run 7: fp8 3584^2 0.95x, f16 1024 x 8192 1.05x). */
+ * by 0.95x-1.05x (run 7: fp8 3584^2 0.95x, f16 1024 x 8192 1.05x). Open: on those M =
+ * 128 tiles 6 stages (192 KB) ran 0.92x-0.98x the time of this rule's 4 (4096^2 14.8 ->
+ * 13.6 us; bench/2026-11-29-h200-m128.md, run 5); 40-48 KB slots untested past 144 KB. */
 #define ONE_SM_RING_ROWS 64
 #define ONE_SM_RING_BYTES (144 << 10)
 #define MAX_TMA_STAGES 8
