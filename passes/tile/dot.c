@@ -213,7 +213,8 @@ static MlirValue andMask(Emit *e, MlirValue x, MlirValue y, int64_t n) {
 
 /* One operand tile's index space: a `rows` x `cols` tile, K along its columns (A, and a
  * transposed B) or along its rows (B); the other coordinate is `base` plus the row (or
- * column) index, below `limit`. Element (x, k) is at x * xStride + k * kStride. */
+ * column) index, below `limit` (masked unless `inBounds`: a clamped last tile row's
+ * rows all are). Element (x, k) is at x * xStride + k * kStride. */
 typedef struct {
   MlirValue offs; /* at k0 = 0 */
   MlirValue mask; /* x < limit, or null when every x is */
@@ -222,8 +223,8 @@ typedef struct {
 } OperandSpace;
 
 static OperandSpace operandSpace(Emit *e, int64_t rows, int64_t cols, bool kAlongCols,
-                                 MlirValue base, int64_t limit, MlirValue dynLimit,
-                                 int64_t xStride, int64_t kStride) {
+                                 MlirValue base, int64_t limit, bool inBounds,
+                                 MlirValue dynLimit, int64_t xStride, int64_t kStride) {
   MlirType i32 = ttI32(e->ctx);
   int64_t n = rows * cols;
   MlirType it = tileShaped(1, &n, i32);
@@ -236,7 +237,7 @@ static OperandSpace operandSpace(Emit *e, int64_t rows, int64_t cols, bool kAlon
   s.kIdx = kAlongCols ? c : r;
   s.kStride = kStride;
   s.mask = mlirValueIsNull(dynLimit) /* a dynamic M: below the M argument */
-               ? lessThan(e, x, limit, limit % (kAlongCols ? rows : cols) != 0)
+               ? lessThan(e, x, limit, !inBounds && limit % (kAlongCols ? rows : cols) != 0)
                : tileCmp(e, CMPI_SLT, x, splatOf(e, dynLimit, it));
   s.offs = tileOp2(e, "arith.addi", withConst(e, "arith.muli", x, xStride),
                    kStride == 1 ? s.kIdx : withConst(e, "arith.muli", s.kIdx, kStride), it);
@@ -355,17 +356,9 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   /* Step 2: the operand tiles' index spaces (batched: batch pid_b = program id 2 starts
    * at pid_b * M * K in A, pid_b * K * N in B and pid_b * M * N in C). */
   MlirValue none = {NULL};
-  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, r0, d->m, mArg, d->ka, 1);
-  if (clamp && !d->dynM && !mlirValueIsNull(sa.mask)) { /* every row it reads is below M */
-    MlirOperation cmp = mlirOpResultGetOwner(sa.mask), bound = mlirOpResultGetOwner(
-                                                           mlirOperationGetOperand(cmp, 1));
-    mlirOperationDestroy(cmp); /* (made just now, unused) and its bound if now unused */
-    if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(bound, 0))))
-      mlirOperationDestroy(bound);
-    sa.mask = (MlirValue){NULL};
-  }
-  OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, none, d->k, 1)
-                          : operandSpace(&e, g->bk, g->bn, false, n0, d->n, none, 1, d->n);
+  OperandSpace sa = operandSpace(&e, g->bm, g->bk, true, r0, d->m, clamp, mArg, d->ka, 1);
+  OperandSpace sb = d->bT ? operandSpace(&e, g->bn, g->bk, true, n0, d->n, false, none, d->k, 1)
+                          : operandSpace(&e, g->bk, g->bn, false, n0, d->n, false, none, 1, d->n);
   MlirValue pidB = {NULL};
   if (d->batch != 1) {
     MlirNamedAttribute z = ttNamedAttr(ctx, "axis", ttIntAttr(ctx, 2, i32));

@@ -30,16 +30,19 @@ static int64_t gridPrograms(int64_t gm, int64_t n, int64_t bn) {
   return gm * ((n + bn - 1) / bn);
 }
 
-/* Columns that spread gm rows of bm-row tiles over at most `slots` programs: the fewest,
- * a multiple of 16, where a bm-row tile of them on bm / 16 warps takes wgmma's direct form
- * (not a multiple of 64 per warpgroup: the transposed form's tiles do those already; at
- * most 256); else 0. */
-static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
+/* The fewest columns, a multiple of 16, whose tiles spread gm tile rows over at most
+ * `slots` programs; 0 when the slots are fewer than the rows. */
+static int64_t spreadWidth(int64_t gm, int64_t n, int64_t slots) {
   int64_t per = slots / gm;
-  if (per < 1)
-    return 0;
-  int64_t bn = ((n + per - 1) / per + 15) / 16 * 16;
-  return ttWgmmaDirect(bm, bn, bm / 16) ? bn : 0;
+  return per < 1 ? 0 : ((n + per - 1) / per + 15) / 16 * 16;
+}
+
+/* Those columns for bm-row tiles where a tile of them on bm / 16 warps takes wgmma's
+ * direct form (not a multiple of 64 per warpgroup: the transposed form's tiles do those
+ * already; at most 256); else 0. */
+static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
+  int64_t bn = spreadWidth(gm, n, slots);
+  return bn && ttWgmmaDirect(bm, bn, bm / 16) ? bn : 0;
 }
 
 /* Dot geometry --------------------------------------------------------------------------
@@ -161,10 +164,9 @@ static bool fp8Rows128Spreads(const Facts *f) {
  * time, 6144 x 4096 on 64x96 0.89x, 2560^2 / 3584^2 / 4096^2 on 64x64 0.88x / 0.97x /
  * 0.96x (bench/2026-11-29-h200-m128.md). */
 static int64_t fp8FillColumns64(const Facts *f) {
-  int64_t gm = (f->m + 63) / 64, per = f->sms / 2;
-  if (!f->fp8 || f->batch != 1 || gm != 2 || f->k < 512 || per < 1)
+  int64_t gm = (f->m + 63) / 64, bn = spreadWidth(gm, f->n, f->sms);
+  if (!f->fp8 || f->batch != 1 || gm != 2 || f->k < 512 || bn == 0)
     return 0;
-  int64_t bn = ((f->n + per - 1) / per + 15) / 16 * 16;
   bn = bn < 64 ? 64 : bn;
   return bn <= 128 && (bn % 64 == 0 || ttWgmmaDirect(64, bn, 4)) ? bn : 0;
 }

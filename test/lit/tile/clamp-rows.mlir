@@ -8,6 +8,7 @@
 // RUN: sed 's/tensor<96x/tensor<?x/g' %s | tt-opt --decompose --fuse --tile | FileCheck %s --check-prefix=DYN
 // RUN: sed 's/tensor<96x/tensor<64x/g' %s | tt-opt --decompose --fuse --tile | FileCheck %s --check-prefix=ONE
 // RUN: tt-opt %s --decompose --fuse --tile | tt-translate --ptx -o %t.ptx
+// RUN: not tt-opt %s --decompose --fuse --tile='clamp-rows=2' 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
 // CHECK-LABEL: func.func @fused_0_kernel
@@ -28,6 +29,7 @@
 // DYN: arith.cmpi sge
 // ONE-NOT: arith.minsi %{{.*}}, %c0_i32
 // ONE-NOT: arith.cmpi sge
+// RANGE: error: option 'clamp-rows' of pass 'tile' is 2, out of range [0, 1]
 func.func @main(%x: tensor<96x4096xf16>, %w: tensor<6144x4096xf16> {tt.invariant}) -> tensor<96x6144xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<96x4096xf16>, tensor<6144x4096xf16>) -> tensor<96x6144xf16>
   return %y : tensor<96x6144xf16>
