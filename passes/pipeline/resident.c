@@ -11,9 +11,10 @@
  *
  * Algorithm, for a row loop (an scf.for marked tile.row_loop):
  *  1. The candidates: each tile.load in the loop's body (at its top level) of a kernel
- *     argument, a 1-D tile of at least 16 bytes a thread, whose `other` is a zero constant (a copy fills masked elements
- *     with zero) and whose offsets and mask are loop invariant: computed from values
- *     defined outside the loop by ops without regions (loopInvariant).
+ *     argument, a 1-D tile of at least 16 bytes a thread, whose `other` is a zero
+ *     constant (a copy fills masked elements with zero) and whose offsets and mask are
+ *     loop invariant: computed from values defined outside the loop by ops without
+ *     regions (loopInvariant).
  *  2. Budget: their bytes must fit the shared memory one program may take when the grid
  *     puts P = ceil(programs / SMs) programs on each SM (the dynamic limit / P, less
  *     RESIDENT_RESERVE for the kernel's own scratch: reductions, barriers), and the loop
