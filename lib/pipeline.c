@@ -350,14 +350,15 @@ static const TtPassOption lowerOptions[] = {
         {"masked-loads",
          "a tile.load's vector whose mask is constant over it: 0: a branch around the load; "
          "1: no branch, a load from a selected address (the tensor's start where the mask is "
-         "off) and a select of `other`: the default, since with a branch LLVM sinks the "
+         "off) and a select of `other`, since with a branch LLVM sinks the "
          "load's uses into it and each thread waits for a load before it issues the next "
          "(looped rows of a partial last chunk: 0.52x-0.84x the time on an H200, "
-         "bench/2026-11-27-h200-masked-loads.md); 2: also a group whose lanes all read one "
-         "address (a broadcast scalar under a tile's mask: an fp8 GEMM's scales) as one "
-         "scalar load and a select per lane, where 1 loads it lane by lane behind a branch "
-         "each (not yet timed on a GPU)",
-         1, 0, 2, NULL},
+         "bench/2026-11-27-h200-masked-loads.md); 2 (the default): also a group whose lanes "
+         "all read one address (a broadcast scalar under a tile's mask: an fp8 GEMM's "
+         "scales) as one scalar load and a select per lane, where 1 loads it lane by lane "
+         "behind a branch each (fp8 GEMMs at M = 96 and 112: 0.78x-1.01x the time, "
+         "bench/2026-11-29-h200-m128.md run 7)",
+         2, 0, 2, NULL},
 };
 
 /* An option table's length, which must be its pass's option count (the enum in tt.h)

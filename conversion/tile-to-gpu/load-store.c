@@ -19,7 +19,7 @@
  *     cost L2 8x; split-K's f16 adds the most). A store (storeRealignedPlain) writes a
  *     row's ends as at most log2(VEC) aligned stores each; an add (addRealigned) as
  *     16-byte reds padded with -0.0 where they stay in the tensor.
- *  1'. With masked-loads=1 (the default), a load of step 1 whose mask is constant over
+ *  1'. With masked-loads >= 1, a load of step 1 whose mask is constant over
  *     the group takes no branch: it reads from the group's address where the mask is on, else from the
  *     tensor's start (in bounds and aligned as the group's), and selects `other` where
  *     off. (A branch lets LLVM sink the loaded values' uses into it, so a thread waits for
@@ -31,12 +31,13 @@
  *     load before the guard's branch, from the group's address where all lanes are on,
  *     else from the tensor's start, and takes the lanes of step 2 inside the branch only
  *     where they are not: no load waits behind a branch (with masked-loads).
- *  1u. With masked-loads=2, a load whose lanes all read one address (offsets constant
- *     over the group: a broadcast scalar) is one scalar load, from that address where any
- *     lane is on, else from the tensor's start, and a select of `other` per lane
- *     (loadOneAddress): no branch. (1 sends such a group to step 1b, whose masked path
- *     loads lane by lane behind a branch each: 96 loads a thread for the two scales of an
- *     fp8 64 x 96 tile with a row mask.)
+ *  1u. With masked-loads=2 (the default), a load whose lanes all read one address
+ *     (offsets constant over the group: a broadcast scalar) is one scalar load, from that
+ *     address where any lane is on, else from the tensor's start, and a select of `other`
+ *     per lane (loadOneAddress): no branch. (1 sends such a group to step 1b, whose masked
+ *     path loads lane by lane behind a branch each: 96 loads a thread for the two scales
+ *     of an fp8 64 x 96 tile with a row mask; H200, fp8 GEMMs at M = 96 and 112: 0.78x-
+ *     1.01x the time of that, bench/2026-11-29-h200-m128.md run 7.)
  *  2. When that guard is false (or the offsets are not contiguous) each lane is loaded or
  *     stored alone under its mask (Lanes: computed from lane 0 inside the slow path).
  *  3. tile.atomic_add is a store that adds: on the fast path from sm=90 vector reds of 16

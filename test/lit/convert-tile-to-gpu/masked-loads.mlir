@@ -7,7 +7,7 @@
 // CHECK: scf.if %{{.*}} -> (vector<4xf32>)
 // CHECK: llvm.getelementptr
 // CHECK-NEXT: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-// By default (masked-loads=1) no branch: the address is the group's where on, the tensor's start
+// By default (masked-loads=2; 1 the same here) no branch: the address is the group's where on, the tensor's start
 // where off, and `other` is selected after the load.
 // SEL-LABEL: gpu.func @fused_0_kernel
 // SEL-NOT: scf.if {{.*}} -> (vector<4xf32>)

@@ -1,11 +1,11 @@
-// masked-loads=2 (not the default until timed): a tile.load whose lanes all read one
+// masked-loads=2 (the default): a tile.load whose lanes all read one
 // address - here a scaled_mm's f32 scales, broadcast over a C tile whose rows pass M = 96
 // and so carry a row mask - is one scalar load a group, from the scale where any lane is
 // on (else the tensor's start), and a select of `other` per lane. With masked-loads=1 the
 // group's masked path loads lane by lane behind a branch each.
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='clamp-rows=0' --convert-tile-to-gpu=masked-loads=2 | FileCheck %s
-// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='clamp-rows=0' --convert-tile-to-gpu | FileCheck %s --check-prefix=LANES
-// RUN: tt-opt %s --decompose --fuse --splitk | tt-opt --convert-tile-to-gpu=masked-loads=2 | tt-translate --ptx -o %t.ptx
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='clamp-rows=0' --convert-tile-to-gpu | FileCheck %s
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile='clamp-rows=0' --convert-tile-to-gpu=masked-loads=1 | FileCheck %s --check-prefix=LANES
+// RUN: tt-opt %s --decompose --fuse --splitk | tt-opt --convert-tile-to-gpu | tt-translate --ptx -o %t.ptx
 // RUN: not tt-opt %s --convert-tile-to-gpu=masked-loads=3 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
