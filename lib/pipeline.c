@@ -125,8 +125,13 @@ static const TtPassOption tileOptions[] = {
          "consecutive column tiles as one thread-block cluster (sm_90) that reads A's tile "
          "once: each block loads 1/C of its rows and the TMA multicasts them into every "
          "block's slot, so L2 serves A once a cluster, not once a program (C from 2 to 8, "
-         "dividing the column tiles, block-m / C a multiple of 8; the K stagger is 0 and "
-         "split-K does not sum in a cluster there); 1: each program reads its own A",
+         "dividing the column tiles, block-m / C a multiple of 8); with exactly C rows of "
+         "tiles, the C row tiles of each column share B's tile the same way (programs in "
+         "column-major order; B's box rows / C a multiple of 8). The K stagger is 0 and "
+         "split-K does not sum in a cluster there. Not a default: on an H200 it lost or "
+         "tied (A at M = 64: bench/2026-11-27-h200-multicast.md; B at M = 96-128: 1.04x-"
+         "1.29x the time but fp8 1024 x 4096, bench/2026-11-29-h200-m128.md run 9); 1: "
+         "each program reads its own tiles",
          1, 1, 8, NULL},
     [TT_TILE_ONLINE_VAR] =
         {"online-var",

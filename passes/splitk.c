@@ -668,11 +668,11 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   bool useCluster = reduceKind == REDUCE_CLUSTER;
   /* the cluster sums the loop's one result, the accumulator, and needs the grid's size */
   int64_t gridX = mlirOperationGetNumResults(loop) == 1 ? ttLaunchGridExtent(fusion, 0) : -1;
-  /* not where --tile's multicast already runs the column tiles as clusters */
+  /* not where --tile's multicast already runs the tiles as clusters */
   bool multicast = ttOpAttrInt(kernel, "tile.multicast", 1) > 1;
   if (useCluster && multicast) {
-    ttEmitError(loop, "splitk: reduce=cluster cannot sum a kernel whose column tiles run as "
-                      "clusters sharing A (--tile multicast)");
+    ttEmitError(loop, "splitk: reduce=cluster cannot sum a kernel whose tiles run as "
+                      "clusters sharing an operand's tile (--tile multicast)");
     return false;
   }
   /* what step 2d's cluster takes: tiles of up to AUTO_CLUSTER_ROWS rows on a static grid */

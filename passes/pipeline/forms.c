@@ -22,17 +22,29 @@ static bool onlyDotOperand(MlirValue v, bool viaTrans) {
   return true;
 }
 
+/* Whether value v is some tile.dot's operand `operand`, directly or (viaTrans) through
+ * one tile.trans. */
+static bool dotOperandOf(MlirValue v, int operand, bool viaTrans) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    if (ttOpIs(owner, "tile.dot") && mlirOpOperandGetOperandNumber(u) == (unsigned)operand)
+      return true;
+    if (viaTrans && ttOpIs(owner, "tile.trans") &&
+        dotOperandOf(mlirOperationGetResult(owner, 0), operand, false))
+      return true;
+  }
+  return false;
+}
+
 /* Whether step 6 shares a load's box over the cluster: a 2-D box (tile.box) whose view
- * (step 1) is some tile.dot's A operand. */
-bool plSharedBox(MlirOperation load, MlirOperation view) {
+ * (step 1) is some tile.dot's operand `operand` (0: A, 1: B, an [N, K] B through its
+ * tile.trans; --tile's tile.multicast_operand). */
+bool plSharedBox(MlirOperation load, MlirOperation view, int operand) {
   MlirAttribute box = ttOpAttr(load, "tile.box");
   if (mlirAttributeIsNull(box) || mlirDenseArrayGetNumElements(box) != 2)
     return false;
-  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(view, 0));
-       !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
-    if (ttOpIs(mlirOpOperandGetOwner(u), "tile.dot") && mlirOpOperandGetOperandNumber(u) == 0)
-      return true;
-  return false;
+  return dotOperandOf(mlirOperationGetResult(view, 0), operand, true);
 }
 
 static MlirOperation dotView(MlirOperation load, bool tma) {
@@ -143,7 +155,8 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * 32 rows 63.0 against 64.6, 64 rows 64.4 against 67.5; H200, N = 28672 on 256-column
  * tiles, 112 programs: 114.0 against 118.2, fp8 60.8 against 62.5; with 128 programs 4
  * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5); on one wave, tiles of 64
- * rows or more with smaller slots take more, as many as hold 144 KB (ONE_SM_RING_BYTES).
+ * rows or more with smaller slots take more, as many as keep 96 KB in flight
+ * (ONE_SM_INFLIGHT_BYTES, below).
  * Its mixed form: a 2-byte dot operand whose box TMA cannot read and that --tile marked
  * `tile.carry` (A of K = 4100 or 3001 read in place, its K pad joined to the dot under
  * --fuse k-pad=in-place) is carried in registers instead (boxed[i] false) while the
@@ -152,21 +165,34 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * scratch past the rings counted in the budget. False when the loop does not qualify,
  * after an error when `report`. */
 /* On a grid of one program an SM (not past a wave; a grid of static size, `exact`: a
- * symbolic one may be many waves at run time), a tile of ONE_SM_RING_ROWS rows or
- * more takes at least floor(ONE_SM_RING_BYTES / slot) stages (up to MAX_TMA_STAGES, where
- * they fit): the caps above (3, or 4 from 7/8 of the SMs) were measured on 40-48 KB slots
- * (3 x 40-48 = 120-144 KB in flight); smaller slots left the one program an SM too few
- * bytes in flight. H200, against the caps (bench/2026-11-28-h200-m64-cluster.md, runs
- * 6-8): M = 128 f16/bf16 on 64 x 64 x 128 tiles (32 KB slots, 3 stages -> 4) at 2560^2
- * 11.1 -> 9.3 us, 3584^2 15.0 -> 12.8 (cold); P @ V 12 x 1000 x 128 x 1000 (24 KB slots,
- * 3 -> 6) 11.8 -> 9.8; f16 64 x 3008 x 1000-1024 0.87x-0.91x; every changed case 0.83x-
- * 1.03x the time. Not for decode tiles (16 and 32 rows): there more stages moved M = 1-16
- * by 0.95x-1.05x (run 7: fp8 3584^2 0.95x, f16 1024 x 8192 1.05x). Open: on those M =
- * 128 tiles 6 stages (192 KB) ran 0.92x-0.98x the time of this rule's 4 (4096^2 14.8 ->
- * 13.6 us; bench/2026-11-29-h200-m128.md, run 5); 40-48 KB slots untested past 144 KB. */
+ * symbolic one may be many waves at run time), a tile of ONE_SM_RING_ROWS rows or more
+ * keeps at least ONE_SM_INFLIGHT_BYTES loading: floor(ONE_SM_INFLIGHT_BYTES / slot) slots in
+ * flight, plus the slots its dots read (one; two where a wgmma stays in flight, step 5,
+ * which pipeline.c adds once it knows: plOneSmStages), up to MAX_TMA_STAGES where they fit.
+ * The caps above (3, or 4 from 7/8 of the SMs) were measured on 40-48 KB slots (2-3 of them
+ * in flight); smaller slots left the one program an SM too few bytes in flight. H200,
+ * against the caps (bench/2026-11-28-h200-m64-cluster.md, runs 6-8): M = 128 f16/bf16 on
+ * 64 x 64 x 128 tiles (32 KB slots, 3 stages -> 4) at 2560^2 11.1 -> 9.3 us, 3584^2 15.0 ->
+ * 12.8 (cold); P @ V 12 x 1000 x 128 x 1000 (24 KB slots, 3 -> 6) 11.8 -> 9.8; f16 64 x
+ * 3008 x 1000-1024 0.87x-0.91x; every changed case 0.83x-1.03x the time. The bytes in
+ * flight, not the ring's (bench/2026-11-29-h200-m128.md, runs 7-8, M = 80-128 on one wave
+ * of 64-row tiles): f16 on 32 KB slots with a wgmma in flight took 0.93x-0.99x the time at
+ * 5 or 6 stages (3-4 slots, 96-128 KB in flight) of 4 (64 KB), 0.97x-1.05x at 7 (160 KB);
+ * fp8 (no wgmma in flight) took 1.02x-1.05x at 5 stages (128 KB in flight) and 1.03x-1.06x
+ * at 6 of its 4 (96 KB), and on 36 KB slots 1.05x-1.06x at 5 stages (144 KB) of 4. Not
+ * for decode tiles (16 and 32 rows): there more stages moved M = 1-16 by 0.95x-1.05x
+ * (run 7 of 2026-11-28: fp8 3584^2 0.95x, f16 1024 x 8192 1.05x). */
 #define ONE_SM_RING_ROWS 64
-#define ONE_SM_RING_BYTES (144 << 10)
+#define ONE_SM_INFLIGHT_BYTES (96 << 10)
 #define MAX_TMA_STAGES 8
+int64_t plOneSmStages(MlirOperation loop, int64_t programs, bool exact, int64_t slot,
+                      int64_t read) {
+  if (!exact || programs > numSms() || slot <= 0 ||
+      dotRows(ttForBody(loop)) < ONE_SM_RING_ROWS)
+    return 0;
+  int64_t n = ONE_SM_INFLIGHT_BYTES / slot + read;
+  return n > MAX_TMA_STAGES ? MAX_TMA_STAGES : n;
+}
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                int64_t *stages, int64_t programs, bool exact, bool report,
                int64_t *slotBytes, bool *boxed) {
@@ -226,10 +252,9 @@ bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
   bool waves = programs > numSms(), few = programs * 8 < numSms() * 7;
   if (waves && *stages == 0 && 3 * slot + staged <= smemTwoBlocks() && acc <= smemTwoBlocks())
     *stages = 3; /* two blocks per SM */
-  int64_t most = waves || few ? 3 : 4;
-  if (exact && !waves && slot > 0 && dotRows(ttForBody(loop)) >= ONE_SM_RING_ROWS &&
-      ONE_SM_RING_BYTES / slot > most)
-    most = ONE_SM_RING_BYTES / slot; /* small slots: the ring's bytes */
+  int64_t most = waves || few ? 3 : 4, oneSm = plOneSmStages(loop, programs, exact, slot, 1);
+  if (oneSm > most)
+    most = oneSm; /* small slots: the bytes in flight */
   most = most > MAX_TMA_STAGES ? MAX_TMA_STAGES : most;
   for (int64_t n = most; n >= 2 && *stages == 0; n--) /* one */
     if (n * slot + staged <= smemDynamic() && acc <= smemDynamic())

@@ -54,9 +54,11 @@
  *     is refilled only after that wait (the refill and its barrier move to the end of the
  *     body), and a hopper.wgmma_wait {pending = 0} follows the loop. The loads run S - 2
  *     steps ahead of the wgmma instead of S - 1; for num-stages = 0 on a grid past one
- *     wave S grows by one where the rings still fit.
+ *     wave S grows by one where the rings still fit, and on one wave where forms.c's bytes
+ *     in flight ask for it (plOneSmStages).
  *  6. multicast (tma form, a kernel --tile gave `tile.multicast` = C: C consecutive
- *     column tiles of a grid of one tile row): A's 2-D box (plSharedBox) becomes a
+ *     column tiles of a grid of one tile row, or with `tile.multicast_operand` = 1 the C
+ *     row tiles of one column, which share B instead): the shared 2-D box (plSharedBox) becomes a
  *     hopper.tma_load with `multicast = C` (each block copies R / C of its rows into the
  *     same slot of every block of the cluster; the tensor map's box is R / C rows), the
  *     launch gets `cluster = C`, and since peers now write into this block's slots the
@@ -154,6 +156,38 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
   moveToEnd(body, beforeRefill, refillLast);
 }
 
+#define STEADY_ROUNDS 4
+
+/* The most steps loop takes in any program: its trip count where its bounds are
+ * constants, else where its upper bound is min(lb + C, X) (split-K's slice of K, C
+ * elements from its program's start) ceil(C / step); INT64_MAX when not known. */
+static int64_t mostTrips(MlirOperation loop) {
+  MlirValue lbv = mlirOperationGetOperand(loop, 0), ubv = mlirOperationGetOperand(loop, 1);
+  int64_t lo = ttConstIntValue(lbv), hi = ttConstIntValue(ubv),
+          st = ttConstIntValue(mlirOperationGetOperand(loop, 2));
+  if (st <= 0)
+    return INT64_MAX;
+  if (lo >= 0 && hi >= lo)
+    return (hi - lo + st - 1) / st;
+  if (!mlirValueIsAOpResult(ubv))
+    return INT64_MAX;
+  MlirOperation min = mlirOpResultGetOwner(ubv);
+  if (!ttOpIs(min, "arith.minsi") && !ttOpIs(min, "arith.minui"))
+    return INT64_MAX;
+  for (int i = 0; i < 2; i++) {
+    MlirValue a = mlirOperationGetOperand(min, i);
+    if (!mlirValueIsAOpResult(a) || !ttOpIs(mlirOpResultGetOwner(a), "arith.addi"))
+      continue;
+    MlirOperation add = mlirOpResultGetOwner(a);
+    for (int j = 0; j < 2; j++) {
+      int64_t c = ttConstIntValue(mlirOperationGetOperand(add, 1 - j));
+      if (mlirValueEqual(mlirOperationGetOperand(add, j), lbv) && c >= 0)
+        return (c + st - 1) / st;
+    }
+  }
+  return INT64_MAX;
+}
+
 /* Steps 1-5 for one loop of kernel (the K loop, or a row kernel's chunk loop). */
 static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirOperation loop,
                          int64_t stages, int form, int wgmmaInFlight, bool ivOnly) {
@@ -226,9 +260,10 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   }
   /* --tile's multicast (step 6): A's box shared by a cluster of column tiles */
   int64_t cluster = tma ? ttOpAttrInt(kernel, "tile.multicast", 1) : 1;
+  int operand = (int)ttOpAttrInt(kernel, "tile.multicast_operand", 0);
   bool multicast = false;
   for (int i = 0; i < nl; i++) {
-    bool shares = cluster > 1 && rings.ring[i] && plSharedBox(s->loads[i], views[i]);
+    bool shares = cluster > 1 && rings.ring[i] && plSharedBox(s->loads[i], views[i], operand);
     rings.multicast[i] = shares ? cluster : 1;
     multicast |= rings.multicast[i] > 1;
   }
@@ -240,6 +275,17 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
    * us against 790-817 on 3) */
   if (inFlight && asked == 0 && stages < 4 && stages < trips && ttLaunchPrograms(fusion) > numSms() &&
       stages * slotBytes > smemTwoBlocks() && (stages + 1) * slotBytes <= smemDynamic())
+    stages++;
+  /* on one wave, the same slot comes where forms.c's bytes in flight ask for it
+   * (plOneSmStages) and a program's walk over K is long enough for a steady state, at
+   * least STEADY_ROUNDS turns of the ring: H200, one wave of 64x64x128 tiles on 28-32 K
+   * steps 0.93x-0.98x the time at 5 stages of 4, 24 steps 0.98x; 16 steps (P @ V 12 x
+   * 1000 x 128 x 1000 on 128x128x64) 1.01x-1.02x, 4 steps (split-K's 64 x 1024 x 4096)
+   * 1.04x-1.06x (bench/2026-11-29-h200-m128.md, runs 8-9) */
+  if (inFlight && asked == 0 && mostTrips(loop) >= STEADY_ROUNDS * (stages + 1) &&
+      plOneSmStages(loop, ttLaunchPrograms(fusion), ttLaunchProgramsExact(fusion) > 0,
+                    slotBytes, 2) > stages &&
+      (stages + 1) * slotBytes <= smemDynamic())
     stages++;
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),
             step = mlirOperationGetOperand(loop, 2);

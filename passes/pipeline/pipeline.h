@@ -54,8 +54,9 @@ void plCloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirValue 
                   MlirValue *out);
 
 /* forms.c */
-/* Whether step 6 shares a load's box over the cluster (a 2-D box feeding a dot's A). */
-bool plSharedBox(MlirOperation load, MlirOperation view);
+/* Whether step 6 shares a load's box over the cluster (a 2-D box feeding a dot's operand
+ * `operand`: 0 A, 1 B). */
+bool plSharedBox(MlirOperation load, MlirOperation view, int operand);
 /* Step 1's choice between registers and the shared form (views filled) and S. */
 bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                   int64_t *stages, bool *shared);
@@ -64,6 +65,12 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * static size, not a symbolic one's planned count). */
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views, int64_t *stages,
                int64_t programs, bool exact, bool report, int64_t *slotBytes, bool *boxed);
+/* Step 1 for stage-in=tma: on a grid of one program an SM (a static one of at most an SM's
+ * count), a K loop whose dots have 64 rows or more: the stages that keep 96 KB of `slot`
+ * bytes a stage in flight while the dots read `read` slots (1; 2 with a wgmma in flight),
+ * at most 8; 0 when the grid or the tile does not qualify. */
+int64_t plOneSmStages(MlirOperation loop, int64_t programs, bool exact, int64_t slot,
+                      int64_t read);
 /* Step 1 for stage-in=tma: whether the loop's dots take a wgmma form from TMA slots. */
 bool plWgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, bool report);
 /* Step 5's test: whether the loop's dots leave their wgmma in flight. */

@@ -466,6 +466,9 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     snprintf(geo + len, sizeof geo - (size_t)len, " multicast=%lld", (long long)g->multicast);
     mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.multicast"),
                                     ttIntAttr(ctx, g->multicast, i32));
+    if (g->multicastOperand == 1) /* B's tile (A's when absent) */
+      mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.multicast_operand"),
+                                      ttIntAttr(ctx, 1, i32));
   }
   mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.geometry"), ttStrAttr(ctx, geo));
   mlirOperationSetAttributeByName(kfunc, ttStrRef("tile.tune_key"), ttStrAttr(ctx, g->tuneKey));

@@ -425,15 +425,25 @@ int64_t tileDotBlockM(const DotOperands *d, const TtPassOptions *o, int64_t m) {
   return f.bm;
 }
 
-/* Option multicast's clusters where they apply: C column tiles of a grid of one tile row
- * (static M, not batched, TMA operands) share A's tile when C divides the column tiles
- * and each block's share of A's rows is whole 8-row groups of the 128-byte swizzle
- * (block-m / C a multiple of 8); else 1. */
-static int64_t multicastOf(const DotOperands *d, int64_t c, bool tma, const DotGeometry *g) {
-  int64_t gn = (d->n + g->bn - 1) / g->bn;
-  bool ok = c > 1 && tma && !d->dynM && d->batch == 1 && d->m <= g->bm && gn % c == 0 &&
-            g->bm % (8 * c) == 0;
-  return ok ? c : 1;
+/* Option multicast's clusters where they apply (static M, not batched, TMA operands),
+ * the shared box split into whole 8-row groups of the 128-byte swizzle, one per block:
+ * a grid of one tile row: C column tiles share A's tile when C divides the column tiles
+ * (block-m / C a multiple of 8; *operand 0); a grid of exactly C tile rows: the C row
+ * tiles of each column share B's tile (its box rows, block-n of an [N, K] B, else
+ * block-k, over C a multiple of 8; *operand 1), the programs then in column-major order
+ * so that a cluster's C consecutive programs are one column's row tiles. Else 1. */
+static int64_t multicastOf(const DotOperands *d, int64_t c, bool tma, const DotGeometry *g,
+                           int *operand) {
+  int64_t gn = (d->n + g->bn - 1) / g->bn, gm = (d->m + g->bm - 1) / g->bm;
+  bool some = c > 1 && tma && !d->dynM && d->batch == 1;
+  *operand = 0;
+  if (some && gm == 1 && gn % c == 0 && g->bm % (8 * c) == 0)
+    return c;
+  *operand = 1;
+  if (some && gm == c && (d->bT ? g->bn : g->bk) % (8 * c) == 0)
+    return c;
+  *operand = 0;
+  return 1;
 }
 
 bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOptions *given,
@@ -464,10 +474,12 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   g->group = o->v[TT_TILE_GROUP_M];
   if (o->v[TT_TILE_K_STAGGER] >= 0) /* -1: the shape's (above) */
     g->stagger = o->v[TT_TILE_K_STAGGER];
-  g->multicast = multicastOf(d, o->v[TT_TILE_MULTICAST], tma, g);
+  g->multicast = multicastOf(d, o->v[TT_TILE_MULTICAST], tma, g, &g->multicastOperand);
   g->clampRows = o->v[TT_TILE_CLAMP_ROWS] == 1;
-  if (g->multicast > 1) /* the cluster's blocks walk K together: they share A's tiles */
+  if (g->multicast > 1) /* the cluster's blocks walk K together: they share a tile */
     g->stagger = 0;
+  if (g->multicast > 1 && g->multicastOperand == 1) /* one column's row tiles in a row */
+    g->order = TT_ORDER_COLUMN_MAJOR;
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */
   bool pow2 = !(g->bm & (g->bm - 1)) && !(g->bk & (g->bk - 1));
   if (!pow2 || g->bm < 16 || g->bn < 16 || g->bn % 16 || g->bk < 32) {

@@ -150,7 +150,9 @@ typedef struct {
 /* Dot geometry: the tile, the K step and the warps; 0 options come from the shape. */
 typedef struct {
   int64_t bm, bn, bk, warps, order, group, stagger;
-  int64_t multicast;  /* column tiles of a cluster that share A's tile (1: none) */
+  int64_t multicast;  /* blocks of a cluster that share an operand's tile (1: none) */
+  int multicastOperand; /* which: 0, A (C column tiles of one tile row); 1, B (the C tile
+                           rows of one column, programs in column-major order) */
   bool clampRows;     /* option clamp-rows: the last tile row starts at M - bm (dot.c) */
   bool boxes; /* the operand tiles are marked as TMA boxes (tile.box) for --pipeline */
   char tuneKey[128];  /* the tuning cache's key of the dot (tile.tune_key) */

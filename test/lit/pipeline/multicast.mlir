@@ -6,7 +6,7 @@
 // clusters of C, and orders the rings over the cluster: a cluster barrier after the
 // mbarriers' init, and each step's refill of the slot the step before read moved after
 // the dot between a cluster wait and arrive (an arrive after the prologue, a wait after
-// the loop). B's boxes stay each block's own.
+// the loop). B's boxes stay each block's own. (Not a default: it lost or tied on an H200.)
 // RUN: tt-opt %s --decompose --fuse --tile='block-n=64 multicast=4' --splitk='split-k=1' | FileCheck %s --check-prefix=TILE
 // RUN: tt-opt %s --decompose --fuse --tile='block-n=64 multicast=4' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s
 // RUN: tt-opt %s --decompose --fuse --tile='block-n=64 multicast=4' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' --convert-tile-to-gpu='mma=wgmma' | FileCheck %s --check-prefix=GPU
@@ -18,12 +18,16 @@
 // RUN: tt-opt %s --decompose --fuse --tile='block-n=64 multicast=4' --splitk='split-k=2 reduce=atomic' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=SPLIT
 // RUN: sed 's/tensor<64x/tensor<16x/g' %s | tt-opt --decompose --fuse --tile='block-n=64 multicast=2' --splitk='split-k=2' | FileCheck %s --check-prefix=AUTO
 // RUN: not tt-opt %s --decompose --fuse --tile='block-n=64 multicast=4' --splitk='split-k=2 reduce=cluster' 2>&1 | FileCheck %s --check-prefix=NOSUM
-// Where it cannot apply it is not taken: 2 column tiles (not a multiple of 4), 16-row
-// tiles over 4 blocks (4 rows each: not whole 8-row groups), two rows of tiles, a
-// dynamic M (its row tiles vary at run time).
-// RUN: tt-opt %s --decompose --fuse --tile='block-n=128 multicast=4' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
-// RUN: tt-opt %s --decompose --fuse --tile='block-m=16 block-n=64 multicast=4' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
-// RUN: sed 's/tensor<64x/tensor<128x/g' %s | tt-opt --decompose --fuse --tile='block-m=64 block-n=64 multicast=2' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
+// A grid of exactly C rows of tiles shares B instead: the C row tiles of each column run
+// as one cluster (programs in column-major order, pid_m = pid mod C), B's box split over
+// them (32 of 64 rows each), A's boxes each block's own.
+// RUN: sed 's/tensor<64x/tensor<128x/g' %s | tt-opt --decompose --fuse --tile='block-m=64 block-n=64 multicast=2' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=ROWS
+// Where it cannot apply it is not taken: one row of 2 column tiles (not a multiple of 4),
+// 16-row tiles over 8 blocks (2 rows each: not whole 8-row groups; 4 rows of tiles, not
+// 8), three rows of tiles for a cluster of 2, a dynamic M (its row tiles vary at run time).
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=64 block-n=128 multicast=4' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=16 block-n=64 multicast=8' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
+// RUN: sed 's/tensor<64x/tensor<192x/g' %s | tt-opt --decompose --fuse --tile='block-m=64 block-n=64 multicast=2' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
 // RUN: sed 's/tensor<64x/tensor<?x/g' %s | tt-opt --decompose --fuse --tile='block-n=64 multicast=2' --splitk='split-k=1' | FileCheck %s --check-prefix=NONE
 
 // TILE: tile.geometry = "block-m=64 block-n=64 block-k={{[0-9]+}} num-warps=4 k-stagger=0 multicast=4"
@@ -71,7 +75,18 @@
 // AUTO-NOT: tile.cluster_reduce
 // AUTO: tile.launch
 // AUTO-NOT: cluster
-// NOSUM: error: splitk: reduce=cluster cannot sum a kernel whose column tiles run as clusters sharing A (--tile multicast)
+// NOSUM: error: splitk: reduce=cluster cannot sum a kernel whose tiles run as clusters sharing an operand's tile (--tile multicast)
+// ROWS-LABEL: func.func @fused_0_kernel(
+// ROWS-SAME: multicast=2"
+// ROWS-SAME: tile.multicast = 2 : i32, tile.multicast_operand = 1 : i32
+// ROWS: %[[PID:.*]] = "tile.program_id"() {axis = 0 : i32}
+// ROWS-NEXT: %[[C:.*]] = arith.constant 2 : i32
+// ROWS-NEXT: arith.remui %[[PID]], %[[C]]
+// ROWS-NEXT: arith.divui %[[PID]], %[[C]]
+// ROWS: "hopper.cluster_barrier"()
+// ROWS: "hopper.tma_load"({{.*}}) {dims = array<i64: 128, 1024>} :
+// ROWS: "hopper.tma_load"({{.*}}) {dims = array<i64: 256, 1024>, multicast = 2 : i32}
+// ROWS: tile.launch = {{{.*}}cluster = 2 : i64{{.*}}tma = [array<i64: 1, 128, 1024, 64, 64>, array<i64: 0, 256, 1024, 32, 64>]}
 // NONE-NOT: {{tile.multicast|multicast=}}
 func.func @linear(%x: tensor<64x1024xf16>, %w: tensor<256x1024xf16>) -> tensor<64x256xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x1024xf16>, tensor<256x1024xf16>) -> tensor<64x256xf16>
