@@ -289,8 +289,9 @@ static const TtPassOption pipelineOptions[] = {
         {"num-stages",
          "steps of the K loop whose loads are in flight at once (0: 2 in registers; in shared "
          "memory the most of 2-4 that fit in 48 KiB; in TMA rings the most of 2-4 that fit (at "
-         "most 3 on a grid filling under 7/8 of the SMs; tiles of 64 rows or more: at least as "
-         "many as hold 144 KiB, up to 8); past one wave 3 where they fit half an "
+         "most 3 on a grid filling under 7/8 of the SMs; on one wave, tiles of 64 rows or more: "
+         "at least floor(96 KiB / slot) + 1, one more for a wgmma in flight on a K walk of 4 "
+         "turns of the ring, up to 8); past one wave 3 where they fit half an "
          "SM's shared memory (two blocks per SM), else at most 3, 4 with wgmma in flight; 1: no "
          "pipelining)",
          0, 0, 8, NULL},
@@ -463,7 +464,7 @@ static const TtPassInfo passes[] = {
      "reads slot i % num-stages after a tile.async_wait; with stage-in=registers the loaded "
      "tiles are carried by the loop. A prologue loads the first steps, masked at the loop's "
      "end. A kernel that --tile's multicast runs in clusters (tile.multicast) reads A's "
-     "box by TMA multicast, each block 1/C of its rows into every block's slot; the "
+     "box, or B's (tile.multicast_operand = 1), by TMA multicast, each block 1/C of its rows into every block's slot; the "
      "refill then comes after the dot, between hopper.cluster_wait and cluster_arrive "
      "(num-stages - 2 steps ahead), so no block overwrites a slot a peer still reads.",
      pipelineOptions, NOPTIONS(pipelineOptions), ttPipelinePassRun, NULL, NULL},

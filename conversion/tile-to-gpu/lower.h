@@ -80,7 +80,7 @@ typedef struct {
   int64_t ringTop;
   bool ringsDead;
   bool wgmma;      /* mma=wgmma: tile.dot on warpgroup MMA where the tile fits (5w) */
-  bool selectLoads; /* masked-loads=1: masked vector loads without a branch (3, 1') */
+  bool selectLoads; /* masked-loads >= 1: masked vector loads without a branch (3, 1') */
   bool oneAddressLoads; /* masked-loads=2: a one-address group as one load (1u) */
   const TtTarget *target; /* the target of option sm (its vector reds, for step 3) */
   bool smemAlign;  /* the buffer holds swizzled wgmma operands: align it to 1024 bytes */

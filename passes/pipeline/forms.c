@@ -166,9 +166,10 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * after an error when `report`. */
 /* On a grid of one program an SM (not past a wave; a grid of static size, `exact`: a
  * symbolic one may be many waves at run time), a tile of ONE_SM_RING_ROWS rows or more
- * keeps at least ONE_SM_INFLIGHT_BYTES loading: floor(ONE_SM_INFLIGHT_BYTES / slot) slots in
+ * keeps up to ONE_SM_INFLIGHT_BYTES loading: floor(ONE_SM_INFLIGHT_BYTES / slot) slots in
  * flight, plus the slots its dots read (one; two where a wgmma stays in flight, step 5,
- * which pipeline.c adds once it knows: plOneSmStages), up to MAX_TMA_STAGES where they fit.
+ * which pipeline.c adds once it knows, on long K walks: plOneSmStages), up to
+ * MAX_TMA_STAGES where they fit.
  * The caps above (3, or 4 from 7/8 of the SMs) were measured on 40-48 KB slots (2-3 of them
  * in flight); smaller slots left the one program an SM too few bytes in flight. H200,
  * against the caps (bench/2026-11-28-h200-m64-cluster.md, runs 6-8): M = 128 f16/bf16 on

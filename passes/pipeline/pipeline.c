@@ -55,7 +55,8 @@
  *     body), and a hopper.wgmma_wait {pending = 0} follows the loop. The loads run S - 2
  *     steps ahead of the wgmma instead of S - 1; for num-stages = 0 on a grid past one
  *     wave S grows by one where the rings still fit, and on one wave where forms.c's bytes
- *     in flight ask for it (plOneSmStages).
+ *     in flight ask for it (plOneSmStages) on a K walk of at least STEADY_ROUNDS turns of
+ *     the ring.
  *  6. multicast (tma form, a kernel --tile gave `tile.multicast` = C: C consecutive
  *     column tiles of a grid of one tile row, or with `tile.multicast_operand` = 1 the C
  *     row tiles of one column, which share B instead): the shared 2-D box (plSharedBox) becomes a
@@ -160,20 +161,20 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
 
 /* The most steps loop takes in any program: its trip count where its bounds are
  * constants, else where its upper bound is min(lb + C, X) (split-K's slice of K, C
- * elements from its program's start) ceil(C / step); INT64_MAX when not known. */
+ * elements from its program's start) ceil(C / step); -1 when not known. */
 static int64_t mostTrips(MlirOperation loop) {
   MlirValue lbv = mlirOperationGetOperand(loop, 0), ubv = mlirOperationGetOperand(loop, 1);
   int64_t lo = ttConstIntValue(lbv), hi = ttConstIntValue(ubv),
           st = ttConstIntValue(mlirOperationGetOperand(loop, 2));
   if (st <= 0)
-    return INT64_MAX;
+    return -1;
   if (lo >= 0 && hi >= lo)
-    return (hi - lo + st - 1) / st;
+    return (hi - lo) / st + ((hi - lo) % st != 0);
   if (!mlirValueIsAOpResult(ubv))
-    return INT64_MAX;
+    return -1;
   MlirOperation min = mlirOpResultGetOwner(ubv);
   if (!ttOpIs(min, "arith.minsi") && !ttOpIs(min, "arith.minui"))
-    return INT64_MAX;
+    return -1;
   for (int i = 0; i < 2; i++) {
     MlirValue a = mlirOperationGetOperand(min, i);
     if (!mlirValueIsAOpResult(a) || !ttOpIs(mlirOpResultGetOwner(a), "arith.addi"))
@@ -182,10 +183,10 @@ static int64_t mostTrips(MlirOperation loop) {
     for (int j = 0; j < 2; j++) {
       int64_t c = ttConstIntValue(mlirOperationGetOperand(add, 1 - j));
       if (mlirValueEqual(mlirOperationGetOperand(add, j), lbv) && c >= 0)
-        return (c + st - 1) / st;
+        return c / st + (c % st != 0);
     }
   }
-  return INT64_MAX;
+  return -1;
 }
 
 /* Steps 1-5 for one loop of kernel (the K loop, or a row kernel's chunk loop). */
@@ -258,12 +259,21 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
       rings.ring[i] = shared;
     nc += !rings.ring[i];
   }
-  /* --tile's multicast (step 6): A's box shared by a cluster of column tiles */
+  /* --tile's multicast (step 6): A's box shared by a cluster of column tiles, or B's
+   * (tile.multicast_operand = 1) by one of row tiles */
   int64_t cluster = tma ? ttOpAttrInt(kernel, "tile.multicast", 1) : 1;
-  int operand = (int)ttOpAttrInt(kernel, "tile.multicast_operand", 0);
+  MlirAttribute which = ttOpAttr(kernel, "tile.multicast_operand");
+  int64_t operand = ttOpAttrInt(kernel, "tile.multicast_operand", -1);
+  if (!mlirAttributeIsNull(which) && operand != 0 && operand != 1) {
+    ttEmitError(kernel, "pipeline: tile.multicast_operand must be the integer 0 (A) or 1 (B)");
+    free(s);
+    return false;
+  }
+  operand = operand < 0 ? 0 : operand;
   bool multicast = false;
   for (int i = 0; i < nl; i++) {
-    bool shares = cluster > 1 && rings.ring[i] && plSharedBox(s->loads[i], views[i], operand);
+    bool shares =
+        cluster > 1 && rings.ring[i] && plSharedBox(s->loads[i], views[i], (int)operand);
     rings.multicast[i] = shares ? cluster : 1;
     multicast |= rings.multicast[i] > 1;
   }
@@ -276,13 +286,17 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   if (inFlight && asked == 0 && stages < 4 && stages < trips && ttLaunchPrograms(fusion) > numSms() &&
       stages * slotBytes > smemTwoBlocks() && (stages + 1) * slotBytes <= smemDynamic())
     stages++;
-  /* on one wave, the same slot comes where forms.c's bytes in flight ask for it
-   * (plOneSmStages) and a program's walk over K is long enough for a steady state, at
-   * least STEADY_ROUNDS turns of the ring: H200, one wave of 64x64x128 tiles on 28-32 K
-   * steps 0.93x-0.98x the time at 5 stages of 4, 24 steps 0.98x; 16 steps (P @ V 12 x
-   * 1000 x 128 x 1000 on 128x128x64) 1.01x-1.02x, 4 steps (split-K's 64 x 1024 x 4096)
-   * 1.04x-1.06x (bench/2026-11-29-h200-m128.md, runs 8-9) */
-  if (inFlight && asked == 0 && mostTrips(loop) >= STEADY_ROUNDS * (stages + 1) &&
+  /* On one wave, the same slot comes where forms.c's bytes in flight ask for it
+   * (plOneSmStages, read = 2) and a program's walk over K is long enough for a steady
+   * state, at least STEADY_ROUNDS turns of the ring: H200, one wave of 64x64x128 tiles on
+   * 28-32 K steps 0.93x-0.98x the time at 5 stages of 4, 24 steps 0.98x; 16 steps (P @ V
+   * 12 x 1000 x 128 x 1000 on 128x128x64) 1.01x-1.02x, 4 steps (split-K's 64 x 1024 x
+   * 4096) 1.04x-1.06x (bench/2026-11-29-h200-m128.md, runs 8-9). The wgmma in flight is
+   * decided at forms.c's count first: where it is not taken there (a ring of two blocks'
+   * shared memory or less, or fewer than 4 stages), that count's slots all load, and the
+   * bytes in flight are already the rule's. */
+  int64_t walk = mostTrips(loop);
+  if (inFlight && asked == 0 && walk >= STEADY_ROUNDS * (stages + 1) &&
       plOneSmStages(loop, ttLaunchPrograms(fusion), ttLaunchProgramsExact(fusion) > 0,
                     slotBytes, 2) > stages &&
       (stages + 1) * slotBytes <= smemDynamic())

@@ -22,6 +22,8 @@
 // as one cluster (programs in column-major order, pid_m = pid mod C), B's box split over
 // them (32 of 64 rows each), A's boxes each block's own.
 // RUN: sed 's/tensor<64x/tensor<128x/g' %s | tt-opt --decompose --fuse --tile='block-m=64 block-n=64 multicast=2' --splitk='split-k=1' --pipeline='num-stages=3 stage-in=tma' | FileCheck %s --check-prefix=ROWS
+// Hand-written tile IR whose tile.multicast_operand is neither 0 nor 1 is refused.
+// RUN: sed 's/tensor<64x/tensor<128x/g' %s | tt-opt --decompose --fuse --tile='block-m=64 block-n=64 multicast=2' --splitk='split-k=1' | sed 's/tile.multicast_operand = 1/tile.multicast_operand = 5/' | not tt-opt --pipeline='stage-in=tma' 2>&1 | FileCheck %s --check-prefix=BADOP
 // Where it cannot apply it is not taken: one row of 2 column tiles (not a multiple of 4),
 // 16-row tiles over 8 blocks (2 rows each: not whole 8-row groups; 4 rows of tiles, not
 // 8), three rows of tiles for a cluster of 2, a dynamic M (its row tiles vary at run time).
@@ -87,6 +89,7 @@
 // ROWS: "hopper.tma_load"({{.*}}) {dims = array<i64: 128, 1024>} :
 // ROWS: "hopper.tma_load"({{.*}}) {dims = array<i64: 256, 1024>, multicast = 2 : i32}
 // ROWS: tile.launch = {{{.*}}cluster = 2 : i64{{.*}}tma = [array<i64: 1, 128, 1024, 64, 64>, array<i64: 0, 256, 1024, 32, 64>]}
+// BADOP: <stdin>:{{[0-9]+}}:{{[0-9]+}}: error: pipeline: tile.multicast_operand must be the integer 0 (A) or 1 (B)
 // NONE-NOT: {{tile.multicast|multicast=}}
 func.func @linear(%x: tensor<64x1024xf16>, %w: tensor<256x1024xf16>) -> tensor<64x256xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<64x1024xf16>, tensor<256x1024xf16>) -> tensor<64x256xf16>
