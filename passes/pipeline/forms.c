@@ -255,8 +255,7 @@ bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
     *stages = 3; /* two blocks per SM */
   int64_t most = waves || few ? 3 : 4, oneSm = plOneSmStages(loop, programs, exact, slot, 1);
   if (oneSm > most)
-    most = oneSm; /* small slots: the bytes in flight */
-  most = most > MAX_TMA_STAGES ? MAX_TMA_STAGES : most;
+    most = oneSm; /* small slots: the bytes in flight (at most MAX_TMA_STAGES) */
   for (int64_t n = most; n >= 2 && *stages == 0; n--) /* one */
     if (n * slot + staged <= smemDynamic() && acc <= smemDynamic())
       *stages = n;

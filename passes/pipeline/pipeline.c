@@ -159,19 +159,22 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
 
 #define STEADY_ROUNDS 4
 
-/* The most steps loop takes in any program: its trip count where its bounds are
- * constants, else where its upper bound is min(lb + C, X) (split-K's slice of K, C
- * elements from its program's start) ceil(C / step); -1 when not known. */
+/* The trip count of loop where its bounds and step are constants, else -1. */
+static int64_t constTrips(MlirOperation loop) {
+  int64_t lo = ttConstIntValue(mlirOperationGetOperand(loop, 0)),
+          hi = ttConstIntValue(mlirOperationGetOperand(loop, 1)),
+          st = ttConstIntValue(mlirOperationGetOperand(loop, 2));
+  return lo >= 0 && hi >= lo && st > 0 ? (hi - lo) / st + ((hi - lo) % st != 0) : -1;
+}
+
+/* The most steps loop takes in any program: constTrips, else where its upper bound is
+ * min(lb + C, X) (split-K's slice of K, C elements from its program's start) ceil(C /
+ * step); -1 when not known. */
 static int64_t mostTrips(MlirOperation loop) {
   MlirValue lbv = mlirOperationGetOperand(loop, 0), ubv = mlirOperationGetOperand(loop, 1);
-  int64_t lo = ttConstIntValue(lbv), hi = ttConstIntValue(ubv),
-          st = ttConstIntValue(mlirOperationGetOperand(loop, 2));
-  if (st <= 0)
-    return -1;
-  if (lo >= 0 && hi >= lo)
-    return (hi - lo) / st + ((hi - lo) % st != 0);
-  if (!mlirValueIsAOpResult(ubv))
-    return -1;
+  int64_t st = ttConstIntValue(mlirOperationGetOperand(loop, 2)), trips = constTrips(loop);
+  if (trips >= 0 || st <= 0 || !mlirValueIsAOpResult(ubv))
+    return trips;
   MlirOperation min = mlirOpResultGetOwner(ubv);
   if (!ttOpIs(min, "arith.minsi") && !ttOpIs(min, "arith.minui"))
     return -1;
@@ -237,11 +240,10 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
    * a second block could use (H200, attention scores
    * 32 x 1024 x 1024 x 128 on 128x128x64, 2 K steps: 2 stages 33.3 us, 3 stages 38.1;
    * bench/2026-11-26-h200-bmm-tune.md). */
-  int64_t lo = ttConstIntValue(mlirOperationGetOperand(loop, 0)),
-          hi = ttConstIntValue(mlirOperationGetOperand(loop, 1)),
-          st = ttConstIntValue(mlirOperationGetOperand(loop, 2));
-  int64_t trips = lo >= 0 && hi >= lo && st > 0 ? (hi - lo) / st + ((hi - lo) % st != 0) : INT64_MAX;
-  if (trips < 2)
+  int64_t trips = constTrips(loop); /* (-1: not known) */
+  if (trips < 0)
+    trips = INT64_MAX;
+  else if (trips < 2)
     trips = 2;
   if (asked == 0 && stages > trips)
     stages = trips;

@@ -336,7 +336,8 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
   if (!f->userBm && !f->userBn && !f->userWarps && f->bT) /* 3 */
     f->spread = PICK(tmaSpread, f);
   if (f->spread) {
-    f->bn = fp8Rows64Fill(f) && f->spread == 64 ? fp8FillColumns64(f) : spreadColumns(f, f->spread);
+    int64_t fill = f->spread == 64 ? fp8FillColumns64(f) : 0; /* (fp8Rows64Fill's row) */
+    f->bn = fill ? fill : spreadColumns(f, f->spread);
     f->bm = f->spread;
     f->gm = (f->m + f->bm - 1) / f->bm;
   }
