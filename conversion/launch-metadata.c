@@ -498,7 +498,7 @@ static MlirOperation gpuFunc(const Meta *m, const char *name) {
 static int64_t blockThreads(const Meta *m, const char *name) {
   MlirOperation f = ttModuleIndexSymbol(&m->mod, name);
   if (!mlirOperationIsNull(f))
-    return 32 * ttOpAttrInt(f, "tile.num_warps", 4);
+    return 32 * (ttOpAttrInt(f, "tile.num_warps", 4) + ttOpAttrInt(f, "tile.producer_warps", 0));
   MlirOperation g = gpuFunc(m, name);
   MlirAttribute bs = mlirOperationIsNull(g) ? mlirAttributeGetNull() : ttOpAttr(g, "known_block_size");
   return mlirAttributeIsNull(bs) ? 0 : mlirDenseI32ArrayGetElement(bs, 0);

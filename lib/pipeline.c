@@ -320,6 +320,15 @@ static const TtPassOption pipelineOptions[] = {
          "top of each step, carried in registers (the registers form, two stages); 0: each "
          "step waits on its own loads (the default until timed on a GPU)",
          0, 0, 1, NULL},
+    [TT_PIPELINE_WARP_SPECIALIZE] =
+        {"warp-specialize",
+         "tma form with every operand in a ring: 1: a producer warp (after the kernel's "
+         "tile.num_warps) issues every step's TMA copies as soon as the consumers free a slot "
+         "(per-slot `empty` mbarriers they arrive on after the wgmma that read it), with no "
+         "block barrier in the K loop; 0: the consumers issue them; -1: 1 where each dot waits "
+         "for its own wgmma (no wgmma in flight: fp8), on 64 x 64 (or narrower) tiles of 4 warps and 4 "
+         "stages or more, without a thread-block cluster, else 0",
+         -1, -1, 1, NULL},
 };
 
 static const TtPassOption pdlOptions[] = {

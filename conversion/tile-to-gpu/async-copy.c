@@ -186,7 +186,9 @@ static bool ringsUsedAfter(MlirOperation op) {
 }
 
 /* Step 6 for the ops that only act (no values). A wait for all groups at the top level
- * of the kernel after which no op touches a ring ends the rings' life: later scratch may
+ * of the kernel (or of a warp-specialised kernel's consumer region: every copy the
+ * producer issued has landed, the consumers waited for each) after which no op touches a
+ * ring ends the rings' life: later scratch may
  * reuse their bytes (the wait's barrier orders every thread's last read before it; a
  * wgmma still reading a TMA slot is waited for before it: --pipeline puts its
  * hopper.wgmma_wait first). */
@@ -200,6 +202,8 @@ bool tgLowerAsyncSync(Lower *l, MlirOperation op) {
   tgBuild(l, "nvvm.cp.async.wait.group", 0, NULL, ttNoType(), 1, &n);
   tgBarrier(l);
   MlirOperation parent = mlirBlockGetParentOperation(mlirOperationGetBlock(op));
+  if (l->consumers) /* a warp-specialised kernel's consumer region: its split's parent */
+    parent = mlirBlockGetParentOperation(mlirOperationGetBlock(parent));
   if (pending == 0 && ttOpIs(parent, "func.func") && !ringsUsedAfter(op))
     l->ringsDead = true;
   return true;

@@ -225,7 +225,18 @@ MlirValue tgScratchSmem(Lower *l, int64_t bytes, int64_t align) {
   return at ? tgGep(l, base, tgConstI32(l, at), mlirIntegerTypeGet(l->ctx, 8)) : base;
 }
 
-void tgBarrier(Lower *l) { tgBuild(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL); }
+/* A barrier of the block's threads; in a warp-specialised kernel's consumer region, of
+ * the T consumer threads only (named barrier 1: the producer warp never reaches it). */
+void tgBarrier(Lower *l) {
+  if (!l->consumers) {
+    tgBuild(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL);
+    return;
+  }
+  MlirNamedAttribute seg = ttNamedAttr(l->ctx, "operandSegmentSizes",
+                                       mlirDenseI32ArrayGet(l->ctx, 3, (const int32_t[]){1, 1, 0}));
+  tgBuild(l, "nvvm.barrier", 2, (MlirValue[]){tgConstI32(l, 1), tgConstI32(l, l->T)}, ttNoType(),
+          1, &seg);
+}
 
 /* The row and column of the first element of thread run r in a flat tile of `cols`
  * columns: e = (r * T + tid) * VEC, row = e / cols, col = e % cols. */
@@ -272,12 +283,13 @@ Lowered *tgReadFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base, int6
   return out;
 }
 
-/* An scf.if on "thread 0 and cond (may be null)"; returns its then-block (ending in its
- * scf.yield), for the ops that only that thread runs. */
+/* An scf.if on "thread 0 (the producer warp's first thread in its region) and cond (may
+ * be null)"; returns its then-block (ending in its scf.yield), for the ops that only that
+ * thread runs. */
 MlirBlock tgThread0(Lower *l, MlirValue cond) {
   MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate",
                                       mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 0));
-  MlirValue is0 = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){l->tid, tgConstI32(l, 0)},
+  MlirValue is0 = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){l->threadId, tgConstI32(l, l->leader)},
                         mlirIntegerTypeGet(l->ctx, 1), 1, &eq);
   if (!mlirValueIsNull(cond))
     is0 = tgBuild(l, "arith.andi", 2, (MlirValue[]){is0, cond}, mlirIntegerTypeGet(l->ctx, 1), 0, NULL);

@@ -14,7 +14,12 @@
  * (.multicast::cluster, mask of all C), which completes on each block's mbarrier: every
  * block still expects the whole tile's bytes. hopper.cluster_barrier is barrier.cluster
  * arrive (relaxed) and wait in every thread.
- * hopper.mbarrier_wait is mbarrier.try_wait.parity in every thread. The
+ * hopper.mbarrier_wait is mbarrier.try_wait.parity in every thread. hopper.mbarrier_arrive
+ * is mbarrier.arrive (release, CTA scope) in every thread where its predicate holds, or with
+ * `multicast` = C in lane j < C of each warp on block j's mbarrier (mapa; CTA scope as
+ * CUTLASS's consumer release: the wgmma that read the slot is done, and no data passes);
+ * mbarrier_alloc's `arrivals` is the count each phase waits for.
+ * hopper.producer_warp (kernel.c) is tid >= T. The
  * buffer of a kernel with TMA rings is dynamic shared memory (its size goes to the launch
  * metadata through `tt.dynamic_shared`), its start rounded up to 1024 bytes. */
 
@@ -41,9 +46,11 @@ bool tgLowerMbarrierAlloc(Lower *l, MlirOperation op) {
   TtBuilder outer = l->b;
   MlirBlock then = tgThread0(l, (MlirValue){NULL});
   l->b = (TtBuilder){then, mlirBlockGetTerminator(then)};
+  int64_t arrivals = ttOpAttrInt(op, "arrivals", 1);
   for (int64_t i = 0; i < count; i++)
-    tgBuild(l, "nvvm.mbarrier.init", 2, (MlirValue[]){barrierAt(l, bars, tgConstI32(l, i)), tgConstI32(l, 1)},
-          ttNoType(), 0, NULL);
+    tgBuild(l, "nvvm.mbarrier.init", 2,
+            (MlirValue[]){barrierAt(l, bars, tgConstI32(l, i)), tgConstI32(l, arrivals)}, ttNoType(),
+            0, NULL);
   tgBuild(l, "nvvm.fence.mbarrier.init", 0, NULL, ttNoType(), 0, NULL);
   l->b = outer;
   tgBarrier(l);
@@ -136,18 +143,55 @@ bool tgLowerClusterBarrierOp(Lower *l, MlirOperation op) {
   return true;
 }
 
+/* The mbarriers, slot and third operand (phase, predicate) of hopper.mbarrier_wait and
+ * mbarrier_arrive, lowered; false (with an error) when one is not. */
+static bool mbarrierOperands(Lower *l, MlirOperation op, Lowered **x) {
+  tgOperands(l, op, 3, x);
+  if (x[0] && x[1] && x[2])
+    return true;
+  char name[64];
+  ttEmitError(op, "convert-tile-to-gpu: an operand of %s is not lowered",
+              ttOpName(op, name, sizeof name));
+  return false;
+}
+
 bool tgLowerMbarrierWait(Lower *l, MlirOperation op) {
-  Lowered *bars = tgLookup(l, mlirOperationGetOperand(op, 0));
-  Lowered *slot = tgLookup(l, mlirOperationGetOperand(op, 1));
-  Lowered *phase = tgLookup(l, mlirOperationGetOperand(op, 2));
-  if (!bars || !slot || !phase) {
-    ttEmitError(op, "convert-tile-to-gpu: an operand of hopper.mbarrier_wait is not lowered");
+  Lowered *x[3]; /* mbarriers, slot, phase */
+  if (!mbarrierOperands(l, op, x))
     return false;
-  }
   tgBuild(l, "nvvm.mbarrier.try_wait.parity", 3,
-        (MlirValue[]){barrierAt(l, bars->parts[0], slot->parts[0]), phase->parts[0],
+        (MlirValue[]){barrierAt(l, x[0]->parts[0], x[1]->parts[0]), x[2]->parts[0],
                       tgConstI32(l, 10000000)},
         ttNoType(), 0, NULL);
+  return true;
+}
+
+bool tgLowerMbarrierArrive(Lower *l, MlirOperation op) {
+  Lowered *x[3]; /* mbarriers, slot, predicate */
+  if (!mbarrierOperands(l, op, x))
+    return false;
+  Lowered *bars = x[0], *slot = x[1], *pred = x[2];
+  int64_t cast = ttOpAttrInt(op, "multicast", 1);
+  MlirType i1 = mlirIntegerTypeGet(l->ctx, 1);
+  MlirValue cond = pred->parts[0], lane = {NULL};
+  if (cast > 1) { /* lane j of each warp: block j's mbarrier */
+    lane = tgArithC(l, "arith.remui", l->tid, 32);
+    MlirNamedAttribute ult = ttNamedAttr(l->ctx, "predicate",
+                                         mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 6));
+    MlirValue in = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){lane, tgConstI32(l, cast)}, i1, 1, &ult);
+    cond = tgBuild(l, "arith.andi", 2, (MlirValue[]){cond, in}, i1, 0, NULL);
+  }
+  MlirOperation ifOp = tgBuildIf(l, cond, ttNoType());
+  tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+  TtBuilder outer = l->b;
+  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+  MlirValue bar = barrierAt(l, bars->parts[0], slot->parts[0]);
+  if (cast > 1)
+    bar = tgBuild(l, "nvvm.mapa", 2, (MlirValue[]){bar, lane},
+                  mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>")), 0, NULL);
+  tgBuild(l, "nvvm.mbarrier.arrive", 1, &bar, ttNoType(), 0, NULL);
+  tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+  l->b = outer;
   return true;
 }
 

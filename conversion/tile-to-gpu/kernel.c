@@ -156,31 +156,65 @@ static bool lowerFor(Lower *l, MlirOperation op) {
   return ok;
 }
 
-/* Step 2 for scf.if without results on a scalar condition (the same in every thread of
- * the block: --splitk's last slice): the same if, its then-block lowered op by op. */
-static bool lowerIf(Lower *l, MlirOperation op) {
-  Lowered *c = tgLookup(l, mlirOperationGetOperand(op, 0));
-  MlirBlock then = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
-  MlirBlock other = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
-  if (!c || mlirOperationGetNumResults(op) != 0 || tgIsTile(mlirOperationGetOperand(op, 0)) ||
-      (!mlirBlockIsNull(other) &&
-       !ttOpIs(mlirBlockGetFirstOperation(other), "scf.yield"))) {
-    ttEmitError(op, "convert-tile-to-gpu: scf.if needs a lowered scalar condition, no "
-                    "results and no else-branch");
-    return false;
-  }
-  MlirOperation ifOp = tgBuildIf(l, c->parts[0], ttNoType());
-  tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+/* The ops of block `from` but its scf.yield, lowered at the end of block `to` (before
+ * the yield made there). */
+static bool lowerRegion(Lower *l, MlirBlock from, MlirBlock to) {
   TtBuilder outer = l->b;
-  l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
+  l->b = ttBuilderAtEnd(to);
   bool ok = true;
-  for (MlirOperation x = mlirBlockGetFirstOperation(then); ok && !mlirOperationIsNull(x);
+  for (MlirOperation x = mlirBlockGetFirstOperation(from); ok && !mlirOperationIsNull(x);
        x = mlirOperationGetNextInBlock(x))
     if (!ttOpIs(x, "scf.yield"))
       ok = lowerOp(l, x);
-  tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
+  tgYield(l, to, (MlirValue){NULL});
   l->b = outer;
   return ok;
+}
+
+/* Step 2 for scf.if without results on a scalar condition (the same in every thread of
+ * the block: --splitk's last slice; or, on hopper.producer_warp, a warp-specialised
+ * kernel's split): the same if, its blocks lowered op by op. In the producer's
+ * then-region block thread T runs the one-thread ops (it issues the TMA copies; the
+ * layout already sees the warp as threads 0-31); the consumers' else-region takes named
+ * barriers of T threads. */
+static bool lowerIf(Lower *l, MlirOperation op) {
+  MlirValue cv = mlirOperationGetOperand(op, 0);
+  Lowered *c = tgLookup(l, cv);
+  MlirBlock then = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirBlock other = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
+  bool split = mlirValueIsAOpResult(cv) && ttOpIs(mlirOpResultGetOwner(cv), "hopper.producer_warp");
+  if (!c || mlirOperationGetNumResults(op) != 0 || tgIsTile(cv) ||
+      (!split && !mlirBlockIsNull(other) && !ttOpIs(mlirBlockGetFirstOperation(other), "scf.yield"))) {
+    ttEmitError(op, "convert-tile-to-gpu: scf.if needs a lowered scalar condition, no "
+                    "results and no else-branch (but on hopper.producer_warp)");
+    return false;
+  }
+  MlirOperation ifOp = tgBuildIf(l, c->parts[0], ttNoType());
+  l->leader = split ? l->T : 0;
+  bool ok = lowerRegion(l, then, tgIfBlock(ifOp, 0));
+  l->leader = 0;
+  l->consumers = split;
+  if (ok && split && !mlirBlockIsNull(other))
+    ok = lowerRegion(l, other, tgIfBlock(ifOp, 1));
+  else
+    tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
+  l->consumers = false;
+  return ok;
+}
+
+/* hopper.producer_warp: tid >= T, in a kernel with tile.producer_warps = 1. */
+static bool lowerProducerWarp(Lower *l, MlirOperation op) {
+  if (l->producerWarps != 1) {
+    ttEmitError(op, "convert-tile-to-gpu: hopper.producer_warp needs its kernel's "
+                    "tile.producer_warps = 1");
+    return false;
+  }
+  MlirNamedAttribute uge = ttNamedAttr(l->ctx, "predicate",
+                                       mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 9));
+  tgDefine(l, mlirOperationGetResult(op, 0))->parts[0] =
+      tgBuild(l, "arith.cmpi", 2, (MlirValue[]){l->threadId, tgConstI32(l, l->T)},
+              mlirIntegerTypeGet(l->ctx, 1), 1, &uge);
+  return true;
 }
 
 /* Step 2 for tensor.expand_shape/collapse_shape (the flat layout is row-major, so the
@@ -289,6 +323,8 @@ static const struct {
     {"hopper.mbarrier_alloc", tgLowerMbarrierAlloc},
     {"hopper.tma_load", tgLowerTmaLoad},
     {"hopper.mbarrier_wait", tgLowerMbarrierWait},
+    {"hopper.mbarrier_arrive", tgLowerMbarrierArrive},
+    {"hopper.producer_warp", lowerProducerWarp},
     {"hopper.griddep_wait", tgLowerGriddep},
     {"hopper.griddep_launch_dependents", tgLowerGriddep},
     {"hopper.cluster_barrier", tgLowerClusterBarrierOp},
@@ -474,8 +510,10 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
     ttEmitError(func, "convert-tile-to-gpu: a tile kernel must have a body of one block");
     return false;
   }
-  if (warps < 1 || warps > 32) {
-    ttEmitError(func, "convert-tile-to-gpu: tile.num_warps = %lld is out of range (1 to 32)",
+  l.producerWarps = ttOpAttrInt(func, "tile.producer_warps", 0);
+  if (warps < 1 || warps + l.producerWarps > 32) {
+    ttEmitError(func, "convert-tile-to-gpu: tile.num_warps = %lld is out of range (1 to 32, "
+                      "with tile.producer_warps)",
                 (long long)warps);
     return false;
   }
@@ -539,7 +577,7 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
   MlirBlock body = mlirBlockCreate(nargs, types, locs);
   mlirRegionAppendOwnedBlock(region, body);
   MlirAttribute symName = ttOpAttr(func, "sym_name");
-  int32_t bs[3] = {(int32_t)l.T, 1, 1};
+  int32_t bs[3] = {(int32_t)(l.T + 32 * l.producerWarps), 1, 1};
   MlirNamedAttribute attrs[6] = {
       ttNamedAttr(ctx, "sym_name", symName),
       ttNamedAttr(ctx, "function_type",
@@ -568,7 +606,15 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
 
   /* Step 2. */
   l.b = ttBuilderAtEnd(body);
-  l.tid = tgGpuIndex(&l, "gpu.thread_id", 0);
+  l.tid = l.threadId = tgGpuIndex(&l, "gpu.thread_id", 0);
+  if (l.producerWarps) { /* the producer warp computes tiles as threads 0-31 do */
+    MlirNamedAttribute uge = ttNamedAttr(ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 9));
+    MlirValue past = tgBuild(&l, "arith.cmpi", 2, (MlirValue[]){l.tid, tgConstI32(&l, l.T)},
+                             mlirIntegerTypeGet(ctx, 1), 1, &uge);
+    l.tid = tgBuild(&l, "arith.select", 3,
+                    (MlirValue[]){past, tgArithC(&l, "arith.subi", l.threadId, l.T), l.threadId},
+                    ttI32(ctx), 0, NULL);
+  }
   /* past the static 48 KiB (rings: with room for the scratch above them) */
   l.dynamic = sc.tma || sc.dotBytes > TT_SMEM_LIMIT || sc.ringBytes + 1024 > TT_SMEM_LIMIT;
   for (intptr_t i = 0; i < nargs; i++) /* thread 0 fetches the tensor maps early */

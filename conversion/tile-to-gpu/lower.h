@@ -67,7 +67,11 @@ typedef struct {
   MlirLocation loc;
   TtBuilder b;
   int64_t T, VEC, REPS; /* REPS: the most any tile of the kernel has */
-  MlirValue tid; /* i32 thread index */
+  MlirValue tid; /* i32 thread index in the layout (a producer warp: tid - T, so that it
+                    computes what threads 0-31 do) */
+  MlirValue threadId; /* i32 thread index in the block */
+  int64_t leader;     /* the block thread that runs tgThread0's ops: 0, or T in a
+                         warp-specialised kernel's producer region */
   MlirOperation gpuModule; /* where the kernel goes (and its shared-memory scratch) */
   TtStrIndex *gpuNames;    /* the sym_names in gpuModule (kept by the pass, O(1) checks) */
   Lowered **vals; /* each allocated alone: pointers stay valid as the table grows */
@@ -90,6 +94,9 @@ typedef struct {
   int nbars;       /* mbarrier groups made so far (each a shared global) */
   int nclusterSlots; /* tile.cluster_reduce ops lowered so far (each a shared slot): the
                         kernel then waits for its cluster before it returns */
+  int64_t producerWarps; /* tile.producer_warps: warps after the T threads (a TMA producer) */
+  bool consumers; /* lowering a warp-specialised kernel's consumer region: block barriers
+                     are named barrier 1 of the T consumer threads */
   bool failed;
 } Lower;
 
@@ -227,6 +234,7 @@ bool tgLowerAsyncSync(Lower *l, MlirOperation op);
 bool tgLowerMbarrierAlloc(Lower *l, MlirOperation op);
 bool tgLowerTmaLoad(Lower *l, MlirOperation op);
 bool tgLowerMbarrierWait(Lower *l, MlirOperation op);
+bool tgLowerMbarrierArrive(Lower *l, MlirOperation op);
 bool tgLowerGriddep(Lower *l, MlirOperation op);
 bool tgLowerClusterBarrierOp(Lower *l, MlirOperation op);
 

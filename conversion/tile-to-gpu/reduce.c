@@ -86,7 +86,7 @@ bool tgLowerReduce(Lower *l, MlirOperation op) {
     MlirValue first = tgBuild(l, "arith.cmpi", 2,
                             (MlirValue[]){lane, ttConstInt(&l->b, l->loc, i32, 0)},
                             mlirIntegerTypeGet(l->ctx, 1), 1, &eq);
-    tgBuild(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL);
+    tgBarrier(l);
     MlirOperation ifOp = tgBuildIf(l, first, ttNoType());
     TtBuilder saved = l->b;
     l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
@@ -94,7 +94,7 @@ bool tgLowerReduce(Lower *l, MlirOperation op) {
     tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
     tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
     l->b = saved;
-    tgBuild(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL);
+    tgBarrier(l);
     for (int64_t w = 0; w < warps; w++) {
       MlirValue p = tgGep(l, base, ttConstInt(&l->b, l->loc, i32, w), t);
       MlirValue y = tgBuild(l, "llvm.load", 1, &p, t, 0, NULL);

@@ -25,7 +25,9 @@ irdl.dialect @hopper {
   }
 
   /// `count` mbarriers in shared memory, each initialized (by thread 0, fenced for the
-  /// async proxy, then a block barrier) to expect one arrival per phase. Category:
+  /// async proxy, then a barrier of every thread of the block) to expect one arrival per
+  /// phase, or `arrivals` (an optional integer, 1 to 1024: a warp-specialised ring's
+  /// `empty` mbarriers, which every consumer thread or warp arrives on). Category:
   /// mbarrier.
   irdl.operation @mbarrier_alloc {
     %b = irdl.base @hopper::@mbarrier
@@ -40,6 +42,31 @@ irdl.dialect @hopper {
     %b = irdl.base @hopper::@mbarrier
     %i = irdl.is i32
     irdl.operands(barriers: %b, slot: %i, bytes: %i)
+  }
+
+  /// When `pred` (an i1), arrive once on mbarrier `slot` (an i32) of `barriers` (a
+  /// release at CTA scope: this thread's reads of the slot are done). Without `multicast`
+  /// every thread arrives (`arrivals` = the consumer threads); with `multicast` = C (2 to
+  /// 8: a thread-block cluster of C blocks along x whose TMA copies share the slot) lane j
+  /// < C of each warp arrives on that mbarrier of block j of the cluster (`arrivals` = C
+  /// times the consumer warps). The consumers of a warp-specialised ring (`--pipeline
+  /// warp-specialize`) free a slot this way. Category: mbarrier.
+  irdl.operation @mbarrier_arrive {
+    %b = irdl.base @hopper::@mbarrier
+    %i = irdl.is i32
+    %p = irdl.is i1
+    irdl.operands(barriers: %b, slot: %i, pred: %p)
+  }
+
+  /// True (an i1) in the producer warp: the warp a kernel with `tile.producer_warps` = 1
+  /// runs after its `tile.num_warps` warps. An `scf.if` on it splits a warp-specialised
+  /// kernel (`--pipeline warp-specialize`): its then-region is the producer's (its tile
+  /// ops see the warp as threads 0-31 of the layout: thread 0 issues the TMA copies), its
+  /// else-region the consumers' (their block barriers count only the consumer threads).
+  /// Category: mbarrier.
+  irdl.operation @producer_warp {
+    %i = irdl.is i1
+    irdl.results(result: %i)
   }
 
   /// Every thread waits until phase `phase` (an i32: 0 or 1, the parity) of mbarrier `slot`

@@ -2,7 +2,9 @@
  * that IRDL (hopper.irdl.mlir) cannot state, checked right after parsing (ttParseModule),
  * before any pass, so that the lowering (conversion/tile-to-gpu/hopper.c) reads only what
  * this file guarantees:
- *   - mbarrier_alloc: count 1 to 64 (each an 8-byte barrier in shared memory);
+ *   - mbarrier_alloc: count 1 to 64 (each an 8-byte barrier in shared memory), an
+ *     optional `arrivals` 1 to 1024;
+ *   - mbarrier_arrive: an optional `multicast` 2 to 8;
  *   - tma_load: the ring a static memref<S x R x C x T, 3> of 1- or 2-byte T (or 1-byte
  *     fp8), R a multiple of 8 and C a multiple of 128 bytes, `dims` = array<i64: D0, D1> with D1 >= 1 and
  *     D0 >= 1 (or -1, a dynamic M), or array<i64: B, D0, D1> (a batched map) all >= 1 with
@@ -81,6 +83,12 @@ static bool visit(MlirOperation op, void *data) {
   if (ttOpIs(op, "hopper.mbarrier_alloc")) {
     if (!inRange(intAttr(op, "count"), 1, 64))
       msg = "'hopper.mbarrier_alloc' needs count, an integer from 1 to 64";
+    else if (!mlirAttributeIsNull(ttOpAttr(op, "arrivals")) &&
+             !inRange(intAttr(op, "arrivals"), 1, 1024))
+      msg = "'hopper.mbarrier_alloc' arrivals must be an integer from 1 to 1024";
+  } else if (ttOpIs(op, "hopper.mbarrier_arrive")) {
+    if (!mlirAttributeIsNull(ttOpAttr(op, "multicast")) && !inRange(intAttr(op, "multicast"), 2, 8))
+      msg = "'hopper.mbarrier_arrive' multicast must be an integer from 2 to 8";
   } else if (ttOpIs(op, "hopper.tma_load")) {
     if (!tmaLoadOk(op))
       msg = "'hopper.tma_load' needs a static memref<S x R x C x T, 3> ring of 1- or 2-byte "

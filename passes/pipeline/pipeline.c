@@ -71,6 +71,21 @@
  *     No default takes it: on an H200 and an H100 it lost or tied at M = 64 (A read from
  *     L2 once a cluster, not once a program, was not what bound those shapes;
  *     bench/2026-11-27-h200-multicast.md).
+ *  7. warp specialisation (tma form, every load in a ring; option warp-specialize, by
+ *     default where forms.c's plWarpSpecialize says: fp8 dots, which wait for their own
+ *     wgmma, on 64 x 64 tiles): no prologue; the kernel gets `tile.producer_warps` = 1 and
+ *     splits on `scf.if hopper.producer_warp` (producerLoop). The producer warp's region
+ *     walks the K loop's range: step i waits until slot i % S is empty (an `empty`
+ *     mbarrier a slot, parity (i / S + 1) % 2: the first round passes at once) and issues
+ *     its boxes. The consumers' region (consumerRegion: the new loop and every op after
+ *     it) waits for slot rd's boxes, runs the dots and arrives on `empty` (releaseSlot):
+ *     on slot rd after the dot, or with a wgmma in flight on slot wr (step i - 1's) after
+ *     the dot's wait (pending 1), from the second step on. No block barrier in the loop:
+ *     a slot is refilled as soon as every consumer thread is done with it, however far
+ *     the others are. With step 6's multicast each warp's lane j arrives on block j's
+ *     `empty` (each producer writes every block's slots), and a cluster barrier follows
+ *     the split. The lowering (convert-tile-to-gpu) runs the producer warp after the
+ *     tile.num_warps warps and gives the consumers' block barriers a named barrier.
  * Row kernels (option row-loads=1): each chunk loop of --tile's staged row form (it reads
  * a staged row's slots) that also loads from global memory (a norm's weight and bias, one
  * latency a step otherwise) takes steps 1-4 in the registers form with S = 2 (stagedRowLoop,
@@ -157,6 +172,92 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
   moveToEnd(body, beforeRefill, refillLast);
 }
 
+/* `x pred y` (arith.cmpi's predicate number: 4 sgt). */
+static MlirValue cmpi(TtBuilder *b, MlirLocation loc, int64_t pred, MlirValue x, MlirValue y) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirNamedAttribute p = ttNamedAttr(ctx, "predicate",
+                                     mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), pred));
+  return ttBuild(b, "arith.cmpi", loc, 2, (MlirValue[]){x, y}, mlirIntegerTypeGet(ctx, 1), 1, &p);
+}
+
+/* Step 7's split, at b: `scf.if %p = hopper.producer_warp` whose then-region is the
+ * producer's loop over the K loop's range: step i waits until slot i % S is empty (phase
+ * parity (i / S + 1) % 2 of its `empty` mbarrier: the first round's waits pass at once, a
+ * fresh mbarrier's preceding phase counting as complete), then copies step i's boxes into
+ * it (the load slice at k). The else-region is left empty (consumerRegion fills it). */
+static MlirOperation producerLoop(TtBuilder *b, MlirLocation loc, const LoadSlice *s,
+                                  MlirOperation loop, const Rings *rings, MlirValue empty,
+                                  int64_t stages) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),
+            step = mlirOperationGetOperand(loop, 2);
+  MlirValue p = ttBuild(b, "hopper.producer_warp", loc, 0, NULL, mlirIntegerTypeGet(ctx, 1), 0, NULL);
+  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
+  MlirBlock then = mlirBlockCreate(0, NULL, NULL), other = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(regions[0], then);
+  mlirRegionAppendOwnedBlock(regions[1], other);
+  MlirOperation ifOp = ttInsert(b, ttOpCreate("scf.if", loc, 1, &p, 0, NULL, 0, NULL, 2, regions));
+  TtBuilder in = ttBuilderAtEnd(then);
+  MlirOperation ploop = ttBuildFor(&in, loc, lb, ub, step, 0, NULL);
+  ttInsert(&in, ttOpCreate("scf.yield", loc, 0, NULL, 0, NULL, 0, NULL, 0, NULL));
+  TtBuilder other_b = ttBuilderAtEnd(other);
+  ttInsert(&other_b, ttOpCreate("scf.yield", loc, 0, NULL, 0, NULL, 0, NULL, 0, NULL));
+  MlirBlock pbody = ttForBody(ploop);
+  TtBuilder pb = ttBuilderAtEnd(pbody);
+  MlirValue k = mlirBlockGetArgument(pbody, 0);
+  MlirValue i = ttBinary(&pb, loc, "arith.divui", ttBinary(&pb, loc, "arith.subi", k, lb), step);
+  MlirValue slot = binConst(&pb, loc, "arith.remui", i, stages);
+  MlirValue parity = binConst(&pb, loc, "arith.remui",
+                              binConst(&pb, loc, "arith.addi", binConst(&pb, loc, "arith.divui", i, stages), 1), 2);
+  ttBuild(&pb, "hopper.mbarrier_wait", loc, 3, (MlirValue[]){empty, slot, parity}, ttNoType(), 0, NULL);
+  MlirValue on = ttConstInt(&pb, loc, mlirIntegerTypeGet(ctx, 1), 1), unused[MAX_LOADS];
+  plCloneSlice(&pb, loc, s, mlirBlockGetArgument(ttForBody(loop), 0), k, on, rings, slot, unused);
+  ttBuild(&pb, "scf.yield", loc, 0, NULL, ttNoType(), 0, NULL);
+  return ifOp;
+}
+
+/* Step 7 in the consumers' loop body (before its yield, not built yet): after each
+ * tile.dot its wgmma's wait (pending 1) where k is given (the wgmma stays in flight: the
+ * slot freed is the one step i - 1 read, from the second step on), then one arrival on
+ * `empty`'s mbarrier `slot` (multicast: every block's of the cluster). */
+static void releaseSlot(TtBuilder *nb, MlirLocation loc, MlirBlock body, MlirValue empty,
+                        MlirValue slot, MlirValue k, MlirValue lb, int64_t cluster) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirValue pred;
+  if (!mlirValueIsNull(k)) {
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op))
+      if (ttOpIs(op, "tile.dot")) {
+        TtBuilder b = {body, mlirOperationGetNextInBlock(op)};
+        wgmmaWait(&b, mlirOperationGetLocation(op), 1);
+      }
+    pred = cmpi(nb, loc, 4, k, lb);
+  } else
+    pred = ttConstInt(nb, loc, mlirIntegerTypeGet(ctx, 1), 1);
+  MlirNamedAttribute cast = ttNamedAttr(ctx, "multicast", ttIntAttr(ctx, cluster, ttI32(ctx)));
+  ttBuild(nb, "hopper.mbarrier_arrive", loc, 3, (MlirValue[]){empty, slot, pred}, ttNoType(),
+          cluster > 1, &cast);
+}
+
+/* Step 7's end: every op of kbody from `first` (the consumers' loop) up to the
+ * terminator moves into split's else-region; with multicast a cluster barrier follows the
+ * split (no block leaves while a peer may still copy into its slots or arrive on its
+ * mbarriers). */
+static void consumerRegion(MlirBlock kbody, MlirOperation split, MlirOperation first,
+                           bool multicast) {
+  MlirBlock other = mlirRegionGetFirstBlock(mlirOperationGetRegion(split, 1));
+  MlirOperation yield = mlirBlockGetTerminator(other), end = mlirBlockGetTerminator(kbody);
+  for (MlirOperation op = first, nx; !mlirOperationEqual(op, end); op = nx) {
+    nx = mlirOperationGetNextInBlock(op);
+    mlirOperationMoveBefore(op, yield);
+  }
+  if (multicast) {
+    TtBuilder b = {kbody, end};
+    ttBuild(&b, "hopper.cluster_barrier", mlirOperationGetLocation(split), 0, NULL, ttNoType(), 0,
+            NULL);
+  }
+}
+
 #define STEADY_ROUNDS 4
 
 /* The trip count of loop where its bounds and step are constants, else -1. */
@@ -194,7 +295,8 @@ static int64_t mostTrips(MlirOperation loop) {
 
 /* Steps 1-5 for one loop of kernel (the K loop, or a row kernel's chunk loop). */
 static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirOperation loop,
-                         int64_t stages, int form, int wgmmaInFlight, bool ivOnly) {
+                         int64_t stages, int form, int wgmmaInFlight, bool ivOnly,
+                         int warpSpecialize) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirContext ctx = mlirOperationGetContext(kernel);
   MlirLocation loc = mlirOperationGetLocation(loop);
@@ -280,8 +382,12 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     multicast |= rings.multicast[i] > 1;
   }
   /* (a dot staging a register operand waits for its wgmma at once: convert-tile-to-gpu 5w) */
-  bool inFlight = tma && !nc && !multicast &&
-                  plInFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
+  bool inFlight = tma && !nc && plInFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
+  /* step 7: a producer warp fills the rings (every load boxed); step 6's multicast keeps
+   * the wgmma in flight only with it */
+  bool ws = tma && !nc &&
+            plWarpSpecialize(kernel, body, warpSpecialize, inFlight && !multicast, stages, multicast);
+  inFlight = inFlight && (!multicast || ws);
   /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
    * fits and a block already fills its SM (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779
    * us against 790-817 on 3) */
@@ -344,6 +450,16 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   }
   if (tma)
     ttLaunchSet(fusion, "tma", mlirArrayAttrGet(ctx, nboxes, boxes));
+  MlirValue empty = {NULL}; /* step 7: a slot's consumers are done with it */
+  int64_t warps = ttOpAttrInt(kernel, "tile.num_warps", 4);
+  if (ws) {
+    MlirNamedAttribute attrs[2] = {
+        ttNamedAttr(ctx, "count", ttIntAttr(ctx, stages, ttI32(ctx))),
+        ttNamedAttr(ctx, "arrivals",
+                    ttIntAttr(ctx, multicast ? cluster * warps : 32 * warps, ttI32(ctx)))};
+    empty = ttBuild(&b, "hopper.mbarrier_alloc", loc, 0, NULL,
+                    mlirTypeParseGet(ctx, ttStrRef("!hopper.mbarrier")), 2, attrs);
+  }
   if (multicast) { /* clusters of C along x; every block's mbarriers ready before any copy */
     ttLaunchSet(fusion, "cluster", ttIntAttr(ctx, cluster, mlirIntegerTypeGet(ctx, 64)));
     ttBuild(&b, "hopper.cluster_barrier", loc, 0, NULL, ttNoType(), 0, NULL);
@@ -351,7 +467,10 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
 
   /* Step 2: the prologue. */
   MlirValue iv = mlirBlockGetArgument(body, 0);
-  for (int64_t j = 0; j + 1 < stages; j++) {
+  MlirOperation split = {NULL}; /* step 7: scf.if on hopper.producer_warp */
+  if (ws)
+    split = producerLoop(&b, loc, s, loop, &rings, empty, stages);
+  for (int64_t j = 0; !ws && j + 1 < stages; j++) {
     MlirValue k, ok;
     stageK(&b, loc, lb, step, j, ub, &k, &ok);
     plCloneSlice(&b, loc, s, iv, k, ok, shared ? &rings : NULL, ttConstInt(&b, loc, ttI32(ctx), j),
@@ -359,7 +478,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     if (shared && !tma)
       ttBuild(&b, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
   }
-  if (multicast) /* (step 6: pairs with step 0's wait) */
+  if (multicast && !ws) /* (step 6: pairs with step 0's wait) */
     ttBuild(&b, "hopper.cluster_arrive", loc, 0, NULL, ttNoType(), 0, NULL);
 
   /* Step 3: the new loop. */
@@ -377,7 +496,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     rd = binConst(&nb, loc, "arith.remui", i, stages);
     wr = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.addi", i, stages - 1), stages);
     if (tma) {
-      if (!inFlight && !multicast) /* every thread is done with slot wr (read at i - 1) */
+      if (!inFlight && !multicast && !ws) /* every thread is done with slot wr (read at i - 1) */
         ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
       phase = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.divui", i, stages), 2);
     } else
@@ -385,13 +504,15 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   }
   /* the refill of slot wr: here, or (wgmma in flight, step 5) after the old body */
   MlirOperation beforeRefill = lastOp(nbody);
-  if (inFlight) /* every warpgroup has waited for its step i - 1 wgmma, which read slot wr */
+  if (inFlight && !ws) /* every warpgroup has waited for its step i - 1 wgmma, which read slot wr */
     ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
-  else if (multicast) /* every block of the cluster is done with slot wr (step 6) */
+  else if (multicast && !ws) /* every block of the cluster is done with slot wr (step 6) */
     ttBuild(&nb, "hopper.cluster_wait", loc, 0, NULL, ttNoType(), 0, NULL);
-  MlirValue k, ok;
-  stageK(&nb, loc, niv, step, stages - 1, ub, &k, &ok);
-  plCloneSlice(&nb, loc, s, iv, k, ok, shared ? &rings : NULL, wr, next);
+  if (!ws) { /* (step 7: the producer's) */
+    MlirValue k, ok;
+    stageK(&nb, loc, niv, step, stages - 1, ub, &k, &ok);
+    plCloneSlice(&nb, loc, s, iv, k, ok, shared ? &rings : NULL, wr, next);
+  }
   MlirOperation refillLast = lastOp(nbody);
   if (shared && !tma)
     ttBuild(&nb, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
@@ -425,9 +546,12 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     }
     op = nextOp;
   }
-  if (inFlight) /* step 5 */
+  if (ws) /* step 7: free the slot the last finished wgmma read */
+    releaseSlot(&nb, loc, nbody, empty, inFlight ? wr : rd, inFlight ? niv : (MlirValue){NULL},
+                lb, multicast ? cluster : 1);
+  else if (inFlight) /* step 5 */
     keepWgmmaInFlight(nbody, beforeRefill, refillLast);
-  if (multicast) { /* step 6: the refill after the dot, then this block is done with rd */
+  if (multicast && !ws) { /* step 6: the refill after the dot, then this block is done with rd */
     moveToEnd(nbody, beforeRefill, refillLast);
     ttBuild(&nb, "hopper.cluster_arrive", loc, 0, NULL, ttNoType(), 0, NULL);
   }
@@ -448,7 +572,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   TtBuilder after = {kbody, mlirOperationGetNextInBlock(nloop)};
   if (inFlight) /* the last step's wgmma, before the barrier below ends the rings' life */
     wgmmaWait(&after, loc, 0);
-  if (multicast) /* the last step's arrive */
+  if (multicast && !ws) /* the last step's arrive */
     ttBuild(&after, "hopper.cluster_wait", loc, 0, NULL, ttNoType(), 0, NULL);
   if (shared) /* (tma: every issued box was waited for; this is the barrier) */
     asyncWait(&after, loc, 0);
@@ -471,6 +595,11 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
       ttDotRecordMmaForm(op, ttOpAttrInt(kernel, "tile.num_warps", 4));
   mlirOperationSetAttributeByName(kernel, ttStrRef("tile.num_stages"),
                                   ttIntAttr(ctx, stages, ttI32(ctx)));
+  if (ws) { /* step 7: the consumers' part, the new loop on, into the else-region */
+    consumerRegion(kbody, split, nloop, multicast);
+    mlirOperationSetAttributeByName(kernel, ttStrRef("tile.producer_warps"),
+                                    ttIntAttr(ctx, 1, ttI32(ctx)));
+  }
   free(inits);
   free(ys);
   free(s);
@@ -505,7 +634,7 @@ static bool stagedRowLoop(MlirOperation loop) {
  * with two stages (each step issues the next step's loads, carried by the loop: their latency
  * overlaps a step's work instead of starting it). */
 static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int64_t stages,
-                           int form, int wgmmaInFlight, bool rowLoads) {
+                           int form, int wgmmaInFlight, bool rowLoads, int warpSpecialize) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   if (!mlirAttributeIsNull(ttOpAttr(kernel, "tile.num_stages")))
     return true;
@@ -515,7 +644,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     for (MlirOperation op = mlirBlockGetFirstOperation(kbody); rowLoads && !mlirOperationIsNull(op);) {
       MlirOperation next = mlirOperationGetNextInBlock(op); /* (the loop is replaced) */
       if (ttOpIs(op, "scf.for") && stagedRowLoop(op) &&
-          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, false))
+          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, false, 0))
         return false;
       op = next;
     }
@@ -529,7 +658,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
       if (rowLoop)
         plResidentWeights(op, programs); /* resident.c: the weights in shared memory */
       if (rowLoop && hasSlice(op, true) &&
-          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true))
+          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true, 0))
         return false;
       op = next;
     }
@@ -540,7 +669,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
                                     ttIntAttr(ctx, 1, ttI32(ctx)));
     return true;
   }
-  return pipelineLoop(index, kernel, loop, stages, form, wgmmaInFlight, false);
+  return pipelineLoop(index, kernel, loop, stages, form, wgmmaInFlight, false, warpSpecialize);
 }
 
 bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
@@ -553,7 +682,7 @@ bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
       TtPassOptions o = ttTunedOptions(op, "pipeline", opts); /* a tuning cache's, where used */
       ok = pipelineKernel(&index, op, o.v[TT_PIPELINE_NUM_STAGES],
                           (int)o.v[TT_PIPELINE_STAGE_IN], (int)o.v[TT_PIPELINE_WGMMA_IN_FLIGHT],
-                          o.v[TT_PIPELINE_ROW_LOADS] == 1);
+                          o.v[TT_PIPELINE_ROW_LOADS] == 1, (int)o.v[TT_PIPELINE_WARP_SPECIALIZE]);
     }
   }
   ttModuleIndexDestroy(&index);

@@ -1,7 +1,8 @@
 /* pipeline.h - the --pipeline pass's files (passes/pipeline/): pipeline.c (the driver:
- * steps 2-6 of its algorithm, in its head), slice.c (step 1's load slice and its clones),
+ * steps 2-7 of its algorithm, in its head), slice.c (step 1's load slice and its clones),
  * forms.c (step 1's choice of where the tiles in flight wait: registers, shared-memory
- * rings or TMA rings, and their stage counts; step 5's wgmma-in-flight test), resident.c
+ * rings or TMA rings, and their stage counts; step 5's wgmma-in-flight test, step 7's
+ * warp-specialisation test), resident.c
  * (a persistent row loop's weights copied to shared memory once). */
 #ifndef TT_PASSES_PIPELINE_H
 #define TT_PASSES_PIPELINE_H
@@ -75,6 +76,9 @@ int64_t plOneSmStages(MlirOperation loop, int64_t programs, bool exact, int64_t 
 bool plWgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, bool report);
 /* Step 5's test: whether the loop's dots leave their wgmma in flight. */
 bool plInFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t stages);
+/* Step 7's test (option want: 1, 0 or -1 auto): whether a producer warp fills the rings. */
+bool plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFlight,
+                      int64_t stages, bool multicast);
 
 /* resident.c */
 /* A persistent row loop's loads of the same elements every row (a norm's weight and

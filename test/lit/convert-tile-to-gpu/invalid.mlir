@@ -368,3 +368,21 @@ func.func @tma_multicast(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile
   "hopper.tma_load"(%d, %r, %i, %b, %o, %p) {dims = array<i64: 16, 64>, multicast = "two"} : (!hopper.tma_desc, memref<2x16x64xf16, 3>, i32, !hopper.mbarrier, tensor<1024xi32>, i1) -> ()
   return
 }
+
+// -----
+
+// hopper.producer_warp names the warp a kernel runs after its tile.num_warps: the kernel
+// must have one (tile.producer_warps = 1).
+func.func @no_producer() attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: hopper.producer_warp needs its kernel's tile.producer_warps = 1}}
+  %p = "hopper.producer_warp"() : () -> i1
+  return
+}
+
+// -----
+
+// 32 warps and a producer warp pass the 1024 threads of a block.
+// expected-error@+1 {{convert-tile-to-gpu: tile.num_warps = 32 is out of range (1 to 32, with tile.producer_warps)}}
+func.func @too_many_warps() attributes {tile.kernel, tile.num_warps = 32 : i32, tile.producer_warps = 1 : i32} {
+  return
+}

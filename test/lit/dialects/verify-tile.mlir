@@ -265,6 +265,30 @@ func.func @cluster() attributes {tile.kernel, tile.num_warps = 1 : i32} {
 
 // -----
 
+func.func @arrivals() attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  // expected-error@+1 {{'hopper.mbarrier_alloc' arrivals must be an integer from 1 to 1024}}
+  %b = "hopper.mbarrier_alloc"() {count = 4 : i32, arrivals = 0 : i32} : () -> !hopper.mbarrier
+  return
+}
+
+// -----
+
+func.func @arrive(%s: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %b = "hopper.mbarrier_alloc"() {count = 4 : i32, arrivals = 128 : i32} : () -> !hopper.mbarrier
+  // expected-error@+1 {{'hopper.mbarrier_arrive' multicast must be an integer from 2 to 8}}
+  "hopper.mbarrier_arrive"(%b, %s, %p) {multicast = 9 : i32} : (!hopper.mbarrier, i32, i1) -> ()
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' needs tile.producer_warps, an integer from 0 to 1}}
+func.func @producers() attributes {tile.kernel, tile.num_warps = 4 : i32, tile.producer_warps = 2 : i32} {
+  return
+}
+
+// -----
+
 // A batched tma entry [input, batch, D0, D1, box rows, box columns]: every size at least
 // 1 (a dynamic D0, -1, only without a batch).
 func.func @k(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %n: i32, %d: !hopper.tma_desc) attributes {tile.kernel, tile.num_warps = 1 : i32} {
