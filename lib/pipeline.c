@@ -294,7 +294,7 @@ static const TtPassOption pipelineOptions[] = {
          "turns of the ring, up to 8); past one wave 3 where they fit half an "
          "SM's shared memory (two blocks per SM), else at most 3, 4 with wgmma in flight; 1: no "
          "pipelining)",
-         0, 0, 8, NULL},
+         0, 0, 16, NULL},
     [TT_PIPELINE_STAGE_IN] =
         {"stage-in",
          "where the tiles in flight wait: registers (carried by the loop; the default, faster on "
