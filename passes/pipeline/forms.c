@@ -349,9 +349,9 @@ static bool clusterReduceOp(MlirOperation op, void *found) {
  * the loop waits for its own wgmma (no wgmma in flight: without a producer, a slot's
  * refill waits for the whole step's dot and a block barrier), on 64 x 64 (or narrower)
  * dot tiles in one warpgroup (tile.num_warps 4), on 4 stages or more, in a kernel of no
- * thread-block cluster (no multicast, no split-K summed in a cluster:
- * tile.cluster_reduce). H200, cold (bench/2026-11-29-h200-ws.md): run 3 (medians of 3
- * rounds), the 19 cases of the cold benchmark sets it changed: fp8 at M = 80-128 on one
+ * thread-block cluster (no multicast, no split-K summed in a cluster: tile.cluster_reduce,
+ * whose cluster barriers every thread of the block takes, never has a producer). H200,
+ * cold (bench/2026-11-29-h200-ws.md): run 3 (medians of 3 rounds), the 19 cases of the cold benchmark sets it changed: fp8 at M = 80-128 on one
  * wave of 64x64x256 tiles, 4 stages (3584^2, 4096^2, 6144 x 4096; 1024 x 4096 split 4
  * ways) 0.83x-1.00x the time (128 x 4096^2 9.6 -> 8.5 us), M = 64 on 6144 x 4096 and
  * 1024 x 8192 (split 8) 0.96x, 0.90x. Not taken where they lost or tied (runs 1-3):
@@ -361,13 +361,11 @@ static bool clusterReduceOp(MlirOperation op, void *found) {
  * at 14336 x 4096 1.01x-1.04x), and f16/bf16 with their wgmma in flight (0.95x-1.10x). */
 bool plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFlight,
                       int64_t stages, bool multicast) {
-  if (want >= 0)
-    return want == 1;
-  if (inFlight || multicast || stages < 4 || ttOpAttrInt(kernel, "tile.num_warps", 4) != 4)
-    return false;
-  bool cluster = false;
+  bool cluster = false; /* (its cluster barriers wait for every thread: never a producer) */
   ttWalk(kernel, clusterReduceOp, &cluster);
-  if (cluster)
+  if (want >= 0 || cluster)
+    return want == 1 && !cluster;
+  if (inFlight || multicast || stages < 4 || ttOpAttrInt(kernel, "tile.num_warps", 4) != 4)
     return false;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {

@@ -160,3 +160,22 @@ func.func @fp8_112(%x: tensor<64x4096xf8E4M3FN>, %w: tensor<14336x4096xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<64x4096xf8E4M3FN>, tensor<4096x14336xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<64x14336xbf16>
   return %y : tensor<64x14336xbf16>
 }
+
+// -----
+
+// fp8 64 x 1024 x 4096 sums its 4 K slices in a cluster (tile.cluster_reduce, whose
+// cluster barriers every thread takes): no producer, even when asked for.
+// ON-LABEL: func.func @fused_0_kernel
+// ON-NOT: producer
+// ON: "tile.cluster_reduce"
+// ON-NOT: producer
+// ON: return
+// CHECK-LABEL: func.func @fp8_cluster(
+// OFF-LABEL: func.func @fp8_cluster(
+// ON-LABEL: func.func @fp8_cluster(
+// MC-LABEL: func.func @fp8_cluster(
+func.func @fp8_cluster(%x: tensor<64x4096xf8E4M3FN>, %w: tensor<1024x4096xf8E4M3FN> {tt.invariant}, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<64x1024xbf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<1024x4096xf8E4M3FN>) -> tensor<4096x1024xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<64x4096xf8E4M3FN>, tensor<4096x1024xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<64x1024xbf16>
+  return %y : tensor<64x1024xbf16>
+}
