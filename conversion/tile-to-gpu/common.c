@@ -226,16 +226,23 @@ MlirValue tgScratchSmem(Lower *l, int64_t bytes, int64_t align) {
 }
 
 /* A barrier of the block's threads; in a warp-specialised kernel's consumer region, of
- * the T consumer threads only (named barrier 1: the producer warp never reaches it). */
+ * the T consumer threads only (named barrier 1: the producer warp never reaches it), as
+ * the intrinsic llvm.nvvm.barrier.cta.sync.aligned.count(1, T) (`bar.sync 1, T`): MLIR 22's
+ * nvvm.barrier with a thread count prints a form whose trailing location its parser
+ * takes for the reduction attribute, so tt-opt could not read its own output. */
 void tgBarrier(Lower *l) {
   if (!l->consumers) {
     tgBuild(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL);
     return;
   }
-  MlirNamedAttribute seg = ttNamedAttr(l->ctx, "operandSegmentSizes",
-                                       mlirDenseI32ArrayGet(l->ctx, 3, (const int32_t[]){1, 1, 0}));
-  tgBuild(l, "nvvm.barrier", 2, (MlirValue[]){tgConstI32(l, 1), tgConstI32(l, l->T)}, ttNoType(),
-          1, &seg);
+  MlirNamedAttribute attrs[3] = {
+      ttNamedAttr(l->ctx, "intrin", ttStrAttr(l->ctx, "llvm.nvvm.barrier.cta.sync.aligned.count")),
+      ttNamedAttr(l->ctx, "op_bundle_sizes", mlirDenseI32ArrayGet(l->ctx, 0, NULL)),
+      ttNamedAttr(l->ctx, "operandSegmentSizes",
+                  mlirDenseI32ArrayGet(l->ctx, 2, (const int32_t[]){2, 0})),
+  };
+  tgBuild(l, "llvm.call_intrinsic", 2, (MlirValue[]){tgConstI32(l, 1), tgConstI32(l, l->T)},
+          ttNoType(), 3, attrs);
 }
 
 /* The row and column of the first element of thread run r in a flat tile of `cols`

@@ -213,6 +213,7 @@ static MlirOperation producerLoop(TtBuilder *b, MlirLocation loc, const LoadSlic
   MlirValue on = ttConstInt(&pb, loc, mlirIntegerTypeGet(ctx, 1), 1), unused[MAX_LOADS];
   plCloneSlice(&pb, loc, s, mlirBlockGetArgument(ttForBody(loop), 0), k, on, rings, slot, unused);
   ttBuild(&pb, "scf.yield", loc, 0, NULL, ttNoType(), 0, NULL);
+  ttEraseDead(pbody); /* the clones' masks and fill values: TMA boxes read zeros past edges */
   return ifOp;
 }
 

@@ -59,7 +59,7 @@
 // GPU: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // GPU: } else {
 // GPU: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
-// GPU: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
+// GPU: llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.count"(%c1_i32, %c128_i32{{.*}}) : (i32, i32) -> ()
 // CHECK-LABEL: func.func @fp8(
 // OFF-LABEL: func.func @fp8(
 // ON-LABEL: func.func @fp8(
