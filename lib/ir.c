@@ -242,6 +242,12 @@ bool ttTransposedView(MlirValue v) {
 MlirOperation ttDotLoop(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
+    MlirValue c = ttOpIs(op, "scf.if") ? mlirOperationGetOperand(op, 0) : (MlirValue){NULL};
+    if (!mlirValueIsNull(c) && mlirValueIsAOpResult(c) &&
+        ttOpIs(mlirOpResultGetOwner(c), "hopper.producer_warp")) { /* the consumers' region */
+      MlirBlock other = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
+      return mlirBlockIsNull(other) ? (MlirOperation){NULL} : ttDotLoop(other);
+    }
     if (!ttOpIs(op, "scf.for"))
       continue;
     for (MlirOperation x = mlirBlockGetFirstOperation(ttForBody(op)); !mlirOperationIsNull(x);

@@ -172,8 +172,9 @@ MlirValue ttKernelInsertArg(MlirOperation kernel, intptr_t pos, MlirType type);
 /* Erases the ops of block `body` whose results nobody uses (ops without results, scf.for
  * loops and terminators stay: they have effects), last first, until none is left. */
 void ttEraseDead(MlirBlock body);
-/* The K loop of a dot kernel's body: its first top-level scf.for holding a tile.dot (a null
- * op when there is none). */
+/* The K loop of a dot kernel's body: its first top-level scf.for holding a tile.dot, or in
+ * a warp-specialised kernel (--pipeline) the consumers' (the else-region of the scf.if on
+ * hopper.producer_warp); a null op when there is none. */
 MlirOperation ttDotLoop(MlirBlock body);
 /* True when v is a transposed view: an odd number of tile.trans ops lead to it (a dot's B
  * read K-major from an [N, K] tile). */

@@ -241,9 +241,9 @@ static void pdlKernel(const PdlIndex *x, MlirOperation kernel, int trigger, int6
   if (trigger == TRIGGER_START) {
     MlirOperation first = mlirBlockGetFirstOperation(kbody);
     build0(kbody, first, "hopper.griddep_launch_dependents", mlirOperationGetLocation(first));
-  } else if (trigger == TRIGGER_AFTER_LOOP)
-    build0(kbody, mlirOperationGetNextInBlock(loop), "hopper.griddep_launch_dependents",
-           mlirOperationGetLocation(loop));
+  } else if (trigger == TRIGGER_AFTER_LOOP) /* (a warp-specialised kernel's: its consumers') */
+    build0(mlirOperationGetBlock(loop), mlirOperationGetNextInBlock(loop),
+           "hopper.griddep_launch_dependents", mlirOperationGetLocation(loop));
 }
 
 /* Step 0 for a fused function whose launch zeroes its result first (zero_result: split-K

@@ -10,6 +10,7 @@
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto warp-specialize=0' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto warp-specialize=1' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=ON
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile=multicast=2 --splitk --pipeline='stage-in=auto warp-specialize=1' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=MC
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto' --pdl --mlir-print-debuginfo=false | FileCheck %s --check-prefix=PDL
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto warp-specialize=1' --mlir-print-debuginfo=false | tt-opt --split-input-file --convert-tile-to-gpu=mma=wgmma | FileCheck %s --check-prefix=GPU
 
 // fp8 128 x 3584 x 3584: one wave of 64 x 64 x 256 tiles, 4 stages, no wgmma in flight.
@@ -178,4 +179,28 @@ func.func @fp8_cluster(%x: tensor<64x4096xf8E4M3FN>, %w: tensor<1024x4096xf8E4M3
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<1024x4096xf8E4M3FN>) -> tensor<4096x1024xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<64x4096xf8E4M3FN>, tensor<4096x1024xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<64x1024xbf16>
   return %y : tensor<64x1024xbf16>
+}
+
+// -----
+
+// --pdl on a warp-specialised kernel: every thread waits for the previous grid before the
+// split; after the K loop (trigger after-loop: 96 programs, under 7/8 of the SMs) the
+// consumers let the next grid start.
+// PDL-LABEL: func.func @fused_0_kernel
+// PDL-SAME: tile.pdl = "after-loop"
+// PDL: "hopper.griddep_wait"()
+// PDL-NEXT: "hopper.producer_warp"
+// PDL: } else {
+// PDL: scf.yield
+// PDL-NEXT: }
+// PDL-NEXT: "hopper.griddep_launch_dependents"()
+// PDL-LABEL: func.func @fp8_pdl(
+// CHECK-LABEL: func.func @fp8_pdl(
+// OFF-LABEL: func.func @fp8_pdl(
+// ON-LABEL: func.func @fp8_pdl(
+// MC-LABEL: func.func @fp8_pdl(
+func.func @fp8_pdl(%x: tensor<64x4096xf8E4M3FN>, %w: tensor<6144x4096xf8E4M3FN> {tt.invariant}, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<64x6144xbf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<6144x4096xf8E4M3FN>) -> tensor<4096x6144xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<64x4096xf8E4M3FN>, tensor<4096x6144xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<64x6144xbf16>
+  return %y : tensor<64x6144xbf16>
 }
