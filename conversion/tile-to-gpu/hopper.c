@@ -133,9 +133,16 @@ bool tgLowerTmaLoad(Lower *l, MlirOperation op) {
  * them: with multicast rings each K step then took a whole memory latency, H200,
  * bench/2026-11-27-h200-multicast.md); the rings need only the execution order - a
  * block's reads of a slot are done (wgmma waited, or ld.shared values used) before it
- * arrives, and mbarrier inits are fenced for the cluster (fence.mbarrier_init). */
+ * arrives, and mbarrier inits are fenced for the cluster (fence.mbarrier_init). A
+ * cluster_barrier after remote mbarrier arrivals (a warp-specialised multicast ring's last
+ * one, before the blocks exit) is a release arrive and acquire wait instead: no block may
+ * leave while an arrival on its shared memory is still on its way. */
 bool tgLowerClusterBarrierOp(Lower *l, MlirOperation op) {
   MlirNamedAttribute aligned = ttNamedAttr(l->ctx, "aligned", mlirUnitAttrGet(l->ctx));
+  if (ttOpIs(op, "hopper.cluster_barrier") && l->remoteArrives) { /* see above */
+    tgClusterBarrier(l);
+    return true;
+  }
   if (!ttOpIs(op, "hopper.cluster_wait"))
     tgBuild(l, "nvvm.cluster.arrive.relaxed", 0, NULL, ttNoType(), 1, &aligned);
   if (!ttOpIs(op, "hopper.cluster_arrive"))
@@ -186,6 +193,7 @@ bool tgLowerMbarrierArrive(Lower *l, MlirOperation op) {
   TtBuilder outer = l->b;
   l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
   MlirValue bar = barrierAt(l, bars->parts[0], slot->parts[0]);
+  l->remoteArrives = l->remoteArrives || cast > 1;
   if (cast > 1)
     bar = tgBuild(l, "nvvm.mapa", 2, (MlirValue[]){bar, lane},
                   mlirTypeParseGet(l->ctx, ttStrRef("!llvm.ptr<7>")), 0, NULL);

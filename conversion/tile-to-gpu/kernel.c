@@ -42,7 +42,7 @@
  * and, for a kernel with tile.local_alloc buffers (ringBytes of them), within what the
  * SM's shared memory holds (more would only cost registers). */
 static int64_t ctasPerSm(const Lower *l, int64_t ringBytes, int64_t asked) {
-  int64_t n = MAX_THREADS_PER_SM / (l->T * l->REPS);
+  int64_t n = MAX_THREADS_PER_SM / ((l->T + 32 * l->producerWarps) * l->REPS);
   n = n > asked ? n : asked;
   int64_t bySmem = ringBytes ? ttTargetBlocksBySmem(l->target, ringBytes) : 32;
   n = n < bySmem ? n : bySmem;
@@ -156,6 +156,47 @@ static bool lowerFor(Lower *l, MlirOperation op) {
   return ok;
 }
 
+/* What a warp-specialised kernel's producer region may hold: index and offset math, its
+ * loops, mbarrier waits and arrivals and TMA copies - nothing that takes a barrier of the
+ * block (a dot, a reduction, tile.barrier, async waits, mbarrier inits, cluster
+ * barriers), which only the producer warp would reach. */
+static bool producerOpOk(MlirOperation op, void *bad) {
+  static const char *const allowed[] = {
+      "scf.for", "scf.yield", "tile.splat", "tile.range", "tile.program_id",
+      "tile.num_programs", "tensor.expand_shape", "tensor.collapse_shape",
+      "hopper.mbarrier_wait", "hopper.mbarrier_arrive", "hopper.tma_load"};
+  bool ok = ttOpHasPrefix(op, "arith.") || ttOpHasPrefix(op, "math.");
+  for (size_t i = 0; i < sizeof allowed / sizeof allowed[0] && !ok; i++)
+    ok = ttOpIs(op, allowed[i]);
+  if (!ok)
+    *(MlirOperation *)bad = op;
+  return ok;
+}
+
+/* Step 2's check of an scf.if on hopper.producer_warp: a top-level op of the kernel whose
+ * then-region holds only producerOpOk's ops. */
+static bool producerRegionOk(Lower *l, MlirOperation ifOp, MlirBlock then) {
+  (void)l;
+  if (!ttOpIs(mlirBlockGetParentOperation(mlirOperationGetBlock(ifOp)), "func.func")) {
+    ttEmitError(ifOp, "convert-tile-to-gpu: the scf.if on hopper.producer_warp must be a "
+                      "top-level op of its kernel");
+    return false;
+  }
+  MlirOperation bad = {NULL};
+  for (MlirOperation x = mlirBlockGetFirstOperation(then); !mlirOperationIsNull(x) &&
+                                                           mlirOperationIsNull(bad);
+       x = mlirOperationGetNextInBlock(x))
+    ttWalk(x, producerOpOk, &bad);
+  if (!mlirOperationIsNull(bad)) {
+    char name[64];
+    ttEmitError(bad, "convert-tile-to-gpu: '%s' cannot run in the producer warp's region "
+                     "(index math, loops, mbarrier waits and arrivals and TMA copies only)",
+                ttOpName(bad, name, sizeof name));
+    return false;
+  }
+  return true;
+}
+
 /* The ops of block `from` but its scf.yield, lowered at the end of block `to` (before
  * the yield made there). */
 static bool lowerRegion(Lower *l, MlirBlock from, MlirBlock to) {
@@ -189,16 +230,21 @@ static bool lowerIf(Lower *l, MlirOperation op) {
                     "results and no else-branch (but on hopper.producer_warp)");
     return false;
   }
+  if (split && !producerRegionOk(l, op, then))
+    return false;
   MlirOperation ifOp = tgBuildIf(l, c->parts[0], ttNoType());
-  l->leader = split ? l->T : 0;
+  int64_t leader = l->leader; /* (an if inside either region keeps its region's) */
+  bool consumers = l->consumers;
+  if (split)
+    l->leader = l->T;
   bool ok = lowerRegion(l, then, tgIfBlock(ifOp, 0));
-  l->leader = 0;
-  l->consumers = split;
+  l->leader = leader;
+  l->consumers = consumers || split;
   if (ok && split && !mlirBlockIsNull(other))
     ok = lowerRegion(l, other, tgIfBlock(ifOp, 1));
   else
     tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
-  l->consumers = false;
+  l->consumers = consumers;
   return ok;
 }
 
@@ -209,6 +255,13 @@ static bool lowerProducerWarp(Lower *l, MlirOperation op) {
                     "tile.producer_warps = 1");
     return false;
   }
+  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0)); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!ttOpIs(mlirOpOperandGetOwner(u), "scf.if")) {
+      ttEmitError(op, "convert-tile-to-gpu: hopper.producer_warp may only be the condition "
+                      "of an scf.if (the kernel's split)");
+      return false;
+    }
   MlirNamedAttribute uge = ttNamedAttr(l->ctx, "predicate",
                                        mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 9));
   tgDefine(l, mlirOperationGetResult(op, 0))->parts[0] =
@@ -515,6 +568,20 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
     ttEmitError(func, "convert-tile-to-gpu: tile.num_warps = %lld is out of range (1 to 32, "
                       "with tile.producer_warps)",
                 (long long)warps);
+    return false;
+  }
+  int splits = 0; /* top-level scf.if ops on hopper.producer_warp */
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(fr));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirValue c = ttOpIs(op, "scf.if") ? mlirOperationGetOperand(op, 0) : (MlirValue){NULL};
+    splits += !mlirValueIsNull(c) && mlirValueIsAOpResult(c) &&
+              ttOpIs(mlirOpResultGetOwner(c), "hopper.producer_warp");
+  }
+  if ((l.producerWarps != 0) != (splits == 1) || splits > 1) {
+    ttEmitError(func, "convert-tile-to-gpu: a kernel with tile.producer_warps = 1 splits once "
+                      "on hopper.producer_warp (a top-level scf.if), and only such a kernel "
+                      "(it has %d such splits)",
+                splits);
     return false;
   }
   Scan sc;

@@ -97,6 +97,8 @@ typedef struct {
   int64_t producerWarps; /* tile.producer_warps: warps after the T threads (a TMA producer) */
   bool consumers; /* lowering a warp-specialised kernel's consumer region: block barriers
                      are named barrier 1 of the T consumer threads */
+  bool remoteArrives; /* a hopper.mbarrier_arrive on peers' mbarriers was lowered: a later
+                         hopper.cluster_barrier releases them (not relaxed) */
   bool failed;
 } Lower;
 

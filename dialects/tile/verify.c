@@ -505,6 +505,24 @@ static void kernelTakes(Verify *v, MlirOperation fn, MlirOperation k, intptr_t n
          name, (long)nptr, workspace ? ", workspace" : "", (long)nint, (long)ntma);
 }
 
+/* The cluster size kernel k's ops assume (tile.cluster_reduce's size, a multicast
+ * hopper.tma_load's or hopper.mbarrier_arrive's `multicast`): data[0] the first found,
+ * data[1] true when another disagrees. */
+static bool clusterUse(MlirOperation op, void *data) {
+  int64_t *c = data, n = 0;
+  MlirAttribute a = ttOpIs(op, "tile.cluster_reduce") ? ttOpAttr(op, "size")
+                    : ttOpIs(op, "hopper.tma_load") || ttOpIs(op, "hopper.mbarrier_arrive")
+                        ? ttOpAttr(op, "multicast")
+                        : mlirAttributeGetNull();
+  if (!mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a))
+    n = mlirIntegerAttrGetValueInt(a);
+  if (n > 1) {
+    c[1] |= c[0] && c[0] != n;
+    c[0] = c[0] ? c[0] : n;
+  }
+  return true;
+}
+
 static const char *const kLaunchKeys[] = {"kernel",     "grid", "args",       "zero_result",
                                           "zero_kernel", "reduce", "workspace", "when",
                                           "when_range", "tma",   "cluster",    "counters",
@@ -556,6 +574,17 @@ static void launchOf(Verify *v, MlirOperation fn, MlirAttribute l) {
        mlirIntegerAttrGetValueInt(cluster) > 8))
     FAIL(fn, "tile.launch: cluster must be an integer from 2 to 8 (blocks of a thread-block "
              "cluster along x)");
+  int64_t uses[2] = {0, 0}; /* what the kernel's ops share over a cluster */
+  if (!mlirOperationIsNull(k) && ttOpIs(k, "func.func"))
+    ttWalk(k, clusterUse, uses);
+  int64_t launched = !mlirAttributeIsNull(cluster) && mlirAttributeIsAInteger(cluster)
+                         ? mlirIntegerAttrGetValueInt(cluster)
+                         : 1;
+  if (uses[1] || (uses[0] && uses[0] != launched))
+    FAIL(fn, "tile.launch: cluster must be the cluster size its kernel's ops share data over "
+             "(tile.cluster_reduce's size, a hopper.tma_load's or mbarrier_arrive's "
+             "multicast: %lld; the launch has %lld)",
+         (long long)uses[0], (long long)launched);
   MlirAttribute zk = mlirDictionaryAttrGetElementByName(l, ttStrRef("zero_kernel"));
   if (!mlirAttributeIsNull(zk)) { /* --pdl's: a kernel (!tile.ptr<T>, i32) of the result's T */
     MlirOperation z = kernelNamed(v, zk);

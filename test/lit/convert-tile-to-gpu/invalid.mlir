@@ -386,3 +386,38 @@ func.func @no_producer() attributes {tile.kernel, tile.num_warps = 4 : i32} {
 func.func @too_many_warps() attributes {tile.kernel, tile.num_warps = 32 : i32, tile.producer_warps = 1 : i32} {
   return
 }
+
+// -----
+
+// tile.producer_warps = 1 goes with exactly one split on hopper.producer_warp: without it
+// the extra warp would run the whole kernel as a copy of warp 0.
+// expected-error@+1 {{convert-tile-to-gpu: a kernel with tile.producer_warps = 1 splits once on hopper.producer_warp (a top-level scf.if), and only such a kernel (it has 0 such splits)}}
+func.func @no_split() attributes {tile.kernel, tile.num_warps = 4 : i32, tile.producer_warps = 1 : i32} {
+  return
+}
+
+// -----
+
+// The producer warp's region takes no barrier of the block: only it would reach one.
+func.func @producer_barrier() attributes {tile.kernel, tile.num_warps = 4 : i32, tile.producer_warps = 1 : i32} {
+  %p = "hopper.producer_warp"() : () -> i1
+  scf.if %p {
+    // expected-error@+1 {{convert-tile-to-gpu: 'tile.barrier' cannot run in the producer warp's region (index math, loops, mbarrier waits and arrivals and TMA copies only)}}
+    "tile.barrier"() : () -> ()
+  } else {
+  }
+  return
+}
+
+// -----
+
+// hopper.producer_warp is only the split's condition.
+func.func @producer_value(%a: i32) attributes {tile.kernel, tile.num_warps = 4 : i32, tile.producer_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: hopper.producer_warp may only be the condition of an scf.if (the kernel's split)}}
+  %p = "hopper.producer_warp"() : () -> i1
+  %s = arith.select %p, %a, %a : i32
+  scf.if %p {
+  } else {
+  }
+  return
+}

@@ -282,6 +282,20 @@ func.func @arrive(%s: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 4 :
 
 // -----
 
+// A kernel whose ops share data over a cluster of 2 (a multicast arrival) launched without
+// one.
+func.func @mc_kernel(%s: i32, %p: i1) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %b = "hopper.mbarrier_alloc"() {count = 4 : i32, arrivals = 8 : i32} : () -> !hopper.mbarrier
+  "hopper.mbarrier_arrive"(%b, %s, %p) {multicast = 2 : i32} : (!hopper.mbarrier, i32, i1) -> ()
+  return
+}
+// expected-error@+1 {{tile.launch: cluster must be the cluster size its kernel's ops share data over (tile.cluster_reduce's size, a hopper.tma_load's or mbarrier_arrive's multicast: 2; the launch has 1)}}
+func.func private @mc_launch(%x: tensor<8xf32>) -> tensor<8xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["1", "1"], grid = ["1", "1", "1"], kernel = @mc_kernel}} {
+  return %x : tensor<8xf32>
+}
+
+// -----
+
 // expected-error@+1 {{'func.func' needs tile.producer_warps, an integer from 0 to 1}}
 func.func @producers() attributes {tile.kernel, tile.num_warps = 4 : i32, tile.producer_warps = 2 : i32} {
   return
