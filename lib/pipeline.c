@@ -326,8 +326,8 @@ static const TtPassOption pipelineOptions[] = {
          "tile.num_warps) issues every step's TMA copies as soon as the consumers free a slot "
          "(per-slot `empty` mbarriers they arrive on after the wgmma that read it), with no "
          "block barrier in the K loop; 0: the consumers issue them; -1: 1 where each dot waits "
-         "for its own wgmma (no wgmma in flight: fp8), on 64 x 64 (or narrower) tiles of 4 warps "
-         "and 4 stages or more, without a thread-block cluster, else 0 (never in a kernel that "
+         "for its own wgmma (no wgmma in flight: fp8), on 64-row tiles of at most 96 columns on 4 "
+         "warps and 4 stages or more, without a thread-block cluster, else 0 (never in a kernel that "
          "sums split-K in a cluster)",
          -1, -1, 1, NULL},
 };

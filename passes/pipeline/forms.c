@@ -347,18 +347,24 @@ static bool clusterReduceOp(MlirOperation op, void *found) {
 
 /* Step 7's choice: option `want` 1 or 0, or -1 (auto): a producer warp where each dot of
  * the loop waits for its own wgmma (no wgmma in flight: without a producer, a slot's
- * refill waits for the whole step's dot and a block barrier), on 64 x 64 (or narrower)
- * dot tiles in one warpgroup (tile.num_warps 4), on 4 stages or more, in a kernel of no
+ * refill waits for the whole step's dot and a block barrier), on 64-row dot tiles of at
+ * most MAX_PRODUCER_COLUMNS (96) columns in one warpgroup (tile.num_warps 4), on 4 stages
+ * or more, in a kernel of no
  * thread-block cluster (no multicast, no split-K summed in a cluster: tile.cluster_reduce,
  * whose cluster barriers every thread of the block takes, never has a producer). H200,
  * cold (bench/2026-11-29-h200-ws.md): run 3 (medians of 3 rounds), the 19 cases of the cold benchmark sets it changed: fp8 at M = 80-128 on one
  * wave of 64x64x256 tiles, 4 stages (3584^2, 4096^2, 6144 x 4096; 1024 x 4096 split 4
- * ways) 0.83x-1.00x the time (128 x 4096^2 9.6 -> 8.5 us), M = 64 on 6144 x 4096 and
- * 1024 x 8192 (split 8) 0.96x, 0.90x. Not taken where they lost or tied (runs 1-3):
- * 64 x 112 tiles (fp8 64 x 14336 x 4096, 1.06x-1.07x in two runs), 16-row tiles (M = 16:
+ * ways) 0.83x-1.00x the time (128 x 4096^2 9.6 -> 8.5 us), on 64 x 96 tiles (6144 x 4096)
+ * 0.94x-0.96x, M = 64 on 6144 x 4096 and 1024 x 8192 (split 8) 0.96x, 0.90x; run 7: on
+ * 64 x 80 and 64 x 96 tiles, M = 64-128, 5120 x 4096 and 6144 x 4096, 0.91x-0.97x, but
+ * 64 x 10240 x 8192 (64 x 80, weights past L2) 1.03x slower, taken all the same. Not taken
+ * where they lost or tied (runs 1-3): 64 x 112 tiles (fp8 64 x 14336 x 4096, 1.06x-1.07x
+ * in two runs; its column cap is what MAX_PRODUCER_COLUMNS keeps out), 16-row tiles (M = 16:
  * 1.00x-1.17x), 3 stages (fp8 64 x 4096^2 split 4 ways 1.04x, f16 64 x 3584^2 1.00x), a
  * split-K cluster (fp8 64 x 1024 x 4096 1.14x), 128-row tiles of 8 warps (fp8 M = 96-128
  * at 14336 x 4096 1.01x-1.04x), and f16/bf16 with their wgmma in flight (0.95x-1.10x). */
+#define MAX_PRODUCER_COLUMNS 96
+
 bool plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFlight,
                       int64_t stages, bool multicast) {
   bool cluster = false; /* (its cluster barriers wait for every thread: never a producer) */
@@ -372,7 +378,7 @@ bool plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFli
     int64_t c[TT_MAX_RANK];
     if (ttOpIs(op, "tile.dot") &&
         (ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 2)), c) != 2 || c[0] != 64 ||
-         c[1] > 64))
+         c[1] > MAX_PRODUCER_COLUMNS))
       return false;
   }
   return true;

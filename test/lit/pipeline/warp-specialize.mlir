@@ -4,8 +4,8 @@
 // empty (parity (i / S + 1) % 2 of an `empty` mbarrier: the first round passes at once)
 // and issues the step's TMA copies; the consumers (the else-region) wait for each slot's
 // boxes, run the dot and arrive on the slot's `empty` mbarrier, with no block barrier in
-// the K loop. By default (-1) only where each dot waits for its own wgmma (fp8) on 64 x 64
-// (or narrower) tiles of 4 warps and 4 stages or more, without a cluster.
+// the K loop. By default (-1) only where each dot waits for its own wgmma (fp8) on 64-row
+// tiles of at most 96 columns, 4 warps and 4 stages or more, without a cluster.
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto' --mlir-print-debuginfo=false | FileCheck %s
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto warp-specialize=0' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto warp-specialize=1' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=ON
@@ -147,7 +147,7 @@ func.func @fp8_16(%x: tensor<16x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4M3FN> {
 
 // -----
 
-// fp8 64 x 14336 x 4096 on 64 x 112 tiles (wider than 64 columns): no producer by default.
+// fp8 64 x 14336 x 4096 on 64 x 112 tiles (wider than 96 columns): no producer by default.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: block-m=64 block-n=112
 // CHECK-NOT: producer

@@ -18,7 +18,7 @@
 // CHECK-LABEL: func.func @fused_1_kernel
 // CHECK-SAME: tile.geometry = "block-m=64 block-n=64 block-k=256 num-warps=4 k-stagger=0"
 // CHECK: grid = ["112", "1", "1"]
-// PTX: //@launch fused_0_kernel grid 128 1 1 block 128 1 1
+// PTX: //@launch fused_0_kernel grid 128 1 1 block 160 1 1
 // PTX: //@arg tma %1 6144x4096 box 96x128
 // ASKED-LABEL: func.func @fused_0_kernel
 // ASKED-SAME: tile.geometry = "block-m=64 block-n=128

@@ -11,7 +11,7 @@
 
 // CHECK: "tile.dot"({{.*}}) {mma = "wgmma-direct"} : (tensor<64x256xf8E4M3FN>, tensor<256x80xf8E4M3FN>, tensor<64x80xf32>) -> tensor<64x80xf32>
 // CHECK: grid = ["128", "1", "1"]
-// PTX: //@launch fused_0_kernel grid 128 1 1 block 128 1 1
+// PTX: //@launch fused_0_kernel grid 128 1 1 block 160 1 1
 // PTX: //@arg tma %1 10240x8192 box 80x128
 // PTX: wgmma.mma_async.sync.aligned.m64n80k32.f32.e4m3.e4m3
 // ASKED: "tile.dot"({{.*}}) {mma = "wgmma"} : {{.*}} -> tensor<64x128xf32>
