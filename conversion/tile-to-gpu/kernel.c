@@ -175,8 +175,7 @@ static bool producerOpOk(MlirOperation op, void *bad) {
 
 /* Step 2's check of an scf.if on hopper.producer_warp: a top-level op of the kernel whose
  * then-region holds only producerOpOk's ops. */
-static bool producerRegionOk(Lower *l, MlirOperation ifOp, MlirBlock then) {
-  (void)l;
+static bool producerRegionOk(MlirOperation ifOp, MlirBlock then) {
   if (!ttOpIs(mlirBlockGetParentOperation(mlirOperationGetBlock(ifOp)), "func.func")) {
     ttEmitError(ifOp, "convert-tile-to-gpu: the scf.if on hopper.producer_warp must be a "
                       "top-level op of its kernel");
@@ -230,7 +229,7 @@ static bool lowerIf(Lower *l, MlirOperation op) {
                     "results and no else-branch (but on hopper.producer_warp)");
     return false;
   }
-  if (split && !producerRegionOk(l, op, then))
+  if (split && !producerRegionOk(op, then))
     return false;
   MlirOperation ifOp = tgBuildIf(l, c->parts[0], ttNoType());
   int64_t leader = l->leader; /* (an if inside either region keeps its region's) */

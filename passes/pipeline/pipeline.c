@@ -157,18 +157,23 @@ static void moveToEnd(MlirBlock body, MlirOperation before, MlirOperation last) 
   }
 }
 
-/* Step 5: a hopper.wgmma_wait {pending = 1} after each tile.dot of the new loop's body
- * (which then leaves out its own wait for all), and the refill - the ops after
- * `beforeRefill` (the body's start when null) up to `refillLast` - moved to the end of
- * the body, after the dots. */
-static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
-                              MlirOperation refillLast) {
+/* A hopper.wgmma_wait {pending = 1} after each tile.dot of body (steps 5 and 7). */
+static void waitAfterDots(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (ttOpIs(op, "tile.dot")) {
       TtBuilder b = {body, mlirOperationGetNextInBlock(op)};
       wgmmaWait(&b, mlirOperationGetLocation(op), 1);
     }
+}
+
+/* Step 5: a hopper.wgmma_wait {pending = 1} after each tile.dot of the new loop's body
+ * (which then leaves out its own wait for all), and the refill - the ops after
+ * `beforeRefill` (the body's start when null) up to `refillLast` - moved to the end of
+ * the body, after the dots. */
+static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
+                              MlirOperation refillLast) {
+  waitAfterDots(body);
   moveToEnd(body, beforeRefill, refillLast);
 }
 
@@ -200,8 +205,8 @@ static MlirOperation producerLoop(TtBuilder *b, MlirLocation loc, const LoadSlic
   TtBuilder in = ttBuilderAtEnd(then);
   MlirOperation ploop = ttBuildFor(&in, loc, lb, ub, step, 0, NULL);
   ttInsert(&in, ttOpCreate("scf.yield", loc, 0, NULL, 0, NULL, 0, NULL, 0, NULL));
-  TtBuilder other_b = ttBuilderAtEnd(other);
-  ttInsert(&other_b, ttOpCreate("scf.yield", loc, 0, NULL, 0, NULL, 0, NULL, 0, NULL));
+  TtBuilder ob = ttBuilderAtEnd(other);
+  ttInsert(&ob, ttOpCreate("scf.yield", loc, 0, NULL, 0, NULL, 0, NULL, 0, NULL));
   MlirBlock pbody = ttForBody(ploop);
   TtBuilder pb = ttBuilderAtEnd(pbody);
   MlirValue k = mlirBlockGetArgument(pbody, 0);
@@ -226,12 +231,7 @@ static void releaseSlot(TtBuilder *nb, MlirLocation loc, MlirBlock body, MlirVal
   MlirContext ctx = mlirLocationGetContext(loc);
   MlirValue pred;
   if (!mlirValueIsNull(k)) {
-    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-         op = mlirOperationGetNextInBlock(op))
-      if (ttOpIs(op, "tile.dot")) {
-        TtBuilder b = {body, mlirOperationGetNextInBlock(op)};
-        wgmmaWait(&b, mlirOperationGetLocation(op), 1);
-      }
+    waitAfterDots(body);
     pred = cmpi(nb, loc, 4, k, lb);
   } else
     pred = ttConstInt(nb, loc, mlirIntegerTypeGet(ctx, 1), 1);
