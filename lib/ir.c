@@ -239,12 +239,16 @@ bool ttTransposedView(MlirValue v) {
   return t;
 }
 
+bool ttProducerSplit(MlirOperation op) {
+  MlirValue c = ttOpIs(op, "scf.if") ? mlirOperationGetOperand(op, 0) : (MlirValue){NULL};
+  return !mlirValueIsNull(c) && mlirValueIsAOpResult(c) &&
+         ttOpIs(mlirOpResultGetOwner(c), "hopper.producer_warp");
+}
+
 MlirOperation ttDotLoop(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    MlirValue c = ttOpIs(op, "scf.if") ? mlirOperationGetOperand(op, 0) : (MlirValue){NULL};
-    if (!mlirValueIsNull(c) && mlirValueIsAOpResult(c) &&
-        ttOpIs(mlirOpResultGetOwner(c), "hopper.producer_warp")) { /* the consumers' region */
+    if (ttProducerSplit(op)) { /* the consumers' region */
       MlirBlock other = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
       return mlirBlockIsNull(other) ? (MlirOperation){NULL} : ttDotLoop(other);
     }

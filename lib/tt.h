@@ -172,6 +172,9 @@ MlirValue ttKernelInsertArg(MlirOperation kernel, intptr_t pos, MlirType type);
 /* Erases the ops of block `body` whose results nobody uses (ops without results, scf.for
  * loops and terminators stay: they have effects), last first, until none is left. */
 void ttEraseDead(MlirBlock body);
+/* Whether op is a warp-specialised kernel's split: an scf.if on hopper.producer_warp
+ * (--pipeline step 7; its then-region the producer warp's, its else-region the consumers'). */
+bool ttProducerSplit(MlirOperation op);
 /* The K loop of a dot kernel's body: its first top-level scf.for holding a tile.dot, or in
  * a warp-specialised kernel (--pipeline) the consumers' (the else-region of the scf.if on
  * hopper.producer_warp); a null op when there is none. */

@@ -222,7 +222,7 @@ static bool lowerIf(Lower *l, MlirOperation op) {
   Lowered *c = tgLookup(l, cv);
   MlirBlock then = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   MlirBlock other = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
-  bool split = mlirValueIsAOpResult(cv) && ttOpIs(mlirOpResultGetOwner(cv), "hopper.producer_warp");
+  bool split = ttProducerSplit(op);
   if (!c || mlirOperationGetNumResults(op) != 0 || tgIsTile(cv) ||
       (!split && !mlirBlockIsNull(other) && !ttOpIs(mlirBlockGetFirstOperation(other), "scf.yield"))) {
     ttEmitError(op, "convert-tile-to-gpu: scf.if needs a lowered scalar condition, no "
@@ -261,11 +261,7 @@ static bool lowerProducerWarp(Lower *l, MlirOperation op) {
                       "of an scf.if (the kernel's split)");
       return false;
     }
-  MlirNamedAttribute uge = ttNamedAttr(l->ctx, "predicate",
-                                       mlirIntegerAttrGet(mlirIntegerTypeGet(l->ctx, 64), 9));
-  tgDefine(l, mlirOperationGetResult(op, 0))->parts[0] =
-      tgBuild(l, "arith.cmpi", 2, (MlirValue[]){l->threadId, tgConstI32(l, l->T)},
-              mlirIntegerTypeGet(l->ctx, 1), 1, &uge);
+  tgDefine(l, mlirOperationGetResult(op, 0))->parts[0] = l->inProducer; /* (step 2's) */
   return true;
 }
 
@@ -571,11 +567,8 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
   }
   int splits = 0; /* top-level scf.if ops on hopper.producer_warp */
   for (MlirOperation op = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(fr));
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MlirValue c = ttOpIs(op, "scf.if") ? mlirOperationGetOperand(op, 0) : (MlirValue){NULL};
-    splits += !mlirValueIsNull(c) && mlirValueIsAOpResult(c) &&
-              ttOpIs(mlirOpResultGetOwner(c), "hopper.producer_warp");
-  }
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    splits += ttProducerSplit(op);
   if ((l.producerWarps != 0) != (splits == 1) || splits > 1) {
     ttEmitError(func, "convert-tile-to-gpu: a kernel with tile.producer_warps = 1 splits once "
                       "on hopper.producer_warp (a top-level scf.if), and only such a kernel "
@@ -675,10 +668,10 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
   l.tid = l.threadId = tgGpuIndex(&l, "gpu.thread_id", 0);
   if (l.producerWarps) { /* the producer warp computes tiles as threads 0-31 do */
     MlirNamedAttribute uge = ttNamedAttr(ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 9));
-    MlirValue past = tgBuild(&l, "arith.cmpi", 2, (MlirValue[]){l.tid, tgConstI32(&l, l.T)},
-                             mlirIntegerTypeGet(ctx, 1), 1, &uge);
+    l.inProducer = tgBuild(&l, "arith.cmpi", 2, (MlirValue[]){l.tid, tgConstI32(&l, l.T)},
+                           mlirIntegerTypeGet(ctx, 1), 1, &uge);
     l.tid = tgBuild(&l, "arith.select", 3,
-                    (MlirValue[]){past, tgArithC(&l, "arith.subi", l.threadId, l.T), l.threadId},
+                    (MlirValue[]){l.inProducer, tgArithC(&l, "arith.subi", l.threadId, l.T), l.threadId},
                     ttI32(ctx), 0, NULL);
   }
   /* past the static 48 KiB (rings: with room for the scratch above them) */

@@ -349,10 +349,10 @@ static bool clusterReduceOp(MlirOperation op, void *found) {
  * the loop waits for its own wgmma (no wgmma in flight: without a producer, a slot's
  * refill waits for the whole step's dot and a block barrier), on 64-row dot tiles of at
  * most MAX_PRODUCER_COLUMNS (96) columns in one warpgroup (tile.num_warps 4), on 4 stages
- * or more, in a kernel of no
- * thread-block cluster (no multicast, no split-K summed in a cluster: tile.cluster_reduce,
- * whose cluster barriers every thread of the block takes, never has a producer). H200,
- * cold (bench/2026-11-29-h200-ws.md): run 3 (medians of 3 rounds), the 19 cases of the cold benchmark sets it changed: fp8 at M = 80-128 on one
+ * or more, in a kernel of no thread-block cluster (no multicast, no split-K summed in a
+ * cluster: tile.cluster_reduce, whose cluster barriers every thread of the block takes,
+ * never has a producer). H200, cold (bench/2026-11-29-h200-ws.md): run 3 (medians of 3
+ * rounds), the 19 cases of the cold benchmark sets it changed: fp8 at M = 80-128 on one
  * wave of 64x64x256 tiles, 4 stages (3584^2, 4096^2, 6144 x 4096; 1024 x 4096 split 4
  * ways) 0.83x-1.00x the time (128 x 4096^2 9.6 -> 8.5 us), on 64 x 96 tiles (6144 x 4096)
  * 0.94x-0.96x, M = 64 on 6144 x 4096 and 1024 x 8192 (split 8) 0.96x, 0.90x; run 7: on

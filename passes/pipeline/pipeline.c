@@ -73,7 +73,7 @@
  *     bench/2026-11-27-h200-multicast.md).
  *  7. warp specialisation (tma form, every load in a ring; option warp-specialize, by
  *     default where forms.c's plWarpSpecialize says: fp8 dots, which wait for their own
- *     wgmma, on 64 x 64 tiles): no prologue; the kernel gets `tile.producer_warps` = 1 and
+ *     wgmma, on 64-row tiles of up to 96 columns): no prologue; the kernel gets `tile.producer_warps` = 1 and
  *     splits on `scf.if hopper.producer_warp` (producerLoop). The producer warp's region
  *     walks the K loop's range: step i waits until slot i % S is empty (an `empty`
  *     mbarrier a slot, parity (i / S + 1) % 2: the first round passes at once) and issues
@@ -100,19 +100,23 @@
  */
 #include "pipeline.h"
 
+/* `x pred y` (arith.cmpi's predicate number: 2 slt, 4 sgt). */
+static MlirValue cmpi(TtBuilder *b, MlirLocation loc, int64_t pred, MlirValue x, MlirValue y) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirNamedAttribute p = ttNamedAttr(ctx, "predicate",
+                                     mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), pred));
+  return ttBuild(b, "arith.cmpi", loc, 2, (MlirValue[]){x, y}, mlirIntegerTypeGet(ctx, 1), 1, &p);
+}
+
 /* `lb + j * step` and whether it is below ub. */
 static void stageK(TtBuilder *b, MlirLocation loc, MlirValue base, MlirValue step, int64_t j,
                    MlirValue ub, MlirValue *k, MlirValue *ok) {
-  MlirContext ctx = mlirLocationGetContext(loc);
   MlirType i32 = mlirValueGetType(base);
   *k = base;
   if (j)
     *k = ttBinary(b, loc, "arith.addi", base,
                   ttBinary(b, loc, "arith.muli", step, ttConstInt(b, loc, i32, j)));
-  MlirNamedAttribute slt = ttNamedAttr(ctx, "predicate",
-                                       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 2));
-  *ok = ttBuild(b, "arith.cmpi", loc, 2, (MlirValue[]){*k, ub}, mlirIntegerTypeGet(ctx, 1), 1,
-                &slt);
+  *ok = cmpi(b, loc, 2, *k, ub);
 }
 
 /* i32 scalar `x name c` (c a constant). */
@@ -175,14 +179,6 @@ static void keepWgmmaInFlight(MlirBlock body, MlirOperation beforeRefill,
                               MlirOperation refillLast) {
   waitAfterDots(body);
   moveToEnd(body, beforeRefill, refillLast);
-}
-
-/* `x pred y` (arith.cmpi's predicate number: 4 sgt). */
-static MlirValue cmpi(TtBuilder *b, MlirLocation loc, int64_t pred, MlirValue x, MlirValue y) {
-  MlirContext ctx = mlirLocationGetContext(loc);
-  MlirNamedAttribute p = ttNamedAttr(ctx, "predicate",
-                                     mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), pred));
-  return ttBuild(b, "arith.cmpi", loc, 2, (MlirValue[]){x, y}, mlirIntegerTypeGet(ctx, 1), 1, &p);
 }
 
 /* Step 7's split, at b: `scf.if %p = hopper.producer_warp` whose then-region is the
