@@ -421,3 +421,23 @@ func.func @producer_value(%a: i32) attributes {tile.kernel, tile.num_warps = 4 :
   }
   return
 }
+
+// -----
+
+// The split is a top-level op of its kernel: nested in a loop, some warps would take it
+// more often than the others.
+func.func @nested_split(%n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32, tile.producer_warps = 1 : i32} {
+  %p = "hopper.producer_warp"() : () -> i1
+  scf.if %p {
+  } else {
+  }
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    // expected-error@+1 {{convert-tile-to-gpu: the scf.if on hopper.producer_warp must be a top-level op of its kernel}}
+    scf.if %p {
+    } else {
+    }
+  }
+  return
+}
