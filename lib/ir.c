@@ -469,6 +469,13 @@ MlirValue ttConstInt(TtBuilder *b, MlirLocation loc, MlirType t, int64_t value) 
   return constOf(b, loc, t, (double)value, value);
 }
 
+MlirValue ttCmpi(TtBuilder *b, MlirLocation loc, int64_t pred, MlirValue x, MlirValue y) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirNamedAttribute p = ttNamedAttr(ctx, "predicate",
+                                     mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), pred));
+  return ttBuild(b, "arith.cmpi", loc, 2, (MlirValue[]){x, y}, mlirIntegerTypeGet(ctx, 1), 1, &p);
+}
+
 /* True when the first op of source (after blank and `//` comment lines, and the alias
  * definitions such as `#loc1 = loc(...)` that tt-opt's output with locations starts
  * with) is a module. */

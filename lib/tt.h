@@ -153,6 +153,8 @@ MlirBlock ttForBody(MlirOperation forOp);
 /* `x name y` (an arith op whose result has x's type), built at b. */
 MlirValue ttBinary(TtBuilder *b, MlirLocation loc, const char *name, MlirValue x,
                    MlirValue y);
+/* `x pred y`, an arith.cmpi of predicate number pred (0 eq, 2 slt, 4 sgt, 5 sge, 6 ult). */
+MlirValue ttCmpi(TtBuilder *b, MlirLocation loc, int64_t pred, MlirValue x, MlirValue y);
 /* The fused function whose `tile.launch` names kernel `name` (a null op when none). */
 MlirOperation ttLauncherOf(MlirModule module, const char *name);
 /* The programs of fused function fusion's launch: its `tile.launch` grid's extents

@@ -100,14 +100,6 @@
  */
 #include "pipeline.h"
 
-/* `x pred y` (arith.cmpi's predicate number: 2 slt, 4 sgt). */
-static MlirValue cmpi(TtBuilder *b, MlirLocation loc, int64_t pred, MlirValue x, MlirValue y) {
-  MlirContext ctx = mlirLocationGetContext(loc);
-  MlirNamedAttribute p = ttNamedAttr(ctx, "predicate",
-                                     mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), pred));
-  return ttBuild(b, "arith.cmpi", loc, 2, (MlirValue[]){x, y}, mlirIntegerTypeGet(ctx, 1), 1, &p);
-}
-
 /* `lb + j * step` and whether it is below ub. */
 static void stageK(TtBuilder *b, MlirLocation loc, MlirValue base, MlirValue step, int64_t j,
                    MlirValue ub, MlirValue *k, MlirValue *ok) {
@@ -116,7 +108,7 @@ static void stageK(TtBuilder *b, MlirLocation loc, MlirValue base, MlirValue ste
   if (j)
     *k = ttBinary(b, loc, "arith.addi", base,
                   ttBinary(b, loc, "arith.muli", step, ttConstInt(b, loc, i32, j)));
-  *ok = cmpi(b, loc, 2, *k, ub);
+  *ok = ttCmpi(b, loc, 2, *k, ub);
 }
 
 /* i32 scalar `x name c` (c a constant). */
@@ -228,7 +220,7 @@ static void releaseSlot(TtBuilder *nb, MlirLocation loc, MlirBlock body, MlirVal
   MlirValue pred;
   if (!mlirValueIsNull(k)) {
     waitAfterDots(body);
-    pred = cmpi(nb, loc, 4, k, lb);
+    pred = ttCmpi(nb, loc, 4, k, lb);
   } else
     pred = ttConstInt(nb, loc, mlirIntegerTypeGet(ctx, 1), 1);
   MlirNamedAttribute cast = ttNamedAttr(ctx, "multicast", ttIntAttr(ctx, cluster, ttI32(ctx)));
