@@ -181,9 +181,6 @@ static bool idleSmsSpread64(const Facts *f) {
 static bool bigGridF16(const Facts *f) { return f->big && !f->fp8; }
 /* Up to 32 rows on 64 columns. */
 static bool narrow64Columns(const Facts *f) { return f->bn == 64 && f->bm <= 32; }
-static bool f16KPastNNarrow(const Facts *f) {
-  return narrow64Columns(f) && !f->fp8 && f->k > f->n;
-}
 static bool fp8Operands(const Facts *f) { return f->fp8; }
 /* Up to 32 rows where 128-column tiles pass one wave and 256-column ones make one. */
 static bool rows256OneWave(const Facts *f) {
@@ -255,8 +252,7 @@ static const Rule tmaSpread[] = {
 };
 static const Rule tmaBlockK[] = {
     {bigGridF16, 64, TMA_TUNE},
-    {f16KPastNNarrow, 128, "2026-11-24-h200-k-stagger.md"},
-    {narrow64Columns, 256, TMA_TUNE " 2026-11-24-h200-kheavy-tune.md"},
+    {narrow64Columns, 256, TMA_TUNE " 2026-11-24-h200-kheavy-tune.md 2026-11-29-h200-k-depth.md"},
     {always, 128, TMA_TUNE},
 };
 static const Rule tmaMaxColumns[] = {

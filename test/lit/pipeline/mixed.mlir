@@ -15,7 +15,7 @@
 // CHECK: hopper.mbarrier_alloc
 // CHECK: %[[A0:.*]] = "tile.load"(%[[X]], {{.*}}) {tile.box = array<i64: 7, 4100>, tile.carry}
 // CHECK: hopper.tma_load
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[A0]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<16x64xf32>, tensor<2048xf16>, tensor<2048xf16>, tensor<2048xf16>)
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[A0]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<16x64xf32>, tensor<4096xf16>, tensor<4096xf16>, tensor<4096xf16>)
 // CHECK: "tile.load"(%[[X]]
 // CHECK: hopper.tma_load
 // CHECK: hopper.mbarrier_wait

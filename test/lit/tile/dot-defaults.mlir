@@ -224,9 +224,10 @@ func.func @fp8_128_rows_short_k(%x: tensor<128x256xf8E4M3FN>, %w: tensor<10240x2
 
 // -----
 
-// K > N up to 32 rows (8192 x 28672): K steps of 128 f16 (not 256); fp8 keeps 512.
+// K > N up to 32 rows (8192 x 28672): K steps of 256 f16, as every narrow tile (128 from
+// 2026-11-24 to 2026-11-29: bench/2026-11-29-h200-k-depth.md); fp8 keeps 512.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<16x128xf16>, tensor<128x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK: "tile.dot"({{.*}}) {mma = "wgmma"} : (tensor<16x256xf16>, tensor<256x64xf16>, tensor<16x64xf32>) -> tensor<16x64xf32>
 func.func @k_heavy(%x: tensor<4x28672xf16>, %w: tensor<8192x28672xf16>) -> tensor<4x8192xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<4x28672xf16>, tensor<8192x28672xf16>) -> tensor<4x8192xf16>
   return %y : tensor<4x8192xf16>
