@@ -14,7 +14,8 @@
  * (.multicast::cluster, mask of all C), which completes on each block's mbarrier: every
  * block still expects the whole tile's bytes. hopper.cluster_barrier is barrier.cluster
  * arrive (relaxed) and wait in every thread.
- * hopper.mbarrier_wait is mbarrier.try_wait.parity in every thread. hopper.mbarrier_arrive
+ * hopper.mbarrier_wait is mbarrier.try_wait.parity in every thread (that runs it: a
+ * warp-specialised kernel's producer region runs in block thread T alone, kernel.c). hopper.mbarrier_arrive
  * is mbarrier.arrive (release, CTA scope) in every thread where its predicate holds, or with
  * `multicast` = C in lane j < C of each warp on block j's mbarrier (mapa; CTA scope as
  * CUTLASS's consumer release: the wgmma that read the slot is done, and no data passes);

@@ -213,9 +213,15 @@ static bool lowerRegion(Lower *l, MlirBlock from, MlirBlock to) {
 
 /* Step 2 for scf.if without results on a scalar condition (the same in every thread of
  * the block: --splitk's last slice; or, on hopper.producer_warp, a warp-specialised
- * kernel's split): the same if, its blocks lowered op by op. In the producer's
- * then-region block thread T runs the one-thread ops (it issues the TMA copies; the
- * layout already sees the warp as threads 0-31); the consumers' else-region takes named
+ * kernel's split): the same if, its blocks lowered op by op. The producer's then-region
+ * runs in block thread T alone (an inner if; the layout already sees the warp as threads
+ * 0-31, so T computes thread 0's tiles and issues the TMA copies); the warp's other 31
+ * lanes skip it. Had they run its `empty` waits too, their waits would hold nothing back:
+ * once LLVM unrolls the loop and duplicates a wait into T's path and theirs, the warp may
+ * run T's path to the end first, and a lane then waiting at parity p on a slot already two
+ * phases further (try_wait.parity cannot tell them apart) spins forever - a hang seen on
+ * an H200 (f16 1 x 1000 x 1024, 8 K steps on 3 slots, with the producer's copies
+ * reordered; bench/2026-11-29-h200-ws.md run 10). The consumers' else-region takes named
  * barriers of T threads. */
 static bool lowerIf(Lower *l, MlirOperation op) {
   MlirValue cv = mlirOperationGetOperand(op, 0);
@@ -234,9 +240,21 @@ static bool lowerIf(Lower *l, MlirOperation op) {
   MlirOperation ifOp = tgBuildIf(l, c->parts[0], ttNoType());
   int64_t leader = l->leader; /* (an if inside either region keeps its region's) */
   bool consumers = l->consumers;
-  if (split)
+  MlirBlock into = tgIfBlock(ifOp, 0);
+  if (split) { /* then { if (thread id == T) { the producer's ops } } */
     l->leader = l->T;
-  bool ok = lowerRegion(l, then, tgIfBlock(ifOp, 0));
+    TtBuilder outer = l->b;
+    l->b = ttBuilderAtEnd(into);
+    MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, 0, mlirIntegerTypeGet(l->ctx, 64)));
+    MlirValue lead = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){l->threadId, tgConstI32(l, l->T)},
+                             mlirIntegerTypeGet(l->ctx, 1), 1, &eq);
+    MlirOperation one = tgBuildIf(l, lead, ttNoType());
+    tgYield(l, tgIfBlock(one, 1), (MlirValue){NULL});
+    tgYield(l, into, (MlirValue){NULL});
+    l->b = outer;
+    into = tgIfBlock(one, 0);
+  }
+  bool ok = lowerRegion(l, then, into);
   l->leader = leader;
   l->consumers = consumers || split;
   if (ok && split && !mlirBlockIsNull(other))
