@@ -196,17 +196,19 @@ static bool producerRegionOk(MlirOperation ifOp, MlirBlock then) {
   return true;
 }
 
-/* The ops of block `from` but its scf.yield, lowered at the end of block `to` (before
- * the yield made there). */
+/* The ops of block `from` but its scf.yield, lowered into block `to`: before its
+ * terminator where it has one, else at its end, then a yield. */
 static bool lowerRegion(Lower *l, MlirBlock from, MlirBlock to) {
   TtBuilder outer = l->b;
-  l->b = ttBuilderAtEnd(to);
+  MlirOperation term = mlirBlockGetTerminator(to);
+  l->b = (TtBuilder){to, term};
   bool ok = true;
   for (MlirOperation x = mlirBlockGetFirstOperation(from); ok && !mlirOperationIsNull(x);
        x = mlirOperationGetNextInBlock(x))
     if (!ttOpIs(x, "scf.yield"))
       ok = lowerOp(l, x);
-  tgYield(l, to, (MlirValue){NULL});
+  if (mlirOperationIsNull(term))
+    tgYield(l, to, (MlirValue){NULL});
   l->b = outer;
   return ok;
 }
@@ -245,14 +247,10 @@ static bool lowerIf(Lower *l, MlirOperation op) {
     l->leader = l->T;
     TtBuilder outer = l->b;
     l->b = ttBuilderAtEnd(into);
-    MlirNamedAttribute eq = ttNamedAttr(l->ctx, "predicate", ttIntAttr(l->ctx, 0, mlirIntegerTypeGet(l->ctx, 64)));
-    MlirValue lead = tgBuild(l, "arith.cmpi", 2, (MlirValue[]){l->threadId, tgConstI32(l, l->T)},
-                             mlirIntegerTypeGet(l->ctx, 1), 1, &eq);
-    MlirOperation one = tgBuildIf(l, lead, ttNoType());
-    tgYield(l, tgIfBlock(one, 1), (MlirValue){NULL});
+    MlirBlock lead = tgThread0(l, (MlirValue){NULL}); /* (the region's leader: T) */
     tgYield(l, into, (MlirValue){NULL});
     l->b = outer;
-    into = tgIfBlock(one, 0);
+    into = lead;
   }
   bool ok = lowerRegion(l, then, into);
   l->leader = leader;
