@@ -503,15 +503,13 @@ static bool clusterSum(MlirOperation kernel, MlirOperation loop, MlirValue pidK,
   mlirValueReplaceAllUsesOfWith(acc, sum);
   mlirOperationSetOperand(mlirOpResultGetOwner(sum), 0, acc);
   /* slice 0 stores */
-  MlirNamedAttribute eq = ttNamedAttr(ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0));
   for (MlirOperation op = mlirOperationGetNextInBlock(mlirOpResultGetOwner(sum)); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     if (!ttOpIs(op, "tile.store"))
       continue;
     TtBuilder at = {body, op};
     MlirValue mask = mlirOperationGetOperand(op, 3);
-    MlirValue first = ttBuild(&at, "arith.cmpi", loc, 2, (MlirValue[]){pidK, ttConstInt(&at, loc, i32, 0)},
-                              mlirIntegerTypeGet(ctx, 1), 1, &eq);
+    MlirValue first = ttCmpi(&at, loc, 0, pidK, ttConstInt(&at, loc, i32, 0));
     MlirValue firstTile = ttBuild(&at, "tile.splat", loc, 1, &first, mlirValueGetType(mask), 0, NULL);
     mlirOperationSetOperand(op, 3, ttBinary(&at, loc, "arith.andi", mask, firstTile));
   }
@@ -806,11 +804,7 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
     return true;
   }
   /* sums: slice 0 alone adds the other operand */
-  MlirNamedAttribute eq = ttNamedAttr(ctx, "predicate",
-                                      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0));
-  MlirValue first = ttBuild(&b, "arith.cmpi", loc, 2,
-                            (MlirValue[]){pidK, ttConstInt(&b, loc, i32, 0)},
-                            mlirIntegerTypeGet(ctx, 1), 1, &eq);
+  MlirValue first = ttCmpi(&b, loc, 0, pidK, ttConstInt(&b, loc, i32, 0));
   for (int i = 0; i < nadds; i++) {
     TtBuilder at = {body, adds[i].op};
     MlirValue y = mlirOperationGetOperand(adds[i].op, adds[i].other);
