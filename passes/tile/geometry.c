@@ -52,6 +52,8 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
  * (named as the table). The decisions run in this order, each reading what the earlier
  * ones picked:
  *  operands TMA can read (option tma, tmaOperands; the wgmma-on-TMA-rings sweeps):
+ *   0. f16/bf16 prefill (f16PrefillShape): steps 1-8 run twice, with 128-row tiles and
+ *      without, and the model prefillCost keeps the cheaper;
  *   1. block-m (tmaBlockM), and the grid's tile rows;
  *   2. block-n (tmaBlockN);
  *   3. the spread (tmaSpread): where the tiles so far leave SMs idle (or, fp8 past 64
@@ -83,6 +85,7 @@ typedef struct {
                        * deeper than SHALLOW_K */
   int64_t spread;     /* rows of the spread tile (step 3), 0 when none */
   bool row256;        /* step 6 made 256-column rows */
+  int prefill;        /* f16Prefill: 0 undecided, 1 128-row tiles, -1 the other rules */
 } Facts;
 
 /* One row of a rule table: where `when` holds (the first such row wins), `pick`. */
@@ -121,6 +124,42 @@ static bool mUpTo16(const Facts *f) { return f->m <= 16; }
 static bool mUpTo32(const Facts *f) { return f->m <= 32; }
 static bool mUpTo64(const Facts *f) { return f->m <= 64; }
 static bool mPast64(const Facts *f) { return f->m > 64; }
+/* f16/bf16 prefill (past 128 rows, one matrix, K deeper than 2048): 128-row tiles or the
+ * rules' own pick (64-row tiles, from rows64OneWave or the spread), whichever prefillCost
+ * says. A 64-row tile reads B twice as often for its flops; but 128-row tiles make half
+ * the programs and pad M by up to 127 rows, so they can leave SMs idle that 64-row tiles
+ * fill. Not at K <= 2048, where a tile's fill and epilogue weigh as much as its K loop and
+ * two 64-row blocks an SM overlap one's epilogue with the other's loads (H200 warm,
+ * 128-row tiles against the old defaults: 640 x 1536^2 1.16x the time, 640 x 2048^2
+ * 1.12x, 256 x 3008 x 1024 1.31x). Over 76 prefill shapes timed both ways, the model's
+ * pick is within 5% of the faster on 74, 0.87x the old defaults' time (geometric mean;
+ * 512 x 3584^2 30.3 -> 22.8 us), and keeps 64-row tiles where 128-row ones would lose
+ * (700 x 1536 x 8960: 72 programs, 1.37x; bench/2026-11-29-h200-prefill-tune.md). */
+static bool f16PrefillShape(const Facts *f) {
+  return !f->fp8 && f->batch == 1 && f->m > 128 && f->k > 2048;
+}
+static bool f16Prefill(const Facts *f) { return f->prefill > 0; }
+
+/* Per-SM tensor work of 128-row tiles over that of 64-row ones at equal time: the rate
+ * 128 x 128 tiles (4 warps) reach over 64-row tiles of 64-128 columns, from the per-SM
+ * work and time of H200 prefill GEMMs warm: 512 x 3584^2 (64x112 on 256 programs 30.3
+ * us, 128x128 on 112 22.8): 1.52; 192 x 5120^2 (64x64 on 240, 23.9; 128x128 on 80, 32.4):
+ * 1.47 (bench/2026-11-29-h200-prefill-tune.md). */
+#define ROWS128_RATE 1.5
+
+/* The model of a prefill tile's time: the busiest SM's tensor work, in units of a 64-row
+ * tile's rate. The grid's programs, times --splitk's slices (doubled, as splitk.c does,
+ * while twice the programs fit on the SMs and each slice keeps two K steps), over the SMs,
+ * rounded up (whole programs an SM), times one program's bm x bn x K / slices. */
+static double prefillCost(const Facts *f) {
+  int64_t programs = gridPrograms((f->m + f->bm - 1) / f->bm, f->n, f->bn);
+  int64_t steps = (f->k + f->bk - 1) / f->bk, split = 1;
+  while (programs * split * 2 <= f->sms && steps / (split * 2) >= 2)
+    split *= 2;
+  double perSm = (double)((programs * split + f->sms - 1) / f->sms);
+  double work = (double)(f->bm * f->bn * ((steps + split - 1) / split) * f->bk);
+  return perSm * work / (f->bm >= 128 ? ROWS128_RATE : 1.0);
+}
 /* 64-row tiles of 128 columns make at most one wave (over all batches). */
 static bool rows64OneWave(const Facts *f) {
   return f->batch * gridPrograms((f->m + 63) / 64, f->n, 128) <= f->sms;
@@ -227,10 +266,12 @@ static bool veryWide32RowsOrFp8(const Facts *f) {
 
 /* The tables: TMA operands. */
 #define TMA_TUNE "2026-11-23-h100-tma-tune.md"
+#define PREFILL_TUNE "2026-11-29-h200-prefill-tune.md"
 static const Rule tmaBlockM[] = {
     {mUpTo16, 16, TMA_TUNE},
     {mUpTo32, 32, TMA_TUNE},
     {mUpTo64, 64, TMA_TUNE},
+    {f16Prefill, 128, PREFILL_TUNE},
     {rows64OneWave, 64, TMA_TUNE},
     {batchedNarrowUnderTwoPerSm, 64, "2026-11-27-h200-bmm-rows64.md"},
     {always, 128, TMA_TUNE},
@@ -247,6 +288,7 @@ static const Rule tmaSpread[] = {
     {fp8Rows128Spreads, 128, "2026-11-25-h200-gemm-rounds.md"},
     {fp8Rows64Fill, 64, "2026-11-29-h200-m128.md"},
     {fp8Rows128, 0, "2026-11-25-h200-gemm-rounds.md"},
+    {f16Prefill, 0, PREFILL_TUNE},
     {idleSmsSpread64, 64, "2026-11-25-h200-direct-wgmma.md"},
     {always, 0, "2026-11-25-h200-direct-wgmma.md"},
 };
@@ -323,6 +365,19 @@ static int64_t decide(int64_t user, const Rule *rules, size_t n, const Facts *f)
 
 /* Steps 1-8 for operands TMA can read. */
 static void tmaGeometry(Facts *f, DotGeometry *g) {
+  if (f->prefill == 0) { /* f16PrefillShape: both ways, the cheaper by prefillCost */
+    f->prefill = -1;
+    if (f16PrefillShape(f) && !f->userBm && !f->userBn && !f->userWarps) {
+      Facts rows128 = *f;
+      DotGeometry g128 = *g;
+      rows128.prefill = 1;
+      tmaGeometry(&rows128, &g128);
+      tmaGeometry(f, g);
+      if (prefillCost(&rows128) < prefillCost(f))
+        *f = rows128, *g = g128;
+      return;
+    }
+  }
   f->bm = DECIDE(f->userBm, tmaBlockM, f);
   f->gm = (f->m + f->bm - 1) / f->bm;
   f->big = f->m > 64 && f->bm >= 128 && programsOf(f, 128) > 4 * f->sms && f->k > SHALLOW_K;

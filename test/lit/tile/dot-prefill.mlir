@@ -1,0 +1,40 @@
+// --tile's prefill step (passes/tile/geometry.c step 0, f16PrefillShape and prefillCost):
+// past 128 rows with K deeper than 2048, f16/bf16 dots run the rules with 128-row tiles and
+// without, and keep the cheaper by the model (the busiest SM's tensor work, 128-row tiles'
+// at 1.5 times the rate; bench/2026-11-29-h200-prefill-tune.md).
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile | FileCheck %s
+// A given block-m, block-n or num-warps leaves the step out (the user's tile, the rules'
+// picks for the rest).
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-m=64' | FileCheck %s --check-prefix=USER
+
+// 512 x 3584^2: 64x112 tiles on 256 programs (2 an SM: 2 x 64 x 112 = 14336 rows x
+// columns) against 128x128 on 112 (1 an SM: 16384 at 1.5 times the rate): 128 rows.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=128 block-k=128 num-warps=4
+// USER-LABEL: func.func @fused_0_kernel
+// USER-SAME: tile.geometry = "block-m=64 block-n=64 block-k=128 num-warps=4
+func.func @rows128(%x: tensor<512x3584xf16>, %w: tensor<3584x3584xf16>) -> tensor<512x3584xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<512x3584xf16>, tensor<3584x3584xf16>) -> tensor<512x3584xf16>
+  return %y : tensor<512x3584xf16>
+}
+
+// -----
+
+// 700 x 1536 x 8960 bf16: 128x128 tiles make 72 programs (two slices would be 144, past
+// 132 SMs: no split), 55% of the SMs busy; 64x128 tiles make 132, one an SM: 64 rows.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=64 block-n=128 block-k=128 num-warps=4
+func.func @rows64_fill(%x: tensor<700x8960xbf16>, %w: tensor<1536x8960xbf16>) -> tensor<700x1536xbf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<700x8960xbf16>, tensor<1536x8960xbf16>) -> tensor<700x1536xbf16>
+  return %y : tensor<700x1536xbf16>
+}
+
+// -----
+
+// K <= 2048 (640 x 1536^2): the rules alone, 64x64 tiles.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=64 block-n=64 block-k=128 num-warps=4
+func.func @shallow(%x: tensor<640x1536xf16>, %w: tensor<1536x1536xf16>) -> tensor<640x1536xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<640x1536xf16>, tensor<1536x1536xf16>) -> tensor<640x1536xf16>
+  return %y : tensor<640x1536xf16>
+}
