@@ -156,7 +156,8 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * tiles, 112 programs: 114.0 against 118.2, fp8 60.8 against 62.5; with 128 programs 4
  * won: fp8 1 x 8192 x 8192 on 16x64x512 22.0 against 22.5); on one wave, tiles of 64
  * rows or more with smaller slots take more, as many as keep 96 KB in flight
- * (ONE_SM_INFLIGHT_BYTES, below).
+ * (ONE_SM_INFLIGHT_BYTES, below). Under option wave-stages, 2 stages past one wave where
+ * three blocks an SM make fewer waves than two (threeBlocksCutWave, below).
  * Its mixed form: a 2-byte dot operand whose box TMA cannot read and that --tile marked
  * `tile.carry` (A of K = 4100 or 3001 read in place, its K pad joined to the dot under
  * --fuse k-pad=in-place) is carried in registers instead (boxed[i] false) while the
@@ -194,8 +195,34 @@ int64_t plOneSmStages(MlirOperation loop, int64_t programs, bool exact, int64_t 
   int64_t n = ONE_SM_INFLIGHT_BYTES / slot + read;
   return n > MAX_TMA_STAGES ? MAX_TMA_STAGES : n;
 }
+/* Option wave-stages: whether 2 stages' rings (slot bytes each, plus `staged` scratch; the
+ * accumulator's `acc` bytes after the loop) let three blocks share an SM, and three blocks
+ * an SM make fewer waves of `programs` than two do (the two blocks of 3 stages, step 1's
+ * pick past one wave). Registers are estimated: the accumulator scratch's fp32 words a
+ * thread (its rows padded: 132 on 128 x 128 tiles, 4 warps) plus OTHER_REGS (ptxas: 154
+ * registers in all where the accumulator takes 128, so 26 others and a margin); three
+ * blocks need them under the SM's 64 Ki. Tuned at 256 x 18944 x 3584 (296 programs of
+ * 128x128x64: 2 waves at two blocks an SM, 1 at three; 78.4 -> 61.9 us) and 1024 x 6144 x
+ * 4096 (384: 86.7 -> 72.3), H200 warm; where the waves do not change two stages lost
+ * (1.09x-1.66x; bench/2026-11-29-h200-prefill-tune.md). */
+#define OTHER_REGS 32
+static bool threeBlocksCutWave(MlirOperation loop, int64_t programs, int64_t slot,
+                               int64_t staged, int64_t acc) {
+  MlirOperation kernel = mlirOperationGetParentOperation(loop);
+  while (!mlirOperationIsNull(kernel) && !ttOpIs(kernel, "func.func"))
+    kernel = mlirOperationGetParentOperation(kernel);
+  int64_t warps = mlirOperationIsNull(kernel) ? 4 : ttOpAttrInt(kernel, "tile.num_warps", 4);
+  int64_t threads = 32 * warps;
+  int64_t regs = acc / 4 / threads + OTHER_REGS, ring = 2 * slot + staged;
+  int64_t bytes = ring > acc ? ring : acc;
+  if (ttTargetBlocksBySmem(ttTargetDefault(), bytes) < 3 || 3 * threads * regs > 65536)
+    return false;
+  int64_t sms = numSms();
+  return (programs + 3 * sms - 1) / (3 * sms) < (programs + 2 * sms - 1) / (2 * sms);
+}
+
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
-               int64_t *stages, int64_t programs, bool exact, bool report,
+               int64_t *stages, int64_t programs, bool exact, bool report, bool waveStages,
                int64_t *slotBytes, bool *boxed) {
   int64_t slot = 0, staged = 0;
   int nboxed = 0, bad = -1;
@@ -251,6 +278,9 @@ bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
   if (staged) /* the staging scratch sits past the rings, 1024-byte aligned */
     staged += 1024;
   bool waves = programs > numSms(), few = programs * 8 < numSms() * 7;
+  if (waveStages && waves && exact && *stages == 0 &&
+      threeBlocksCutWave(loop, programs, slot, staged, acc))
+    *stages = 2; /* option wave-stages */
   if (waves && *stages == 0 && 3 * slot + staged <= smemTwoBlocks() && acc <= smemTwoBlocks())
     *stages = 3; /* two blocks per SM */
   int64_t most = waves || few ? 3 : 4, oneSm = plOneSmStages(loop, programs, exact, slot, 1);

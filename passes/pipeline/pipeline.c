@@ -285,7 +285,7 @@ static int64_t mostTrips(MlirOperation loop) {
 /* Steps 1-5 for one loop of kernel (the K loop, or a row kernel's chunk loop). */
 static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirOperation loop,
                          int64_t stages, int form, int wgmmaInFlight, bool ivOnly,
-                         int warpSpecialize) {
+                         int warpSpecialize, bool waveStages) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirContext ctx = mlirOperationGetContext(kernel);
   MlirLocation loc = mlirOperationGetLocation(loop);
@@ -320,7 +320,8 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   if (tma) {
     int64_t tmaStages = stages;
     tma = plTmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion),
-                    ttLaunchProgramsExact(fusion) > 0, report, &slotBytes, rings.ring) &&
+                    ttLaunchProgramsExact(fusion) > 0, report, waveStages, &slotBytes,
+                    rings.ring) &&
           plWgmmaTile(kernel, body, loop, report);
     fits = tma || !report;
     if (tma)
@@ -623,7 +624,8 @@ static bool stagedRowLoop(MlirOperation loop) {
  * with two stages (each step issues the next step's loads, carried by the loop: their latency
  * overlaps a step's work instead of starting it). */
 static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int64_t stages,
-                           int form, int wgmmaInFlight, bool rowLoads, int warpSpecialize) {
+                           int form, int wgmmaInFlight, bool rowLoads, int warpSpecialize,
+                           bool waveStages) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   if (!mlirAttributeIsNull(ttOpAttr(kernel, "tile.num_stages")))
     return true;
@@ -633,7 +635,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     for (MlirOperation op = mlirBlockGetFirstOperation(kbody); rowLoads && !mlirOperationIsNull(op);) {
       MlirOperation next = mlirOperationGetNextInBlock(op); /* (the loop is replaced) */
       if (ttOpIs(op, "scf.for") && stagedRowLoop(op) &&
-          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, false, 0))
+          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, false, 0, false))
         return false;
       op = next;
     }
@@ -647,7 +649,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
       if (rowLoop)
         plResidentWeights(op, programs); /* resident.c: the weights in shared memory */
       if (rowLoop && hasSlice(op, true) &&
-          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true, 0))
+          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true, 0, false))
         return false;
       op = next;
     }
@@ -658,7 +660,8 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
                                     ttIntAttr(ctx, 1, ttI32(ctx)));
     return true;
   }
-  return pipelineLoop(index, kernel, loop, stages, form, wgmmaInFlight, false, warpSpecialize);
+  return pipelineLoop(index, kernel, loop, stages, form, wgmmaInFlight, false, warpSpecialize,
+                      waveStages);
 }
 
 bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
@@ -671,7 +674,8 @@ bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
       TtPassOptions o = ttTunedOptions(op, "pipeline", opts); /* a tuning cache's, where used */
       ok = pipelineKernel(&index, op, o.v[TT_PIPELINE_NUM_STAGES],
                           (int)o.v[TT_PIPELINE_STAGE_IN], (int)o.v[TT_PIPELINE_WGMMA_IN_FLIGHT],
-                          o.v[TT_PIPELINE_ROW_LOADS] == 1, (int)o.v[TT_PIPELINE_WARP_SPECIALIZE]);
+                          o.v[TT_PIPELINE_ROW_LOADS] == 1, (int)o.v[TT_PIPELINE_WARP_SPECIALIZE],
+                          o.v[TT_PIPELINE_WAVE_STAGES] == 1);
     }
   }
   ttModuleIndexDestroy(&index);

@@ -65,7 +65,8 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * bytes, and which loads get rings (boxed); programs: the launch's (exact: a grid of
  * static size, not a symbolic one's planned count). */
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views, int64_t *stages,
-               int64_t programs, bool exact, bool report, int64_t *slotBytes, bool *boxed);
+               int64_t programs, bool exact, bool report, bool waveStages, int64_t *slotBytes,
+               bool *boxed);
 /* Step 1 for stage-in=tma: on a grid of one program an SM (a static one of at most an SM's
  * count), a K loop whose dots have 64 rows or more: the stages that keep 96 KB of `slot`
  * bytes a stage in flight while the dots read `read` slots (1; 2 with a wgmma in flight),
