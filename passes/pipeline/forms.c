@@ -200,8 +200,9 @@ int64_t plOneSmStages(MlirOperation loop, int64_t programs, bool exact, int64_t 
  * an SM make fewer waves of `programs` than two do (the two blocks of 3 stages, step 1's
  * pick past one wave). Registers are estimated: the accumulator scratch's fp32 words a
  * thread (its rows padded: 132 on 128 x 128 tiles, 4 warps) plus OTHER_REGS (ptxas: 154
- * registers in all where the accumulator takes 128, so 26 others and a margin); three
- * blocks need them under the SM's 64 Ki. Tuned at 256 x 18944 x 3584 (296 programs of
+ * registers in all where the accumulator takes 128, so 26 others and a margin), rounded
+ * up to ptxas's 8; three blocks need them under the SM's 64 Ki. (A producer warp, forced
+ * by warp-specialize=1, is not counted.) Tuned at 256 x 18944 x 3584 (296 programs of
  * 128x128x64: 2 waves at two blocks an SM, 1 at three; 78.4 -> 61.9 us) and 1024 x 6144 x
  * 4096 (384: 86.7 -> 72.3), H200 warm; where the waves do not change two stages lost
  * (1.09x-1.66x; bench/2026-11-29-h200-prefill-tune.md). */
@@ -213,7 +214,7 @@ static bool threeBlocksCutWave(MlirOperation loop, int64_t programs, int64_t slo
     kernel = mlirOperationGetParentOperation(kernel);
   int64_t warps = mlirOperationIsNull(kernel) ? 4 : ttOpAttrInt(kernel, "tile.num_warps", 4);
   int64_t threads = 32 * warps;
-  int64_t regs = acc / 4 / threads + OTHER_REGS, ring = 2 * slot + staged;
+  int64_t regs = (acc / 4 / threads + OTHER_REGS + 7) / 8 * 8, ring = 2 * slot + staged;
   int64_t bytes = ring > acc ? ring : acc;
   if (ttTargetBlocksBySmem(ttTargetDefault(), bytes) < 3 || 3 * threads * regs > 65536)
     return false;

@@ -63,7 +63,7 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                   int64_t *stages, bool *shared);
 /* Step 1 for stage-in=tma: whether the loop's loads qualify, their stage count, ring
  * bytes, and which loads get rings (boxed); programs: the launch's (exact: a grid of
- * static size, not a symbolic one's planned count). */
+ * static size, not a symbolic one's planned count); waveStages: the option wave-stages. */
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views, int64_t *stages,
                int64_t programs, bool exact, bool report, bool waveStages, int64_t *slotBytes,
                bool *boxed);

@@ -69,9 +69,9 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
  *  otherwise (fp8 B not K-major, a batched [B, K, N] B with K < 64, rows TMA cannot
  *  stride; tma=0), operands staged
  *  through registers: block-m, block-n, block-k and warps (regBlockM ... regWarps).
- * An option the user gives replaces its decision's pick; steps 3, 5, 6 and 7 leave alone
- * what the user gave (block-m, block-n or num-warps turn the spread off; block-n turns off
- * 5 and 6; block-k 6's K step and 7). */
+ * An option the user gives replaces its decision's pick; steps 0, 3, 5, 6 and 7 leave alone
+ * what the user gave (block-m, block-n or num-warps turn step 0 and the spread off; block-n
+ * turns off 5 and 6; block-k 6's K step and 7). */
 
 /* What the rules read: the dot, the user's options and the picks made so far. */
 typedef struct {
@@ -86,6 +86,7 @@ typedef struct {
   int64_t spread;     /* rows of the spread tile (step 3), 0 when none */
   bool row256;        /* step 6 made 256-column rows */
   int prefill;        /* f16Prefill: 0 undecided, 1 128-row tiles, -1 the other rules */
+  bool dynM;          /* M known only at run time (m: its bucket's size) */
 } Facts;
 
 /* One row of a rule table: where `when` holds (the first such row wins), `pick`. */
@@ -148,13 +149,15 @@ static bool f16Prefill(const Facts *f) { return f->prefill > 0; }
 #define ROWS128_RATE 1.5
 
 /* The model of a prefill tile's time: the busiest SM's tensor work, in units of a 64-row
- * tile's rate. The grid's programs, times --splitk's slices (doubled, as splitk.c does,
- * while twice the programs fit on the SMs and each slice keeps two K steps), over the SMs,
- * rounded up (whole programs an SM), times one program's bm x bn x K / slices. */
+ * tile's rate. The grid's programs, times --splitk's slices (doubled, much as splitk.c
+ * does within one wave, while twice the programs fit on the SMs and each slice keeps two K
+ * steps; none for a dynamic M, whose grid splitk.c mostly leaves whole), over the SMs,
+ * rounded up (whole programs an SM), times one program's bm x bn x K / slices. When the
+ * other rules pick 128 rows too, both costs tie and their pick stays. */
 static double prefillCost(const Facts *f) {
   int64_t programs = gridPrograms((f->m + f->bm - 1) / f->bm, f->n, f->bn);
   int64_t steps = (f->k + f->bk - 1) / f->bk, split = 1;
-  while (programs * split * 2 <= f->sms && steps / (split * 2) >= 2)
+  while (!f->dynM && programs * split * 2 <= f->sms && steps / (split * 2) >= 2)
     split *= 2;
   double perSm = (double)((programs * split + f->sms - 1) / f->sms);
   double work = (double)(f->bm * f->bn * ((steps + split - 1) / split) * f->bk);
@@ -457,7 +460,7 @@ static bool dotRules(const DotOperands *d, const TtPassOptions *o, int64_t m, Fa
                /* k: A's own K (a K pad's operand, whose pad only rounds K up to whole
                 * lines: the rules were fitted on the shapes' own K) */
                .m = m, .n = d->n, .k = d->ka, .batch = d->dynBatch ? 1 : d->batch,
-               .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT,
+               .fp8 = ttTypeIsFp8(d->elem), .bT = d->bT, .dynM = d->dynM,
                .userBm = o->v[TT_TILE_BLOCK_M], .userBn = o->v[TT_TILE_BLOCK_N],
                .userBk = o->v[TT_TILE_BLOCK_K], .userWarps = o->v[TT_TILE_NUM_WARPS]};
   bool tma = o->v[TT_TILE_TMA] && target->tma &&
