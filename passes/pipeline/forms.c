@@ -209,11 +209,8 @@ int64_t plOneSmStages(MlirOperation loop, int64_t programs, bool exact, int64_t 
 #define OTHER_REGS 32
 static bool threeBlocksCutWave(MlirOperation loop, int64_t programs, int64_t slot,
                                int64_t staged, int64_t acc) {
-  MlirOperation kernel = mlirOperationGetParentOperation(loop);
-  while (!mlirOperationIsNull(kernel) && !ttOpIs(kernel, "func.func"))
-    kernel = mlirOperationGetParentOperation(kernel);
-  int64_t warps = mlirOperationIsNull(kernel) ? 4 : ttOpAttrInt(kernel, "tile.num_warps", 4);
-  int64_t threads = 32 * warps;
+  MlirOperation kernel = mlirOperationGetParentOperation(loop); /* (the K loop's) */
+  int64_t threads = 32 * ttOpAttrInt(kernel, "tile.num_warps", 4);
   int64_t regs = (acc / 4 / threads + OTHER_REGS + 7) / 8 * 8, ring = 2 * slot + staged;
   int64_t bytes = ring > acc ? ring : acc;
   if (ttTargetBlocksBySmem(ttTargetDefault(), bytes) < 3 || 3 * threads * regs > 65536)

@@ -6,6 +6,11 @@
 // 3 stages, as without the option (the default, 0).
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto wave-stages=1' --mlir-print-debuginfo=false | FileCheck %s
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
+// The option is 0 or 1; anything else is refused before the pass runs, with no output.
+// RUN: rm -f %t.bad
+// RUN: not tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto wave-stages=2' -o %t.bad 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not test -e %t.bad
+// BAD: error: option 'wave-stages' of pass 'pipeline' is 2, out of range [0, 1]
 
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.geometry = "block-m=128 block-n=128 block-k=64
