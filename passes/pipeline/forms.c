@@ -205,7 +205,9 @@ int64_t plOneSmStages(MlirOperation loop, int64_t programs, bool exact, int64_t 
  * by warp-specialize=1, is not counted.) Tuned at 256 x 18944 x 3584 (296 programs of
  * 128x128x64: 2 waves at two blocks an SM, 1 at three; 78.4 -> 61.9 us) and 1024 x 6144 x
  * 4096 (384: 86.7 -> 72.3), H200 warm; where the waves do not change two stages lost
- * (1.09x-1.66x; bench/2026-11-29-h200-prefill-tune.md). */
+ * (1.09x-1.66x; bench/2026-11-29-h200-prefill-tune.md). Checked on the 13 other prefill
+ * shapes it changes (M 384-3072, 9 weights, none tuned): 1.19x-1.35x faster, so the
+ * default (section 5 there). */
 #define OTHER_REGS 32
 static bool threeBlocksCutWave(MlirOperation loop, int64_t programs, int64_t slot,
                                int64_t staged, int64_t acc) {

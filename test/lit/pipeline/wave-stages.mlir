@@ -3,9 +3,10 @@
 // SM make fewer waves than the two blocks of 3 stages. f16 1024 x 6144 x 4096 on
 // 128 x 128 x 64 tiles: 384 programs, 2 waves at two blocks an SM (264 slots), 1 at three
 // (396): 2 stages. 512 x 14336 x 4096 on the same tiles: 448 programs, 2 waves either way:
-// 3 stages, as without the option (the default, 0).
+// 3 stages, as with the option off (0). The default is 1.
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto wave-stages=1' --mlir-print-debuginfo=false | FileCheck %s
-// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto' --mlir-print-debuginfo=false | FileCheck %s
+// RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto wave-stages=0' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
 // The option is 0 or 1; anything else is refused before the pass runs, with no output.
 // RUN: rm -f %t.bad
 // RUN: not tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto wave-stages=2' -o %t.bad 2>&1 | FileCheck %s --check-prefix=BAD
