@@ -8,6 +8,7 @@
  */
 #include "tile.h"
 
+#include <float.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +53,9 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
  * (named as the table). The decisions run in this order, each reading what the earlier
  * ones picked:
  *  operands TMA can read (option tma, tmaOperands; the wgmma-on-TMA-rings sweeps):
- *   0. f16/bf16 prefill (f16PrefillShape): steps 1-8 run twice, with 128-row tiles and
- *      without, and the model prefillCost keeps the cheaper;
+ *   0. f16/bf16 prefill (f16PrefillShape): steps 1-8 run as they are, with 128-row
+ *      tiles, and for the tiles of prefillTiles (128 x 256, 128 x 96 on 8 warps), and the
+ *      model prefillCost (the busiest SM's work over the tile's rate) keeps the cheapest;
  *   1. block-m (tmaBlockM), and the grid's tile rows;
  *   2. block-n (tmaBlockN);
  *   3. the spread (tmaSpread): where the tiles so far leave SMs idle (or, fp8 past 64
@@ -75,7 +77,7 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
 
 /* What the rules read: the dot, the user's options and the picks made so far. */
 typedef struct {
-  int64_t sms, smemTwoBlocks; /* of the GPU the picks are for (ttTargetDefault) */
+  int64_t sms, smemTwoBlocks, smemBlock; /* of the GPU the picks are for */
   int64_t m, n, k, batch;
   bool fp8, bT;
   int64_t userBm, userBn, userBk, userWarps; /* 0: not given */
@@ -141,28 +143,73 @@ static bool f16PrefillShape(const Facts *f) {
 }
 static bool f16Prefill(const Facts *f) { return f->prefill > 0; }
 
-/* Per-SM tensor work of 128-row tiles over that of 64-row ones at equal time: the rate
- * 128 x 128 tiles (4 warps) reach over 64-row tiles of 64-128 columns, from the per-SM
- * work and time of H200 prefill GEMMs warm: 512 x 3584^2 (64x112 on 256 programs 30.3
- * us, 128x128 on 112 22.8): 1.52; 192 x 5120^2 (64x64 on 240, 23.9; 128x128 on 80, 32.4):
- * 1.47 (bench/2026-11-29-h200-prefill-tune.md). */
-#define ROWS128_RATE 1.5
+/* The prefill model's tensor rates: the per-SM tensor work a tile shape gets done in equal
+ * time, in units of a 64-row tile's (the rules' 64-row picks, 4 warps). The first row whose
+ * shape matches (0: any) and whose `pairs` holds (two blocks an SM: past one wave, three
+ * K steps in the two-block budget; -1 either way) gives the rate. Where they came from
+ * (H200 warm, bench/2026-11-29-h200-prefill-tune.md): 128-row tiles on one block an SM
+ * over 64-row tiles: 512 x 3584^2 (64x112 on 256 programs 30.3 us, 128x128 on 112 22.8):
+ * 1.52; 192 x 5120^2 (64x64 on 240, 23.9; 128x128 on 80, 32.4): 1.47 (section 2). The
+ * others from the per-SM rates of section 6 (the busiest SM's bm x bn x K over the time,
+ * medians over 3-14 shapes each), against 128 x 128 on one block an SM (2.75): two blocks
+ * an SM 2.89, 128 x 256 on 8 warps 2.96, 128 x 96 on 8 warps (four 128-deep stages) 2.62. */
+#define PREFILL_TUNE "2026-11-29-h200-prefill-tune.md"
+typedef struct {
+  int64_t bm, bn; /* 0: any */
+  int pairs;      /* 1: two blocks an SM, 0: one, -1: either */
+  double rate;
+  const char *bench;
+} PrefillRate;
+static const PrefillRate prefillRates[] = {
+    {128, 256, -1, 1.5 * 2.96 / 2.75, PREFILL_TUNE " section 6"},
+    {128, 96, -1, 1.5 * 2.62 / 2.75, PREFILL_TUNE " section 6"},
+    {128, 0, 1, 1.5 * 2.89 / 2.75, PREFILL_TUNE " section 6"},
+    {128, 0, -1, 1.5, PREFILL_TUNE " section 2"},
+    {0, 0, -1, 1.0, PREFILL_TUNE " section 2"},
+};
 
-/* The model of a prefill tile's time: the busiest SM's tensor work, in units of a 64-row
- * tile's rate. The grid's programs, times --splitk's slices (doubled, much as splitk.c
+/* The model of a prefill tile's time: the busiest SM's tensor work over the tile's rate
+ * (prefillRates). The grid's programs, times --splitk's slices (doubled, much as splitk.c
  * does within one wave, while twice the programs fit on the SMs and each slice keeps two K
  * steps; none for a dynamic M, whose grid splitk.c mostly leaves whole), over the SMs,
- * rounded up (whole programs an SM), times one program's bm x bn x K / slices. When the
- * other rules pick 128 rows too, both costs tie and their pick stays. */
-static double prefillCost(const Facts *f) {
-  int64_t programs = gridPrograms((f->m + f->bm - 1) / f->bm, f->n, f->bn);
+ * rounded up (whole programs an SM), times one program's bm x bn x K / slices. */
+static int64_t prefillSplit(const Facts *f, int64_t programs) {
   int64_t steps = (f->k + f->bk - 1) / f->bk, split = 1;
   while (!f->dynM && programs * split * 2 <= f->sms && steps / (split * 2) >= 2)
     split *= 2;
+  return split;
+}
+static double prefillCost(const Facts *f) {
+  int64_t programs = gridPrograms((f->m + f->bm - 1) / f->bm, f->n, f->bn);
+  int64_t steps = (f->k + f->bk - 1) / f->bk, split = prefillSplit(f, programs);
+  bool pairs = programs * split > f->sms && 3 * (f->bm + f->bn) * f->bk * 2 <= f->smemTwoBlocks;
+  double rate = 1.0;
+  for (size_t i = 0; i < sizeof prefillRates / sizeof prefillRates[0]; i++) {
+    const PrefillRate *r = &prefillRates[i];
+    if ((!r->bm || r->bm == f->bm) && (!r->bn || r->bn == f->bn) &&
+        (r->pairs < 0 || r->pairs == pairs)) {
+      rate = r->rate;
+      break;
+    }
+  }
   double perSm = (double)((programs * split + f->sms - 1) / f->sms);
   double work = (double)(f->bm * f->bn * ((steps + split - 1) / split) * f->bk);
-  return perSm * work / (f->bm >= 128 ? ROWS128_RATE : 1.0);
+  return perSm * work / rate;
 }
+/* The prefill tiles the model weighs besides the rules' two picks (64-row tiles, and the
+ * rules run with 128 rows), on 8 warps: 128 x 256 with K steps of 64 where its grid
+ * passes one wave (the tune set's lead at M = 2048, N <= 4096: 1.05x-1.10x, section 1;
+ * every rate measured past one wave: on one wave, with K steps of 128 on 2 stages, it lost
+ * 1.25x-1.6x), and the widest 128-row tile whose four stages of 128-deep K steps fit a
+ * block's shared memory (bn 0: 96 on sm_90's 225 KiB), more bytes in flight than 128 x
+ * 128's three (0.80x-0.86x the time where its programs fill the SMs better, section 6),
+ * where its programs (split-K's slices counted) fill 7/8 of the SMs or more: --pipeline
+ * gives fewer only 3 stages (forms.c), and 128 x 96 on 96-108 programs of 3 stages lost
+ * 1.04x-1.11x (section 7). */
+static const struct {
+  int64_t bn, bk, warps;
+  bool pastWave, fill; /* the candidate only past one wave / on 7/8 of the SMs or more */
+} prefillTiles[] = {{256, 64, 8, true, false}, {0, 128, 8, false, true}};
 /* 64-row tiles of 128 columns make at most one wave (over all batches). */
 static bool rows64OneWave(const Facts *f) {
   return f->batch * gridPrograms((f->m + 63) / 64, f->n, 128) <= f->sms;
@@ -269,7 +316,6 @@ static bool veryWide32RowsOrFp8(const Facts *f) {
 
 /* The tables: TMA operands. */
 #define TMA_TUNE "2026-11-23-h100-tma-tune.md"
-#define PREFILL_TUNE "2026-11-29-h200-prefill-tune.md"
 static const Rule tmaBlockM[] = {
     {mUpTo16, 16, TMA_TUNE},
     {mUpTo32, 32, TMA_TUNE},
@@ -366,18 +412,52 @@ static int64_t decide(int64_t user, const Rule *rules, size_t n, const Facts *f)
 }
 #define DECIDE(user, table, f) decide(user, table, sizeof table / sizeof table[0], f)
 
+static void tmaGeometry(Facts *f, DotGeometry *g);
+/* Step 0's candidate i for the dot of `given` (g0: its geometry before the rules) into c
+ * and gc, and its prefillCost: i = 0 the rules with 128-row tiles, then prefillTiles[i -
+ * 1], those only for a static M (they fill the SMs at a known M) where the rules' 128-row
+ * pick is not a big grid's (`big`: 256 columns past 4 waves, tuned on its own, TMA_TUNE;
+ * the rates were measured up to about 4 waves).
+ * DBL_MAX where the candidate does not apply. */
+static double prefillCandidate(const Facts *given, const DotGeometry *g0, size_t i, bool big,
+                               Facts *c, DotGeometry *gc) {
+  *c = *given, *gc = *g0;
+  c->prefill = 1;
+  if (i > 0) {
+    int64_t bk = given->userBk ? given->userBk : prefillTiles[i - 1].bk;
+    int64_t bn = prefillTiles[i - 1].bn ? prefillTiles[i - 1].bn
+                                        : (given->smemBlock / (4 * bk * 2) - 128) / 16 * 16;
+    int64_t programs = gridPrograms((given->m + 127) / 128, given->n, bn);
+    c->bm = 128, c->bk = bk; /* (prefillSplit's) */
+    if (big || given->dynM || bn < 64 ||
+        (!ttWgmmaDirect(128, bn, prefillTiles[i - 1].warps) && bn % 128) ||
+        (prefillTiles[i - 1].pastWave && programs <= given->sms) ||
+        (prefillTiles[i - 1].fill && programs * prefillSplit(c, programs) * 8 < given->sms * 7))
+      return DBL_MAX;
+    c->userBm = 128, c->userBn = bn, c->userBk = bk, c->userWarps = prefillTiles[i - 1].warps;
+  }
+  tmaGeometry(c, gc);
+  c->userBm = given->userBm, c->userBn = given->userBn, c->userBk = given->userBk,
+  c->userWarps = given->userWarps; /* (the candidate's picks are the rules', not the user's) */
+  return prefillCost(c);
+}
+
 /* Steps 1-8 for operands TMA can read. */
 static void tmaGeometry(Facts *f, DotGeometry *g) {
-  if (f->prefill == 0) { /* f16PrefillShape: both ways, the cheaper by prefillCost */
+  if (f->prefill == 0) { /* f16PrefillShape: the cheapest candidate by prefillCost */
     f->prefill = -1;
     if (f16PrefillShape(f) && !f->userBm && !f->userBn && !f->userWarps) {
-      Facts rows128 = *f;
-      DotGeometry g128 = *g;
-      rows128.prefill = 1;
-      tmaGeometry(&rows128, &g128);
-      tmaGeometry(f, g);
-      if (prefillCost(&rows128) < prefillCost(f))
-        *f = rows128, *g = g128;
+      Facts given = *f, c;
+      DotGeometry g0 = *g, gc;
+      tmaGeometry(f, g); /* the rules' own pick */
+      double best = prefillCost(f);
+      bool big = false;
+      for (size_t i = 0; i <= sizeof prefillTiles / sizeof prefillTiles[0]; i++) {
+        double cost = prefillCandidate(&given, &g0, i, big, &c, &gc);
+        big = big || (i == 0 && c.big);
+        if (cost < best)
+          best = cost, *f = c, *g = gc;
+      }
       return;
     }
   }
@@ -422,7 +502,8 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
 
 void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, int64_t *bn, bool *big) {
   const TtTarget *target = ttTargetDefault();
-  Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target), .m = m,
+  Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
+             .smemBlock = ttTargetSmemDynamic(target), .m = m,
              .n = n, .k = k, .batch = 1, .bT = true};
   DotGeometry g = {0};
   tmaGeometry(&f, &g);
@@ -457,6 +538,7 @@ static bool dotRules(const DotOperands *d, const TtPassOptions *o, int64_t m, Fa
                      DotGeometry *g) {
   const TtTarget *target = ttTargetForSm((int)o->v[TT_TILE_SM]);
   *f = (Facts){.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
+               .smemBlock = ttTargetSmemDynamic(target),
                /* k: A's own K (a K pad's operand, whose pad only rounds K up to whole
                 * lines: the rules were fitted on the shapes' own K) */
                .m = m, .n = d->n, .k = d->ka, .batch = d->dynBatch ? 1 : d->batch,

@@ -2,7 +2,7 @@
 // static size, 2 stages where their rings let three blocks share an SM and three blocks an
 // SM make fewer waves than the two blocks of 3 stages. f16 1024 x 6144 x 4096 on
 // 128 x 128 x 64 tiles: 384 programs, 2 waves at two blocks an SM (264 slots), 1 at three
-// (396): 2 stages. 512 x 14336 x 4096 on the same tiles: 448 programs, 2 waves either way:
+// (396): 2 stages. 1024 x 4096 x 4096 on the same tiles: 256 programs, 1 wave either way:
 // 3 stages, as with the option off (0). The default is 1.
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto wave-stages=1' --mlir-print-debuginfo=false | FileCheck %s
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto' --mlir-print-debuginfo=false | FileCheck %s
@@ -30,7 +30,7 @@ func.func @cut(%x: tensor<1024x4096xf16>, %w: tensor<6144x4096xf16>) -> tensor<1
 // CHECK-SAME: tile.num_stages = 3
 // OFF-LABEL: func.func @fused_0_kernel
 // OFF-SAME: tile.num_stages = 3
-func.func @same_waves(%x: tensor<512x4096xf16>, %w: tensor<14336x4096xf16>) -> tensor<512x14336xf16> {
-  %y = "prim.linear"(%x, %w) : (tensor<512x4096xf16>, tensor<14336x4096xf16>) -> tensor<512x14336xf16>
-  return %y : tensor<512x14336xf16>
+func.func @same_waves(%x: tensor<1024x4096xf16>, %w: tensor<4096x4096xf16>) -> tensor<1024x4096xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<1024x4096xf16>, tensor<4096x4096xf16>) -> tensor<1024x4096xf16>
+  return %y : tensor<1024x4096xf16>
 }

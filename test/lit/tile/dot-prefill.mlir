@@ -1,7 +1,8 @@
 // --tile's prefill step (passes/tile/geometry.c step 0, f16PrefillShape and prefillCost):
 // past 128 rows with K deeper than 2048, f16/bf16 dots run the rules with 128-row tiles and
-// without, and keep the cheaper by the model (the busiest SM's tensor work, 128-row tiles'
-// at 1.5 times the rate; bench/2026-11-29-h200-prefill-tune.md).
+// without, and with 128x256 and 128x96 tiles on 8 warps, and keep the cheapest by the model
+// (the busiest SM's tensor work over the tile's rate, prefillRates; 128-row tiles at 1.5
+// times a 64-row tile's; bench/2026-11-29-h200-prefill-tune.md).
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile | FileCheck %s
 // A given block-m, block-n or num-warps leaves the step out (the user's tile, the rules'
 // picks for the rest).
@@ -16,6 +17,40 @@
 func.func @rows128(%x: tensor<512x3584xf16>, %w: tensor<3584x3584xf16>) -> tensor<512x3584xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<512x3584xf16>, tensor<3584x3584xf16>) -> tensor<512x3584xf16>
   return %y : tensor<512x3584xf16>
+}
+
+// -----
+
+// 700 x 2048 x 8192: 128x128 tiles make 96 programs (one wave, 73% of the SMs); 128x96 on
+// 8 warps (four 128-deep stages fit 225 KiB) make 132, one an SM: 12288 rows x columns at
+// 1.43 against 16384 at 1.5.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=96 block-k=128 num-warps=8
+func.func @rows128_fill96(%x: tensor<700x8192xf16>, %w: tensor<2048x8192xf16>) -> tensor<700x2048xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<700x8192xf16>, tensor<2048x8192xf16>) -> tensor<700x2048xf16>
+  return %y : tensor<700x2048xf16>
+}
+
+// -----
+
+// 450 x 3584 x 14336: 128x96 would make 152 programs, two an SM on 20 SMs; 128x128 make
+// 112, one wave: 128x128 stays. 128 x 256 (56 programs, one wave) is not weighed.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=128 block-k=128 num-warps=4
+func.func @rows128_one_wave(%x: tensor<450x14336xf16>, %w: tensor<3584x14336xf16>) -> tensor<450x3584xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<450x14336xf16>, tensor<3584x14336xf16>) -> tensor<450x3584xf16>
+  return %y : tensor<450x3584xf16>
+}
+
+// -----
+
+// 2048 x 4096 x 4096: 128x256 on 8 warps (256 programs, two an SM's worth of work at 1.61)
+// against 128x128 two blocks an SM (512, four at 1.58): 128x256.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=256 block-k=64 num-warps=8
+func.func @rows128_wide(%x: tensor<2048x4096xf16>, %w: tensor<4096x4096xf16>) -> tensor<2048x4096xf16> {
+  %y = "prim.linear"(%x, %w) : (tensor<2048x4096xf16>, tensor<4096x4096xf16>) -> tensor<2048x4096xf16>
+  return %y : tensor<2048x4096xf16>
 }
 
 // -----
