@@ -137,7 +137,10 @@ static bool mPast64(const Facts *f) { return f->m > 64; }
  * 1.12x, 256 x 3008 x 1024 1.31x). Over 76 prefill shapes timed both ways, the model's
  * pick is within 5% of the faster on 74, 0.87x the old defaults' time (geometric mean;
  * 512 x 3584^2 30.3 -> 22.8 us), and keeps 64-row tiles where 128-row ones would lose
- * (700 x 1536 x 8960: 72 programs, 1.37x; bench/2026-11-29-h200-prefill-tune.md). */
+ * (700 x 1536 x 8960: 72 programs, 1.37x; bench/2026-11-29-h200-prefill-tune.md). (That
+ * was one rate for every 128-row tile; the rates of prefillRates and the two tiles of
+ * prefillTiles were checked on 50 other shapes, section 7 there. At K <= 2048 those tiles
+ * lose too: 128 x 96 0.91x-1.40x, 128 x 256 0.98x-1.71x the time on 12 shapes, section 8.) */
 static bool f16PrefillShape(const Facts *f) {
   return !f->fp8 && f->batch == 1 && f->m > 128 && f->k > 2048;
 }
@@ -415,23 +418,27 @@ static int64_t decide(int64_t user, const Rule *rules, size_t n, const Facts *f)
 static void tmaGeometry(Facts *f, DotGeometry *g);
 /* Step 0's candidate i for the dot of `given` (g0: its geometry before the rules) into c
  * and gc, and its prefillCost: i = 0 the rules with 128-row tiles, then prefillTiles[i -
- * 1], those only for a static M (they fill the SMs at a known M) where the rules' 128-row
- * pick is not a big grid's (`big`: 256 columns past 4 waves, tuned on its own, TMA_TUNE;
- * the rates were measured up to about 4 waves).
- * DBL_MAX where the candidate does not apply. */
+ * 1], those only for a static M (they fill the SMs at a known M), without a user's
+ * block-k (the rates were measured at their own K steps), where the rules' 128-row pick is
+ * not a big grid's (`big`: 256 columns past 4 waves, tuned on its own, TMA_TUNE; the rates
+ * were measured up to about 4 waves) and where the tile fits the block's shared memory (a
+ * smaller chip would halve it into a tile no rate covers). DBL_MAX where the candidate
+ * does not apply. */
 static double prefillCandidate(const Facts *given, const DotGeometry *g0, size_t i, bool big,
                                Facts *c, DotGeometry *gc) {
   *c = *given, *gc = *g0;
   c->prefill = 1;
   if (i > 0) {
-    int64_t bk = given->userBk ? given->userBk : prefillTiles[i - 1].bk;
+    int64_t bk = prefillTiles[i - 1].bk;
     int64_t bn = prefillTiles[i - 1].bn ? prefillTiles[i - 1].bn
                                         : (given->smemBlock / (4 * bk * 2) - 128) / 16 * 16;
+    if (big || given->dynM || given->userBk || bn < 64 || bn > 256 ||
+        (!ttWgmmaDirect(128, bn, prefillTiles[i - 1].warps) && bn % 128) ||
+        ttSmemDotBytes(128, bn, bk) > given->smemBlock)
+      return DBL_MAX;
     int64_t programs = gridPrograms((given->m + 127) / 128, given->n, bn);
     c->bm = 128, c->bk = bk; /* (prefillSplit's) */
-    if (big || given->dynM || bn < 64 ||
-        (!ttWgmmaDirect(128, bn, prefillTiles[i - 1].warps) && bn % 128) ||
-        (prefillTiles[i - 1].pastWave && programs <= given->sms) ||
+    if ((prefillTiles[i - 1].pastWave && programs <= given->sms) ||
         (prefillTiles[i - 1].fill && programs * prefillSplit(c, programs) * 8 < given->sms * 7))
       return DBL_MAX;
     c->userBm = 128, c->userBn = bn, c->userBk = bk, c->userWarps = prefillTiles[i - 1].warps;
@@ -500,6 +507,8 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
   g->stagger = PICK(tmaStagger, f);
 }
 
+/* (Step 0 included: a prefill shape's columns may be 96 or 256 with `big` false; fuse's
+ * K-pad model, the only caller, charges A's re-reads by them.) */
 void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, int64_t *bn, bool *big) {
   const TtTarget *target = ttTargetDefault();
   Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),

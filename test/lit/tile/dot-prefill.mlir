@@ -7,6 +7,9 @@
 // A given block-m, block-n or num-warps leaves the step out (the user's tile, the rules'
 // picks for the rest).
 // RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-m=64' | FileCheck %s --check-prefix=USER
+// A given block-k keeps the step's two rule picks but not its 128x96 and 128x256 tiles
+// (their rates were measured at their own K steps).
+// RUN: tt-opt %s --split-input-file --decompose --fuse --tile='block-k=64' | FileCheck %s --check-prefix=USERK
 
 // 512 x 3584^2: 64x112 tiles on 256 programs (2 an SM: 2 x 64 x 112 = 14336 rows x
 // columns) against 128x128 on 112 (1 an SM: 16384 at 1.5 times the rate): 128 rows.
@@ -26,6 +29,7 @@ func.func @rows128(%x: tensor<512x3584xf16>, %w: tensor<3584x3584xf16>) -> tenso
 // 1.43 against 16384 at 1.5.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.geometry = "block-m=128 block-n=96 block-k=128 num-warps=8
+// USERK: tile.geometry = "block-m=128 block-n=128 block-k=64 num-warps=4 {{.*}} tile.tune_key = "dot 1x700x2048x8192
 func.func @rows128_fill96(%x: tensor<700x8192xf16>, %w: tensor<2048x8192xf16>) -> tensor<700x2048xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<700x8192xf16>, tensor<2048x8192xf16>) -> tensor<700x2048xf16>
   return %y : tensor<700x2048xf16>
@@ -48,6 +52,7 @@ func.func @rows128_one_wave(%x: tensor<450x14336xf16>, %w: tensor<3584x14336xf16
 // against 128x128 two blocks an SM (512, four at 1.58): 128x256.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.geometry = "block-m=128 block-n=256 block-k=64 num-warps=8
+// USERK: tile.geometry = "block-m=128 block-n=128 block-k=64 num-warps=4 {{.*}} tile.tune_key = "dot 1x2048x4096x4096
 func.func @rows128_wide(%x: tensor<2048x4096xf16>, %w: tensor<4096x4096xf16>) -> tensor<2048x4096xf16> {
   %y = "prim.linear"(%x, %w) : (tensor<2048x4096xf16>, tensor<4096x4096xf16>) -> tensor<2048x4096xf16>
   return %y : tensor<2048x4096xf16>
