@@ -9,7 +9,7 @@
 # Writes OUT/<case>_<variant>.ptx (variants: d = the defaults, w8 = 128x128 on 8 warps,
 # n256 = 128x256 on 8 warps, n112/n96/n80 = 128 x that x 128 on 8 warps, n64 = 128x64 on 4
 # warps; later: r128 = block-m=128 alone, n256k = 128x256x64 on 8 warps, for fp8 f96 =
-# 128x96x256 and f256 = 128x256x128 on 8 warps); time on the device
+# 128x96x256 and f256 = 128x256x128 on 8 warps, k256 = block-k=256 alone); time on the device
 # with `TT_RUN_FLAGS=--batch scripts/time-cases.sh TT_RUN OUT` (warm; --splitk picks the
 # split of each). Env FILL and BIG replace the two shape lists (BIG: d, w8, n256 only),
 # VARIANTS the variants of FILL's; DT=fp8 makes e4m3 scaled_mm (f16 out) instead of f16.
@@ -28,7 +28,7 @@ declare -A opt=([d]="" [w8]="block-m=128 block-n=128 num-warps=8"
   [n64]="block-m=128 block-n=64 num-warps=4" [r128]="block-m=128"
   [n256k]="block-m=128 block-n=256 block-k=64 num-warps=8"
   [f96]="block-m=128 block-n=96 block-k=256 num-warps=8"
-  [f256]="block-m=128 block-n=256 block-k=128 num-warps=8")
+  [f256]="block-m=128 block-n=256 block-k=128 num-warps=8" [k256]="block-k=256")
 bigs=" $(echo $big) "
 for s in $fill $big; do
   IFS=x read -r m n k <<<"$s"

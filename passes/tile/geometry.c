@@ -283,11 +283,13 @@ static bool row256Picked(const Facts *f) { return f->row256; }
 static bool fp8OneWave(const Facts *f) {
   return f->fp8 && f->bm <= 64 && programsOf(f, f->bn) <= f->sms;
 }
-/* fp8 on 128-row tiles of the default columns (block-n not given), up to two waves,
- * where K has two steps of twice the K step. */
-static bool fp8Rows128TwoWaves(const Facts *f) {
-  return f->fp8 && f->bm == 128 && !f->userBn && programsOf(f, f->bn) <= 2 * f->sms &&
-         f->k >= 2 * f->bk;
+/* fp8 on 128-row tiles of the default columns (block-n not given), where K has two
+ * steps of twice the K step: up to two waves (2026-11-24-h200-fp8-m128.md), and past them
+ * too, one block an SM on 256-deep steps rather than two on 128-deep ones (H200 warm, 13
+ * prefill shapes of 224-1792 programs: 0.84x-0.87x the time, 4096 x 4096 x 14336 468.8
+ * -> 405.6 us; bench/2026-11-29-h200-prefill-tune.md section 9). */
+static bool fp8Rows128Doubled(const Facts *f) {
+  return f->fp8 && f->bm == 128 && !f->userBn && f->k >= 2 * f->bk;
 }
 static bool pastOneWave(const Facts *f) { return programsOf(f, f->bn) > f->sms; }
 /* f16/bf16 64 x 64 tiles (not spread) up to 64 rows, more than half the SMs' worth of
@@ -366,7 +368,7 @@ enum { KEEP, DOUBLE, TWO_BLOCKS };
 static const Rule tmaKDepth[] = {
     {row256Picked, KEEP, "2026-11-24-h200-tune.md"},
     {fp8OneWave, DOUBLE, "2026-11-24-h200-tune.md"},
-    {fp8Rows128TwoWaves, DOUBLE, "2026-11-24-h200-fp8-m128.md"},
+    {fp8Rows128Doubled, DOUBLE, "2026-11-24-h200-fp8-m128.md " PREFILL_TUNE},
     {bigGrid, KEEP, TMA_TUNE},
     {pastOneWave, TWO_BLOCKS, "2026-11-24-h200-tune.md"},
     {f16Tiles64OneWave, DOUBLE, "2026-11-26-h100-tune-m64-cold.md"},
