@@ -4,7 +4,8 @@
 # against fp8's own pick past 128 rows, K > 2048) on the 12 held-out shapes it switches.
 # Copies this tree's build (the base), applies the patch, rebuilds, and compiles each shape
 # with both into OUT/ab (<case>_a.ptx base, <case>_b.ptx patched) and OUT/b (the patched
-# ones, for the GPU check); prints the device commands. The patch stays applied: commit it
+# ones, for the GPU check), with four fused prefill epilogues (bias + GELU) on session 32's
+# f16/bf16 tiles; prints the device commands. The patch stays applied: commit it
 # (and make the rule's comment and bench/ table say what ran) if b wins, else
 # `git checkout passes/tile/geometry.c`.
 # Usage (repository root, a built tree at HEAD): bash bench/probes/2026-11-29-next-checks-2.sh [OUT=.gpu/next33]
@@ -27,6 +28,13 @@ for c in 200x18944x3584 200x9216x3072 200x10240x8192 200x11008x4096 384x6144x409
     build/tt-translate --ptx -o "$out/ab/fp8x${c}_b.ptx"
   cp "$out/ab/fp8x${c}_b.ptx" "$out/b/"
   cmp -s "$out/ab/fp8x${c}_a.ptx" "$out/ab/fp8x${c}_b.ptx" && echo "unchanged: $c (the patch no longer switches it)"
+done
+# f16/bf16 prefill epilogues on session 32's tiles (128 x 96 and 128 x 256 on 8 warps),
+# not yet GPU-checked with a fused bias and GELU: into OUT/b as well
+for c in f16_700x2048x8192 bf16_300x2048x8192 f16_2048x4096x4096 bf16_129x3001x4100; do
+  IFS=_x read -r dt m n k <<<"$c"
+  linear "$m" "$n" "$k" "$dt" 1 gelu '{approximate = "tanh"}' | build/tt-opt --decompose --fuse --splitk |
+    build/tt-translate --ptx -o "$out/b/${c}_bias_gelu.ptx"
 done
 cat <<MSG
 On the device (carry .gpu):
