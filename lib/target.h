@@ -19,6 +19,8 @@
 
 /* SMs of the default target's part (H100 SXM, H200): the passes' num-sms defaults. */
 #define TT_DEFAULT_NUM_SMS 132
+/* 32-bit registers an SM has, sm_80 to sm_120. */
+#define TT_SM_REGISTERS 65536
 /* Static shared memory of a block on every target; past it a kernel's buffer is dynamic. */
 #define TT_SMEM_LIMIT (48 * 1024)
 

@@ -201,13 +201,13 @@ int64_t plOneSmStages(MlirOperation loop, int64_t programs, bool exact, int64_t 
  * pick past one wave). Registers are estimated: the accumulator scratch's fp32 words a
  * thread (its rows padded: 132 on 128 x 128 tiles, 4 warps) plus OTHER_REGS (ptxas: 154
  * registers in all where the accumulator takes 128, so 26 others and a margin), rounded
- * up to ptxas's 8; three blocks need them under the SM's 64 Ki. (A producer warp, forced
- * by warp-specialize=1, is not counted.) Tuned at 256 x 18944 x 3584 (296 programs of
- * 128x128x64: 2 waves at two blocks an SM, 1 at three; 78.4 -> 61.9 us) and 1024 x 6144 x
- * 4096 (384: 86.7 -> 72.3), H200 warm; where the waves do not change two stages lost
- * (1.09x-1.66x; bench/2026-11-29-h200-prefill-tune.md). Checked on the 13 other prefill
- * shapes it changes (M 384-3072, 9 weights, none tuned): 1.19x-1.35x faster, so the
- * default (section 5 there). */
+ * up to ptxas's 8; three blocks need them under the SM's 64 Ki (TT_SM_REGISTERS). (A
+ * producer warp, forced by warp-specialize=1, is not counted.) Tuned at 256 x 18944 x
+ * 3584 (296 programs of 128x128x64: 2 waves at two blocks an SM, 1 at three; 78.4 -> 61.9
+ * us) and 1024 x 6144 x 4096 (384: 86.7 -> 72.3), H200 warm; where the waves do not
+ * change two stages lost (1.09x-1.66x; bench/2026-11-29-h200-prefill-tune.md). Checked on
+ * the 13 other prefill shapes it changes (M 384-3072, 9 weights, none tuned): 1.19x-1.35x
+ * faster, so the default (section 5 there). */
 #define OTHER_REGS 32
 static bool threeBlocksCutWave(MlirOperation loop, int64_t programs, int64_t slot,
                                int64_t staged, int64_t acc) {
@@ -215,7 +215,8 @@ static bool threeBlocksCutWave(MlirOperation loop, int64_t programs, int64_t slo
   int64_t threads = 32 * ttOpAttrInt(kernel, "tile.num_warps", 4);
   int64_t regs = (acc / 4 / threads + OTHER_REGS + 7) / 8 * 8, ring = 2 * slot + staged;
   int64_t bytes = ring > acc ? ring : acc;
-  if (ttTargetBlocksBySmem(ttTargetDefault(), bytes) < 3 || 3 * threads * regs > 65536)
+  if (ttTargetBlocksBySmem(ttTargetDefault(), bytes) < 3 ||
+      3 * threads * regs > TT_SM_REGISTERS)
     return false;
   int64_t sms = numSms();
   return (programs + 3 * sms - 1) / (3 * sms) < (programs + 2 * sms - 1) / (2 * sms);

@@ -112,7 +112,6 @@
 #define STAGE_OUT_BYTES 64
 #define STAGE_OUT_REG_NUM 5
 #define STAGE_OUT_REG_DEN 8
-#define SM_REGISTERS 65536 /* 32-bit registers an SM has, sm_80 to sm_120 */
 /* An on-chip row kernel asks for the programs an SM whose registers give each thread
  * ONCHIP_REG_SLACK times its row's f32 registers (elements a thread x inputs that vary
  * by row): ptxas otherwise spends what a lower count allows (layer_norm 8192 x 8192: 162
@@ -350,7 +349,7 @@ static int64_t stagedOutChunks(int64_t per, int64_t slots, int64_t bytes, int64_
 /* The registers a thread has where `blocks` blocks of `threads` share an SM (the
  * lowering asks ptxas for that many, .minnctapersm): ptxas allots them 8 at a time. */
 static int64_t threadRegs(int64_t blocks, int64_t threads) {
-  return clampI(SM_REGISTERS / (blocks * threads), 8, 255) / 8 * 8;
+  return clampI(TT_SM_REGISTERS / (blocks * threads), 8, 255) / 8 * 8;
 }
 
 /* The staged form with the row's last chunks held in registers (rows.c, 3''): a row
@@ -455,7 +454,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     g->cluster = 1;
     int64_t sblock = fit / 2 < STAGE_BLOCK ? fit / 2 : STAGE_BLOCK;
     int64_t onChipRows = /* the SM's registers, 4 bytes each */
-        onChip ? SM_REGISTERS * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES)
+        onChip ? TT_SM_REGISTERS * 4 / (fit * (varying > 0 ? varying : 1) * ONCHIP_REG_BYTES)
                : 1;
     /* a static M whose rows in flight (one an SM) pass the looped form's L2 budget */
     bool pastL2 = g->rows > 0 && inFlight * g->rowLen * memBytes > LOOP_L2_BYTES;
@@ -552,7 +551,7 @@ bool tileRowGeometry(MlirOperation fusion, MlirBlock body, Geometry *g) {
     }
     if (!g->looped && g->cluster == 1) { /* registers for that many programs an SM */
       int64_t regs = g->block / (32 * g->warps) * (varying > 0 ? varying : 1) * ONCHIP_REG_SLACK;
-      int64_t n = SM_REGISTERS / (32 * g->warps * (regs > 32 ? regs : 32));
+      int64_t n = TT_SM_REGISTERS / (32 * g->warps * (regs > 32 ? regs : 32));
       g->programsPerSm = n >= 2 ? (n < 32 ? n : 32) : 0;
     }
     g->frame = rowFrameOf(body, g, pairs);

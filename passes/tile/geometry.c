@@ -146,6 +146,13 @@ static bool f16PrefillShape(const Facts *f) {
 }
 static bool f16Prefill(const Facts *f) { return f->prefill > 0; }
 
+/* Whether three stages of the tile so far (its A and B boxes, K step deep) fit the shared
+ * memory each of two blocks on an SM may have: step 7's TWO_BLOCKS depth, and the prefill
+ * model's two-blocks rate. */
+static bool threeStagesFitTwoBlocks(const Facts *f) {
+  return 3 * (f->bm + f->bn) * f->bk * (f->fp8 ? 1 : 2) <= f->smemTwoBlocks;
+}
+
 /* The prefill model's tensor rates: the per-SM tensor work a tile shape gets done in equal
  * time, in units of a 64-row tile's (the rules' 64-row picks, 4 warps). The first row whose
  * shape matches (0: any) and whose `pairs` holds (two blocks an SM: past one wave, three
@@ -185,7 +192,7 @@ static int64_t prefillSplit(const Facts *f, int64_t programs) {
 static double prefillCost(const Facts *f) {
   int64_t programs = gridPrograms((f->m + f->bm - 1) / f->bm, f->n, f->bn);
   int64_t steps = (f->k + f->bk - 1) / f->bk, split = prefillSplit(f, programs);
-  bool pairs = programs * split > f->sms && 3 * (f->bm + f->bn) * f->bk * 2 <= f->smemTwoBlocks;
+  bool pairs = programs * split > f->sms && threeStagesFitTwoBlocks(f);
   double rate = 1.0;
   for (size_t i = 0; i < sizeof prefillRates / sizeof prefillRates[0]; i++) {
     const PrefillRate *r = &prefillRates[i];
@@ -498,7 +505,7 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
   if (depth == DOUBLE)
     f->bk *= 2;
   else if (depth == TWO_BLOCKS) /* the deepest whose 3 stages fit two blocks, >= 128 bytes */
-    while (f->bk * eb > 128 && 3 * (f->bm + f->bn) * f->bk * eb > f->smemTwoBlocks)
+    while (f->bk * eb > 128 && !threeStagesFitTwoBlocks(f))
       f->bk /= 2;
   while (!f->userBk && f->bk / 2 >= f->k && f->bk * eb > 128)
     f->bk /= 2; /* no deeper than K (a step of 128 bytes at least: the swizzle row) */
