@@ -78,3 +78,16 @@ func.func @shallow(%x: tensor<640x1536xf16>, %w: tensor<1536x1536xf16>) -> tenso
   %y = "prim.linear"(%x, %w) : (tensor<640x1536xf16>, tensor<1536x1536xf16>) -> tensor<640x1536xf16>
   return %y : tensor<640x1536xf16>
 }
+
+// -----
+
+// fp8 (step 0 is f16/bf16 only): 128x128 tiles past two waves (512 x 14336 x 4096: 448
+// programs) keep K steps of 256 on one block an SM (tmaKDepth's fp8Rows128Doubled; 128-deep
+// steps two blocks an SM took 1.17x the time, bench/2026-11-29-h200-prefill-tune.md section 9).
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=128 block-k=256 num-warps=8
+func.func @fp8_past_two_waves(%x: tensor<512x4096xf8E4M3FN>, %w: tensor<14336x4096xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<512x14336xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<14336x4096xf8E4M3FN>) -> tensor<4096x14336xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<512x4096xf8E4M3FN>, tensor<4096x14336xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<512x14336xf16>
+  return %y : tensor<512x14336xf16>
+}
