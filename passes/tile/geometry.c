@@ -53,9 +53,10 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
  * (named as the table). The decisions run in this order, each reading what the earlier
  * ones picked:
  *  operands TMA can read (option tma, tmaOperands; the wgmma-on-TMA-rings sweeps):
- *   0. f16/bf16 prefill (f16PrefillShape): steps 1-8 run as they are, with 128-row
- *      tiles, and for the tiles of prefillTiles (128 x 256, 128 x 96 on 8 warps), and the
- *      model prefillCost (the busiest SM's work over the tile's rate) keeps the cheapest;
+ *   0. prefill (f16PrefillShape, fp8PrefillShape): steps 1-8 run as they are, with
+ *      128-row tiles (f16/bf16), and for the tiles of prefillTiles (128 x 256, 128 x 96 on
+ *      8 warps; fp8 128 x 96 only), and the model prefillCost (the busiest SM's work over
+ *      the tile's rate) keeps the cheapest;
  *   1. block-m (tmaBlockM), and the grid's tile rows;
  *   2. block-n (tmaBlockN);
  *   3. the spread (tmaSpread): where the tiles so far leave SMs idle (or, fp8 past 64
@@ -144,6 +145,11 @@ static bool mPast64(const Facts *f) { return f->m > 64; }
 static bool f16PrefillShape(const Facts *f) {
   return !f->fp8 && f->batch == 1 && f->m > 128 && f->k > 2048;
 }
+/* fp8 prefill, the same shapes: fp8's rules already take 128-row tiles (fp8Rows128), so
+ * step 0 weighs only prefillTiles' fp8 rows against their pick. */
+static bool fp8PrefillShape(const Facts *f) {
+  return f->fp8 && f->batch == 1 && f->m > 128 && f->k > 2048;
+}
 static bool f16Prefill(const Facts *f) { return f->prefill > 0; }
 
 /* Whether three stages of the tile so far (its A and B boxes, K step deep) fit the shared
@@ -162,20 +168,27 @@ static bool threeStagesFitTwoBlocks(const Facts *f) {
  * 1.52; 192 x 5120^2 (64x64 on 240, 23.9; 128x128 on 80, 32.4): 1.47 (section 2). The
  * others from the per-SM rates of section 6 (the busiest SM's bm x bn x K over the time,
  * medians over 3-14 shapes each), against 128 x 128 on one block an SM (2.75): two blocks
- * an SM 2.89, 128 x 256 on 8 warps 2.96, 128 x 96 on 8 warps (four 128-deep stages) 2.62. */
+ * an SM 2.89, 128 x 256 on 8 warps 2.96, 128 x 96 on 8 warps (four 128-deep stages) 2.62.
+ * fp8's rows are against fp8's own pick (128 x 128 x 256, one block an SM): 128 x 96 x 256
+ * measured 0.82-0.91 of its rate where both make 6-7 rounds (3000 x 3584^2 and
+ * 384 x 28672 x 8192, whose model costs are equal); 0.85 keeps the pick there and reproduces
+ * the 22 fp8 decisions of sections 8-9 and the 12 held-out A/B of section 11. */
 #define PREFILL_TUNE "2026-11-29-h200-prefill-tune.md"
 typedef struct {
+  bool fp8;
   int64_t bm, bn; /* 0: any */
   int pairs;      /* 1: two blocks an SM, 0: one, -1: either */
   double rate;
   const char *bench;
 } PrefillRate;
 static const PrefillRate prefillRates[] = {
-    {128, 256, -1, 1.5 * 2.96 / 2.75, PREFILL_TUNE " section 6"},
-    {128, 96, -1, 1.5 * 2.62 / 2.75, PREFILL_TUNE " section 6"},
-    {128, 0, 1, 1.5 * 2.89 / 2.75, PREFILL_TUNE " section 6"},
-    {128, 0, -1, 1.5, PREFILL_TUNE " section 2"},
-    {0, 0, -1, 1.0, PREFILL_TUNE " section 2"},
+    {false, 128, 256, -1, 1.5 * 2.96 / 2.75, PREFILL_TUNE " section 6"},
+    {false, 128, 96, -1, 1.5 * 2.62 / 2.75, PREFILL_TUNE " section 6"},
+    {false, 128, 0, 1, 1.5 * 2.89 / 2.75, PREFILL_TUNE " section 6"},
+    {false, 128, 0, -1, 1.5, PREFILL_TUNE " section 2"},
+    {false, 0, 0, -1, 1.0, PREFILL_TUNE " section 2"},
+    {true, 128, 96, -1, 0.85, PREFILL_TUNE " sections 8-11"},
+    {true, 0, 0, -1, 1.0, PREFILL_TUNE " sections 8-11"},
 };
 
 /* The model of a prefill tile's time: the busiest SM's tensor work over the tile's rate
@@ -196,7 +209,7 @@ static double prefillCost(const Facts *f) {
   double rate = 1.0;
   for (size_t i = 0; i < sizeof prefillRates / sizeof prefillRates[0]; i++) {
     const PrefillRate *r = &prefillRates[i];
-    if ((!r->bm || r->bm == f->bm) && (!r->bn || r->bn == f->bn) &&
+    if (r->fp8 == f->fp8 && (!r->bm || r->bm == f->bm) && (!r->bn || r->bn == f->bn) &&
         (r->pairs < 0 || r->pairs == pairs)) {
       rate = r->rate;
       break;
@@ -217,9 +230,10 @@ static double prefillCost(const Facts *f) {
  * gives fewer only 3 stages (forms.c), and 128 x 96 on 96-108 programs of 3 stages lost
  * 1.04x-1.11x (section 7). */
 static const struct {
-  int64_t bn, bk, warps;
+  int64_t bn, bk, warps; /* bk: of 2-byte elements (fp8: twice as many, the same bytes) */
   bool pastWave, fill; /* the candidate only past one wave / on 7/8 of the SMs or more */
-} prefillTiles[] = {{256, 64, 8, true, false}, {0, 128, 8, false, true}};
+  bool fp8;            /* weighed for fp8 too (fp8 takes at most 128 columns) */
+} prefillTiles[] = {{256, 64, 8, true, false, false}, {0, 128, 8, false, true, true}};
 /* 64-row tiles of 128 columns make at most one wave (over all batches). */
 static bool rows64OneWave(const Facts *f) {
   return f->batch * gridPrograms((f->m + 63) / 64, f->n, 128) <= f->sms;
@@ -437,11 +451,14 @@ static double prefillCandidate(const Facts *given, const DotGeometry *g0, size_t
                                Facts *c, DotGeometry *gc) {
   *c = *given, *gc = *g0;
   c->prefill = 1;
+  if (i == 0 && given->fp8)
+    return DBL_MAX; /* (fp8's rules took 128 rows already) */
   if (i > 0) {
-    int64_t bk = prefillTiles[i - 1].bk;
+    int64_t eb = given->fp8 ? 1 : 2, bk = prefillTiles[i - 1].bk * 2 / eb;
     int64_t bn = prefillTiles[i - 1].bn ? prefillTiles[i - 1].bn
-                                        : (given->smemBlock / (4 * bk * 2) - 128) / 16 * 16;
+                                        : (given->smemBlock / (4 * bk * eb) - 128) / 16 * 16;
     if (big || given->dynM || given->userBk || bn < 64 || bn > 256 ||
+        (given->fp8 && !prefillTiles[i - 1].fp8) ||
         (!ttWgmmaDirect(128, bn, prefillTiles[i - 1].warps) && bn % 128) ||
         ttSmemDotBytes(128, bn, bk) > given->smemBlock)
       return DBL_MAX;
@@ -460,9 +477,10 @@ static double prefillCandidate(const Facts *given, const DotGeometry *g0, size_t
 
 /* Steps 1-8 for operands TMA can read. */
 static void tmaGeometry(Facts *f, DotGeometry *g) {
-  if (f->prefill == 0) { /* f16PrefillShape: the cheapest candidate by prefillCost */
+  if (f->prefill == 0) { /* f16/fp8PrefillShape: the cheapest candidate by prefillCost */
     f->prefill = -1;
-    if (f16PrefillShape(f) && !f->userBm && !f->userBn && !f->userWarps) {
+    if ((f16PrefillShape(f) || fp8PrefillShape(f)) && !f->userBm && !f->userBn &&
+        !f->userWarps) {
       Facts given = *f, c;
       DotGeometry g0 = *g, gc;
       tmaGeometry(f, g); /* the rules' own pick */

@@ -81,8 +81,8 @@ func.func @shallow(%x: tensor<640x1536xf16>, %w: tensor<1536x1536xf16>) -> tenso
 
 // -----
 
-// fp8 (step 0 is f16/bf16 only): 128x128 tiles past two waves (512 x 14336 x 4096: 448
-// programs) keep K steps of 256 on one block an SM (tmaKDepth's fp8Rows128Doubled; 128-deep
+// fp8: 128x128 tiles past two waves (512 x 14336 x 4096: 448 programs, 4 an SM; 128x96's 600
+// would be 5) keep K steps of 256 on one block an SM (tmaKDepth's fp8Rows128Doubled; 128-deep
 // steps two blocks an SM took 1.17x the time, bench/2026-11-29-h200-prefill-tune.md section 9).
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.geometry = "block-m=128 block-n=128 block-k=256 num-warps=8
@@ -90,4 +90,17 @@ func.func @fp8_past_two_waves(%x: tensor<512x4096xf8E4M3FN>, %w: tensor<14336x40
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<14336x4096xf8E4M3FN>) -> tensor<4096x14336xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<512x4096xf8E4M3FN>, tensor<4096x14336xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<512x14336xf16>
   return %y : tensor<512x14336xf16>
+}
+
+// -----
+
+// fp8, step 0's fp8 model: 600 x 4096^2 on 128x128 tiles is 160 programs (2 an SM); 128x96
+// makes 215, still 2 an SM, each a quarter less work: 128x96 x 256 on 8 warps (0.85x the
+// time, bench/2026-11-29-h200-prefill-tune.md section 11). Fails on the rules alone.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=96 block-k=256 num-warps=8
+func.func @fp8_prefill_96(%x: tensor<600x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<600x4096xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<4096x4096xf8E4M3FN>) -> tensor<4096x4096xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<600x4096xf8E4M3FN>, tensor<4096x4096xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<600x4096xf16>
+  return %y : tensor<600x4096xf16>
 }
