@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A/B of two compilers on linear layers: compiles each y = x @ w^T of CASES (DT_MxNxK, DT
-# f16 or bf16; w tt.invariant) with BASE_BIN's tt-opt/tt-translate (a build of the commit
-# before a change) into OUTDIR/a and with TT_BIN's (default build/) into OUTDIR/b, both by
+# f16, bf16 or fp8 = e4m3 prim.scaled_mm with f16 out; w tt.invariant) with BASE_BIN's
+# tt-opt/tt-translate (a build of the commit before a change) into OUTDIR/a and with
+# TT_BIN's (default build/) into OUTDIR/b, both by
 # the main job's passes (--decompose --fuse --splitk, tt-translate --ptx), and keeps the
 # cases whose PTX differs: the shapes the change touched, named as bench_variants.py reads
 # them. On the device:
@@ -29,7 +30,8 @@ mkdir -p "$out/a" "$out/b"
 rm -f "$out"/a/*.ptx "$out"/b/*.ptx
 for c in $CASES; do
   IFS=_x read -r dt m n k <<<"$c"
-  prog=$(linear "$m" "$n" "$k" "$dt" 0)
+  if [ "$dt" = fp8 ]; then prog=$(scaled_linear "$m" "$n" "$k" f8E4M3FN f8E4M3FN f16 0)
+  else prog=$(linear "$m" "$n" "$k" "$dt" 0); fi
   for v in a b; do
     vb=$bin
     [ "$v" = a ] && vb=$base
