@@ -13,7 +13,10 @@
 //  4. the time to stream a K walk of R = 16 / 64 rows this way (R row boxes a 64-column
 //     chunk) against 2-D boxes of a padded copy, 132 blocks, a ring of 4 slots.
 // Build (here): nvcc -arch=sm_90a -O2 -o tma-flat-rows 2026-11-29-tma-flat-rows.cu -lcuda
-// Run (device): ./tma-flat-rows
+// Run (device), each in its own process: ./tma-flat-rows 2d (the control: tt's own 2-D
+// boxes of a padded copy), ./tma-flat-rows 1d, ./tma-flat-rows row (a rank-2 map of one
+// row [1, M x K]); NOSWZ=1 for SWIZZLE_NONE. Session 33's run (1d only, no control) faulted
+// with an illegal instruction at the first 1-D load: run the control first.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -61,7 +64,8 @@ __device__ __forceinline__ void load2d(uint32_t dst, const CUtensorMap *map, int
 }
 
 // One block: the R x 128 slot of columns k0 .. k0 + 127 (two 64-column chunks), copied out
-// as it lies in shared memory. flat: rank-1 map, one box a row; else 2-D map, one box a chunk.
+// as it lies in shared memory. flat 1: rank-1 map, one box a row; 2: a rank-2 map of one
+// row [1, M x K], one box a row; 0: a 2-D map of a padded copy, one R x 64 box a chunk.
 __global__ void slotKernel(const __grid_constant__ CUtensorMap map, int flat, int K, int R,
                            int k0, uint16_t *out) {
   extern __shared__ uint8_t raw[];
@@ -77,9 +81,12 @@ __global__ void slotKernel(const __grid_constant__ CUtensorMap map, int flat, in
   if (threadIdx.x == 0) {
     barExpect(bar, (uint32_t)(R * 128 * 2));
     for (int c = 0; c < 2; c++) {
-      if (flat)
+      if (flat == 1)
         for (int r = 0; r < R; r++)
           load1d(s + c * R * 128 + r * 128, &map, r * K + k0 + 64 * c, bar);
+      else if (flat == 2)
+        for (int r = 0; r < R; r++)
+          load2d(s + c * R * 128 + r * 128, &map, r * K + k0 + 64 * c, 0, bar);
       else
         load2d(s + c * R * 128, &map, k0 + 64 * c, 0, bar);
     }
@@ -111,9 +118,12 @@ __global__ void walkKernel(const __grid_constant__ CUtensorMap map, int flat, in
     uint32_t bar = (uint32_t)__cvta_generic_to_shared(&bars[i]), dst = s + i * slotBytes;
     barExpect(bar, (uint32_t)slotBytes);
     for (int c = 0; c < 2; c++) {
-      if (flat)
+      if (flat == 1)
         for (int r = 0; r < R; r++)
           load1d(dst + c * R * 128 + r * 128, &map, (row0 + r) * K + step * 128 + 64 * c, bar);
+      else if (flat == 2)
+        for (int r = 0; r < R; r++)
+          load2d(dst + c * R * 128 + r * 128, &map, (row0 + r) * K + step * 128 + 64 * c, 0, bar);
       else
         load2d(dst + c * R * 128, &map, step * 128 + 64 * c, row0, bar);
     }
@@ -138,14 +148,19 @@ typedef CUresult (*EncodeFn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, voi
 
 static CUresult encode(EncodeFn fn, CUtensorMap *map, void *base, int rank, cuuint64_t cols,
                        cuuint64_t rows, cuuint32_t boxRows, CUtensorMapSwizzle sw) {
-  cuuint64_t dims[2] = {cols, rows}, strides[1] = {cols * 2};
+  cuuint64_t dims[2] = {cols, rows}, strides[1] = {(cols * 2 + 15) / 16 * 16};
   cuuint32_t box[2] = {64, boxRows}, es[2] = {1, 1};
   return fn(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, (cuuint32_t)rank, base, dims, strides, box, es,
             CU_TENSOR_MAP_INTERLEAVE_NONE, sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
-int main() {
+// Usage: tma-flat-rows [1d|row|2d] (default 1d; 2d is the control: a padded copy read by
+// tt's own form), env NOSWZ=1 for SWIZZLE_NONE. Run each form in its own process: a fault
+// is sticky for the context.
+int main(int argc, char **argv) {
+  const char *form = argc > 1 ? argv[1] : "1d";
+  int flat = !strcmp(form, "2d") ? 0 : !strcmp(form, "row") ? 2 : 1;
   EncodeFn enc = cuTensorMapEncodeTiled;
   CK(cudaFree(0)); /* the primary context, for the driver calls */
   CK(cudaFuncSetAttribute(slotKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
@@ -161,10 +176,22 @@ int main() {
     CK(cudaMalloc(&dx, h.size() * 2));
     CK(cudaMalloc(&dout, R * 128 * 2));
     CK(cudaMemcpy(dx, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
+    int Kp = (K + 63) / 64 * 64;
+    std::vector<uint16_t> hp((size_t)M * Kp, 0);
+    for (int i = 0; i < M; i++)
+      memcpy(&hp[(size_t)i * Kp], &h[(size_t)i * K], (size_t)K * 2);
+    uint16_t *dxp;
+    CK(cudaMalloc(&dxp, hp.size() * 2));
+    CK(cudaMemcpy(dxp, hp.data(), hp.size() * 2, cudaMemcpyHostToDevice));
     CUtensorMap map;
-    CUresult r = encode(enc, &map, dx, 1, (cuuint64_t)M * K, 1, 1, getenv("NOSWZ") ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B);
-    printf("K = %d: rank-1 map, SWIZZLE_128B, box 64: encode %s (%d)\n", K,
-           r == CUDA_SUCCESS ? "ok" : "FAILED", (int)r);
+    CUtensorMapSwizzle sw = getenv("NOSWZ") ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B;
+    CUresult r = flat == 1 ? encode(enc, &map, dx, 1, (cuuint64_t)M * K, 1, 1, sw)
+                 : flat == 2 ? encode(enc, &map, dx, 2, (cuuint64_t)M * K, 1, 1, sw)
+                             : encode(enc, &map, dxp, 2, Kp, M, (cuuint32_t)R, sw);
+    printf("K = %d: %s map, %s: encode %s (%d)\n", K,
+           flat == 1 ? "rank-1 [M x K]" : flat == 2 ? "rank-2 [1, M x K]" : "2-D padded [M, Kp]",
+           getenv("NOSWZ") ? "SWIZZLE_NONE" : "SWIZZLE_128B", r == CUDA_SUCCESS ? "ok" : "FAILED",
+           (int)r);
     if (r != CUDA_SUCCESS) {
       fails++;
       continue;
@@ -172,7 +199,7 @@ int main() {
     int k0s[3] = {0, 128 * ((K - 1) / 128), 1024};
     for (int t = 0; t < 3; t++) {
       int k0 = k0s[t];
-      slotKernel<<<1, 128, 8192>>>(map, 1, K, R, k0, dout);
+      slotKernel<<<1, 128, 8192>>>(map, flat, K, R, k0, dout);
       CK(cudaGetLastError());
       std::vector<uint16_t> got(R * 128);
       CK(cudaMemcpy(got.data(), dout, got.size() * 2, cudaMemcpyDeviceToHost));
@@ -181,18 +208,20 @@ int main() {
         for (int row = 0; row < R; row++)
           for (int u = 0; u < 8; u++)
             for (int e = 0; e < 8; e++) {
-              long f = (long)row * K + k0 + 64 * c + 8 * u + e;
-              uint16_t want = f < (long)M * K ? h[f] : 0;
+              long col = k0 + 64 * c + 8 * u + e, f = (long)row * K + col;
+              uint16_t want = flat ? (f < (long)M * K ? h[f] : 0)
+                                   : (row < M && col < K ? h[f] : 0);
               int base = c * R * 64 + row * 64;
               badSw += got[base + 8 * (u ^ (row & 7)) + e] != want;
               badPlain += got[base + 8 * u + e] != want;
             }
-      printf("  k0 = %d: swizzled by address: %s (%d of %d elements differ); unswizzled: %d "
+      printf("  k0 = %d: 128-byte swizzled layout: %s (%d of %d elements differ); unswizzled: %d "
              "differ\n",
              k0, badSw ? "NO" : "yes", badSw, R * 128, badPlain);
       fails += badSw != 0;
     }
     CK(cudaFree(dx));
+    CK(cudaFree(dxp));
     CK(cudaFree(dout));
   }
   // 4. timing
@@ -209,7 +238,7 @@ int main() {
     CK(cudaMemset(dx, 0, (size_t)M * K * 2));
     CK(cudaMemset(dp, 0, (size_t)M * Kp * 2));
     CUtensorMap mf, m2;
-    if (encode(enc, &mf, dx, 1, (cuuint64_t)M * K, 1, 1, CU_TENSOR_MAP_SWIZZLE_128B) ||
+    if (encode(enc, &mf, dx, flat == 2 ? 2 : 1, (cuuint64_t)M * K, 1, 1, CU_TENSOR_MAP_SWIZZLE_128B) ||
         encode(enc, &m2, dp, 2, Kp, M, (cuuint32_t)R, CU_TENSOR_MAP_SWIZZLE_128B)) {
       printf("encode failed for the timing maps\n");
       return 1;
@@ -217,20 +246,21 @@ int main() {
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
-    for (int flat = 0; flat < 2; flat++) {
-      const CUtensorMap &m = flat ? mf : m2;
+    for (int tf = 0; tf < 2; tf++) {
+      const CUtensorMap &m = tf ? mf : m2;
+      int wf = tf ? (flat ? flat : 1) : 0;
       size_t smem = (size_t)4 * R * 256 + 1024;
       for (int w = 0; w < 3; w++)
-        walkKernel<<<sms, 32, smem>>>(m, flat, K, M, R, steps, sink);
+        walkKernel<<<sms, 32, smem>>>(m, wf, K, M, R, steps, sink);
       CK(cudaEventRecord(a));
       for (int it = 0; it < 50; it++)
-        walkKernel<<<sms, 32, smem>>>(m, flat, K, M, R, steps, sink);
+        walkKernel<<<sms, 32, smem>>>(m, wf, K, M, R, steps, sink);
       CK(cudaEventRecord(b));
       CK(cudaEventSynchronize(b));
       float ms;
       CK(cudaEventElapsedTime(&ms, a, b));
       printf("walk %d rows x %d columns (%d steps of 128), %d blocks: %s %.2f us a launch\n", R,
-             K, steps, sms, flat ? "one box a row (rank-1 map)" : "2-D boxes of a padded copy",
+             K, steps, sms, wf ? "one box a row" : "2-D boxes of a padded copy",
              ms * 1000 / 50);
     }
     CK(cudaFree(dx));
