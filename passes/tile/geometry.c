@@ -88,7 +88,8 @@ typedef struct {
                        * deeper than SHALLOW_K */
   int64_t spread;     /* rows of the spread tile (step 3), 0 when none */
   bool row256;        /* step 6 made 256-column rows */
-  int prefill;        /* f16Prefill: 0 undecided, 1 128-row tiles, -1 the other rules */
+  int prefill;        /* step 0: 0 undecided, 1 a prefill candidate (prefillRows128), -1
+                       * the other rules */
   bool dynM;          /* M known only at run time (m: its bucket's size) */
 } Facts;
 
@@ -150,7 +151,8 @@ static bool f16PrefillShape(const Facts *f) {
 static bool fp8PrefillShape(const Facts *f) {
   return f->fp8 && f->batch == 1 && f->m > 128 && f->k > 2048;
 }
-static bool f16Prefill(const Facts *f) { return f->prefill > 0; }
+/* A candidate of step 0 (f16/bf16 or fp8): 128-row tiles, no spread. */
+static bool prefillRows128(const Facts *f) { return f->prefill > 0; }
 
 /* Whether three stages of the tile so far (its A and B boxes, K step deep) fit the shared
  * memory each of two blocks on an SM may have: step 7's TWO_BLOCKS depth, and the prefill
@@ -346,7 +348,7 @@ static const Rule tmaBlockM[] = {
     {mUpTo16, 16, TMA_TUNE},
     {mUpTo32, 32, TMA_TUNE},
     {mUpTo64, 64, TMA_TUNE},
-    {f16Prefill, 128, PREFILL_TUNE},
+    {prefillRows128, 128, PREFILL_TUNE},
     {rows64OneWave, 64, TMA_TUNE},
     {batchedNarrowUnderTwoPerSm, 64, "2026-11-27-h200-bmm-rows64.md"},
     {always, 128, TMA_TUNE},
@@ -363,7 +365,7 @@ static const Rule tmaSpread[] = {
     {fp8Rows128Spreads, 128, "2026-11-25-h200-gemm-rounds.md"},
     {fp8Rows64Fill, 64, "2026-11-29-h200-m128.md"},
     {fp8Rows128, 0, "2026-11-25-h200-gemm-rounds.md"},
-    {f16Prefill, 0, PREFILL_TUNE},
+    {prefillRows128, 0, PREFILL_TUNE},
     {idleSmsSpread64, 64, "2026-11-25-h200-direct-wgmma.md"},
     {always, 0, "2026-11-25-h200-direct-wgmma.md"},
 };
