@@ -104,3 +104,17 @@ func.func @fp8_prefill_96(%x: tensor<600x4096xf8E4M3FN>, %w: tensor<4096x4096xf8
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<600x4096xf8E4M3FN>, tensor<4096x4096xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<600x4096xf16>
   return %y : tensor<600x4096xf16>
 }
+
+// -----
+
+// fp8, where the model keeps fp8's pick: 3000 x 3584^2 on 128x128 tiles is 672 programs (6
+// rounds); 128x96 makes 912 (7 rounds). At 0.85 of the pick's rate 7 rounds of 128x96 cost
+// more than 6 of 128x128 (they measured 1.06x the time, bench/2026-11-29-h200-prefill-tune.md
+// section 11). Fails at a rate of 0.9.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=128 block-k=256 num-warps=8
+func.func @fp8_prefill_keeps(%x: tensor<3000x3584xf8E4M3FN>, %w: tensor<3584x3584xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<3000x3584xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<3584x3584xf8E4M3FN>) -> tensor<3584x3584xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<3000x3584xf8E4M3FN>, tensor<3584x3584xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<3000x3584xf16>
+  return %y : tensor<3000x3584xf16>
+}
