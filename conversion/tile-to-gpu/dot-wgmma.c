@@ -40,9 +40,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The vector<4xf32> parts of an M x N wgmma accumulator per thread (5w c). */
+/* The vector<4xf32> parts of an M x N wgmma accumulator per thread (5w c); -1 without a
+ * whole warpgroup. */
 int64_t tgWgParts(const Lower *l, TtMmaForm form, int64_t m, int64_t n) {
   int64_t warps = l->T / 32;
+  if (form != TT_MMA_WGMMA_DIRECT && warps < 4)
+    return -1; /* no whole warpgroup */
   return form == TT_MMA_WGMMA_DIRECT ? n / 8 : n / (warps / 4) / 64 * (m / 8);
 }
 

@@ -97,14 +97,22 @@ Lowered *tgToMma(Lower *l, MlirOperation at, MlirValue key, int64_t m, int64_t n
   MlirNamedAttribute va = ttNamedAttr(
       l->ctx, "value",
       mlirDenseElementsAttrSplatGet(tgVec4f32(l), mlirDenseElementsAttrGetSplatValue(v)));
-  MlirValue c = tgBuild(l, "arith.constant", 0, NULL, tgVec4f32(l), 1, &va);
   MmaLayout y = tgMmaLayout(l, m, n);
+  int64_t parts = form != TT_MMA_SYNC ? tgWgParts(l, form, m, n) : y.mt * y.nt;
+  if (parts < 1 || parts > MAX_REPS) { /* (the dot's own lowering checks its operands) */
+    ttEmitError(at, "convert-tile-to-gpu: a %lldx%lld tile.dot accumulator on %lld warps "
+                    "takes %lld register parts a thread; 1 to %d are supported (more warps "
+                    "or a smaller tile)",
+                (long long)m, (long long)n, (long long)(l->T / 32), (long long)parts, MAX_REPS);
+    return NULL;
+  }
+  MlirValue c = tgBuild(l, "arith.constant", 0, NULL, tgVec4f32(l), 1, &va);
   Lowered *out = tgDefine(l, key);
   out->mma = true;
   out->form = form;
   out->mmaM = m;
   out->mmaN = n;
-  out->n = (int)(form != TT_MMA_SYNC ? tgWgParts(l, form, m, n) : y.mt * y.nt);
+  out->n = (int)parts;
   for (int i = 0; i < out->n; i++)
     out->parts[i] = c;
   return out;
