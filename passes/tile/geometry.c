@@ -487,7 +487,7 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
       DotGeometry g0 = *g, gc;
       tmaGeometry(f, g); /* the rules' own pick */
       double best = prefillCost(f);
-      bool big = false;
+      bool big = f->big; /* (fp8's own pick has 128 rows; f16's takes candidate 0's) */
       for (size_t i = 0; i <= sizeof prefillTiles / sizeof prefillTiles[0]; i++) {
         double cost = prefillCandidate(&given, &g0, i, big, &c, &gc);
         big = big || (i == 0 && c.big);
