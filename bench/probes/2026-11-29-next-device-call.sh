@@ -4,7 +4,8 @@
 # (nvcc) and the fp8 prefill next check (bench/probes/2026-11-29-fp8-prefill-next.sh) into
 # OUT (default .gpu/next34), then prints the one device command (carry OUT). Its outputs:
 # probe-{2d,1d,row}.txt (the control first: each form in its own process, a fault is sticky
-# for the context), fp8 chk.log (GPU checks of the producer-warp variants) and
+# for the context), fp8 chk.log (GPU checks of the producer-warp variants and of the
+# defaults' fp8 128 x 96 tile at odd M, odd N and a K tail) and
 # fp8next-{1,2,3}.txt (tt-run --batch, 48 cases: d / ws / k128 / wsk128 per shape).
 # Usage (repository root, a built tree): bash bench/probes/2026-11-29-next-device-call.sh [OUT]
 set -euo pipefail
