@@ -392,9 +392,39 @@ static bool clusterReduceOp(MlirOperation op, void *found) {
  * where they lost or tied (runs 1-3): 64 x 112 tiles (fp8 64 x 14336 x 4096, 1.06x-1.07x
  * in two runs; its column cap is what MAX_PRODUCER_COLUMNS keeps out), 16-row tiles (M = 16:
  * 1.00x-1.17x), 3 stages (fp8 64 x 4096^2 split 4 ways 1.04x, f16 64 x 3584^2 1.00x), a
- * split-K cluster (fp8 64 x 1024 x 4096 1.14x), 128-row tiles of 8 warps (fp8 M = 96-128
- * at 14336 x 4096 1.01x-1.04x), and f16/bf16 with their wgmma in flight (0.95x-1.10x). */
+ * split-K cluster (fp8 64 x 1024 x 4096 1.14x), and f16/bf16 with their wgmma in flight
+ * (0.95x-1.10x; on prefill tiles 1.01x-1.05x, bench/2026-11-29-h200-prefill-tune.md
+ * section 12).
+ * Prefill: fp8 dots (f16/bf16 were not measured without their wgmma in flight) on 128-row
+ * dot tiles of 8 warps (two consumer warpgroups of 64 rows, at most
+ * PREFILL_PRODUCER_COLUMNS columns, 3 stages or more) where A has more rows than one tile:
+ * past one row tile the tensor cores bind, and without a block barrier in the loop one
+ * warpgroup's wait and promotion overlap the other's wgmma. H200 (section 14 there): the
+ * 12 fp8 prefill shapes of section 11 (M 200-2048, 128 x 96 and 128 x 128 x 256 tiles)
+ * 0.85x-0.96x the time, geometric mean 0.90x, in 3 rounds of one run. Not taken at one row
+ * tile (fp8 M = 96-128 at 14336 x 4096 on 128 x 112: 1.00x-1.04x; the weight read binds
+ * there). */
 #define MAX_PRODUCER_COLUMNS 96
+#define PREFILL_PRODUCER_COLUMNS 128
+/* The rows of the global tensor a dot's A tile is loaded from (its load's tile.box; 0
+ * where it is not a boxed load of a static extent, read through a tensor.expand_shape). */
+static int64_t operandRows(MlirOperation dot) {
+  MlirValue a = mlirOperationGetOperand(dot, 0);
+  for (int hop = 0; hop < 2 && mlirValueIsAOpResult(a); hop++) {
+    MlirOperation def = mlirOpResultGetOwner(a);
+    if (ttOpIs(def, "tensor.expand_shape")) {
+      a = mlirOperationGetOperand(def, 0);
+      continue;
+    }
+    MlirAttribute box = ttOpAttr(def, "tile.box");
+    if (!ttOpIs(def, "tile.load") || mlirAttributeIsNull(box) ||
+        !mlirAttributeIsADenseI64Array(box) || mlirDenseArrayGetNumElements(box) != 2)
+      return 0;
+    int64_t r = mlirDenseI64ArrayGetElement(box, 0);
+    return r > 0 ? r : 0;
+  }
+  return 0;
+}
 
 bool plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFlight,
                       int64_t stages, bool multicast) {
@@ -402,15 +432,24 @@ bool plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFli
   ttWalk(kernel, clusterReduceOp, &cluster);
   if (want >= 0 || cluster)
     return want == 1 && !cluster;
-  if (inFlight || multicast || stages < 4 || ttOpAttrInt(kernel, "tile.num_warps", 4) != 4)
+  int64_t warps = ttOpAttrInt(kernel, "tile.num_warps", 4);
+  bool prefill = warps == 8;
+  if (inFlight || multicast || stages < (prefill ? 3 : 4) || (warps != 4 && !prefill))
     return false;
+  int64_t rows = prefill ? 128 : 64;
+  int64_t cols = prefill ? PREFILL_PRODUCER_COLUMNS : MAX_PRODUCER_COLUMNS;
+  bool dots = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     int64_t c[TT_MAX_RANK];
-    if (ttOpIs(op, "tile.dot") &&
-        (ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 2)), c) != 2 || c[0] != 64 ||
-         c[1] > MAX_PRODUCER_COLUMNS))
+    if (!ttOpIs(op, "tile.dot"))
+      continue;
+    if (ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 2)), c) != 2 || c[0] != rows ||
+        c[1] > cols ||
+        (prefill && (operandRows(op) <= rows ||
+                     ttDtypeBytes(mlirValueGetType(mlirOperationGetOperand(op, 1))) != 1)))
       return false;
+    dots = true;
   }
-  return true;
+  return dots || !prefill;
 }

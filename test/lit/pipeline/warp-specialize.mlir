@@ -5,7 +5,9 @@
 // and issues the step's TMA copies; the consumers (the else-region) wait for each slot's
 // boxes, run the dot and arrive on the slot's `empty` mbarrier, with no block barrier in
 // the K loop. By default (-1) only where each dot waits for its own wgmma (fp8) on 64-row
-// tiles of at most 96 columns, 4 warps and 4 stages or more, without a cluster.
+// tiles of at most 96 columns, 4 warps and 4 stages or more, or (prefill) on 128-row tiles
+// of at most 128 columns, 8 warps and 3 stages or more where A has more than one row tile;
+// without a cluster.
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto' --mlir-print-debuginfo=false | FileCheck %s
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto warp-specialize=0' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
 // RUN: tt-opt %s --split-input-file --decompose --fuse --splitk --pipeline='stage-in=auto warp-specialize=1' --mlir-print-debuginfo=false | FileCheck %s --check-prefix=ON
@@ -203,4 +205,60 @@ func.func @fp8_pdl(%x: tensor<64x4096xf8E4M3FN>, %w: tensor<6144x4096xf8E4M3FN> 
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<6144x4096xf8E4M3FN>) -> tensor<4096x6144xf8E4M3FN>
   %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<64x4096xf8E4M3FN>, tensor<4096x6144xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<64x6144xbf16>
   return %y : tensor<64x6144xbf16>
+}
+
+// -----
+
+// fp8 prefill 600 x 4096 x 4096 on 128 x 96 x 256 tiles of 8 warps (5 row tiles): a
+// producer warp; both consumer warpgroups (256 threads) arrive on `empty`.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: block-m=128 block-n=96 block-k=256 num-warps=8
+// CHECK-SAME: tile.num_warps = 8 : i32, tile.producer_warps = 1 : i32
+// CHECK: "hopper.mbarrier_alloc"() {arrivals = 256 : i32
+// CHECK: "hopper.producer_warp"
+// OFF-LABEL: func.func @fused_0_kernel
+// OFF-NOT: producer
+// OFF: return
+// CHECK-LABEL: func.func @fp8_prefill(
+// OFF-LABEL: func.func @fp8_prefill(
+// ON-LABEL: func.func @fp8_prefill(
+// MC-LABEL: func.func @fp8_prefill(
+func.func @fp8_prefill(%x: tensor<600x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4M3FN> {tt.invariant}, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<600x4096xbf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<4096x4096xf8E4M3FN>) -> tensor<4096x4096xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<600x4096xf8E4M3FN>, tensor<4096x4096xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<600x4096xbf16>
+  return %y : tensor<600x4096xbf16>
+}
+
+// -----
+
+// The same tiles at one row tile (fp8 128 x 14336 x 4096 on 128 x 112, the weight read
+// binds) and f16 prefill (its wgmma in flight): no producer by default.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: block-m=128 block-n=112 block-k=256 num-warps=8
+// CHECK-NOT: producer
+// CHECK: return
+// CHECK-LABEL: func.func @fp8_one_row_tile(
+// OFF-LABEL: func.func @fp8_one_row_tile(
+// ON-LABEL: func.func @fp8_one_row_tile(
+// MC-LABEL: func.func @fp8_one_row_tile(
+func.func @fp8_one_row_tile(%x: tensor<128x4096xf8E4M3FN>, %w: tensor<14336x4096xf8E4M3FN> {tt.invariant}, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<128x14336xbf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<14336x4096xf8E4M3FN>) -> tensor<4096x14336xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<128x4096xf8E4M3FN>, tensor<4096x14336xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<128x14336xbf16>
+  return %y : tensor<128x14336xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: block-m=128 block-n=96 block-k=128 num-warps=8
+// CHECK-NOT: producer
+// CHECK: return
+// CHECK-LABEL: func.func @f16_prefill(
+// OFF-LABEL: func.func @f16_prefill(
+// ON-LABEL: func.func @f16_prefill(
+// MC-LABEL: func.func @f16_prefill(
+func.func @f16_prefill(%x: tensor<600x4096xf16>, %w: tensor<4096x4096xf16> {tt.invariant}) -> tensor<600x4096xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
+  %y = "prim.matmul"(%x, %wt) : (tensor<600x4096xf16>, tensor<4096x4096xf16>) -> tensor<600x4096xf16>
+  return %y : tensor<600x4096xf16>
 }
