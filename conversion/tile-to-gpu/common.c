@@ -127,6 +127,15 @@ MlirValue tgLoadPtr(Lower *l, MlirValue p, MlirType t, int64_t align) {
   return mlirTypeEqual(st, t) ? v : tgBuild(l, "arith.bitcast", 1, &v, t, 0, NULL);
 }
 
+/* llvm.store of v at p (align: its alignment attribute, or NULL for the natural one); fp8
+ * stores its storage type. */
+void tgStore(Lower *l, MlirValue v, MlirValue p, const MlirNamedAttribute *align) {
+  MlirType t = mlirValueGetType(v), st = llvmStorage(l, t);
+  if (!mlirTypeEqual(st, t))
+    v = tgBuild(l, "arith.bitcast", 1, &v, st, 0, NULL);
+  tgBuild(l, "llvm.store", 2, (MlirValue[]){v, p}, ttNoType(), align ? 1 : 0, align);
+}
+
 MlirValue tgGep(Lower *l, MlirValue ptr, MlirValue off, MlirType elem) {
   int32_t dyn = INT32_MIN;
   MlirNamedAttribute attrs[2] = {

@@ -305,7 +305,7 @@ static void storeLane(Lower *l, MlirValue cond, MlirValue ptr, const Lanes *s, i
   if (atomic)
     atomicAdd(l, ops[1], ops[0]);
   else
-    tgBuild(l, "llvm.store", 2, ops, ttNoType(), 0, NULL);
+    tgStore(l, ops[0], ops[1], NULL);
   tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
   tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
   l->b = saved;
@@ -352,7 +352,7 @@ static MlirValue accessRuns(Lower *l, MlirValue ptr, const Lanes *s, Lowered *ma
         for (int64_t i = 1; i < w; i++)
           run = tgInsert(l, tgExtract(l, d, lo + i), run, i);
       }
-      tgBuild(l, "llvm.store", 2, (MlirValue[]){run, p}, ttNoType(), 1, &align);
+      tgStore(l, run, p, &align);
       continue;
     }
     MlirValue got = tgLoadPtr(l, p, rt, bytes);
@@ -422,7 +422,7 @@ static void wideAccess(Lower *l, MlirValue cond, MlirValue ptr, const Lanes *s, 
   if (atomic)
     atomicRun(l, ptr, tgInsert(l, at, s->offs, 0), vals, elem);
   else
-    tgBuild(l, "llvm.store", 2, (MlirValue[]){vals, tgGep(l, ptr, at, elem)}, ttNoType(), 1, &align);
+    tgStore(l, vals, tgGep(l, ptr, at, elem), &align);
   tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
   tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
   l->b = saved;
@@ -549,7 +549,7 @@ static void storePiece(Lower *l, MlirValue cond, MlirValue ptr, MlirValue at, Ml
   l->b = ttBuilderAtEnd(tgIfBlock(ifOp, 0));
   MlirValue off = i32Op(l, "arith.addi", at, i32Op(l, "arith.muli", idx, ttConstInt(&l->b, l->loc, i32, p)));
   MlirNamedAttribute align = tgAlignAttr(l, bytes);
-  tgBuild(l, "llvm.store", 2, (MlirValue[]){v, tgGep(l, ptr, off, elem)}, ttNoType(), 1, &align);
+  tgStore(l, v, tgGep(l, ptr, off, elem), &align);
   tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
   tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
   l->b = saved;
@@ -799,7 +799,7 @@ bool tgLowerMemory(Lower *l, MlirOperation op) {
       tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
     } else if (isStore) {
       MlirValue ops[2] = {d, p};
-      tgBuild(l, "llvm.store", 2, ops, ttNoType(), 1, &align);
+      tgStore(l, ops[0], ops[1], &align);
       tgYield(l, tgIfBlock(ifOp, 0), (MlirValue){NULL});
     } else {
       tgYield(l, tgIfBlock(ifOp, 0), tgLoadPtr(l, p, vt, bytes < 16 ? bytes : 16));

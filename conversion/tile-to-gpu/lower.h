@@ -151,6 +151,8 @@ MlirValue tgExtract(Lower *l, MlirValue vec, int64_t lane);
 MlirValue tgInsert(Lower *l, MlirValue scalar, MlirValue vec, int64_t lane);
 MlirValue tgGpuIndex(Lower *l, const char *name, int64_t axis);
 MlirValue tgLoadPtr(Lower *l, MlirValue p, MlirType t, int64_t align);
+/* llvm.store of v at p, align an alignment attribute or NULL; fp8 as its i8 storage. */
+void tgStore(Lower *l, MlirValue v, MlirValue p, const MlirNamedAttribute *align);
 MlirValue tgGep(Lower *l, MlirValue ptr, MlirValue off, MlirType elem);
 MlirNamedAttribute tgAlignAttr(Lower *l, int64_t bytes);
 MlirOperation tgBuildIf(Lower *l, MlirValue cond, MlirType result);

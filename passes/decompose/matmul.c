@@ -228,8 +228,12 @@ static MlirOperation viewedTranspose(MlirValue v, MlirOperation *view) {
  * the weight's boxes move onto whole lines. A weight that is not invariant keeps its rows
  * (its pad would be a copy of it at every call).
  * Applied where the padded dot qualifies for TMA: f16/bf16, B read as the transpose of an
- * [N, K] weight, or as [K, N] with 16-byte rows. Not fp8 yet: its pad would be an
- * elementwise kernel with an fp8 result, which the elementwise lowering does not store. */
+ * [N, K] weight, or as [K, N] with 16-byte rows; fp8 (1-byte rows, the same byte rules)
+ * with B read as the transpose of an [N, K] weight (fp8 wgmma reads no other B), its pads
+ * kernels that only move fp8 data (tile/kernel.c). H200, 601 x 4096 x K e4m3 before: K =
+ * 4104 (8-byte rows) 79.6 us on the fallback of no TMA, K = 4112 (16-byte rows off a
+ * sector) 42.3 us, against 22.4 at K = 4096 and 25.2 at 4160
+ * (bench/2026-11-29-h200-fp8-k-pad.md). */
 
 /* The K that a 2-D [M, k] @ [k, n] matmul of `elem` operands is padded to (above; bT: b
  * is the transpose of an [n, k] matrix, bInvariant: that matrix is `tt.invariant`), or 0
@@ -237,12 +241,15 @@ static MlirOperation viewedTranspose(MlirValue v, MlirOperation *view) {
 static int64_t alignedK(int64_t k, int64_t n, MlirType elem, bool bT, bool bInvariant,
                         bool alignK) {
   bool half = mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem);
-  if (!alignK || !ttTargetDefault()->tma || !half || k < 0 || (!bT && n % 8))
+  bool fp8 = mlirTypeIsAFloat8E4M3FN(elem) || mlirTypeIsAFloat8E5M2(elem);
+  if (!alignK || !ttTargetDefault()->tma || !(half || (fp8 && bT)) || k < 0 ||
+      (!bT && n % 8))
     return 0;
-  bool offSector = k % 16 != 0; /* 2-byte elements: rows not a multiple of 32 bytes */
-  if (k % 8 == 0 && !(offSector && bT && bInvariant))
+  int64_t eb = half ? 2 : 1;
+  bool offSector = k * eb % 32 != 0; /* rows not a multiple of 32 bytes */
+  if (k * eb % 16 == 0 && !(offSector && bT && bInvariant))
     return 0;
-  return (k + 63) / 64 * 64; /* 128-byte rows: a TMA box row is one cache line */
+  return (k * eb + 127) / 128 * 128 / eb; /* 128-byte rows: a TMA box row is one line */
 }
 
 /* The [n, k] matrix that b is the transpose of is `tt.invariant` (a weight). */

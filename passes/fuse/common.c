@@ -77,7 +77,8 @@ static bool kPadReadInPlace(const FuseState *st, MlirOperation op) {
     return false; /* no dot reads it */
   if (st->kPad == 2)
     return true;
-  if (xs[r - 1] % 8) /* rows TMA cannot stride: a kernel (above) */
+  int64_t eb = ttDtypeBytes(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+  if (xs[r - 1] * eb % 16) /* rows TMA cannot stride: a kernel (above) */
     return false;
   if (ttTensorShape(fuResultType(mm), cs) != r)
     return true;
@@ -91,7 +92,7 @@ static bool kPadReadInPlace(const FuseState *st, MlirOperation op) {
   tileDotDefaultColumns(m, n, xs[r - 1], &bn, &big);
   if (big)
     return true; /* compute-bound */
-  double mb = (double)(m * xs[r - 1]) * 2 / 1e6;
+  double mb = (double)(m * xs[r - 1] * eb) / 1e6;
   double inPlace = PAD_PENALTY_US_PER_MB * mb * (double)((n + bn - 1) / bn);
   double kernel = PAD_KERNEL_US + 2 * mb / COPY_MB_PER_US;
   return inPlace <= kernel;

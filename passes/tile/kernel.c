@@ -10,7 +10,8 @@
  *  1. Check the group: its outputs (several for elementwise and row groups, one for dot
  *     and column groups), static shapes, dtypes the lowering knows (f32, f16,
  *     bf16 values; i1 for comparisons; i32 and i64 inputs used only as the index of an
- *     index_select or gather, loaded as integers for offsets).
+ *     index_select or gather, loaded as integers for offsets; fp8 inputs and results of
+ *     a group that only moves data, moveOnly: an fp8 pad of a matmul's K).
  *  2. Create `func.func @<name>_kernel` with attribute `tile.kernel`: one `!tile.ptr<T>`
  *     per argument of the fused function,
  *     one per output, then `%n: i32`, the number of output elements.
@@ -72,17 +73,48 @@ static bool checkShape(MlirOperation at, MlirType t, const char *what) {
 }
 
 /* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape;
- * with indexOk, i32 and i64 too (an argmax/argmin result of an elementwise or row kernel). */
-bool tileCheckDtype(MlirOperation at, MlirType t, const char *what, bool indexOk) {
+ * with indexOk, i32 and i64 too (an argmax/argmin result of an elementwise or row kernel);
+ * with fp8Ok, f8E4M3FN and f8E5M2 (a kernel that only moves data, moveOnly: its loads
+ * and stores keep the dtype, nothing computes in it). */
+static bool checkDtype(MlirOperation at, MlirType t, const char *what, bool indexOk,
+                       bool fp8Ok) {
   const char *d = ttDtypeName(t);
   bool index = indexOk && (!strcmp(d, "i32") || !strcmp(d, "i64"));
-  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16") && !index) {
+  bool fp8 = fp8Ok && (!strcmp(d, "f8e4m3") || !strcmp(d, "f8e5m2"));
+  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16") && !index && !fp8) {
     ttEmitError(at, "tile: %s of dtype %s is not supported by the elementwise lowering "
-                    "(f32, f16, bf16; i32 and i64 results of argmax/argmin)",
+                    "(f32, f16, bf16; i32 and i64 results of argmax/argmin; fp8 where the "
+                    "kernel only moves data: pad, slice, concat, transpose, reshape)",
                 what, d);
     return false;
   }
   return checkShape(at, t, what);
+}
+
+bool tileCheckDtype(MlirOperation at, MlirType t, const char *what, bool indexOk) {
+  return checkDtype(at, t, what, indexOk, false);
+}
+
+/* True when every op of the body only moves data (no arithmetic: fp8 values pass through
+ * its loads and stores as they are). */
+static bool moveOnly(MlirBlock body) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    switch (ttPrimKind(op)) {
+    case TT_PRIM_BROADCAST:
+    case TT_PRIM_RESHAPE:
+    case TT_PRIM_TRANSPOSE:
+    case TT_PRIM_SLICE:
+    case TT_PRIM_CONCAT:
+    case TT_PRIM_INDEX:
+    case TT_PRIM_PAD:
+      break;
+    default:
+      if (!mlirOperationEqual(op, mlirBlockGetTerminator(body)))
+        return false;
+    }
+  }
+  return true;
 }
 
 /* Step 1 for the values inside: shapes the index math can handle. */
@@ -229,14 +261,14 @@ static bool isIndexInput(MlirValue v) {
 /* Step 1's dtype and shape checks of the inputs, the body and the nout results. */
 static bool checkValues(MlirOperation fusion, MlirBlock fbody, int nout, bool indexOk) {
   MlirOperation ret = mlirBlockGetTerminator(fbody);
-  bool ok = true;
+  bool ok = true, fp8 = moveOnly(fbody);
   for (int k = 0; k < nout && ok; k++)
-    ok = tileCheckDtype(fusion, mlirValueGetType(mlirOperationGetOperand(ret, k)),
-                        "the result", indexOk);
+    ok = checkDtype(fusion, mlirValueGetType(mlirOperationGetOperand(ret, k)), "the result",
+                    indexOk, fp8);
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody) && ok; i++) {
     MlirValue a = mlirBlockGetArgument(fbody, i);
     ok = isIndexInput(a) ? checkShape(fusion, mlirValueGetType(a), "an index input")
-                         : tileCheckDtype(fusion, mlirValueGetType(a), "an input", false);
+                         : checkDtype(fusion, mlirValueGetType(a), "an input", false, fp8);
   }
   for (int k = 0; k < nout && ok && nout > 1; k++) { /* each output stored once */
     MlirValue v = mlirOperationGetOperand(ret, k);

@@ -107,3 +107,61 @@ func.func @off_sector_left_alone(%x: tensor<7x4104xf16>, %w: tensor<1000x4104xf1
   %z = "prim.linear"(%a, %v) : (tensor<7x4128xf16>, tensor<1000x4128xf16>) -> tensor<7x1000xf16>
   return %y, %z : tensor<7x1000xf16>, tensor<7x1000xf16>
 }
+
+// -----
+
+// fp8 (e4m3, scaled_mm) the same way on 1-byte rows: K = 4100 bytes is off TMA's 16, so
+// both operands are padded to 128-byte rows (4224); the pads are kernels that only move
+// fp8 data (tile/kernel.c's moveOnly).
+// CHECK-LABEL: func.func @fp8_odd_k
+// CHECK: %[[XP:.*]] = "prim.pad"(%arg0) {high = array<i64: 0, 124>, {{.*}} : (tensor<7x4100xf8E4M3FN>) -> tensor<7x4224xf8E4M3FN>
+// CHECK: %[[WP:.*]] = "prim.pad"(%arg1) {high = array<i64: 0, 124>, {{.*}} -> tensor<1000x4224xf8E4M3FN>
+// CHECK: "prim.matmul"(%[[XP]], {{.*}}) : (tensor<7x4224xf8E4M3FN>, tensor<4224x1000xf8E4M3FN>)
+// OFF-LABEL: func.func @fp8_odd_k
+// OFF-NOT: prim.pad
+// TILE-LABEL: func.func @fused_0_kernel(%arg0: !tile.ptr<f8E4M3FN>, %arg1: !tile.ptr<f8E4M3FN>
+// TILE: "tile.load"{{.*}} -> tensor<1024xf8E4M3FN>
+// TILE-NEXT: "tile.store"({{.*}}tensor<1024xf8E4M3FN>
+// TILE-LABEL: func.func private @fused_0(%arg0: tensor<7x4100xf8E4M3FN>) -> tensor<7x4224xf8E4M3FN>
+// TILE-SAME: prim.fusion = "elementwise"
+// TILE: tile.box = array<i64: 7, 4224>
+// TILE: "tile.dot"
+func.func @fp8_odd_k(%x: tensor<7x4100xf8E4M3FN>, %w: tensor<1000x4100xf8E4M3FN> {tt.invariant}, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<7x1000xbf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<1000x4100xf8E4M3FN>) -> tensor<4100x1000xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<7x4100xf8E4M3FN>, tensor<4100x1000xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<7x1000xbf16>
+  return %y : tensor<7x1000xbf16>
+}
+
+// -----
+
+// fp8 left alone: 16-byte rows off a sector (K = 4112) of a weight that is not invariant,
+// and a B read as [K, N] (fp8 wgmma reads B transposed only; the pad would not buy TMA).
+// CHECK-LABEL: func.func @fp8_left_alone
+// CHECK-NOT: prim.pad
+// CHECK: return
+func.func @fp8_left_alone(%x: tensor<7x4112xf8E4M3FN>, %w: tensor<1000x4112xf8E4M3FN>, %a: tensor<7x4100xf8E4M3FN>, %b: tensor<4100x1024xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> (tensor<7x1000xbf16>, tensor<7x1024xbf16>) {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<1000x4112xf8E4M3FN>) -> tensor<4112x1000xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<7x4112xf8E4M3FN>, tensor<4112x1000xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<7x1000xbf16>
+  %z = "prim.scaled_mm"(%a, %b, %sx, %sw) : (tensor<7x4100xf8E4M3FN>, tensor<4100x1024xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<7x1024xbf16>
+  return %y, %z : tensor<7x1000xbf16>, tensor<7x1024xbf16>
+}
+
+// -----
+
+// fp8 16-byte rows off a sector (K = 4112) with an invariant weight: both padded to 4224;
+// x's pad joins the dot group (its rows are TMA's to stride: a box of the 7 x 4112 matrix,
+// whose zero fill is the pad), the weight's runs once.
+// CHECK-LABEL: func.func @fp8_off_sector
+// CHECK: "prim.pad"(%arg0) {high = array<i64: 0, 112>, {{.*}} -> tensor<7x4224xf8E4M3FN>
+// CHECK: "prim.pad"(%arg1) {high = array<i64: 0, 112>, {{.*}} -> tensor<1000x4224xf8E4M3FN>
+// TILE-LABEL: func.func private @fused_0(%arg0: tensor<1000x4112xf8E4M3FN>) -> tensor<1000x4224xf8E4M3FN>
+// TILE: "tile.load"{{.*}}tile.box = array<i64: 7, 4112>
+// TILE: "tile.load"{{.*}}tile.box = array<i64: 1000, 4224>
+// TILE: "tile.dot"
+// TILE-LABEL: func.func private @fused_1(%arg0: tensor<7x4112xf8E4M3FN>, %arg1: tensor<1000x4224xf8E4M3FN>
+// TILE-SAME: prim.fusion = "dot"
+func.func @fp8_off_sector(%x: tensor<7x4112xf8E4M3FN>, %w: tensor<1000x4112xf8E4M3FN> {tt.invariant}, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<7x1000xbf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<1000x4112xf8E4M3FN>) -> tensor<4112x1000xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<7x4112xf8E4M3FN>, tensor<4112x1000xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<7x1000xbf16>
+  return %y : tensor<7x1000xbf16>
+}
