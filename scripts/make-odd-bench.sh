@@ -9,6 +9,8 @@
 #                             and rows TMA reads that start off a 32-byte sector (K = 4104,
 #                             1000: table D of bench/2026-11-26-h100-odd-shapes.md) at
 #                             M = 1 to 4096
+#   fp8_<M>x<N>x<K>.ptx       the same shapes as e4m3 prim.scaled_mm (f16 out), where
+#                             DTYPES (default "f16 fp8") has fp8
 #   bias_gelu_7x1000x4100.ptx the issue's first row: linear + bias + GELU(tanh), f16
 # Usage: scripts/make-odd-bench.sh [OUTDIR]   (env: TT_BIN; TT_DECOMPOSE, TT_FUSE: options of
 # those passes, e.g. TT_DECOMPOSE=align-k=0 for the off-sector shapes as before their pads)
@@ -22,11 +24,17 @@ SHAPES=${SHAPES:-"7x1000x4100 3x3001x4100 1x12289x3001 16x4100x12289 33x1000x300
 near() { # v multiple: the nearest multiple (at least one)
   local v=$1 q=$2 r=$(( ($1 + $2 / 2) / $2 * $2 )); [ "$r" -lt "$q" ] && r=$q; echo "$r"
 }
-for s in $SHAPES; do
-  m=${s%%x*}; rest=${s#*x}; n=${rest%x*}; k=${rest#*x}
-  tt_ptx "f16_${m}x${n}x${k}" "$(linear "$m" "$n" "$k" f16 0)" --splitk
-  am=$(( (m + 7) / 8 * 8 )); an=$(near "$n" 64); ak=$(near "$k" 64)
-  tt_ptx "f16_${am}x${an}x${ak}" "$(linear "$am" "$an" "$ak" f16 0)" --splitk
+prog() { # dtype M N K
+  if [ "$1" = fp8 ]; then scaled_linear "$2" "$3" "$4" f8E4M3FN f8E4M3FN f16 0
+  else linear "$2" "$3" "$4" "$1" 0; fi
+}
+for dt in ${DTYPES:-f16 fp8}; do
+  for s in $SHAPES; do
+    m=${s%%x*}; rest=${s#*x}; n=${rest%x*}; k=${rest#*x}
+    tt_ptx "${dt}_${m}x${n}x${k}" "$(prog "$dt" "$m" "$n" "$k")" --splitk
+    am=$(( (m + 7) / 8 * 8 )); an=$(near "$n" 64); ak=$(near "$k" 64)
+    tt_ptx "${dt}_${am}x${an}x${ak}" "$(prog "$dt" "$am" "$an" "$ak")" --splitk
+  done
 done
 tt_ptx bias_gelu_7x1000x4100 "$(linear 7 1000 4100 f16 1 gelu '{approximate = "tanh"}')" --splitk
 ls "$out" | wc -l
