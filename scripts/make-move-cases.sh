@@ -16,7 +16,9 @@
 #  - iota along each dim of 3x1000 (a float arange) plus an input, and an i32 iota
 #    converted to the float type then added (torch.arange(n, dtype=int32).float());
 #  - pad of 3x1000 by low 1,2 and high 2,3 with the value 0.5, then exp, and a pad of only
-#    the last dim (low 0,5 high 0,0 with -1).
+#    the last dim (low 0,5 high 0,0 with -1);
+#  - fp8 (e4m3 and e5m2), which kernels only move (tile/kernel.c moveOnly): the slices,
+#    the concats, an embedding lookup, a gather, the pads (no exp) and a transpose.
 # tt-run makes an index input uniform in [0, size of the indexed dim), so every case's
 # indices are in range.
 # Runs on the build machine; the device runs the PTX with
@@ -114,6 +116,35 @@ for t in f32 f16 bf16; do
   compile pad_last "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<3x1005x$t> {
   %p = \"prim.pad\"(%x) {low = array<i64: 0, 5>, high = array<i64: 0, 0>, value = -1.0 : f64} : (tensor<3x1000x$t>) -> tensor<3x1005x$t>
   return %p : tensor<3x1005x$t>
+}"
+done
+for t in f8E4M3FN f8E5M2; do
+  slice slice1 $t 3x1000 1,7 3,1000 1,1
+  slice slice3 $t 5x4097 1,1 5,4097 3,3
+  compile concat1 "3x1000_3x7_$t" "func.func @main(%a: tensor<3x1000x$t>, %b: tensor<3x7x$t>) -> tensor<3x1007x$t> {
+  %c = \"prim.concat\"(%a, %b) {dim = 1 : i64} : (tensor<3x1000x$t>, tensor<3x7x$t>) -> tensor<3x1007x$t>
+  return %c : tensor<3x1007x$t>
+}"
+  compile concat0 "2x5_7x5_$t" "func.func @main(%a: tensor<2x5x$t>, %b: tensor<7x5x$t>) -> tensor<9x5x$t> {
+  %c = \"prim.concat\"(%a, %b) {dim = 0 : i64} : (tensor<2x5x$t>, tensor<7x5x$t>) -> tensor<9x5x$t>
+  return %c : tensor<9x5x$t>
+}"
+  compile embedding "1000x4097_37_i32_$t" "func.func @main(%x: tensor<1000x4097x$t>, %i: tensor<37xi32>) -> tensor<37x4097x$t> {
+  %s = \"prim.index_select\"(%x, %i) {dim = 0 : i64} : (tensor<1000x4097x$t>, tensor<37xi32>) -> tensor<37x4097x$t>
+  return %s : tensor<37x4097x$t>
+}"
+  gat gather1 3x1000x7_3x37x7_i64 i64 3x37x7 1
+  compile pad "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<6x1005x$t> {
+  %p = \"prim.pad\"(%x) {low = array<i64: 1, 2>, high = array<i64: 2, 3>, value = 0.5 : f64} : (tensor<3x1000x$t>) -> tensor<6x1005x$t>
+  return %p : tensor<6x1005x$t>
+}"
+  compile pad_last "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<3x1005x$t> {
+  %p = \"prim.pad\"(%x) {low = array<i64: 0, 5>, high = array<i64: 0, 0>, value = -1.0 : f64} : (tensor<3x1000x$t>) -> tensor<3x1005x$t>
+  return %p : tensor<3x1005x$t>
+}"
+  compile transpose "1000x4097_$t" "func.func @main(%x: tensor<1000x4097x$t>) -> tensor<4097x1000x$t> {
+  %y = \"prim.transpose\"(%x) {permutation = array<i64: 1, 0>} : (tensor<1000x4097x$t>) -> tensor<4097x1000x$t>
+  return %y : tensor<4097x1000x$t>
 }"
 done
 ls "$out" | wc -l

@@ -130,7 +130,7 @@ bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
     }
     MlirValue v = s.contig ? tgLoadLanes(l, ptr->parts[0], &s, zero, elem)
                            : tgLoadLanesSelect(l, ptr->parts[0], &s, zero, elem);
-    tgBuild(l, "llvm.store", 2, (MlirValue[]){v, dst}, ttNoType(), 1, &align);
+    tgStore(l, v, dst, &align);
     if (ifOp.ptr)
       tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
     l->b = saved;

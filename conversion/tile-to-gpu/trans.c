@@ -68,7 +68,7 @@ bool tgLowerTrans(Lower *l, MlirOperation op) {
     MlirValue p = tgGep(l, buf, swizzled(l, row, tgArithC(l, "arith.divui", col, l->VEC),
                                          cols, nch), elem);
     MlirNamedAttribute align = tgAlignAttr(l, l->VEC * bytes < 16 ? l->VEC * bytes : 16);
-    tgBuild(l, "llvm.store", 2, (MlirValue[]){x->parts[r], p}, ttNoType(), 1, &align);
+    tgStore(l, x->parts[r], p, &align);
   }
   tgBarrier(l);
 
@@ -86,8 +86,7 @@ bool tgLowerTrans(Lower *l, MlirOperation op) {
     MlirValue v = tgBuild(l, "llvm.mlir.poison", 0, NULL, vt, 0, NULL);
     for (int64_t k = 0; k < l->VEC; k++) {
       MlirValue p = tgGep(l, buf, tgArithC(l, "arith.addi", at, k * cols), elem);
-      MlirNamedAttribute align = tgAlignAttr(l, bytes);
-      v = tgInsert(l, tgBuild(l, "llvm.load", 1, &p, elem, 1, &align), v, k);
+      v = tgInsert(l, tgLoadPtr(l, p, elem, bytes), v, k);
     }
     y->parts[r] = v;
   }
