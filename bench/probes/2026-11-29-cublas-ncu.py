@@ -8,9 +8,12 @@ launch__registers_per_thread,launch__shared_mem_per_block_dynamic
   ncu --csv --metrics $M build-gpu/tt-run --no-check --runs 1 --warmup 1 CASE.ptx  # tt's
 
 (ncu locks clocks and flushes caches: read its times against each other, not against
-bench_variants.py's.)"""
+bench_variants.py's.) Shapes as arguments (DT_MxNxK, DT f16 or fp8) replace the list.
+"""
 import sys, torch
 shapes = [("f16",128,3584,3584),("f16",128,6144,4096),("f16",128,2560,2560),("f16",128,4096,4096),("fp8",128,6144,4096),("fp8",128,4096,4096),("fp8",128,2560,2560)]
+if len(sys.argv) > 1:
+    shapes = [(a.split("_")[0],) + tuple(int(v) for v in a.split("_")[1].split("x")) for a in sys.argv[1:]]
 for t,m,n,k in shapes:
     if t == "f16":
         x = torch.randn(m,k,device="cuda",dtype=torch.float16); w = torch.randn(n,k,device="cuda",dtype=torch.float16)
