@@ -18,7 +18,8 @@
 #  - pad of 3x1000 by low 1,2 and high 2,3 with the value 0.5, then exp, and a pad of only
 #    the last dim (low 0,5 high 0,0 with -1);
 #  - fp8 (e4m3 and e5m2), which kernels only move (tile/kernel.c moveOnly): the slices,
-#    the concats, an embedding lookup, a gather, the pads (no exp) and a transpose.
+#    the concats, an embedding lookup, a gather, the pads (no exp) and transposes (1000 x 4097, and 1024 x 4096 and 64 x 96, whose columns
+#    leave the shared-memory exchange as whole vectors).
 # tt-run makes an index input uniform in [0, size of the indexed dim), so every case's
 # indices are in range.
 # Runs on the build machine; the device runs the PTX with
@@ -142,9 +143,12 @@ for t in f8E4M3FN f8E5M2; do
   %p = \"prim.pad\"(%x) {low = array<i64: 0, 5>, high = array<i64: 0, 0>, value = -1.0 : f64} : (tensor<3x1000x$t>) -> tensor<3x1005x$t>
   return %p : tensor<3x1005x$t>
 }"
-  compile transpose "1000x4097_$t" "func.func @main(%x: tensor<1000x4097x$t>) -> tensor<4097x1000x$t> {
-  %y = \"prim.transpose\"(%x) {permutation = array<i64: 1, 0>} : (tensor<1000x4097x$t>) -> tensor<4097x1000x$t>
-  return %y : tensor<4097x1000x$t>
+  for s in 1000x4097 1024x4096 64x96; do
+    IFS=x read -r r c <<<"$s"
+    compile transpose "${s}_$t" "func.func @main(%x: tensor<${s}x$t>) -> tensor<${c}x${r}x$t> {
+  %y = \"prim.transpose\"(%x) {permutation = array<i64: 1, 0>} : (tensor<${s}x$t>) -> tensor<${c}x${r}x$t>
+  return %y : tensor<${c}x${r}x$t>
 }"
+  done
 done
 ls "$out" | wc -l

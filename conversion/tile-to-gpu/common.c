@@ -136,6 +136,14 @@ void tgStore(Lower *l, MlirValue v, MlirValue p, const MlirNamedAttribute *align
   tgBuild(l, "llvm.store", 2, (MlirValue[]){v, p}, ttNoType(), align ? 1 : 0, align);
 }
 
+/* llvm.mlir.poison of type t; fp8 as its storage's poison, cast back (LLVM has no fp8
+ * type for the llvm dialect's constants). */
+MlirValue tgPoison(Lower *l, MlirType t) {
+  MlirType st = llvmStorage(l, t);
+  MlirValue v = tgBuild(l, "llvm.mlir.poison", 0, NULL, st, 0, NULL);
+  return mlirTypeEqual(st, t) ? v : tgBuild(l, "arith.bitcast", 1, &v, t, 0, NULL);
+}
+
 MlirValue tgGep(Lower *l, MlirValue ptr, MlirValue off, MlirType elem) {
   int32_t dyn = INT32_MIN;
   MlirNamedAttribute attrs[2] = {
@@ -293,8 +301,7 @@ Lowered *tgReadFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base, int6
     MlirValue off = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ld), col);
     MlirValue p = tgGep(l, buf, tgArith(l, "arith.addi", base, off), elem);
     int64_t bytes = l->VEC * ttDtypeBytes(elem); /* a run's alignment, at most 16 */
-    MlirNamedAttribute align = tgAlignAttr(l, bytes < 16 ? bytes : 16);
-    out->parts[r] = tgBuild(l, "llvm.load", 1, &p, vt, 1, &align);
+    out->parts[r] = tgLoadPtr(l, p, vt, bytes < 16 ? bytes : 16);
   }
   return out;
 }

@@ -153,6 +153,8 @@ MlirValue tgGpuIndex(Lower *l, const char *name, int64_t axis);
 MlirValue tgLoadPtr(Lower *l, MlirValue p, MlirType t, int64_t align);
 /* llvm.store of v at p, align an alignment attribute or NULL; fp8 as its i8 storage. */
 void tgStore(Lower *l, MlirValue v, MlirValue p, const MlirNamedAttribute *align);
+/* llvm.mlir.poison of type t (fp8: of its i8 storage, cast back). */
+MlirValue tgPoison(Lower *l, MlirType t);
 MlirValue tgGep(Lower *l, MlirValue ptr, MlirValue off, MlirType elem);
 MlirNamedAttribute tgAlignAttr(Lower *l, int64_t bytes);
 MlirOperation tgBuildIf(Lower *l, MlirValue cond, MlirType result);

@@ -83,7 +83,7 @@ bool tgLowerTrans(Lower *l, MlirOperation op) {
     MlirValue at = tgArith(l, "arith.addi",
                            swizzled(l, i, tgArithC(l, "arith.divui", j, l->VEC), cols, nch),
                            tgArithC(l, "arith.remui", j, l->VEC));
-    MlirValue v = tgBuild(l, "llvm.mlir.poison", 0, NULL, vt, 0, NULL);
+    MlirValue v = tgPoison(l, vt);
     for (int64_t k = 0; k < l->VEC; k++) {
       MlirValue p = tgGep(l, buf, tgArithC(l, "arith.addi", at, k * cols), elem);
       v = tgInsert(l, tgLoadPtr(l, p, elem, bytes), v, k);

@@ -84,7 +84,7 @@ static bool checkDtype(MlirOperation at, MlirType t, const char *what, bool inde
   if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16") && !index && !fp8) {
     ttEmitError(at, "tile: %s of dtype %s is not supported by the elementwise lowering "
                     "(f32, f16, bf16; i32 and i64 results of argmax/argmin; fp8 where the "
-                    "kernel only moves data: pad, slice, concat, transpose, reshape)",
+                    "kernel only moves data)",
                 what, d);
     return false;
   }
