@@ -7,7 +7,9 @@
 # bench/probes/2026-11-29-cublas-ncu.py) and of tt's kernels, per shape: grid, block,
 # cluster, registers, shared memory, DRAM and L2 bytes, time. Read: does cuBLAS at 257
 # rows run 256-row tiles or 2 row tiles (no wave for one row), a persistent grid, a
-# cluster multicast of B, and how many K steps in flight.
+# cluster multicast of B, and how many K steps in flight. Also the GPU check of the fp8
+# transposes whose lowering changed after session 34's last device call (ba5186e: the
+# power-of-two ones, 1024 x 4096 and 64 x 96, e4m3 and e5m2; scripts/make-move-cases.sh).
 # Usage (repository root, a built tree): bash bench/probes/2026-11-29-next-device-call-35.sh [OUT]
 set -euo pipefail
 dest=${1:-.gpu/next35}
@@ -20,11 +22,14 @@ for c in $shapes; do
     build/tt-opt --decompose --fuse --splitk | build/tt-translate --ptx -o "$dest/fp8_$c.ptx"
 done
 args=$(for c in $shapes; do printf 'fp8_%s ' "$c"; done)
+bash scripts/make-move-cases.sh "$dest/mv" > /dev/null
+mkdir -p "$dest/chk" && cp "$dest"/mv/*_f8E*.ptx "$dest/chk/" && rm -rf "$dest/mv"
 cat <<MSG
 On the device (carry $dest; about 3 minutes):
 [ -x build-gpu/tt-run ] || bash scripts/build-tt-run.sh build-gpu > \$OUT/build.log 2>&1
+CASE_TIMEOUT=30 bash scripts/gpu-suite.sh build-gpu/tt-run $dest/chk > \$OUT/chk.log 2>&1; tail -1 \$OUT/chk.log
 M=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_bytes.sum,launch__grid_size,launch__block_size,launch__cluster_dim_x,launch__cluster_dim_y,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
 ncu --csv --metrics \$M python3 bench/probes/2026-11-29-cublas-ncu.py $args > \$OUT/cublas.csv 2>&1
-for f in $dest/*.ptx; do ncu --csv --metrics \$M build-gpu/tt-run --no-check --runs 1 --warmup 1 \$f > \$OUT/tt-\$(basename \$f .ptx).csv 2>&1; done
+for f in $dest/fp8_*.ptx; do ncu --csv --metrics \$M build-gpu/tt-run --no-check --runs 1 --warmup 1 \$f > \$OUT/tt-\$(basename \$f .ptx).csv 2>&1; done
 grep -h "Kernel Name\|gpu__time\|grid_size\|cluster_dim_x\|hmma" \$OUT/*.csv | cut -c1-200 | head -80
 MSG
