@@ -209,7 +209,8 @@ static const TtPassOption tileOptions[] = {
 static const TtPassOption decomposeOptions[] = {
     [TT_DECOMPOSE_ALIGN_K] =
         {"align-k",
-         "1: on a target with TMA, pad a 2-D f16/bf16 matmul's operands with zeros along "
+         "1: on a target with TMA, pad a 2-D f16/bf16 matmul's operands (fp8 too, where B "
+         "is the transpose of an [N, K] weight) with zeros along "
          "K to 128-byte rows when their rows are not a multiple of 16 bytes, so the dot "
          "kernel reads them with TMA (one copy kernel each; a weight's runs once), and when "
          "they are but start off a 32-byte sector (K = 4104, 1000) with a `tt.invariant` "
