@@ -5,17 +5,27 @@ one's aligned neighbour (scripts/make-odd-bench.sh), tt against cuBLAS (torch.ma
 torch._scaled_mm, which refuses K or N off a multiple of 16: n/a) in the same run; and the issue's first
 row, linear + bias + GELU(tanh) 7 x 1000 x 4100, against eager and torch.compile.
 
-Timing as bench_gemm.py's default: tt is `tt-run --no-check --batch` (its launches back to
-back between one event pair, their mean); the peers' calls are captured 20 to a CUDA graph
-and replayed (benchlib.bench_batched). Floor: the bytes of A, B and C once at this run's
-copy rate. A BEFORE folder (the same cases from an earlier compiler) adds a "before" column.
+Timing as bench_variants.py's: medians of --rounds rounds (default 3), each timing every
+case warm (the same weight back to back) and cold (`tt-run --cold N` over N weight copies,
+N = ceil(2 x 50 MB / the weight's bytes), at least 2: a model's layers each read their own
+weights); tt is `tt-run --batch` (its launches back to back between one event pair), the
+peers' calls are captured 20 to a CUDA graph and replayed (benchlib.cublas_linear, cycling
+over as many weight copies cold). The ratios are read on the cold column. Floor: the bytes
+of A, B and C once at this run's copy rate. A BEFORE folder (the same cases from an
+earlier compiler) adds a "before" column. --warm-only times warm alone (the tables before
+2026-11-29's second odd run).
 
-Usage: bench_odd.py TT_RUN CASEDIR [BEFOREDIR] [--out FILE.md]
+A full run (18 shapes in f16 and fp8, 3 rounds warm and cold, a before folder) takes about
+15 minutes on an H200: past a device command's 10, so run a dtype at a time (--dtype) or
+fewer rounds.
+
+Usage: bench_odd.py TT_RUN CASEDIR [BEFOREDIR] [--rounds 3] [--warm-only] [--dtype f16|fp8]
+                    [--out FILE.md]
 """
-import argparse, datetime, os, re, sys
+import argparse, datetime, math, os, re, statistics, sys
 import torch
 import torch.nn.functional as F
-from benchlib import bench_batched, copy_bandwidth, tt_median
+from benchlib import bench_batched, copy_bandwidth, cublas_linear, tt_median
 
 def shapes(casedir):
     """(dtype, odd (M, N, K), aligned (M, N, K)) in make-odd-bench.sh's order."""
@@ -31,53 +41,69 @@ def shapes(casedir):
             pairs.append((dt, (m, n, k), (am, an, ak)))
     return pairs
 
-def cublas(dt, m, n, k):
-    """cuBLAS's time for the shape: torch.matmul (f16) or torch._scaled_mm (fp8, f16 out;
-    None where it refuses the shape)."""
-    if dt == "f16":
-        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
-        w = torch.randn(n, k, device="cuda", dtype=torch.float16)
-        return bench_batched(lambda: torch.matmul(x, w.t()))
-    x = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
-    w = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
-    one = torch.ones((), device="cuda")
-    f = lambda: torch._scaled_mm(x, w.t(), scale_a=one, scale_b=one, out_dtype=torch.float16)
-    try:
-        f()
-    except RuntimeError:
-        return None
-    return bench_batched(f)
-
-def tt(tt_run, folder, name):
+def tt(tt_run, folder, name, extra=()):
     if not folder:
         return None
-    t, why = tt_median(tt_run, os.path.join(folder, name), batch=True)
+    t, why = tt_median(tt_run, os.path.join(folder, name), batch=True, extra=extra)
     if t is None:
         print(f"  {name}: {why}", file=sys.stderr)
     return t
 
+L2 = 50 << 20
+
+def timed(a, dt, odd, aligned):
+    """Medians over a.rounds of {(what, mode): us}: what in odd, before, aligned, cublas;
+    mode warm or cold (cold left out with --warm-only)."""
+    (m, n, k), (am, an, ak) = odd, aligned
+    eb = 2 if dt == "f16" else 1
+    name, aname = f"{dt}_{m}x{n}x{k}.ptx", f"{dt}_{am}x{an}x{ak}.ptx"
+    modes = ("warm",) if a.warm_only else ("warm", "cold")
+    got = {}
+    for _ in range(a.rounds):
+        for mode in modes:
+            for what, folder, file, kk, nn in (("odd", a.casedir, name, k, n),
+                                               ("before", a.before, name, k, n),
+                                               ("aligned", a.casedir, aname, ak, an)):
+                copies = max(2, min(64, math.ceil(2 * L2 / (eb * nn * kk))))
+                t = tt(a.tt_run, folder, file, () if mode == "warm" else ("--cold", str(copies)))
+                if t is not None:
+                    got.setdefault((what, mode), []).append(t)
+        try:
+            copies = 2 if a.warm_only else max(2, min(64, math.ceil(2 * L2 / (eb * n * k))))
+            w, c = cublas_linear(dt, m, n, k, copies)
+            got.setdefault(("cublas", "warm"), []).append(w)
+            got.setdefault(("cublas", "cold"), []).append(c)
+        except RuntimeError:  # torch._scaled_mm refuses K or N off a multiple of 16
+            pass
+    return {key: statistics.median(v) for key, v in got.items()}
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("tt_run"); ap.add_argument("casedir"); ap.add_argument("before", nargs="?")
-    ap.add_argument("--out")
+    ap.add_argument("--out"); ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--warm-only", action="store_true")
+    ap.add_argument("--dtype", choices=("f16", "fp8"), help="time only this dtype's shapes")
     a = ap.parse_args()
+    read = "warm" if a.warm_only else "cold"
     bw = copy_bandwidth()
     lines = [f"# odd-shape GEMMs, {torch.cuda.get_device_name()}, {datetime.date.today()}",
-             f"copy rate {bw:.0f} GB/s; times in us; ratios: peer or aligned time / tt odd time",
-             "", "| dtype | M x N x K | tt odd | tt before | tt aligned (shape) | odd / aligned | "
-             "cuBLAS odd | cuBLAS / tt | % floor |", "|---|---|---|---|---|---|---|---|---|"]
+             f"copy rate {bw:.0f} GB/s; times in us, medians of {a.rounds} rounds; ratios "
+             f"(read {read}): peer or aligned time / tt odd time",
+             "", f"| dtype | M x N x K | tt odd warm | tt odd {read} | tt before {read} | "
+             f"tt aligned {read} (shape) | odd / aligned | cuBLAS odd {read} | cuBLAS / tt | "
+             "% floor |", "|---|---|---|---|---|---|---|---|---|---|"]
     fmt = lambda t: "n/a" if t is None else f"{t:.1f}"
+    ratio = lambda p, q: "n/a" if p is None or q is None else f"{p / q:.2f}x"
     for dt, (m, n, k), (am, an, ak) in shapes(a.casedir):
-        name, aname = f"{dt}_{m}x{n}x{k}.ptx", f"{dt}_{am}x{an}x{ak}.ptx"
-        t_odd, t_al, t_before = tt(a.tt_run, a.casedir, name), tt(a.tt_run, a.casedir, aname), \
-            tt(a.tt_run, a.before, name)
-        t_cb = cublas(dt, m, n, k)
+        if a.dtype and dt != a.dtype:
+            continue
+        t = timed(a, dt, (m, n, k), (am, an, ak))
+        odd, al, bef, cb = (t.get((w, read)) for w in ("odd", "aligned", "before", "cublas"))
         eb = 2 if dt == "f16" else 1
         floor = (eb * (m * k + n * k) + 2 * m * n) / bw / 1e3
-        ratio = lambda p, q: "n/a" if p is None or q is None else f"{p / q:.2f}x"
-        lines.append(f"| {dt} | {m} x {n} x {k} | {fmt(t_odd)} | {fmt(t_before)} | {fmt(t_al)} "
-                     f"({am}x{an}x{ak}) | {ratio(t_al, t_odd)} | {fmt(t_cb)} | "
-                     f"{ratio(t_cb, t_odd)} | {'n/a' if t_odd is None else f'{100 * floor / t_odd:.0f}%'} |")
+        lines.append(f"| {dt} | {m} x {n} x {k} | {fmt(t.get(('odd', 'warm')))} | {fmt(odd)} | "
+                     f"{fmt(bef)} | {fmt(al)} ({am}x{an}x{ak}) | {ratio(al, odd)} | {fmt(cb)} | "
+                     f"{ratio(cb, odd)} | {'n/a' if odd is None else f'{100 * floor / odd:.0f}%'} |")
         print(lines[-1], flush=True)
     # the issue's first row
     x = torch.randn(7, 4100, device="cuda", dtype=torch.float16)
