@@ -281,6 +281,17 @@ static bool checkValues(MlirOperation fusion, MlirBlock fbody, int nout, bool in
                           "a value computed in it, and no other result",
                   k);
   }
+  for (MlirOperation op = mlirBlockGetFirstOperation(fbody); ok && !fp8 && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    for (intptr_t i = 0; ok && i < mlirOperationGetNumResults(op); i++) {
+      MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
+      if (mlirTypeIsAShaped(t) && ttTypeIsFp8(ttElementType(t))) {
+        ttEmitError(op, "tile: a kernel that computes does not hold fp8 values yet (this op "
+                        "makes a %s value; fp8 passes only through kernels that move data)",
+                    ttDtypeName(t));
+        ok = false;
+      }
+    }
   return ok && tileCheckBody(fbody);
 }
 
