@@ -18,8 +18,9 @@
 #  - pad of 3x1000 by low 1,2 and high 2,3 with the value 0.5, then exp, and a pad of only
 #    the last dim (low 0,5 high 0,0 with -1);
 #  - fp8 (e4m3 and e5m2), which kernels only move (tile/kernel.c moveOnly): the slices,
-#    the concats, an embedding lookup, a gather, the pads (no exp) and transposes (1000 x 4097, and 1024 x 4096 and 64 x 96, whose columns
-#    leave the shared-memory exchange as whole vectors).
+#    the concats, an embedding lookup, a gather, the pads (no exp) and transposes (1000 x
+#    4097, and 1024 x 4096 and 64 x 96, whose columns leave the shared-memory exchange as
+#    whole vectors).
 # tt-run makes an index input uniform in [0, size of the indexed dim), so every case's
 # indices are in range.
 # Runs on the build machine; the device runs the PTX with
@@ -44,6 +45,23 @@ slice() { # name dtype shape start stop step: x[start:stop:step] per dim (comma-
 }"
 }
 
+concats() { # concat (torch.cat) of 3x1000 and 3x7 along dim 1, and of 2x5 and 7x5 along dim 0
+  compile concat1 "3x1000_3x7_$t" "func.func @main(%a: tensor<3x1000x$t>, %b: tensor<3x7x$t>) -> tensor<3x1007x$t> {
+  %c = \"prim.concat\"(%a, %b) {dim = 1 : i64} : (tensor<3x1000x$t>, tensor<3x7x$t>) -> tensor<3x1007x$t>
+  return %c : tensor<3x1007x$t>
+}"
+  compile concat0 "2x5_7x5_$t" "func.func @main(%a: tensor<2x5x$t>, %b: tensor<7x5x$t>) -> tensor<9x5x$t> {
+  %c = \"prim.concat\"(%a, %b) {dim = 0 : i64} : (tensor<2x5x$t>, tensor<7x5x$t>) -> tensor<9x5x$t>
+  return %c : tensor<9x5x$t>
+}"
+}
+pad_last() { # a pad of only the last dim (low 0,5 high 0,0 with -1)
+  compile pad_last "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<3x1005x$t> {
+  %p = \"prim.pad\"(%x) {low = array<i64: 0, 5>, high = array<i64: 0, 0>, value = -1.0 : f64} : (tensor<3x1000x$t>) -> tensor<3x1005x$t>
+  return %p : tensor<3x1005x$t>
+}"
+}
+
 for t in f32 f16 bf16; do
   slice slice1 $t 3x1000 1,7 3,1000 1,1
   slice slice3 $t 3x1000 0,2 3,1000 3,3
@@ -57,14 +75,7 @@ for t in f32 f16 bf16; do
   %y = \"prim.mul\"(%s, %u) : (tensor<$h>, tensor<$h>) -> tensor<$h>
   return %y : tensor<$h>
 }"
-  compile concat1 "3x1000_3x7_$t" "func.func @main(%a: tensor<3x1000x$t>, %b: tensor<3x7x$t>) -> tensor<3x1007x$t> {
-  %c = \"prim.concat\"(%a, %b) {dim = 1 : i64} : (tensor<3x1000x$t>, tensor<3x7x$t>) -> tensor<3x1007x$t>
-  return %c : tensor<3x1007x$t>
-}"
-  compile concat0 "2x5_7x5_$t" "func.func @main(%a: tensor<2x5x$t>, %b: tensor<7x5x$t>) -> tensor<9x5x$t> {
-  %c = \"prim.concat\"(%a, %b) {dim = 0 : i64} : (tensor<2x5x$t>, tensor<7x5x$t>) -> tensor<9x5x$t>
-  return %c : tensor<9x5x$t>
-}"
+  concats
   compile concat3_exp "3x1000_3x7_3x1_$t" "func.func @main(%a: tensor<3x1000x$t>, %b: tensor<3x7x$t>, %d: tensor<3x1x$t>) -> tensor<3x1008x$t> {
   %c = \"prim.concat\"(%a, %b) {dim = 1 : i64} : (tensor<3x1000x$t>, tensor<3x7x$t>) -> tensor<3x1007x$t>
   %e = \"prim.concat\"(%c, %d) {dim = 1 : i64} : (tensor<3x1007x$t>, tensor<3x1x$t>) -> tensor<3x1008x$t>
@@ -114,22 +125,12 @@ for t in f32 f16 bf16; do
   %y = \"prim.exp\"(%p) : (tensor<6x1005x$t>) -> tensor<6x1005x$t>
   return %y : tensor<6x1005x$t>
 }"
-  compile pad_last "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<3x1005x$t> {
-  %p = \"prim.pad\"(%x) {low = array<i64: 0, 5>, high = array<i64: 0, 0>, value = -1.0 : f64} : (tensor<3x1000x$t>) -> tensor<3x1005x$t>
-  return %p : tensor<3x1005x$t>
-}"
+  pad_last
 done
 for t in f8E4M3FN f8E5M2; do
   slice slice1 $t 3x1000 1,7 3,1000 1,1
   slice slice3 $t 5x4097 1,1 5,4097 3,3
-  compile concat1 "3x1000_3x7_$t" "func.func @main(%a: tensor<3x1000x$t>, %b: tensor<3x7x$t>) -> tensor<3x1007x$t> {
-  %c = \"prim.concat\"(%a, %b) {dim = 1 : i64} : (tensor<3x1000x$t>, tensor<3x7x$t>) -> tensor<3x1007x$t>
-  return %c : tensor<3x1007x$t>
-}"
-  compile concat0 "2x5_7x5_$t" "func.func @main(%a: tensor<2x5x$t>, %b: tensor<7x5x$t>) -> tensor<9x5x$t> {
-  %c = \"prim.concat\"(%a, %b) {dim = 0 : i64} : (tensor<2x5x$t>, tensor<7x5x$t>) -> tensor<9x5x$t>
-  return %c : tensor<9x5x$t>
-}"
+  concats
   compile embedding "1000x4097_37_i32_$t" "func.func @main(%x: tensor<1000x4097x$t>, %i: tensor<37xi32>) -> tensor<37x4097x$t> {
   %s = \"prim.index_select\"(%x, %i) {dim = 0 : i64} : (tensor<1000x4097x$t>, tensor<37xi32>) -> tensor<37x4097x$t>
   return %s : tensor<37x4097x$t>
@@ -139,10 +140,7 @@ for t in f8E4M3FN f8E5M2; do
   %p = \"prim.pad\"(%x) {low = array<i64: 1, 2>, high = array<i64: 2, 3>, value = 0.5 : f64} : (tensor<3x1000x$t>) -> tensor<6x1005x$t>
   return %p : tensor<6x1005x$t>
 }"
-  compile pad_last "3x1000_$t" "func.func @main(%x: tensor<3x1000x$t>) -> tensor<3x1005x$t> {
-  %p = \"prim.pad\"(%x) {low = array<i64: 0, 5>, high = array<i64: 0, 0>, value = -1.0 : f64} : (tensor<3x1000x$t>) -> tensor<3x1005x$t>
-  return %p : tensor<3x1005x$t>
-}"
+  pad_last
   for s in 1000x4097 1024x4096 64x96; do
     IFS=x read -r r c <<<"$s"
     compile transpose "${s}_$t" "func.func @main(%x: tensor<${s}x$t>) -> tensor<${c}x${r}x$t> {

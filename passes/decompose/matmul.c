@@ -241,8 +241,7 @@ static MlirOperation viewedTranspose(MlirValue v, MlirOperation *view) {
 static int64_t alignedK(int64_t k, int64_t n, MlirType elem, bool bT, bool bInvariant,
                         bool alignK) {
   bool half = mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem);
-  bool fp8 = mlirTypeIsAFloat8E4M3FN(elem) || mlirTypeIsAFloat8E5M2(elem);
-  if (!alignK || !ttTargetDefault()->tma || !(half || (fp8 && bT)) || k < 0 ||
+  if (!alignK || !ttTargetDefault()->tma || !(half || (ttTypeIsFp8(elem) && bT)) || k < 0 ||
       (!bT && n % 8))
     return 0;
   int64_t eb = half ? 2 : 1;

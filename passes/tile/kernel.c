@@ -80,7 +80,7 @@ static bool checkDtype(MlirOperation at, MlirType t, const char *what, bool inde
                        bool fp8Ok) {
   const char *d = ttDtypeName(t);
   bool index = indexOk && (!strcmp(d, "i32") || !strcmp(d, "i64"));
-  bool fp8 = fp8Ok && (!strcmp(d, "f8e4m3") || !strcmp(d, "f8e5m2"));
+  bool fp8 = fp8Ok && ttTypeIsFp8(t);
   if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16") && !index && !fp8) {
     ttEmitError(at, "tile: %s of dtype %s is not supported by the elementwise lowering "
                     "(f32, f16, bf16; i32 and i64 results of argmax/argmin; fp8 where the "
@@ -117,13 +117,22 @@ static bool moveOnly(MlirBlock body) {
   return true;
 }
 
-/* Step 1 for the values inside: shapes the index math can handle. */
-bool tileCheckBody(MlirBlock body) {
+/* Step 1 for the values inside: shapes the index math can handle, and no fp8 value unless
+ * fp8Ok (a group that only moves data: a kernel that computes holds none yet). */
+static bool checkBody(MlirBlock body, bool fp8Ok) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
-      if (!checkShape(op, mlirValueGetType(mlirOperationGetResult(op, i)), "a value"))
+    for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++) {
+      MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
+      if (!fp8Ok && mlirTypeIsAShaped(t) && ttTypeIsFp8(t)) {
+        ttEmitError(op, "tile: a kernel that computes does not hold fp8 values yet (this op "
+                        "makes a %s value; fp8 passes only through kernels that move data)",
+                    ttDtypeName(t));
         return false;
+      }
+      if (!checkShape(op, t, "a value"))
+        return false;
+    }
   return true;
 }
 
@@ -281,18 +290,7 @@ static bool checkValues(MlirOperation fusion, MlirBlock fbody, int nout, bool in
                           "a value computed in it, and no other result",
                   k);
   }
-  for (MlirOperation op = mlirBlockGetFirstOperation(fbody); ok && !fp8 && !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    for (intptr_t i = 0; ok && i < mlirOperationGetNumResults(op); i++) {
-      MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
-      if (mlirTypeIsAShaped(t) && ttTypeIsFp8(ttElementType(t))) {
-        ttEmitError(op, "tile: a kernel that computes does not hold fp8 values yet (this op "
-                        "makes a %s value; fp8 passes only through kernels that move data)",
-                    ttDtypeName(t));
-        ok = false;
-      }
-    }
-  return ok && tileCheckBody(fbody);
+  return ok && checkBody(fbody, fp8);
 }
 
 bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {

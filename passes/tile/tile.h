@@ -314,10 +314,8 @@ bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
 bool tileCheckDtype(MlirOperation at, MlirType t, const char *what, bool indexOk);
 /* True when tensor type t has a dynamic dimension (only the leading one passes step 1). */
 bool tileIsDynamic(MlirType t);
-/* Step 1 for the values inside: shapes the index math can handle. */
-bool tileCheckBody(MlirBlock body);
 /* Step 1 for a column fusion: tileFusionBody, then the result's and inputs' dtypes
- * (tileCheckDtype) and the body's shapes (tileCheckBody). */
+ * (tileCheckDtype) and the body's values (shapes; fp8 only where it only moves data). */
 bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
 /* Step 1 for an elementwise or row fusion: tileFusionResults and the same checks, of
  * every result; several results must be distinct values computed in the body. */
