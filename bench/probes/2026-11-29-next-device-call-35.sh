@@ -9,7 +9,8 @@
 # rows run 256-row tiles or 2 row tiles (no wave for one row), a persistent grid, a
 # cluster multicast of B, and how many K steps in flight. Also the GPU check of the fp8
 # transposes whose lowering changed after session 34's last device call (ba5186e: the
-# power-of-two ones, 1024 x 4096 and 64 x 96, e4m3 and e5m2; scripts/make-move-cases.sh).
+# power-of-two ones, 1024 x 4096 and 64 x 96, e4m3 and e5m2; scripts/make-move-cases.sh)
+# and of fp8 odd K in e5m2.
 # Usage (repository root, a built tree): bash bench/probes/2026-11-29-next-device-call-35.sh [OUT]
 set -euo pipefail
 dest=${1:-.gpu/next35}
@@ -24,6 +25,11 @@ done
 args=$(for c in $shapes; do printf 'fp8_%s ' "$c"; done)
 bash scripts/make-move-cases.sh "$dest/mv" > /dev/null
 mkdir -p "$dest/chk" && cp "$dest"/mv/*_f8E*.ptx "$dest/chk/" && rm -rf "$dest/mv"
+for c in 7x1000x4100 601x4096x3001 16x6144x4112; do # fp8 odd K in e5m2 (e4m3's were checked)
+  IFS=x read -r m n k <<<"$c"
+  scaled_linear "$m" "$n" "$k" f8E5M2 f8E5M2 f16 0 |
+    build/tt-opt --decompose --fuse --splitk | build/tt-translate --ptx -o "$dest/chk/e5m2_$c.ptx"
+done
 cat <<MSG
 On the device (carry $dest; about 3 minutes):
 [ -x build-gpu/tt-run ] || bash scripts/build-tt-run.sh build-gpu > \$OUT/build.log 2>&1
