@@ -33,9 +33,10 @@ static const TtPassOption tileOptions[] = {
          0, 0, 32, NULL},
     [TT_TILE_BLOCK_M] =
         {"block-m",
-         "dot kernels: rows of the output tile (a power of two >= 16; 0: from the shape: 16 for M "
-         "<= 16, 32 for M <= 32, else 64, or 128 at M > 64 on a grid of more than one wave where "
-         "TMA can read the operands)",
+         "dot kernels: rows of the output tile (a power of two >= 16, or a multiple of 16 where "
+         "TMA reads the operands and block-n is 64 columns a warpgroup; 0: from the shape: 16 for "
+         "M <= 16, 32 for M <= 32, else 64, or 128 at M > 64 on a grid of more than one wave "
+         "where TMA can read the operands, or past 128 rows fitted to M, 144-256)",
          0, 0, 256, NULL},
     [TT_TILE_BLOCK_N] =
         {"block-n",
@@ -329,8 +330,10 @@ static const TtPassOption pipelineOptions[] = {
          "block barrier in the K loop; 0: the consumers issue them; -1: 1 where each dot waits "
          "for its own wgmma (no wgmma in flight: fp8), on 64-row tiles of at most 96 columns on 4 "
          "warps and 4 stages or more, without a thread-block cluster, else 0 (never in a kernel that "
-         "sums split-K in a cluster)",
-         -1, -1, 1, NULL},
+         "sums split-K in a cluster); 2: as 1 with a producer warpgroup (4 warps) that gives its "
+         "registers to the consumers (setmaxnreg: 40 for it, 232 a thread for two consumer "
+         "warpgroups, where 384 threads start at 168)",
+         -1, -1, 2, NULL},
     [TT_PIPELINE_WAVE_STAGES] =
         {"wave-stages",
          "tma form, num-stages 0, a grid of static size past one wave: 1: 2 stages where their "

@@ -123,5 +123,6 @@ dyn linear_bf16 "$(linear '?' 1000 4104 bf16 0)" $M
 dyn linear_odd_n_f16 "$(linear '?' 3001 4096 f16 0)" $M # split-K's adds of rows off 16 bytes, no extent
 dyn linear_8192_f16 "$(linear '?' 8192 8192 f16 0)" $M
 dyn scaled_mm_fp8 "$(scaled_linear '?' 4096 4096 f8E4M3FN f8E4M3FN bf16 1)" $M
+dyn scaled_mm_fp8_odd_k "$(scaled_linear '?' 1000 4100 f8E4M3FN f8E4M3FN f16 0)" $M # K pads (align-k)
 dyn linear_f32 "$(linear '?' 300 1000 f32 1)" 1 17 100
 sed -i 's/$/ --tol 1e-4/' "$out/linear_f32.runs" # f32 products: bf16x3 (make-matmul-cases.sh)

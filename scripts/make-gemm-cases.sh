@@ -173,4 +173,13 @@ main main_fp8_100x9990x4112_e4m3_f16 "$(scaled_linear 100 9990 4112 $e4 $e4 f16 
 main main_fp8_128x8191x4112_e4m3_bf16 "$(scaled_linear 128 8191 4112 $e4 $e4 bf16 0)"
 gemm matmul_kn_64x256x512_f16 "$(matmul_kn 64 256 512 f16)"
 gemm matmul_kn_5x1000x333_bf16 "$(matmul_kn 5 1000 333 bf16)"
+# tile rows fitted to M (--tile step 0's fitRows: 144 and 160 rows, not a power of two; the
+# last tile row partial), fp8 with the producer warp and, by option, a producer warpgroup
+# giving its registers to the consumers (setmaxnreg); bf16 with a fused bias at odd N
+main main_fp8_257x6144x4096_e4m3_f16 "$(scaled_linear 257 6144 4096 $e4 $e4 f16 0)"
+main main_fp8_600x4096x4096_e4m3_bf16 "$(scaled_linear 600 4096 4096 $e4 $e4 bf16 1)"
+tt_ptx fp8_600x4096x4096_e4m3_bf16_ws2 "$(scaled_linear 600 4096 4096 $e4 $e4 bf16 1)" --splitk \
+  --pipeline='stage-in=tma warp-specialize=2' # (wgmma only: fp8 TMA slots)
+main main_145x3001x8192_bf16 "$(linear 145 3001 8192 bf16 1)"
+main main_257x6144x4096_f16 "$(linear 257 6144 4096 f16 0)"
 ls "$out" | wc -l

@@ -17,10 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Warps over an m x n accumulator: split M while the warp tile is taller than wide. */
+/* Warps over an m x n accumulator: split M while the warp tile is taller than wide (into
+ * whole 16-row fragments: m may be a multiple of 16 that is not a power of two, --tile's
+ * rows fitted to M). */
 MmaLayout tgMmaLayout(Lower *l, int64_t m, int64_t n) {
   int64_t warps = l->T / 32, wm = 1;
-  while (wm * 2 <= warps && m / (wm * 2) >= 16 && m / wm > n / (warps / wm))
+  while (wm * 2 <= warps && m % (wm * 2 * 16) == 0 && m / wm > n / (warps / wm))
     wm *= 2;
   MmaLayout y = {wm, warps / wm, m / wm / 16, n / (warps / wm) / 8};
   return y;

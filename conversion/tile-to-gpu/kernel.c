@@ -213,6 +213,32 @@ static bool lowerRegion(Lower *l, MlirBlock from, MlirBlock to) {
   return ok;
 }
 
+/* A producer warpgroup's register split (tile.producer_warps = 4): the block starts with
+ * ptxas's count a thread under the block's size (known_block_size: 168 at 384 threads, all
+ * 64 Ki registers of an SM, rounded down to 8), the producer gives back all but
+ * PRODUCER_REGS (setmaxnreg.dec: it only computes addresses and issues copies) and the
+ * consumer warpgroups take the pool's rest (setmaxnreg.inc; 232 with two of them), as
+ * CUTLASS's and FlashAttention-3's warp-specialised kernels do. Consumers gain only past
+ * the launch count (T = 256; one consumer warpgroup has 248 already). */
+#define PRODUCER_REGS 40
+static void setMaxRegisters(Lower *l, bool consumers) {
+  if (l->producerWarps != 4)
+    return;
+  int64_t threads = l->T + 128, start = TT_SM_REGISTERS / threads / 8 * 8;
+  start = start > 248 ? 248 : start;
+  int64_t regs = consumers ? (start * threads - 128 * PRODUCER_REGS) / l->T / 8 * 8 : PRODUCER_REGS;
+  regs = regs > 248 ? 248 : regs;
+  if (consumers && regs <= start)
+    return;
+  MlirNamedAttribute attrs[2] = {
+      ttNamedAttr(l->ctx, "action",
+                  mlirAttributeParseGet(l->ctx, ttStrRef(consumers ? "#nvvm<action increase>"
+                                                                   : "#nvvm<action decrease>"))),
+      ttNamedAttr(l->ctx, "regCount", ttIntAttr(l->ctx, regs, ttI32(l->ctx))),
+  };
+  tgBuild(l, "nvvm.setmaxregister", 0, NULL, ttNoType(), 2, attrs);
+}
+
 /* Step 2 for scf.if without results on a scalar condition (the same in every thread of
  * the block: --splitk's last slice; or, on hopper.producer_warp, a warp-specialised
  * kernel's split): the same if, its blocks lowered op by op. The producer's then-region
@@ -247,6 +273,7 @@ static bool lowerIf(Lower *l, MlirOperation op) {
     l->leader = l->T;
     TtBuilder outer = l->b;
     l->b = ttBuilderAtEnd(into);
+    setMaxRegisters(l, false);
     MlirBlock lead = tgThread0(l, (MlirValue){NULL}); /* (the region's leader: T) */
     tgYield(l, into, (MlirValue){NULL});
     l->b = outer;
@@ -255,19 +282,25 @@ static bool lowerIf(Lower *l, MlirOperation op) {
   bool ok = lowerRegion(l, then, into);
   l->leader = leader;
   l->consumers = consumers || split;
-  if (ok && split && !mlirBlockIsNull(other))
-    ok = lowerRegion(l, other, tgIfBlock(ifOp, 1));
+  if (ok && split && !mlirBlockIsNull(other)) {
+    TtBuilder outer = l->b;
+    MlirBlock consumer = tgIfBlock(ifOp, 1);
+    l->b = (TtBuilder){consumer, mlirBlockGetTerminator(consumer)};
+    setMaxRegisters(l, true);
+    l->b = outer;
+    ok = lowerRegion(l, other, consumer);
+  }
   else
     tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
   l->consumers = consumers;
   return ok;
 }
 
-/* hopper.producer_warp: tid >= T, in a kernel with tile.producer_warps = 1. */
+/* hopper.producer_warp: tid >= T, in a kernel with tile.producer_warps = 1 or 4. */
 static bool lowerProducerWarp(Lower *l, MlirOperation op) {
-  if (l->producerWarps != 1) {
+  if (l->producerWarps != 1 && l->producerWarps != 4) {
     ttEmitError(op, "convert-tile-to-gpu: hopper.producer_warp needs its kernel's "
-                    "tile.producer_warps = 1");
+                    "tile.producer_warps = 1 or 4");
     return false;
   }
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0)); !mlirOpOperandIsNull(u);
@@ -586,7 +619,7 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     splits += ttProducerSplit(op);
   if ((l.producerWarps != 0) != (splits == 1) || splits > 1) {
-    ttEmitError(func, "convert-tile-to-gpu: a kernel with tile.producer_warps = 1 splits once "
+    ttEmitError(func, "convert-tile-to-gpu: a kernel with tile.producer_warps (1 or 4) splits once "
                       "on hopper.producer_warp (a top-level scf.if), and only such a kernel "
                       "(it has %d such splits)",
                 splits);

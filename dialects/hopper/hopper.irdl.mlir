@@ -58,8 +58,8 @@ irdl.dialect @hopper {
     irdl.operands(barriers: %b, slot: %i, pred: %p)
   }
 
-  /// True (an i1) in the producer warp: the warp a kernel with `tile.producer_warps` = 1
-  /// runs after its `tile.num_warps` warps. An `scf.if` on it splits a warp-specialised
+  /// True (an i1) in the producer warp: the warp (or warpgroup, with 4) a kernel with
+  /// `tile.producer_warps` runs after its `tile.num_warps` warps. An `scf.if` on it splits a warp-specialised
   /// kernel (`--pipeline warp-specialize`): its then-region is the producer's (its tile
   /// ops see the warp as threads 0-31 of the layout: thread 0 issues the TMA copies), its
   /// else-region the consumers' (their block barriers count only the consumer threads).

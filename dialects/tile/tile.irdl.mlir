@@ -9,7 +9,8 @@
 /// the lanes that are off. Kernel attributes: `tile.num_warps` (threads per program / 32),
 /// `tile.programs_per_sm` (optional: at least this many programs an SM, which bounds each
 /// thread's registers; the lowering's own count otherwise), `tile.producer_warps` (optional,
-/// 0 or 1: a warp after the `tile.num_warps` that only loads, for `hopper.producer_warp`).
+/// 0-4: warps after the `tile.num_warps` that only load, for `hopper.producer_warp`; the
+/// lowering takes 1, or 4, a warpgroup that gives its registers to the consumers).
 /// The host side of a program is a `func.func` that calls fused functions (see `--fuse`);
 /// `--tile` gives each fused function a `tile.launch` attribute naming its kernel, grid and
 /// extra arguments.

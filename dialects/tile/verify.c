@@ -20,7 +20,7 @@
  *     elements of the buffer's type; async_wait: pending >= 0.
  * and function by function:
  *   - a kernel (`tile.kernel`): arguments !tile.ptr, integers, floats or !hopper.tma_desc, no
- *     results; tile.num_warps 1-32, tile.producer_warps 0-1, tile.programs_per_sm 1-32, tile.num_stages >= 1,
+ *     results; tile.num_warps 1-32, tile.producer_warps 0, 1 or 4, tile.programs_per_sm 1-32, tile.num_stages >= 1,
  *     tile.split_k >= 1 where given;
  *   - a fused function (`prim.fusion`): the kind one of elementwise, row, column, permute,
  *     dot; its `tile.launch` (where given) a dictionary of known keys: `kernel` naming a
@@ -474,8 +474,11 @@ static void kernelFunc(Verify *v, MlirOperation f) {
   }
   if (!mlirAttributeIsNull(ttOpAttr(f, "tile.num_warps")))
     intIn(v, f, "tile.num_warps", 1, 32, NULL);
-  if (!mlirAttributeIsNull(ttOpAttr(f, "tile.producer_warps")))
-    intIn(v, f, "tile.producer_warps", 0, 1, NULL);
+  int64_t producers = 0;
+  if (!mlirAttributeIsNull(ttOpAttr(f, "tile.producer_warps")) &&
+      intIn(v, f, "tile.producer_warps", 0, 4, &producers) && producers > 1 && producers < 4)
+    FAIL(f, "'func.func' needs tile.producer_warps 0, 1 (a producer warp) or 4 (a producer "
+            "warpgroup); it has %lld", (long long)producers);
   if (!mlirAttributeIsNull(ttOpAttr(f, "tile.programs_per_sm")))
     intIn(v, f, "tile.programs_per_sm", 1, 32, NULL);
   if (!mlirAttributeIsNull(ttOpAttr(f, "tile.num_stages")))

@@ -395,15 +395,20 @@ static bool clusterReduceOp(MlirOperation op, void *found) {
  * split-K cluster (fp8 64 x 1024 x 4096 1.14x), and f16/bf16 with their wgmma in flight
  * (0.95x-1.10x; on prefill tiles 1.01x-1.05x, bench/2026-11-29-h200-prefill-tune.md
  * section 12).
- * Prefill: fp8 dots (f16/bf16 were not measured without their wgmma in flight) on 128-row
- * dot tiles of 8 warps (two consumer warpgroups of 64 rows, at most
+ * Prefill: fp8 dots (f16/bf16 were not measured without their wgmma in flight) on dot
+ * tiles of 128 rows or more (--tile's rows fitted to M: up to 160) of 8 warps (two consumer warpgroups of 64 rows, at most
  * PREFILL_PRODUCER_COLUMNS columns, 3 stages or more) where A has more rows than one tile:
  * past one row tile the tensor cores bind, and without a block barrier in the loop one
  * warpgroup's wait and promotion overlap the other's wgmma. H200 (section 14 there): the
  * 12 fp8 prefill shapes of section 11 (M 200-2048, 128 x 96 and 128 x 128 x 256 tiles)
  * 0.85x-0.96x the time, geometric mean 0.90x, in 3 rounds of one run. Not taken at one row
  * tile (fp8 M = 96-128 at 14336 x 4096 on 128 x 112: 1.00x-1.04x; the weight read binds
- * there). */
+ * there). Prefill's producer is a warpgroup (2) that gives its registers to the consumers
+ * (convert-tile-to-gpu: setmaxnreg, 232 a consumer thread where one producer warp's 288
+ * threads cap them all at 168): H200 warm, 15 fp8 prefill shapes (section 17 there): 0.81x-
+ * 0.95x the time where the 168 spilled (odd-N epilogues 220-472 bytes, 160-row tiles 36:
+ * 601 x 4097 x 4096 25.2 -> 20.3 us), 0.99x-1.02x elsewhere. Decode's 4 consumer warps have
+ * 255 registers a thread already: a warp. */
 #define MAX_PRODUCER_COLUMNS 96
 #define PREFILL_PRODUCER_COLUMNS 128
 /* The rows of the global tensor a dot's A tile is loaded from (its load's tile.box; 0
@@ -426,16 +431,16 @@ static int64_t operandRows(MlirOperation dot) {
   return 0;
 }
 
-bool plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFlight,
-                      int64_t stages, bool multicast) {
+int plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFlight,
+                     int64_t stages, bool multicast) {
   bool cluster = false; /* (its cluster barriers wait for every thread: never a producer) */
   ttWalk(kernel, clusterReduceOp, &cluster);
   if (want >= 0 || cluster)
-    return want == 1 && !cluster;
+    return cluster ? 0 : want;
   int64_t warps = ttOpAttrInt(kernel, "tile.num_warps", 4);
   bool prefill = warps == 8;
   if (inFlight || multicast || stages < (prefill ? 3 : 4) || (warps != 4 && !prefill))
-    return false;
+    return 0;
   int64_t rows = prefill ? 128 : 64;
   int64_t cols = prefill ? PREFILL_PRODUCER_COLUMNS : MAX_PRODUCER_COLUMNS;
   bool dots = false;
@@ -444,12 +449,12 @@ bool plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFli
     int64_t c[TT_MAX_RANK];
     if (!ttOpIs(op, "tile.dot"))
       continue;
-    if (ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 2)), c) != 2 || c[0] != rows ||
-        c[1] > cols ||
-        (prefill && (operandRows(op) <= rows ||
+    if (ttTensorShape(mlirValueGetType(mlirOperationGetOperand(op, 2)), c) != 2 ||
+        (prefill ? c[0] < rows : c[0] != rows) || c[1] > cols ||
+        (prefill && (operandRows(op) <= c[0] ||
                      ttDtypeBytes(mlirValueGetType(mlirOperationGetOperand(op, 1))) != 1)))
-      return false;
+      return 0;
     dots = true;
   }
-  return dots || !prefill;
+  return prefill ? (dots ? 2 : 0) : 1;
 }

@@ -375,8 +375,9 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   bool inFlight = tma && !nc && plInFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
   /* step 7: a producer warp fills the rings (every load boxed); step 6's multicast keeps
    * the wgmma in flight only with it */
-  bool ws = tma && !nc &&
-            plWarpSpecialize(kernel, body, warpSpecialize, inFlight && !multicast, stages, multicast);
+  int ws = tma && !nc ? plWarpSpecialize(kernel, body, warpSpecialize, inFlight && !multicast,
+                                          stages, multicast)
+                      : 0; /* 1: a producer warp, 2: a producer warpgroup */
   inFlight = inFlight && (!multicast || ws);
   /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
    * fits and a block already fills its SM (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779
@@ -588,7 +589,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   if (ws) { /* step 7: the consumers' part, the new loop on, into the else-region */
     consumerRegion(kbody, split, nloop, multicast);
     mlirOperationSetAttributeByName(kernel, ttStrRef("tile.producer_warps"),
-                                    ttIntAttr(ctx, 1, ttI32(ctx)));
+                                    ttIntAttr(ctx, ws == 2 ? 4 : 1, ttI32(ctx)));
   }
   free(inits);
   free(ys);

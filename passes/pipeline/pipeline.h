@@ -77,8 +77,9 @@ int64_t plOneSmStages(MlirOperation loop, int64_t programs, bool exact, int64_t 
 bool plWgmmaTile(MlirOperation kernel, MlirBlock body, MlirOperation loop, bool report);
 /* Step 5's test: whether the loop's dots leave their wgmma in flight. */
 bool plInFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t stages);
-/* Step 7's test (option want: 1, 0 or -1 auto): whether a producer warp fills the rings. */
-bool plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFlight,
+/* Step 7's test (option want: 2, 1, 0 or -1 auto): what fills the rings: 2 a producer
+ * warpgroup, 1 a producer warp, 0 the consumers. */
+int plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFlight,
                       int64_t stages, bool multicast);
 
 /* resident.c */

@@ -55,8 +55,8 @@ static int64_t fitColumns(int64_t gm, int64_t n, int64_t slots, int64_t bm) {
  *  operands TMA can read (option tma, tmaOperands; the wgmma-on-TMA-rings sweeps):
  *   0. prefill (f16PrefillShape, fp8PrefillShape): steps 1-8 run as they are, with
  *      128-row tiles (f16/bf16), and for the tiles of prefillTiles (128 x 256, 128 x 96 on
- *      8 warps; fp8 128 x 96 only), and the model prefillCost (the busiest SM's work over
- *      the tile's rate) keeps the cheapest;
+ *      8 warps; fp8 128 x 96 only; rows fitted to M, 144-256 x 128), and the model
+ *      prefillCost (the busiest SM's work over the tile's rate) keeps the cheapest;
  *   1. block-m (tmaBlockM), and the grid's tile rows;
  *   2. block-n (tmaBlockN);
  *   3. the spread (tmaSpread): where the tiles so far leave SMs idle (or, fp8 past 64
@@ -143,13 +143,14 @@ static bool mPast64(const Facts *f) { return f->m > 64; }
  * was one rate for every 128-row tile; the rates of prefillRates and the two tiles of
  * prefillTiles were checked on 50 other shapes, section 7 there. At K <= 2048 those tiles
  * lose too: 128 x 96 0.91x-1.40x, 128 x 256 0.98x-1.71x the time on 12 shapes, section 8.) */
+#define PREFILL_MIN_K 2048
 static bool f16PrefillShape(const Facts *f) {
-  return !f->fp8 && f->batch == 1 && f->m > 128 && f->k > 2048;
+  return !f->fp8 && f->batch == 1 && f->m > 128 && f->k > PREFILL_MIN_K;
 }
 /* fp8 prefill, the same shapes: fp8's rules already take 128-row tiles (fp8Rows128), so
  * step 0 weighs only prefillTiles' fp8 rows against their pick. */
 static bool fp8PrefillShape(const Facts *f) {
-  return f->fp8 && f->batch == 1 && f->m > 128 && f->k > 2048;
+  return f->fp8 && f->batch == 1 && f->m > 128 && f->k > PREFILL_MIN_K;
 }
 /* A candidate of step 0 (f16/bf16 or fp8): 128-row tiles, no spread. */
 static bool prefillRows128(const Facts *f) { return f->prefill > 0; }
@@ -174,7 +175,8 @@ static bool threeStagesFitTwoBlocks(const Facts *f) {
  * fp8's rows are against fp8's own pick (128 x 128 x 256, one block an SM): 128 x 96 x 256
  * measured 0.82-0.91 of its rate where both make 6-7 rounds (3000 x 3584^2 and
  * 384 x 28672 x 8192, whose model costs are equal); 0.85 keeps the pick there and reproduces
- * the 22 fp8 decisions of sections 8-9 and the 12 held-out A/B of section 11. */
+ * the 22 fp8 decisions of sections 8-9 and the 12 held-out A/B of section 11. Tiles of
+ * rows fitted past 128 (fitRows) take the 128-row rows: the same form, one block an SM. */
 #define PREFILL_TUNE "2026-11-29-h200-prefill-tune.md"
 typedef struct {
   bool fp8;
@@ -209,9 +211,10 @@ static double prefillCost(const Facts *f) {
   int64_t steps = (f->k + f->bk - 1) / f->bk, split = prefillSplit(f, programs);
   bool pairs = programs * split > f->sms && threeStagesFitTwoBlocks(f);
   double rate = 1.0;
+  int64_t rows = f->bm > 128 ? 128 : f->bm; /* (fitted rows: the 128-row rates) */
   for (size_t i = 0; i < sizeof prefillRates / sizeof prefillRates[0]; i++) {
     const PrefillRate *r = &prefillRates[i];
-    if (r->fp8 == f->fp8 && (!r->bm || r->bm == f->bm) && (!r->bn || r->bn == f->bn) &&
+    if (r->fp8 == f->fp8 && (!r->bm || r->bm == rows) && (!r->bn || r->bn == f->bn) &&
         (r->pairs < 0 || r->pairs == pairs)) {
       rate = r->rate;
       break;
@@ -230,12 +233,47 @@ static double prefillCost(const Facts *f) {
  * 128's three (0.80x-0.86x the time where its programs fill the SMs better, section 6),
  * where its programs (split-K's slices counted) fill 7/8 of the SMs or more: --pipeline
  * gives fewer only 3 stages (forms.c), and 128 x 96 on 96-108 programs of 3 stages lost
- * 1.04x-1.11x (section 7). */
+ * 1.04x-1.11x (section 7). And tiles of rows fitted to M (fit, fitRows): past 128 rows
+ * (wgmma's swapped form takes M on its narrow side, any multiple of 8 up to 256), fewer
+ * tile rows than 128-row tiles make, as cuBLAS's fp8 kernels run at 129-600 rows (ncu,
+ * section 16: 257 rows as 2 tiles of 136, 160 as one of 160); 128 columns on 8 warps, K
+ * steps of 256 bytes. H200 warm against the defaults: 257 x 6144 x 4096 fp8 21.9 -> 14.4
+ * us, f16 36.1 -> 28.8; 0.76x-0.87x at 129-600 rows where they cut a wave (section 16). */
 static const struct {
   int64_t bn, bk, warps; /* bk: of 2-byte elements (fp8: twice as many, the same bytes) */
   bool pastWave, fill; /* the candidate only past one wave / on 7/8 of the SMs or more */
   bool fp8;            /* weighed for fp8 too (fp8 takes at most 128 columns) */
-} prefillTiles[] = {{256, 64, 8, true, false, false}, {0, 128, 8, false, true, true}};
+  bool fit;            /* rows fitted to M (fitRows), else 128 */
+} prefillTiles[] = {{256, 64, 8, true, false, false, false},
+                    {0, 128, 8, false, true, true, false},
+                    {128, 128, 8, false, false, true, true}};
+/* Most rows of a fitted tile: f16/bf16 wgmma's widest n (its accumulator is 64 x rows over
+ * a warpgroup, rows / 2 registers a thread); fp8 160, whose promotion holds two such sums
+ * (rows registers) under the 168 a thread of a 288-thread block (the producer warp's):
+ * 160 spilled 32-36 bytes and still won, 176-192 spilled 200-336 (section 16). */
+#define FIT_ROWS_F16 256
+#define FIT_ROWS_FP8 160
+/* The rows of a fitted tile for M: over the fewest tile rows whose tiles, rows a multiple
+ * of 16, keep three stages of bn columns and bk-deep K steps in a block's shared memory
+ * (two stages lost 1.8x-2.0x: 176 and 192 rows at K steps of 256 bytes, section 16) and
+ * at most FIT_ROWS_*; 0 where that is 128 rows or fewer, or as many tile rows as 128 make.
+ * The model prices tensor work, not split-K's own costs (a zero kernel, the atomic
+ * epilogue): where the best pick so far is not split, a fitted tile that would be is weighed
+ * only while each slice keeps K past PREFILL_MIN_K (the depth below which a program's fill
+ * and epilogue weigh as much as its K loop). Held out (section 16, 41 changed shapes of 7
+ * model families, M 145-777): 38 faster (0.61x-0.98x), the 3 slower (fp8 145-300 x 4096^2,
+ * 1.05x-1.18x) all one wave split into slices of K <= 2048, which the rule keeps out. */
+static int64_t fitRows(const Facts *f, int64_t bn, int64_t bk) {
+  int64_t eb = f->fp8 ? 1 : 2, most = f->fp8 ? FIT_ROWS_FP8 : FIT_ROWS_F16;
+  for (int64_t gm = (f->m + most - 1) / most; gm < (f->m + 127) / 128; gm++) {
+    int64_t bm = ((f->m + gm - 1) / gm + 15) / 16 * 16;
+    if (bm <= 128)
+      return 0;
+    if (bm <= most && 3 * (bm + bn) * bk * eb <= f->smemBlock)
+      return bm;
+  }
+  return 0;
+}
 /* 64-row tiles of 128 columns make at most one wave (over all batches). */
 static bool rows64OneWave(const Facts *f) {
   return f->batch * gridPrograms((f->m + 63) / 64, f->n, 128) <= f->sms;
@@ -447,10 +485,10 @@ static void tmaGeometry(Facts *f, DotGeometry *g);
  * block-k (the rates were measured at their own K steps), where the rules' 128-row pick is
  * not a big grid's (`big`: 256 columns past 4 waves, tuned on its own, TMA_TUNE; the rates
  * were measured up to about 4 waves) and where the tile fits the block's shared memory (a
- * smaller chip would halve it into a tile no rate covers). DBL_MAX where the candidate
- * does not apply. */
+ * smaller chip would halve it into a tile no rate covers). bestSplit: whether the best
+ * pick so far is split (fitRows' split rule). DBL_MAX where the candidate does not apply. */
 static double prefillCandidate(const Facts *given, const DotGeometry *g0, size_t i, bool big,
-                               Facts *c, DotGeometry *gc) {
+                               bool bestSplit, Facts *c, DotGeometry *gc) {
   *c = *given, *gc = *g0;
   c->prefill = 1;
   if (i == 0 && given->fp8)
@@ -459,17 +497,21 @@ static double prefillCandidate(const Facts *given, const DotGeometry *g0, size_t
     int64_t eb = given->fp8 ? 1 : 2, bk = prefillTiles[i - 1].bk * 2 / eb;
     int64_t bn = prefillTiles[i - 1].bn ? prefillTiles[i - 1].bn
                                         : (given->smemBlock / (4 * bk * eb) - 128) / 16 * 16;
-    if (big || given->dynM || given->userBk || bn < 64 || bn > 256 ||
+    int64_t bm = prefillTiles[i - 1].fit ? fitRows(given, bn, bk) : 128;
+    if (big || given->dynM || given->userBk || bn < 64 || bn > 256 || bm == 0 ||
         (given->fp8 && !prefillTiles[i - 1].fp8) ||
-        (!ttWgmmaDirect(128, bn, prefillTiles[i - 1].warps) && bn % 128) ||
-        ttSmemDotBytes(128, bn, bk) > given->smemBlock)
+        (!ttWgmmaDirect(bm, bn, prefillTiles[i - 1].warps) && bn % 128) ||
+        ttSmemDotBytes(bm, bn, bk) > given->smemBlock)
       return DBL_MAX;
-    int64_t programs = gridPrograms((given->m + 127) / 128, given->n, bn);
-    c->bm = 128, c->bk = bk; /* (prefillSplit's) */
+    int64_t programs = gridPrograms((given->m + bm - 1) / bm, given->n, bn);
+    c->bm = bm, c->bk = bk; /* (prefillSplit's) */
     if ((prefillTiles[i - 1].pastWave && programs <= given->sms) ||
         (prefillTiles[i - 1].fill && programs * prefillSplit(c, programs) * 8 < given->sms * 7))
       return DBL_MAX;
-    c->userBm = 128, c->userBn = bn, c->userBk = bk, c->userWarps = prefillTiles[i - 1].warps;
+    int64_t split = prefillSplit(c, programs);
+    if (prefillTiles[i - 1].fit && !bestSplit && split > 1 && given->k / split <= PREFILL_MIN_K)
+      return DBL_MAX; /* (split-K's own costs, unpriced: see fitRows) */
+    c->userBm = bm, c->userBn = bn, c->userBk = bk, c->userWarps = prefillTiles[i - 1].warps;
   }
   tmaGeometry(c, gc);
   c->userBm = given->userBm, c->userBn = given->userBn, c->userBk = given->userBk,
@@ -489,7 +531,8 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
       double best = prefillCost(f);
       bool big = f->big; /* (fp8's own pick has 128 rows; f16's takes candidate 0's) */
       for (size_t i = 0; i <= sizeof prefillTiles / sizeof prefillTiles[0]; i++) {
-        double cost = prefillCandidate(&given, &g0, i, big, &c, &gc);
+        bool split = prefillSplit(f, programsOf(f, f->bn)) > 1; /* (the best so far) */
+        double cost = prefillCandidate(&given, &g0, i, big, split, &c, &gc);
         big = big || (i == 0 && c.big);
         if (cost < best)
           best = cost, *f = c, *g = gc;
@@ -656,10 +699,17 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   if (g->multicast > 1 && g->multicastOperand == 1) /* one column's row tiles in a row */
     g->order = TT_ORDER_COLUMN_MAJOR;
   int64_t vec = 8; /* 16-byte runs of f16/bf16 */
-  bool pow2 = !(g->bm & (g->bm - 1)) && !(g->bk & (g->bk - 1));
+  /* block-m past a power of two: rows fitted to M (step 0's fit), which only wgmma's
+   * swapped form runs (M on its narrow side: TMA operands, N whole 64-column blocks a
+   * warpgroup) */
+  bool fitted = tma && g->bm % 16 == 0 && g->bm <= 256 && g->warps >= 4 && g->warps % 4 == 0 &&
+                g->bn % (64 * (g->warps / 4)) == 0;
+  bool pow2 = (!(g->bm & (g->bm - 1)) || fitted) && !(g->bk & (g->bk - 1));
   if (!pow2 || g->bm < 16 || g->bn < 16 || g->bn % 16 || g->bk < 32) {
     ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld: block-m must be a power of two >= "
-                        "16, block-n a multiple of 16 and block-k a power of two >= 32",
+                        "16 (or a multiple of 16 up to 256 where operands are TMA boxes and "
+                        "block-n is 64 columns a warpgroup), block-n a multiple of 16 and "
+                        "block-k a power of two >= 32",
                 (long long)g->bm, (long long)g->bn, (long long)g->bk);
     return false;
   }

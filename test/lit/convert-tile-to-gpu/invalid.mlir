@@ -372,9 +372,9 @@ func.func @tma_multicast(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile
 // -----
 
 // hopper.producer_warp names the warp a kernel runs after its tile.num_warps: the kernel
-// must have one (tile.producer_warps = 1).
+// must have one (tile.producer_warps = 1, or 4: a warpgroup).
 func.func @no_producer() attributes {tile.kernel, tile.num_warps = 4 : i32} {
-  // expected-error@+1 {{convert-tile-to-gpu: hopper.producer_warp needs its kernel's tile.producer_warps = 1}}
+  // expected-error@+1 {{convert-tile-to-gpu: hopper.producer_warp needs its kernel's tile.producer_warps = 1 or 4}}
   %p = "hopper.producer_warp"() : () -> i1
   return
 }
@@ -391,7 +391,7 @@ func.func @too_many_warps() attributes {tile.kernel, tile.num_warps = 32 : i32, 
 
 // tile.producer_warps = 1 goes with exactly one split on hopper.producer_warp: without it
 // the extra warp would run the whole kernel as a copy of warp 0.
-// expected-error@+1 {{convert-tile-to-gpu: a kernel with tile.producer_warps = 1 splits once on hopper.producer_warp (a top-level scf.if), and only such a kernel (it has 0 such splits)}}
+// expected-error@+1 {{convert-tile-to-gpu: a kernel with tile.producer_warps (1 or 4) splits once on hopper.producer_warp (a top-level scf.if), and only such a kernel (it has 0 such splits)}}
 func.func @no_split() attributes {tile.kernel, tile.num_warps = 4 : i32, tile.producer_warps = 1 : i32} {
   return
 }

@@ -296,8 +296,15 @@ func.func private @mc_launch(%x: tensor<8xf32>) -> tensor<8xf32> attributes {pri
 
 // -----
 
-// expected-error@+1 {{'func.func' needs tile.producer_warps, an integer from 0 to 1}}
+// expected-error@+1 {{'func.func' needs tile.producer_warps 0, 1 (a producer warp) or 4 (a producer warpgroup); it has 2}}
 func.func @producers() attributes {tile.kernel, tile.num_warps = 4 : i32, tile.producer_warps = 2 : i32} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' needs tile.producer_warps, an integer from 0 to 4}}
+func.func @producers_many() attributes {tile.kernel, tile.num_warps = 4 : i32, tile.producer_warps = 5 : i32} {
   return
 }
 

@@ -209,11 +209,13 @@ func.func @fp8_pdl(%x: tensor<64x4096xf8E4M3FN>, %w: tensor<6144x4096xf8E4M3FN> 
 
 // -----
 
-// fp8 prefill 600 x 4096 x 4096 on 128 x 96 x 256 tiles of 8 warps (5 row tiles): a
-// producer warp; both consumer warpgroups (256 threads) arrive on `empty`.
+// fp8 prefill 600 x 4096 x 4096 on tiles of rows fitted to M, 160 x 128 x 256 on 8 warps
+// (4 row tiles): a producer warpgroup (tiles of 128 rows or more; fails on 128 alone), which
+// gives its registers to the consumers (convert-tile-to-gpu: setmaxnreg); both consumer
+// warpgroups (256 threads) arrive on `empty`.
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-SAME: block-m=128 block-n=96 block-k=256 num-warps=8
-// CHECK-SAME: tile.num_warps = 8 : i32, tile.producer_warps = 1 : i32
+// CHECK-SAME: block-m=160 block-n=128 block-k=256 num-warps=8
+// CHECK-SAME: tile.num_warps = 8 : i32, tile.producer_warps = 4 : i32
 // CHECK: "hopper.mbarrier_alloc"() {arrivals = 256 : i32
 // CHECK: "hopper.producer_warp"
 // OFF-LABEL: func.func @fused_0_kernel
@@ -250,7 +252,7 @@ func.func @fp8_one_row_tile(%x: tensor<128x4096xf8E4M3FN>, %w: tensor<14336x4096
 // -----
 
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-SAME: block-m=128 block-n=96 block-k=128 num-warps=8
+// CHECK-SAME: block-m=160 block-n=128 block-k=128 num-warps=8
 // CHECK-NOT: producer
 // CHECK: return
 // CHECK-LABEL: func.func @f16_prefill(

@@ -61,10 +61,13 @@ func.func @rows128_wide(%x: tensor<2048x4096xf16>, %w: tensor<4096x4096xf16>) ->
 // -----
 
 // 700 x 1536 x 8960 bf16: 128x128 tiles make 72 programs (two slices would be 144, past
-// 132 SMs: no split), 55% of the SMs busy; 64x128 tiles make 132, one an SM: 64 rows.
+// 132 SMs: no split), 55% of the SMs busy; 64x128 tiles make 132, one an SM; rows fitted
+// to M, 5 tile rows of 144, make 60, two slices 120 on one wave of half the 64-row tiles'
+// B re-reads (H200 warm 37.9 -> 33.5 us against 64x128, bench/2026-11-29-h200-prefill-tune.md
+// section 16). Fails without the fitted candidate (64 rows).
 // CHECK-LABEL: func.func @fused_0_kernel
-// CHECK-SAME: tile.geometry = "block-m=64 block-n=128 block-k=128 num-warps=4
-func.func @rows64_fill(%x: tensor<700x8960xbf16>, %w: tensor<1536x8960xbf16>) -> tensor<700x1536xbf16> {
+// CHECK-SAME: tile.geometry = "block-m=144 block-n=128 block-k=128 num-warps=8
+func.func @rows_fit(%x: tensor<700x8960xbf16>, %w: tensor<1536x8960xbf16>) -> tensor<700x1536xbf16> {
   %y = "prim.linear"(%x, %w) : (tensor<700x8960xbf16>, tensor<1536x8960xbf16>) -> tensor<700x1536xbf16>
   return %y : tensor<700x1536xbf16>
 }
@@ -94,15 +97,43 @@ func.func @fp8_past_two_waves(%x: tensor<512x4096xf8E4M3FN>, %w: tensor<14336x40
 
 // -----
 
-// fp8, step 0's fp8 model: 600 x 4096^2 on 128x128 tiles is 160 programs (2 an SM); 128x96
-// makes 215, still 2 an SM, each a quarter less work: 128x96 x 256 on 8 warps (0.85x the
-// time, bench/2026-11-29-h200-prefill-tune.md section 11). Fails on the rules alone.
+// fp8, step 0's fp8 model: 768 x 4096^2 on 128x128 tiles is 192 programs (2 an SM); 128x96
+// makes 258, still 2 an SM, each a quarter less work: 128x96 x 256 on 8 warps (0.85x the
+// time at 600 rows, bench/2026-11-29-h200-prefill-tune.md section 11); rows fitted to M (5
+// tile rows of 160) make 160 programs, 2 an SM of more work. Fails on the rules alone.
 // CHECK-LABEL: func.func @fused_0_kernel
 // CHECK-SAME: tile.geometry = "block-m=128 block-n=96 block-k=256 num-warps=8
-func.func @fp8_prefill_96(%x: tensor<600x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<600x4096xf16> {
+func.func @fp8_prefill_96(%x: tensor<768x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<768x4096xf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<4096x4096xf8E4M3FN>) -> tensor<4096x4096xf8E4M3FN>
-  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<600x4096xf8E4M3FN>, tensor<4096x4096xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<600x4096xf16>
-  return %y : tensor<600x4096xf16>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<768x4096xf8E4M3FN>, tensor<4096x4096xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<768x4096xf16>
+  return %y : tensor<768x4096xf16>
+}
+
+// -----
+
+// fp8 rows fitted to M: 257 x 6144 x 4096 on 128-row tiles is 3 tile rows (the third of one
+// row), 192 programs of 128x96, two waves; 2 tile rows of 144 make 96 programs of 144x128,
+// one wave (H200 warm 21.9 -> 14.4 us, cuBLAS fp8 14.2: section 16). Fails without the
+// fitted candidate.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=144 block-n=128 block-k=256 num-warps=8
+func.func @fp8_rows_fit(%x: tensor<257x4096xf8E4M3FN>, %w: tensor<6144x4096xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<257x6144xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<6144x4096xf8E4M3FN>) -> tensor<4096x6144xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<257x4096xf8E4M3FN>, tensor<4096x6144xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<257x6144xf16>
+  return %y : tensor<257x6144xf16>
+}
+
+// -----
+
+// Not fitted where that would split a one-wave pick into slices of K <= 2048: 300 x 4096^2
+// fp8 on 128x96 is 129 programs, one wave; 2 tile rows of 160 make 64, split 2 ways (H200
+// warm 11.1 -> 13.1 us, section 16). Fails without fitRows' split rule.
+// CHECK-LABEL: func.func @fused_0_kernel
+// CHECK-SAME: tile.geometry = "block-m=128 block-n=96 block-k=256 num-warps=8
+func.func @fp8_fit_no_split(%x: tensor<300x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4M3FN>, %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<300x4096xf16> {
+  %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>} : (tensor<4096x4096xf8E4M3FN>) -> tensor<4096x4096xf8E4M3FN>
+  %y = "prim.scaled_mm"(%x, %wt, %sx, %sw) : (tensor<300x4096xf8E4M3FN>, tensor<4096x4096xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<300x4096xf16>
+  return %y : tensor<300x4096xf16>
 }
 
 // -----
