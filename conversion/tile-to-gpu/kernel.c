@@ -214,15 +214,18 @@ static bool lowerRegion(Lower *l, MlirBlock from, MlirBlock to) {
 }
 
 /* A producer warpgroup's register split (tile.producer_warps = 4): the block starts with
- * ptxas's count a thread under the block's size (known_block_size: 168 at 384 threads, all
- * 64 Ki registers of an SM, rounded down to 8), the producer gives back all but
- * PRODUCER_REGS (setmaxnreg.dec: it only computes addresses and issues copies) and the
- * consumer warpgroups take the pool's rest (setmaxnreg.inc; 232 with two of them), as
- * CUTLASS's and FlashAttention-3's warp-specialised kernels do. Consumers gain only past
- * the launch count (T = 256; one consumer warpgroup has 248 already). */
+ * ptxas's count a thread under the block's size and blocks an SM (known_block_size and
+ * nvvm.minctasm: with setmaxnreg ptxas takes all of it, 64 Ki registers over the blocks'
+ * threads rounded down to 8: 168 at 384 threads and one block an SM), the producer gives
+ * back all but PRODUCER_REGS (setmaxnreg.dec: it only computes addresses and issues
+ * copies) and the consumer warpgroups take the pool's rest (setmaxnreg.inc; 232 with two
+ * of them), as CUTLASS's and FlashAttention-3's warp-specialised kernels do. Only on one
+ * block an SM (the form --pipeline makes; with more, asked by tile.programs_per_sm, ptxas
+ * could not fit the consumers' code in the smaller share and fails where it would spill),
+ * and the consumers' only past the start (one consumer warpgroup has 248 already). */
 #define PRODUCER_REGS 40
 static void setMaxRegisters(Lower *l, bool consumers) {
-  if (l->producerWarps != 4)
+  if (l->producerWarps != 4 || l->ctas != 1)
     return;
   int64_t threads = l->T + 128, start = TT_SM_REGISTERS / threads / 8 * 8;
   start = start > 248 ? 248 : start;
@@ -686,6 +689,7 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
   mlirRegionAppendOwnedBlock(region, body);
   MlirAttribute symName = ttOpAttr(func, "sym_name");
   int32_t bs[3] = {(int32_t)(l.T + 32 * l.producerWarps), 1, 1};
+  l.ctas = ctasPerSm(&l, sc.ringBytes, ttOpAttrInt(func, "tile.programs_per_sm", 0));
   MlirNamedAttribute attrs[6] = {
       ttNamedAttr(ctx, "sym_name", symName),
       ttNamedAttr(ctx, "function_type",
@@ -693,8 +697,7 @@ static bool lowerKernel(MlirModule module, MlirOperation *gm, TtStrIndex *gmName
       ttNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
       ttNamedAttr(ctx, "known_block_size", mlirDenseI32ArrayGet(ctx, 3, bs)),
       ttNamedAttr(ctx, "nvvm.minctasm",
-                  ttIntAttr(ctx, ctasPerSm(&l, sc.ringBytes, ttOpAttrInt(func, "tile.programs_per_sm", 0)),
-                            ttI32(ctx))),
+                  ttIntAttr(ctx, l.ctas, ttI32(ctx))),
       /* the llvm.func's (gpu-to-ptx moves them there: a gpu.func cannot carry them) */
       ttNamedAttr(ctx, "tt.llvm_arg_attrs", mlirArrayAttrGet(ctx, nargs, argAttrs)),
   };

@@ -95,6 +95,7 @@ typedef struct {
   int nclusterSlots; /* tile.cluster_reduce ops lowered so far (each a shared slot): the
                         kernel then waits for its cluster before it returns */
   int64_t producerWarps; /* tile.producer_warps: warps after the T threads (a TMA producer) */
+  int64_t ctas;          /* blocks an SM the kernel asks for (nvvm.minctasm) */
   MlirValue inProducer;  /* with producerWarps: i1, threadId >= T (hopper.producer_warp) */
   bool consumers; /* lowering a warp-specialised kernel's consumer region: block barriers
                      are named barrier 1 of the T consumer threads */

@@ -479,6 +479,10 @@ static void kernelFunc(Verify *v, MlirOperation f) {
       intIn(v, f, "tile.producer_warps", 0, 4, &producers) && producers > 1 && producers < 4)
     FAIL(f, "'func.func' needs tile.producer_warps 0, 1 (a producer warp) or 4 (a producer "
             "warpgroup); it has %lld", (long long)producers);
+  if (producers == 4 && ttOpAttrInt(f, "tile.num_warps", 4) % 4)
+    FAIL(f, "'func.func' with tile.producer_warps = 4 (a warpgroup) needs tile.num_warps a "
+            "multiple of 4 (whole warpgroups: setmaxnreg runs in every warp of one); it has "
+            "%lld", (long long)ttOpAttrInt(f, "tile.num_warps", 4));
   if (!mlirAttributeIsNull(ttOpAttr(f, "tile.programs_per_sm")))
     intIn(v, f, "tile.programs_per_sm", 1, 32, NULL);
   if (!mlirAttributeIsNull(ttOpAttr(f, "tile.num_stages")))

@@ -396,7 +396,7 @@ static bool clusterReduceOp(MlirOperation op, void *found) {
  * (0.95x-1.10x; on prefill tiles 1.01x-1.05x, bench/2026-11-29-h200-prefill-tune.md
  * section 12).
  * Prefill: fp8 dots (f16/bf16 were not measured without their wgmma in flight) on dot
- * tiles of 128 rows or more (--tile's rows fitted to M: up to 160) of 8 warps (two consumer warpgroups of 64 rows, at most
+ * tiles of 128 rows or more (--tile's rows fitted to M: 144-160 by default) of 8 warps (two consumer warpgroups of 64 rows, at most
  * PREFILL_PRODUCER_COLUMNS columns, 3 stages or more) where A has more rows than one tile:
  * past one row tile the tensor cores bind, and without a block barrier in the loop one
  * warpgroup's wait and promotion overlap the other's wgmma. H200 (section 14 there): the

@@ -725,8 +725,10 @@ bool tileDotGeometry(MlirOperation fusion, const DotOperands *d, const TtPassOpt
   }
   int64_t t = 32 * g->warps;
   if ((g->bm * g->bk) % (t * vec) || (g->bn * g->bk) % (t * vec) || (g->bm * g->bn) % (t * vec)) {
-    ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld is too small for %lld warps: each of "
-                        "the A, B and C tiles must hold at least 8 elements per thread",
+    ttEmitError(fusion, "tile: dot tile %lldx%lldx%lld does not split over %lld warps: each of "
+                        "the A, B and C tiles must hold a multiple of 8 elements per thread "
+                        "(block-m x block-k, block-n x block-k and block-m x block-n multiples "
+                        "of 256 x num-warps; with block-m not a power of two, a larger block-k)",
                 (long long)g->bm, (long long)g->bn, (long long)g->bk, (long long)g->warps);
     return false;
   }

@@ -6,6 +6,12 @@
 // RUN: tt-opt %s --decompose --fuse --splitk --pipeline='stage-in=auto' | tt-opt --convert-tile-to-gpu=mma=wgmma | FileCheck %s
 // RUN: tt-opt %s --decompose --fuse --splitk --pipeline='stage-in=auto warp-specialize=1' | tt-opt --convert-tile-to-gpu=mma=wgmma | FileCheck %s --check-prefix=WARP
 // RUN: tt-opt %s --decompose --fuse --splitk --pipeline='stage-in=auto' | tt-translate --ptx | FileCheck %s --check-prefix=PTX
+// Two blocks an SM asked for (tile.programs_per_sm = 2, on rings that fit two): no
+// register split (the consumers' share would not cover the increase).
+// RUN: tt-opt %s --decompose --fuse --tile='block-m=128 block-n=128 num-warps=8 block-k=128' --splitk --pipeline='stage-in=auto warp-specialize=2' | sed 's/tile.producer_warps = 4 : i32/&, tile.programs_per_sm = 2 : i32/' | tt-translate --ptx | FileCheck %s --check-prefix=TWO
+// TWO: .maxntid 384, 1, 1
+// TWO: .minnctapersm 2
+// TWO-NOT: setmaxnreg
 // CHECK: gpu.func @fused_0_kernel
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
 // CHECK: nvvm.setmaxregister decrease 40

@@ -428,3 +428,11 @@ func.func @z(%p: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warp
 func.func private @f(%x: tensor<?x8xf32>) -> tensor<?x8xf32> attributes {prim.fusion = "elementwise", tile.launch = {args = ["dim(%i0,0)*8"], grid = ["cdiv(numel(%r0),1024)+(2*dim(%r0,1))", "2", "1"], kernel = @k, reduce = @r, workspace = 2 : i32, zero_result, zero_kernel = @z, when = "dim(%i0,0)", when_range = array<i64: 1, 0>}, tile.when = array<i64: 1, 0>} {
   return %x : tensor<?x8xf32>
 }
+
+// -----
+
+// A producer warpgroup needs whole warpgroups before it (setmaxnreg runs in every warp of one).
+// expected-error@+1 {{'func.func' with tile.producer_warps = 4 (a warpgroup) needs tile.num_warps a multiple of 4 (whole warpgroups: setmaxnreg runs in every warp of one); it has 2}}
+func.func @producer_group_split() attributes {tile.kernel, tile.num_warps = 2 : i32, tile.producer_warps = 4 : i32} {
+  return
+}
