@@ -292,8 +292,7 @@ static bool lowerIf(Lower *l, MlirOperation op) {
     setMaxRegisters(l, true);
     l->b = outer;
     ok = lowerRegion(l, other, consumer);
-  }
-  else
+  } else
     tgYield(l, tgIfBlock(ifOp, 1), (MlirValue){NULL});
   l->consumers = consumers;
   return ok;

@@ -396,8 +396,9 @@ static bool clusterReduceOp(MlirOperation op, void *found) {
  * (0.95x-1.10x; on prefill tiles 1.01x-1.05x, bench/2026-11-29-h200-prefill-tune.md
  * section 12).
  * Prefill: fp8 dots (f16/bf16 were not measured without their wgmma in flight) on dot
- * tiles of 128 rows or more (--tile's rows fitted to M: 144-160 by default) of 8 warps (two consumer warpgroups of 64 rows, at most
- * PREFILL_PRODUCER_COLUMNS columns, 3 stages or more) where A has more rows than one tile:
+ * tiles of 128 rows or more (--tile's rows fitted to M: 144-160 by default) of 8 warps
+ * (two consumer warpgroups, at most PREFILL_PRODUCER_COLUMNS columns, 3 stages or more)
+ * where A has more rows than one tile:
  * past one row tile the tensor cores bind, and without a block barrier in the loop one
  * warpgroup's wait and promotion overlap the other's wgmma. H200 (section 14 there): the
  * 12 fp8 prefill shapes of section 11 (M 200-2048, 128 x 96 and 128 x 128 x 256 tiles)

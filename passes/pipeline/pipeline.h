@@ -80,7 +80,7 @@ bool plInFlightDots(MlirBlock body, int want, int64_t ringBytes, int64_t stages)
 /* Step 7's test (option want: 2, 1, 0 or -1 auto): what fills the rings: 2 a producer
  * warpgroup, 1 a producer warp, 0 the consumers. */
 int plWarpSpecialize(MlirOperation kernel, MlirBlock body, int want, bool inFlight,
-                      int64_t stages, bool multicast);
+                     int64_t stages, bool multicast);
 
 /* resident.c */
 /* A persistent row loop's loads of the same elements every row (a norm's weight and

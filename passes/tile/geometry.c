@@ -247,16 +247,16 @@ static const struct {
 } prefillTiles[] = {{256, 64, 8, true, false, false, false},
                     {0, 128, 8, false, true, true, false},
                     {128, 128, 8, false, false, true, true}};
-/* Most rows of a fitted tile: f16/bf16 wgmma's widest n (its accumulator is 64 x rows over
- * a warpgroup, rows / 2 registers a thread); fp8 160, whose promotion holds two such sums
- * (rows registers) under the 168 a thread of a 288-thread block (the producer warp's):
- * 160 spilled 32-36 bytes and still won, 176-192 spilled 200-336 (section 16). */
-#define FIT_ROWS_F16 256
-#define FIT_ROWS_FP8 160
+/* Most rows of a fitted tile: wgmma's widest n (the swapped form's M). Shared memory binds
+ * first on sm_90: three stages of 128 columns and 256-byte K steps hold at most 160 rows.
+ * (fp8's two sums a tile, the promotion's, take rows registers a thread: at 160 rows they
+ * spilled 36 bytes under the producer warp's 168 registers and none under the producer
+ * warpgroup's 232, forms.c.) */
+#define FIT_ROWS 256
 /* The rows of a fitted tile for M: over the fewest tile rows whose tiles, rows a multiple
  * of 16, keep three stages of bn columns and bk-deep K steps in a block's shared memory
  * (two stages lost 1.8x-2.0x: 176 and 192 rows at K steps of 256 bytes, section 16) and
- * at most FIT_ROWS_*; 0 where that is 128 rows or fewer, or as many tile rows as 128 make.
+ * at most FIT_ROWS; 0 where that is 128 rows or fewer, or as many tile rows as 128 make.
  * The model prices tensor work, not split-K's own costs (a zero kernel, the atomic
  * epilogue): where the best pick so far is not split, a fitted tile that would be is weighed
  * only while each slice keeps K past PREFILL_MIN_K (the depth below which a program's fill
@@ -264,12 +264,12 @@ static const struct {
  * model families, M 145-777): 38 faster (0.61x-0.98x), the 3 slower (fp8 145-300 x 4096^2,
  * 1.05x-1.18x) all one wave split into slices of K <= 2048, which the rule keeps out. */
 static int64_t fitRows(const Facts *f, int64_t bn, int64_t bk) {
-  int64_t eb = f->fp8 ? 1 : 2, most = f->fp8 ? FIT_ROWS_FP8 : FIT_ROWS_F16;
-  for (int64_t gm = (f->m + most - 1) / most; gm < (f->m + 127) / 128; gm++) {
+  int64_t eb = f->fp8 ? 1 : 2;
+  for (int64_t gm = (f->m + FIT_ROWS - 1) / FIT_ROWS; gm < (f->m + 127) / 128; gm++) {
     int64_t bm = ((f->m + gm - 1) / gm + 15) / 16 * 16;
     if (bm <= 128)
       return 0;
-    if (bm <= most && 3 * (bm + bn) * bk * eb <= f->smemBlock)
+    if (bm <= FIT_ROWS && 3 * (bm + bn) * bk * eb <= f->smemBlock)
       return bm;
   }
   return 0;
@@ -505,12 +505,11 @@ static double prefillCandidate(const Facts *given, const DotGeometry *g0, size_t
       return DBL_MAX;
     int64_t programs = gridPrograms((given->m + bm - 1) / bm, given->n, bn);
     c->bm = bm, c->bk = bk; /* (prefillSplit's) */
-    if ((prefillTiles[i - 1].pastWave && programs <= given->sms) ||
-        (prefillTiles[i - 1].fill && programs * prefillSplit(c, programs) * 8 < given->sms * 7))
-      return DBL_MAX;
     int64_t split = prefillSplit(c, programs);
-    if (prefillTiles[i - 1].fit && !bestSplit && split > 1 && given->k / split <= PREFILL_MIN_K)
-      return DBL_MAX; /* (split-K's own costs, unpriced: see fitRows) */
+    if ((prefillTiles[i - 1].pastWave && programs <= given->sms) ||
+        (prefillTiles[i - 1].fill && programs * split * 8 < given->sms * 7) ||
+        (prefillTiles[i - 1].fit && !bestSplit && split > 1 && given->k / split <= PREFILL_MIN_K))
+      return DBL_MAX; /* (fit: split-K's own costs, unpriced; see fitRows) */
     c->userBm = bm, c->userBn = bn, c->userBk = bk, c->userWarps = prefillTiles[i - 1].warps;
   }
   tmaGeometry(c, gc);
