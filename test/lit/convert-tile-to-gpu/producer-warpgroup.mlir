@@ -24,6 +24,10 @@
 // CHECK-NEXT: scf.for
 // WARP: known_block_size = array<i32: 288, 1, 1>
 // WARP-NOT: setmaxregister
+// Forced on (warp-specialize=2), the same; past 2 the option is out of range.
+// RUN: tt-opt %s --decompose --fuse --splitk --pipeline='stage-in=auto warp-specialize=2' | tt-opt --convert-tile-to-gpu=mma=wgmma | FileCheck %s
+// RUN: not tt-opt %s --pipeline='warp-specialize=3' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: option 'warp-specialize' of pass 'pipeline' is 3, out of range [-1, 2]
 // PTX: .maxntid 384, 1, 1
 // PTX: setmaxnreg.dec.sync.aligned.u32 40;
 // PTX: setmaxnreg.inc.sync.aligned.u32 232;

@@ -10,6 +10,7 @@
 // staged through registers (tma=0: mma.sync's and the register loads' power-of-two tiles).
 // RUN: tt-opt %s --decompose --fuse --tile='block-m=144 block-n=128 num-warps=8' | FileCheck %s --check-prefix=FIT
 // RUN: not tt-opt %s --decompose --fuse --tile='block-m=144 block-n=128 num-warps=8 tma=0' 2>&1 | FileCheck %s --check-prefix=FITREG
+// RUN: not tt-opt %s --decompose --fuse --tile='block-m=144 block-n=128 num-warps=8 block-k=64' 2>&1 | FileCheck %s --check-prefix=FITK
 // RUN: not tt-opt %s --decompose --fuse --tile='tma=2' 2>&1 | FileCheck %s --check-prefix=TMA
 
 // C = x @ w^T + b over 300 x 520 outputs: a grid of gm = 5 by gn = 9 tiles of 64 x 64.
@@ -52,6 +53,7 @@
 // TMA: error: option 'tma' of pass 'tile' is 2, out of range [0, 1]
 // POW2: error: tile: dot tile 24x128x128: block-m must be a power of two >= 16 (or a multiple of 16 up to 256 where operands are TMA boxes and block-n is 64 columns a warpgroup), block-n a multiple of 16 and block-k a power of two >= 32
 // FIT: tile.geometry = "block-m=144 block-n=128 block-k=128 num-warps=8
+// FITK: dot.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tile: dot tile 144x128x64 does not split over 8 warps: {{.*}} with block-m not a power of two, a larger block-k)
 // FITREG: error: tile: dot tile 144x128x128: block-m must be a power of two >= 16 (or a multiple of 16 up to 256 where operands are TMA boxes
 // N16: error: tile: dot tile {{[0-9]+}}x72x{{[0-9]+}}: block-m must be a power of two >= 16 ({{.*}}), block-n a multiple of 16 and block-k a power of two >= 32
 func.func @linear(%x: tensor<300x1000xf16>, %w: tensor<520x1000xf16>, %b: tensor<520xf16>) -> tensor<300x520xf16> {
