@@ -60,11 +60,12 @@ static bool verified(MlirModule m) {
 
 typedef struct {
   const TtTarget *target;
-  bool failed;
+  bool failed, fp8Reported;
 } ArchCheck;
 
 /* Reports ops the target cannot run: a tile.dot without mma.sync.m16n8k16 (before sm_80), or
- * of fp8 operands without the hardware fp8 converts (before sm_89), grid-dependency control
+ * of fp8 operands without the hardware fp8 converts (before sm_89), as an fp8 value widened
+ * or rounded in a kernel that computes (arith.extf / arith.truncf), grid-dependency control
  * (hopper.griddep_*, from tt-opt --pdl) without programmatic dependent launch (before
  * sm_90). */
 static bool unsupportedOp(MlirOperation op, void *userData) {
@@ -79,6 +80,16 @@ static bool unsupportedOp(MlirOperation op, void *userData) {
     ttEmitError(op, "tt-translate: an fp8 tile.dot needs --arch=sm_89 or later (the hardware "
                     "fp8 converts)");
     c->failed = true;
+  } else if (!c->target->fp8Convert && !c->fp8Reported &&
+             ((ttOpIs(op, "arith.extf") &&
+               ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(op, 0))))) ||
+              (ttOpIs(op, "arith.truncf") &&
+               ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0))))))) {
+    ttEmitError(op, "tt-translate: computing with fp8 values (a convert to or from fp8 in a "
+                    "kernel that computes) needs --arch=sm_89 or later (the hardware fp8 "
+                    "converts); %s has none",
+                c->target->arch);
+    c->failed = c->fp8Reported = true; /* once: a kernel's every convert would say it */
   }
   if (c->target->sm < 90 && ttOpIs(op, "tile.cluster_reduce")) {
     ttEmitError(op, "tt-translate: a row split over a thread-block cluster, or split-K's "
@@ -125,7 +136,7 @@ bool ttTranslate(MlirModule m, bool ptx, const char *arch, const char *mma, TtSt
   if (!ttRunPass(m, "pipeline", wgmma ? "stage-in=auto" : NULL) || !verified(m))
     return false;
   /* programmatic dependent launch where the chip has it (sm_90 and later) */
-  ArchCheck check = {target, false};
+  ArchCheck check = {target, false, false};
   if (target->pdl && (!ttRunPass(m, "pdl", NULL) || !verified(m)))
     return false;
   ttWalk(mlirModuleGetOperation(m), unsupportedOp, &check);

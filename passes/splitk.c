@@ -26,7 +26,8 @@
  *  2b. A kernel whose epilogue is not linear (step 3) takes reduce=two-stage (step 5)
  *     instead, when S >= AUTO_TWO_STAGE_SPLIT; below that it keeps S = 1.
  *  3. The epilogue (the ops from the loop's result to the tile.store) must be linear in
- *     the accumulator, since each slice adds its own part: converts, reshapes, products
+ *     the accumulator, since each slice adds its own part: converts (but a rounding to
+ *     fp8, whose slices would each round to 2-3 mantissa bits), reshapes, products
  *     with values that do not depend on it (scales), and sums with such values (bias,
  *     residual), which only slice 0 adds (`select(pid_k == 0, y, 0)`). Another op (an
  *     activation) is an error for an explicit split-k with reduce=atomic, and goes to
@@ -134,7 +135,11 @@ static bool linearEpilogue(MlirOperation loop, MlirOperation *bad, Sum *adds, in
     if (!uses)
       continue;
     bool sum = ttOpIs(op, "arith.addf") || ttOpIs(op, "arith.subf");
-    bool linear = ttOpIs(op, "arith.truncf") || ttOpIs(op, "arith.extf") ||
+    /* a rounding to fp8 is not: slices' partial sums would each round to 3 or 2 bits
+     * (and there is no fp8 atomic add) */
+    bool fp8 = mlirOperationGetNumResults(op) == 1 &&
+               ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0))));
+    bool linear = (ttOpIs(op, "arith.truncf") && !fp8) || ttOpIs(op, "arith.extf") ||
                   ttOpIs(op, "tensor.collapse_shape") || ttOpIs(op, "arith.negf") ||
                   ((ttOpIs(op, "arith.mulf") || (ttOpIs(op, "arith.divf") && at == 0)) &&
                    uses == 1) ||

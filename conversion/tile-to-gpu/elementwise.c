@@ -7,7 +7,9 @@
  * fastTanh's short formula, an exp2 MUFU's ex2.approx.ftz, and a division of tiles a
  * multiply by rcp.approx.ftz (one MUFU op each, where the non-ftz forms LLVM picks add
  * range and subnormal fix-ups: a GELU's 2 / (1 + 2^x), --tile's emit.c, a sigmoid's
- * 1 / (1 + e^-x)). For every i32 result an *axis fact* (lower.h's Axis) is derived from the
+ * 1 / (1 + e^-x)). fp8 values (E4M3FN, E5M2; --tile computes them in f32) widen and
+ * round in pairs with the hardware converts of sm_89+ (fp8Widen, fp8Round), as PyTorch
+ * rounds. For every i32 result an *axis fact* (lower.h's Axis) is derived from the
  * operands' facts in the manner of Triton's AxisInfo (axisOf), so step 3 knows which
  * offsets are contiguous and which masks constant over a 16-byte run.
  */
@@ -100,6 +102,91 @@ static MlirValue fastTanh(Lower *l, MlirValue x, MlirType t, MlirType boolType) 
   return tgBuild(l, "math.copysign", 2, (MlirValue[]){v, x}, t, 0, NULL);
 }
 
+/* The lanes of x (a vector; a scalar: 1) and lane i of it. */
+static int64_t lanesOf(MlirValue x) {
+  MlirType t = mlirValueGetType(x);
+  return mlirTypeIsAVector(t) ? mlirShapedTypeGetDimSize(t, 0) : 1;
+}
+static MlirValue laneOf(Lower *l, MlirValue x, int64_t i) {
+  return mlirTypeIsAVector(mlirValueGetType(x)) ? tgExtract(l, x, i) : x;
+}
+/* A value of type t (a vector or a scalar) of the lanes v[0..n). */
+static MlirValue fromLanes(Lower *l, const MlirValue *v, int64_t n, MlirType t) {
+  if (!mlirTypeIsAVector(t))
+    return v[0];
+  MlirValue out = tgBuild(l, "llvm.mlir.poison", 0, NULL, t, 0, NULL);
+  for (int64_t i = 0; i < n; i++)
+    out = tgInsert(l, v[i], out, i);
+  return out;
+}
+
+/* arith.extf of fp8 x (lanes of `fp8`) to t (f32 lanes): each pair of bytes through
+ * cvt.rn.f16x2.{e4m3,e5m2}x2 (exact: every fp8 value is an f16; NaN stays NaN), then to f32. */
+static MlirValue fp8Widen(Lower *l, MlirValue x, MlirType fp8, MlirType t) {
+  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8), f16 = mlirF16TypeGet(l->ctx);
+  MlirType f32 = mlirF32TypeGet(l->ctx);
+  int64_t n = lanesOf(x), two = 2;
+  MlirType pairI8 = mlirVectorTypeGet(1, &two, i8), pairF16 = mlirVectorTypeGet(1, &two, f16);
+  MlirType bt = mlirTypeIsAVector(mlirValueGetType(x)) ? mlirVectorTypeGet(1, &n, i8) : i8;
+  MlirValue bytes = tgBuild(l, "arith.bitcast", 1, &x, bt, 0, NULL);
+  MlirValue zero = ttConstInt(&l->b, l->loc, i8, 0), out[64];
+  MlirNamedAttribute kind = ttNamedAttr(l->ctx, "srcType", mlirTypeAttrGet(fp8));
+  for (int64_t i = 0; i < n; i += 2) {
+    MlirValue b[2] = {laneOf(l, bytes, i), i + 1 < n ? laneOf(l, bytes, i + 1) : zero};
+    MlirValue pair = fromLanes(l, b, 2, pairI8);
+    MlirValue h = tgBuild(l, "nvvm.convert.f8x2.to.f16x2", 1, &pair, pairF16, 1, &kind);
+    for (int64_t j = i; j < i + 2 && j < n; j++) {
+      MlirValue e = tgExtract(l, h, j - i);
+      out[j] = tgBuild(l, "arith.extf", 1, &e, f32, 0, NULL);
+    }
+  }
+  return fromLanes(l, out, n, t);
+}
+
+/* arith.truncf of x (f32 lanes) to t (lanes of `fp8`), to nearest even as PyTorch's
+ * x.to(float8_*) and runtime/dtype.c round: each pair through cvt.rn.satfinite.{e4m3,
+ * e5m2}x2.f32, whose saturation is then undone where the value rounds past the largest
+ * finite one: |x| > 464 (halfway from 448 to 480, ties to 448) is NaN in E4M3FN, which
+ * has no infinity; |x| >= 61440 (halfway from 57344 to 65536, ties to 65536) is +-inf in
+ * E5M2. NaN stays NaN. */
+static MlirValue fp8Round(Lower *l, MlirValue x, MlirType fp8, MlirType t) {
+  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8), f32 = mlirF32TypeGet(l->ctx);
+  MlirType i1 = mlirIntegerTypeGet(l->ctx, 1);
+  int64_t n = lanesOf(x), two = 2;
+  MlirType pairI8 = mlirVectorTypeGet(1, &two, i8);
+  bool e4m3 = mlirTypeIsAFloat8E4M3FN(fp8);
+  MlirNamedAttribute attrs[3] = {
+      ttNamedAttr(l->ctx, "rnd", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.fp_rnd_mode<rn>"))),
+      ttNamedAttr(l->ctx, "sat", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.sat_mode<satfinite>"))),
+      ttNamedAttr(l->ctx, "dstTy", mlirTypeAttrGet(fp8)),
+  };
+  /* ogt (2) past 464, oge (3) from 61440 */
+  MlirNamedAttribute pred = ttNamedAttr(
+      l->ctx, "predicate", ttIntAttr(l->ctx, e4m3 ? 2 : 3, mlirIntegerTypeGet(l->ctx, 64)));
+  MlirValue limit = ttConstSplat(&l->b, l->loc, f32, e4m3 ? 464.0 : 61440.0);
+  MlirValue zero = ttConstSplat(&l->b, l->loc, f32, 0.0), out[64];
+  for (int64_t i = 0; i < n; i += 2) {
+    MlirValue lo = laneOf(l, x, i), hi = i + 1 < n ? laneOf(l, x, i + 1) : zero;
+    /* element 0 of the pair is the second operand's (the low byte of cvt's result) */
+    MlirValue pair = tgBuild(l, "nvvm.convert.f32x2.to.f8x2", 2, (MlirValue[]){hi, lo},
+                             pairI8, 3, attrs);
+    for (int64_t j = i; j < i + 2 && j < n; j++) {
+      MlirValue v = j == i ? lo : hi, byte = tgExtract(l, pair, j - i);
+      MlirValue a = tgBuild(l, "math.absf", 1, &v, f32, 0, NULL);
+      MlirValue over = tgBuild(l, "arith.cmpf", 2, (MlirValue[]){a, limit}, i1, 1, &pred);
+      MlirValue big = e4m3 /* +-448 (S.1111.110) -> NaN (S.1111.111); +-57344 -> +-inf */
+          ? tgBuild(l, "arith.ori", 2, (MlirValue[]){byte, ttConstInt(&l->b, l->loc, i8, 0x7f)}, i8, 0, NULL)
+          : tgBuild(l, "arith.ori", 2,
+                    (MlirValue[]){tgBuild(l, "arith.andi", 2, (MlirValue[]){byte, ttConstInt(&l->b, l->loc, i8, -128)}, i8, 0, NULL),
+                                  ttConstInt(&l->b, l->loc, i8, 0x7c)}, i8, 0, NULL);
+      out[j] = tgBuild(l, "arith.select", 3, (MlirValue[]){over, big, byte}, i8, 0, NULL);
+    }
+  }
+  MlirType bt = mlirTypeIsAVector(t) ? mlirVectorTypeGet(1, &n, i8) : i8;
+  MlirValue bytes = fromLanes(l, out, n, bt);
+  return tgBuild(l, "arith.bitcast", 1, &bytes, t, 0, NULL);
+}
+
 /* Step 2 for an arith/math op (on tiles: once per group; on scalars: once). */
 bool tgLowerGeneric(Lower *l, MlirOperation op) {
   char name[64];
@@ -158,6 +245,15 @@ bool tgLowerGeneric(Lower *l, MlirOperation op) {
       }
       /* a scalar operand (e.g. arith.select's i1 condition) has one part for every rep */
       ops[k] = x->parts[tile && tgIsTile(mlirOperationGetOperand(op, k)) ? r : 0];
+    }
+    MlirType from = nops ? ttElementType(mlirValueGetType(ops[0])) : t;
+    if (ttOpIs(op, "arith.extf") && ttTypeIsFp8(from)) {
+      out->parts[r] = fp8Widen(l, ops[0], from, t);
+      continue;
+    }
+    if (ttOpIs(op, "arith.truncf") && ttTypeIsFp8(ttElementType(t))) {
+      out->parts[r] = fp8Round(l, ops[0], ttElementType(t), t);
+      continue;
     }
     bool fastF32 = ttOpHasFastmath(op, "afn") &&
                    mlirTypeIsAF32(tile ? mlirShapedTypeGetElementType(t) : t);

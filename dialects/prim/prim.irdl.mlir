@@ -145,7 +145,10 @@ irdl.dialect @prim {
   }
 
   /// Elementwise dtype cast to the result's element type (same shape). Float narrowing
-  /// rounds to nearest even. Category: convert.
+  /// rounds to nearest even; to fp8 as PyTorch's casts do: past the largest finite value
+  /// (448, 57344) a value that rounds up is NaN in f8E4M3FN (no infinity) and +-inf in
+  /// f8E5M2. Kernels compute f16, bf16 and fp8 in f32 (fp8 needs sm_89+). Category:
+  /// convert.
   irdl.operation @convert {
     %t = irdl.base "!builtin.tensor"
     %r = irdl.base "!builtin.tensor"

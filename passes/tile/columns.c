@@ -231,7 +231,7 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
 
   /* Step 3: the loops over the rows. */
   Combiner c = tileCombinerOf(g.red);
-  MlirValue acc = ttConstSplat(&e.b, loc, tileOf(&e, tileComputeType(ctx, relem)), c.identity);
+  MlirValue acc = ttConstSplat(&e.b, loc, tileOf(&e, tileComputeType(&e, relem)), c.identity);
   MlirValue zero = ttConstInt(&e.b, loc, i32, 0);
   if (g.dynRows) { /* R = the size argument: rows [0, R - R % U) by U, then one by one */
     MlirValue rows = mlirBlockGetArgument(kbody, nin + 1);
@@ -258,8 +258,7 @@ bool tileColumnFusion(MlirOperation fusion, int64_t blockOpt, int64_t warpsOpt) 
     MlirValue v = tileEmitValue(&e, mlirOperationGetOperand(ret, 0), e.offs);
     if (!e.failed) {
       MlirType oelem = ttElementType(outType);
-      if (ttTypeIsHalf(oelem))
-        v = tileOp1(&e, "arith.truncf", v, tileOf(&e, oelem));
+      v = tileRoundTo(&e, v, oelem);
       MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, mask};
       ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
     }

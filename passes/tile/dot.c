@@ -442,8 +442,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
   bool ok = !e.failed;
   if (ok) {
     MlirType oelem = ttElementType(outType);
-    if (ttTypeIsHalf(oelem))
-      v = tileOp1(&e, "arith.truncf", v, tileOf(&e, oelem));
+    v = tileRoundTo(&e, v, oelem);
     MlirValue st[4] = {mlirBlockGetArgument(kbody, nin), e.offs, v, e.mask};
     ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
     ttBuild(&e.b, "func.return", loc, 0, NULL, ttNoType(), 0, NULL);

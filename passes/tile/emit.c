@@ -46,9 +46,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The compute type of a dtype: f16 and bf16 compute in f32. */
-MlirType tileComputeType(MlirContext ctx, MlirType elem) {
-  return ttTypeIsHalf(elem) ? mlirF32TypeGet(ctx) : elem;
+MlirType tileComputeType(const Emit *e, MlirType elem) {
+  return ttTypeIsHalf(elem) || (ttTypeIsFp8(elem) && !e->rawFp8) ? mlirF32TypeGet(e->ctx) : elem;
+}
+
+MlirValue tileRoundTo(Emit *e, MlirValue v, MlirType oelem) {
+  if (mlirTypeEqual(ttElementType(mlirValueGetType(v)), oelem))
+    return v;
+  if (ttTypeIsFp8(oelem) && mlirValueIsAOpResult(v) &&
+      ttOpIs(mlirOpResultGetOwner(v), "arith.extf")) {
+    MlirValue w = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
+    if (mlirTypeEqual(ttElementType(mlirValueGetType(w)), oelem))
+      return w; /* a convert's truncf-extf pair: already rounded */
+  }
+  return tileOp1(e, "arith.truncf", v, tileOf(e, oelem));
 }
 
 MlirType tileOf(Emit *e, MlirType elem) {
@@ -120,8 +131,9 @@ static MlirValue emitLoad(Emit *e, int idx, MlirValue offs) {
   } else {
     x = tileRowLoad(e, ptr, offs, ttConstSplat(&e->b, e->loc, t, 0.0));
   }
-  if (ttTypeIsHalf(elem))
-    x = tileOp1(e, "arith.extf", x, tileOf(e, mlirF32TypeGet(e->ctx)));
+  MlirType ce = tileComputeType(e, elem);
+  if (!mlirTypeEqual(ce, elem))
+    x = tileOp1(e, "arith.extf", x, tileOf(e, ce));
   return x;
 }
 
@@ -418,7 +430,7 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
   ttPrimShortName(op, name, sizeof name);
   MlirType rtype = mlirValueGetType(mlirOperationGetResult(op, 0));
   MlirType relem = ttElementType(rtype);
-  MlirType ct = tileOf(e, tileComputeType(e->ctx, relem));
+  MlirType ct = tileOf(e, tileComputeType(e, relem));
   TtPrimKind kind = ttPrimKind(op);
   bool isFloat = mlirTypeIsAFloat(relem);
   MlirValue none = {NULL};
@@ -515,13 +527,13 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
                        : tileEmitValue(e, src, offs);
     if (e->failed)
       return none;
-    MlirType sct = tileComputeType(e->ctx, selem), dct = tileComputeType(e->ctx, relem);
+    MlirType sct = tileComputeType(e, selem), dct = tileComputeType(e, relem);
     int sw = (int)mlirFloatTypeGetWidth(sct), dw = (int)mlirFloatTypeGetWidth(dct);
     if (sw > dw)
       x = tileOp1(e, "arith.truncf", x, ct);
     else if (sw < dw)
       x = tileOp1(e, "arith.extf", x, ct);
-    if (ttTypeIsHalf(relem)) /* round to the narrow type, keep computing in f32 */
+    if (!mlirTypeEqual(dct, relem)) /* round to the narrow type, keep computing in f32 */
       x = tileOp1(e, "arith.extf", tileOp1(e, "arith.truncf", x, tileOf(e, relem)), ct);
     return x;
   }

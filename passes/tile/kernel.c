@@ -9,9 +9,12 @@
  * Algorithm, for each function with `prim.fusion = "elementwise"` (made by --fuse):
  *  1. Check the group: its outputs (several for elementwise and row groups, one for dot
  *     and column groups), static shapes, dtypes the lowering knows (f32, f16,
- *     bf16 values; i1 for comparisons; i32 and i64 inputs used only as the index of an
- *     index_select or gather, loaded as integers for offsets; fp8 inputs and results of
- *     a group that only moves data, moveOnly: an fp8 pad of a matmul's K).
+ *     bf16 and fp8 values; i1 for comparisons; i32 and i64 inputs used only as the index
+ *     of an index_select or gather, loaded as integers for offsets). f16, bf16 and fp8
+ *     compute in f32: an input is widened at its load, a result rounded at its store
+ *     (fp8: E4M3FN and E5M2 as PyTorch rounds, --convert-tile-to-gpu's elementwise.c);
+ *     a group that only moves data (moveOnly: an fp8 pad of a matmul's K) keeps fp8
+ *     values as they are (Emit.rawFp8), bit for bit.
  *  2. Create `func.func @<name>_kernel` with attribute `tile.kernel`: one `!tile.ptr<T>`
  *     per argument of the fused function,
  *     one per output, then `%n: i32`, the number of output elements.
@@ -72,19 +75,16 @@ static bool checkShape(MlirOperation at, MlirType t, const char *what) {
   return true;
 }
 
-/* Step 1 for an input or the result: a dtype the kernel can load or store, and a shape;
- * with indexOk, i32 and i64 too (an argmax/argmin result of an elementwise or row kernel);
- * with fp8Ok, f8E4M3FN and f8E5M2 (a kernel that only moves data, moveOnly: its loads
- * and stores keep the dtype, nothing computes in it). */
-static bool checkDtype(MlirOperation at, MlirType t, const char *what, bool indexOk,
-                       bool fp8Ok) {
+/* Step 1 for an input or the result: a dtype the kernel can load or store (f32, f16, bf16,
+ * f8E4M3FN, f8E5M2), and a shape; with indexOk, i32 and i64 too (an argmax/argmin result
+ * of an elementwise or row kernel). */
+static bool checkDtype(MlirOperation at, MlirType t, const char *what, bool indexOk) {
   const char *d = ttDtypeName(t);
   bool index = indexOk && (!strcmp(d, "i32") || !strcmp(d, "i64"));
-  bool fp8 = fp8Ok && ttTypeIsFp8(t);
-  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16") && !index && !fp8) {
+  if (strcmp(d, "f32") && strcmp(d, "f16") && strcmp(d, "bf16") && !index && !ttTypeIsFp8(t)) {
     ttEmitError(at, "tile: %s of dtype %s is not supported by the elementwise lowering "
-                    "(f32, f16, bf16; i32 and i64 results of argmax/argmin; fp8 where the "
-                    "kernel only moves data)",
+                    "(f32, f16, bf16, f8E4M3FN, f8E5M2; i32 and i64 results of "
+                    "argmax/argmin)",
                 what, d);
     return false;
   }
@@ -92,11 +92,11 @@ static bool checkDtype(MlirOperation at, MlirType t, const char *what, bool inde
 }
 
 bool tileCheckDtype(MlirOperation at, MlirType t, const char *what, bool indexOk) {
-  return checkDtype(at, t, what, indexOk, false);
+  return checkDtype(at, t, what, indexOk);
 }
 
 /* True when every op of the body only moves data (no arithmetic: fp8 values pass through
- * its loads and stores as they are). */
+ * its loads and stores as they are, Emit.rawFp8). */
 static bool moveOnly(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
@@ -117,19 +117,12 @@ static bool moveOnly(MlirBlock body) {
   return true;
 }
 
-/* Step 1 for the values inside: shapes the index math can handle, and no fp8 value unless
- * fp8Ok (a group that only moves data: a kernel that computes holds none yet). */
-static bool checkBody(MlirBlock body, bool fp8Ok) {
+/* Step 1 for the values inside: shapes the index math can handle. */
+static bool checkBody(MlirBlock body) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++) {
       MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
-      if (!fp8Ok && mlirTypeIsAShaped(t) && ttTypeIsFp8(t)) {
-        ttEmitError(op, "tile: a kernel that computes does not hold fp8 values yet (this op "
-                        "makes a %s value; fp8 passes only through kernels that move data)",
-                    ttDtypeName(t));
-        return false;
-      }
       if (!checkShape(op, t, "a value"))
         return false;
     }
@@ -270,14 +263,14 @@ static bool isIndexInput(MlirValue v) {
 /* Step 1's dtype and shape checks of the inputs, the body and the nout results. */
 static bool checkValues(MlirOperation fusion, MlirBlock fbody, int nout, bool indexOk) {
   MlirOperation ret = mlirBlockGetTerminator(fbody);
-  bool ok = true, fp8 = moveOnly(fbody);
+  bool ok = true;
   for (int k = 0; k < nout && ok; k++)
     ok = checkDtype(fusion, mlirValueGetType(mlirOperationGetOperand(ret, k)), "the result",
-                    indexOk, fp8);
+                    indexOk);
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody) && ok; i++) {
     MlirValue a = mlirBlockGetArgument(fbody, i);
     ok = isIndexInput(a) ? checkShape(fusion, mlirValueGetType(a), "an index input")
-                         : checkDtype(fusion, mlirValueGetType(a), "an input", false, fp8);
+                         : checkDtype(fusion, mlirValueGetType(a), "an input", false);
   }
   for (int k = 0; k < nout && ok && nout > 1; k++) { /* each output stored once */
     MlirValue v = mlirOperationGetOperand(ret, k);
@@ -290,7 +283,7 @@ static bool checkValues(MlirOperation fusion, MlirBlock fbody, int nout, bool in
                           "a value computed in it, and no other result",
                   k);
   }
-  return ok && checkBody(fbody, fp8);
+  return ok && checkBody(fbody);
 }
 
 bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
@@ -318,10 +311,12 @@ MlirOperation tileStartKernel(MlirOperation fusion, MlirBlock fbody, bool withSi
   e->kernel = mlirRegionGetFirstBlock(mlirOperationGetRegion(kfunc, 0));
   e->b = ttBuilderAtEnd(e->kernel);
   e->block = block;
-  e->halfOutput = true; /* every output is stored as f16/bf16 */
-  for (intptr_t k = 0; k < mlirOperationGetNumOperands(ret); k++)
-    e->halfOutput &=
-        ttTypeIsHalf(ttElementType(mlirValueGetType(mlirOperationGetOperand(ret, k))));
+  e->rawFp8 = moveOnly(fbody);
+  e->halfOutput = true; /* every output is stored as f16/bf16/fp8 */
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(ret); k++) {
+    MlirType oelem = ttElementType(mlirValueGetType(mlirOperationGetOperand(ret, k)));
+    e->halfOutput &= ttTypeIsHalf(oelem) || ttTypeIsFp8(oelem);
+  }
   return kfunc;
 }
 

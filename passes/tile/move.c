@@ -274,7 +274,7 @@ MlirValue tileEmitMove(Emit *e, MlirOperation op, MlirValue offs) {
   char name[32];
   ttPrimShortName(op, name, sizeof name);
   MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(op, 0)));
-  MlirType ct = tileOf(e, tileComputeType(e->ctx, relem));
+  MlirType ct = tileOf(e, tileComputeType(e, relem));
   if (e->rowMode) { /* --fuse puts data movement in elementwise groups only */
     ttEmitError(op, "tile: 'prim.%s' is only supported in elementwise kernels", name);
     e->failed = true;

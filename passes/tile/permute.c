@@ -217,11 +217,12 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt) {
 
   /* Steps 4 and 5: the exchange, the epilogue at the output tile and the store. */
   if (!e.failed) {
-    MlirType ct = tileOf(&e, tileComputeType(ctx, g.elem));
-    if (ttTypeIsHalf(g.elem))
-      x = tileOp1(&e, "arith.truncf", x, tileOf(&e, g.elem));
+    MlirType ce = tileComputeType(&e, g.elem), ct = tileOf(&e, ce);
+    bool wide = !mlirTypeEqual(ce, g.elem); /* exchanged in the dtype, computed in f32 */
+    if (wide)
+      x = tileRoundTo(&e, x, g.elem);
     MlirValue y = exchange(&e, x, g.ta, g.tb, g.elem);
-    if (ttTypeIsHalf(g.elem))
+    if (wide)
       y = tileOp1(&e, "arith.extf", y, ct);
     MlirValue outOffs =
         sideOffsets(&e, k, g.ta, ybase, b0, a0, sb, g.ystride[g.q], sa, &outMask);
@@ -231,8 +232,7 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt) {
     MlirValue v = tileEmitValue(&e, mlirOperationGetOperand(ret, 0), outOffs);
     if (!e.failed) {
       MlirType oelem = ttElementType(outType);
-      if (ttTypeIsHalf(oelem))
-        v = tileOp1(&e, "arith.truncf", v, tileOf(&e, oelem));
+      v = tileRoundTo(&e, v, oelem);
       MlirValue st[4] = {mlirBlockGetArgument(e.kernel, nin), outOffs, v, outMask};
       ttBuild(&e.b, "tile.store", loc, 4, st, ttNoType(), 0, NULL);
     }

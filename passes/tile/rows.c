@@ -285,8 +285,9 @@ static void regChunkPart(Emit *e, int64_t r, int mark) {
     if (mlirValueIsNull(e->stageBuf[i]))
       continue;
     MlirValue x = e->regVal[r * e->nin + i];
-    if (ttTypeIsHalf(ttElementType(mlirValueGetType(x))))
-      x = tileOp1(e, "arith.extf", x, tileOf(e, mlirF32TypeGet(e->ctx)));
+    MlirType xe = ttElementType(mlirValueGetType(x)), ce = tileComputeType(e, xe);
+    if (!mlirTypeEqual(ce, xe))
+      x = tileOp1(e, "arith.extf", x, tileOf(e, ce));
     tileMemoPut(e, e->inputs[i], e->offs, x);
   }
 }
@@ -388,7 +389,7 @@ static void levelChunk(Emit *e, const Level *lv, int64_t u, int64_t U) {
       continue;
     }
     Combiner c = tileCombinerOf(lv->reds[j]);
-    MlirType ct = tileOf(e, tileComputeType(e->ctx, ttElementType(mlirValueGetType(x))));
+    MlirType ct = tileOf(e, tileComputeType(e, ttElementType(mlirValueGetType(x))));
     MlirValue xm = tileMaskedToIdentity(e, x, c, ct);
     bool pair = lv->second[j] >= 0;
     if (pair)
@@ -513,7 +514,7 @@ static void emitLevels(Emit *e, MlirBlock fbody, MlirValue rowStart, MlirValue r
     U = online ? tileOnlineChunks(g) : g->chunksPerStep;
     for (int j = 0; j < nr; j++) {
       MlirType relem = ttElementType(mlirValueGetType(mlirOperationGetResult(reds[j], 0)));
-      MlirType ce = tileComputeType(e->ctx, relem);
+      MlirType ce = tileComputeType(e, relem);
       slot[j] = na;
       if (arg[j]) { /* best and col: f32 (col N: none yet) */
         MlirType ft = tileOf(e, mlirF32TypeGet(e->ctx));
@@ -655,8 +656,7 @@ static void storeOutput(Emit *e, MlirOperation ret, int k, int nin, bool perRow,
   MlirValue v = tileEmitValue(e, out, e->offs);
   if (e->failed)
     return;
-  if (ttTypeIsHalf(oelem))
-    v = tileOp1(e, "arith.truncf", v, tileOf(e, oelem));
+  v = tileRoundTo(e, v, oelem);
   MlirValue st[4] = {mlirBlockGetArgument(e->kernel, nin + k), e->offs, v, e->mask};
   if (perRow) {
     MlirType it = tileOf(e, ttI32(e->ctx));

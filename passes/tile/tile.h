@@ -71,7 +71,9 @@ typedef struct {
   int64_t regChunks;   /* a staged row's last chunks held in registers (rows.c, 3''): */
   MlirValue *regOffs, *regMask, *regCols; /* each one's offsets, mask and columns */
   MlirValue *regVal;   /* [chunk * nin + input]: its loaded values (null: not staged) */
-  bool halfOutput;   /* the result is stored as f16/bf16: math may be `afn` */
+  bool halfOutput;   /* the result is stored as f16/bf16/fp8: math may be `afn` */
+  bool rawFp8;       /* fp8 values stay fp8 (a kernel that only moves data); else an fp8
+                        input is widened to f32 at its load and rounded at its store */
   MlirBlock kernel;  /* the kernel's entry block: its arguments are the pointers */
   MlirValue *inputs; /* the fusion's inputs (values from outside), in argument order */
   int nin;
@@ -161,8 +163,12 @@ typedef struct {
 
 /* emit.c: a group's value at a tile of offsets ----------------------------------------- */
 
-/* The compute type of a dtype: f16 and bf16 compute in f32. */
-MlirType tileComputeType(MlirContext ctx, MlirType elem);
+/* The compute type of a dtype: f16, bf16 and fp8 compute in f32 (fp8 stays fp8 in a kernel
+ * that only moves data, e->rawFp8). */
+MlirType tileComputeType(const Emit *e, MlirType elem);
+/* v (a tile in its compute type) rounded to oelem for a store: arith.truncf where they
+ * differ; an fp8 value just widened from oelem (a convert's rounding) is stored as it was. */
+MlirValue tileRoundTo(Emit *e, MlirValue v, MlirType oelem);
 /* A 1-D tile of e->block elements of type elem. */
 MlirType tileOf(Emit *e, MlirType elem);
 /* Op `name` of one or two operands and result type t, built at e->b. */
@@ -315,7 +321,7 @@ bool tileCheckDtype(MlirOperation at, MlirType t, const char *what, bool indexOk
 /* True when tensor type t has a dynamic dimension (only the leading one passes step 1). */
 bool tileIsDynamic(MlirType t);
 /* Step 1 for a column fusion: tileFusionBody, then the result's and inputs' dtypes
- * (tileCheckDtype) and the body's values (shapes; fp8 only where it only moves data). */
+ * (tileCheckDtype) and the body's values (shapes). */
 bool tileCheckFusion(MlirOperation fusion, MlirBlock *fbody, MlirType *outType);
 /* Step 1 for an elementwise or row fusion: tileFusionResults and the same checks, of
  * every result; several results must be distinct values computed in the body. */
