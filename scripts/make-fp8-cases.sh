@@ -13,7 +13,8 @@
 #  - fake_quant: x.to(fp8).to(f16), a round trip in one kernel (5 x 4097);
 #  - rows: rms_norm(x) then .to(fp8) (bf16, 33 x 4096 and 3 x 1000: a norm's fused
 #    quantization); a per-row dynamic quantization, s = amax(|x|, -1) / 448, q = (x /
-#    s).to(fp8), with s a second output (17 x 4097); softmax of an fp8 input to f16 (5 x 1000);
+#    s).to(fp8), with s a second output (17 x 4097, and 5 x 40000: the looped row kernel;
+#    one kernel, --fuse step 3's vertical merge); softmax of an fp8 input to f16 (5 x 1000);
 #  - a column sum of fp8 to f32 (1000 x 7 over dim 0);
 #  - a transpose of f16 quantized (1000 x 4097 -> 4097 x 1000 fp8: a permute kernel that
 #    computes);
@@ -110,6 +111,7 @@ for q in f8E4M3FN f8E5M2; do
     compile rms_norm_quant "${shape}_$s" "$(norm_prog "$shape" $q)"
   done
   compile row_quant "17x4097_$s" "$(rowq_prog 17 4097 $q)"
+  compile row_quant "5x40000_$s" "$(rowq_prog 5 40000 $q)"
   compile softmax_in "5x1000_$s" "func.func @main(%q: tensor<5x1000x$q>) -> tensor<5x1000xf16> {
   %a = \"prim.convert\"(%q) : (tensor<5x1000x$q>) -> tensor<5x1000xf32>
   %b = \"prim.softmax\"(%a) {dim = 1 : i64} : (tensor<5x1000xf32>) -> tensor<5x1000xf32>

@@ -13,7 +13,11 @@
 #    elementwise kernel), each recomputing b's broadcast: 2 kernels, not 3; 3x1000 and
 #    4097x4096, f32/f16/bf16;
 #  - a cheap value feeding two outputs: neg(exp(x)) and tanh(exp(x)), 2^20+3 elements: exp
-#    recomputed in both, the two merged into one kernel; f32/f16/bf16.
+#    recomputed in both, the two merged into one kernel; f32/f16/bf16;
+#  - a per-row scale that is also a result, m = amax(x, -1, keepdim) and x / m (and
+#    x / m + y): the row kernel of m takes the elementwise kernel that reads it (step 3's
+#    vertical merge), one kernel storing both; 3x1000, 4097x4096 and 5x40000 (looped),
+#    f32/f16/bf16.
 # Runs on the build machine; the device runs the PTX with
 #   scripts/gpu-suite.sh build-gpu/tt-run fusion-cases
 # and without a GPU `tt-run --ref-only FILE` evaluates the float64 reference of a case.
@@ -51,7 +55,21 @@ exp_two() { # dtype n
 }"
 }
 
+row_scale() { # dtype M N
+  local t=$1 mt="tensor<$2x$3x$1>" ct="tensor<$2x1x$1>"
+  compile row_scale "${2}x${3}_$t" "func.func @main(%x: $mt, %y: $mt) -> ($mt, $ct) {
+  %m = \"prim.amax\"(%x) {dims = array<i64: 1>, keepdim = true} : ($mt) -> $ct
+  %mb = \"prim.broadcast_in_dim\"(%m) {broadcast_dimensions = array<i64: 0, 1>} : ($ct) -> $mt
+  %q = \"prim.div\"(%x, %mb) : ($mt, $mt) -> $mt
+  %r = \"prim.add\"(%q, %y) : ($mt, $mt) -> $mt
+  return %r, %m : $mt, $ct
+}"
+}
+
 for t in f32 f16 bf16; do
+  row_scale $t 3 1000
+  row_scale $t 4097 4096
+  row_scale $t 5 40000
   rotary $t 1 3 7 64
   rotary $t 3 1000 7 64
   rotary $t 1 4096 32 128

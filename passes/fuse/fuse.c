@@ -41,7 +41,11 @@
  *     have one static shape, every user outside the earlier group comes after the later
  *     root, and the two have at most MAX_OUTPUTS outputs together: two outputs
  *     computed from the same inputs (a rotary embedding's two halves) are one kernel
- *     that reads the inputs once (union-find; the later root is the root).
+ *     that reads the inputs once (union-find; the later root is the root). And
+ *     *vertically*: an elementwise group of full rows (static, no data movement) joins
+ *     the earlier row group of those rows whose output it reads, when every other user
+ *     of that group's outputs comes after the later root: s = amax(|x|, -1) / 448 (a
+ *     result too) and q = (x / s).to(fp8) are one row kernel that reads x once.
  *  4. The group's outputs are its members used outside it (the root always), in program
  *     order; its inputs are the values its ops (and the copied values they read) use that
  *     are defined outside it, in order of first use. Create the fused function (inputs as

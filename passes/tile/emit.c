@@ -397,6 +397,37 @@ static bool isPerRow(MlirValue v) {
   return true;
 }
 
+/* True when every use of v ends, through elementwise math, in a rounding to f16, bf16 or
+ * fp8 (a convert, or a returned value of such a type), so that v needs no more than their
+ * accuracy: x / s quantized to fp8 in a kernel whose s, an f32 result, stays exact
+ * (depth-limited; a comparison or a reduction of v needs it exact). */
+static bool feedsNarrowOnly(MlirValue v, int depth) {
+  bool any = false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    MlirType vt = ttElementType(mlirValueGetType(v));
+    TtPrimKind k = ttPrimKind(user);
+    if (ttOpIs(user, "func.return")) {
+      if (!ttTypeIsHalf(vt) && !ttTypeIsFp8(vt))
+        return false;
+    } else if (k == TT_PRIM_CONVERT) {
+      MlirType rt = ttElementType(mlirValueGetType(mlirOperationGetResult(user, 0)));
+      if (!ttTypeIsHalf(rt) && !ttTypeIsFp8(rt) &&
+          (depth == 0 || !feedsNarrowOnly(mlirOperationGetResult(user, 0), depth - 1)))
+        return false;
+    } else if (k == TT_PRIM_UNARY || k == TT_PRIM_BINARY || k == TT_PRIM_BROADCAST ||
+               k == TT_PRIM_RESHAPE) {
+      if (depth == 0 || !feedsNarrowOnly(mlirOperationGetResult(user, 0), depth - 1))
+        return false;
+    } else {
+      return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
 /* The operand v of `1 + tanh(v)` (either order) when prim op `op` is that sum, else
  * null: emitOp computes it as 2 / (1 + 2^(-2 log2(e) v)), the same value (2 sigmoid(2 v)),
  * the factor of GELU's tanh form. It keeps its accuracy where tanh(v) nears -1 (GELU of x
@@ -458,8 +489,10 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     /* pow, sin and cos stay exact: the approximate forms are wrong, not just coarse
      * (pow as exp2(y * log2(x)) is NaN for a negative base; sin.approx/cos.approx lose
      * all accuracy past |x| ~ 100 pi, where rotary embeddings' angles lie) */
-    bool approx = (e->halfOutput || ttTypeIsHalf(relem)) && strcmp(name, "pow") != 0 &&
-                  strcmp(name, "sin") != 0 && strcmp(name, "cos") != 0;
+    bool approx = (e->halfOutput || ttTypeIsHalf(relem) ||
+                   feedsNarrowOnly(mlirOperationGetResult(op, 0), 8)) &&
+                  strcmp(name, "pow") != 0 && strcmp(name, "sin") != 0 &&
+                  strcmp(name, "cos") != 0;
     MlirNamedAttribute fm = ttFastmath(e->ctx, approx ? "contract,afn" : "contract");
     if (!mlirValueIsNull(tanhArg)) { /* 1 + tanh(v) as 2 / (1 + 2^(-2 log2(e) v)) */
       MlirValue m2[2] = {ops[0], ttConstSplat(&e->b, e->loc, ct, -2.0 * 1.4426950408889634)};

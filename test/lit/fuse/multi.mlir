@@ -270,3 +270,42 @@ func.func @wide(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf3
   %a16 = "prim.abs"(%x) : (tensor<8xf32>) -> tensor<8xf32>
   return %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9, %a10, %a11, %a12, %a13, %a14, %a15, %a16 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Vertical (step 3): a row group whose per-row result is also a program result (a
+// dynamic quantization's scale) takes the elementwise group of full rows that reads it:
+// one row kernel storing s and q, which reads x once.
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: -> (tensor<4x1xf32>, tensor<4x8xf32>)
+// CHECK-SAME: prim.fusion = "row"
+// CHECK: "prim.amax"
+// CHECK: "prim.div"
+// CHECK-LABEL: func.func @row_scale
+// CHECK-NEXT: %{{.*}}:2 = call @fused_0(%arg0)
+// CHECK-NEXT: return
+func.func @row_scale(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>) {
+  %m = "prim.amax"(%x) {dims = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %mb = "prim.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<4x1xf32>) -> tensor<4x8xf32>
+  %q = "prim.div"(%x, %mb) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %q, %m : tensor<4x8xf32>, tensor<4x1xf32>
+}
+
+// -----
+
+// Not where another op reads the row group's result before the later root: the sum of m
+// (a kernel between them) needs m before the merged kernel would run.
+// CHECK-LABEL: func.func @row_scale_read_between
+// CHECK-NEXT: %[[M:.*]] = call @fused_0(%arg0)
+// CHECK-NEXT: %[[T:.*]] = "prim.sum"(%[[M]])
+// CHECK-NEXT: call @fused_1(%[[T]], %[[M]], %arg0)
+// CHECK-NEXT: return
+func.func @row_scale_read_between(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<f32>) {
+  %m = "prim.amax"(%x) {dims = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %t = "prim.sum"(%m) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<4x1xf32>) -> tensor<f32>
+  %tb = "prim.broadcast_in_dim"(%t) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<4x8xf32>
+  %mb = "prim.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<4x1xf32>) -> tensor<4x8xf32>
+  %q = "prim.div"(%x, %mb) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = "prim.add"(%q, %tb) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r, %t : tensor<4x8xf32>, tensor<f32>
+}
