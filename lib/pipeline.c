@@ -23,8 +23,9 @@ static const TtPassOption tileOptions[] = {
     [TT_TILE_BLOCK_SIZE] =
         {"block-size",
          "elements per program and step (a power of two, >= 32 * num-warps; 0: from the shape: "
-         "1024 elementwise; rows: the row's next power of two up to 32768 when it fits in "
-         "registers, else half of it, at most 32768, in a loop)",
+         "1024 elementwise (2048 where every output is fp8 and the grid fills the SMs); rows: "
+         "the row's next power of two up to 32768 when it fits in registers, else half of "
+         "it, at most 32768, in a loop)",
          0, 0, 65536, NULL},
     [TT_TILE_NUM_WARPS] =
         {"num-warps",

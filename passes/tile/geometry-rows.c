@@ -1,8 +1,9 @@
 /* geometry-rows.c - --tile's geometry of elementwise and row groups: how such a fused
  * function is split into programs.
  *
- * Elementwise groups: blocks of `block-size` elements (1024 by default) on up to 4 warps
- * (tileGroupGeometry). Row groups (tileRowGeometry): the block covers the row where it
+ * Elementwise groups: blocks of `block-size` elements on up to 4 warps (tileGroupGeometry):
+ * 1024 by default, 8 elements a thread; 2048 where every output is fp8 and the grid still
+ * fills the SMs (elementBlock). Row groups (tileRowGeometry): the block covers the row where it
  * fits on chip, else a loop over its chunks (the looped form), the row staged in shared
  * memory (the staged form, its last chunks in registers where the row fits once, not
  * twice), or split over a thread-block cluster; the rules and the measurements behind
@@ -134,7 +135,29 @@ static int64_t loopBlock(int64_t fit, bool twoValues, bool unaligned) {
 }
 static int64_t loopWarps(int64_t block) { return clampI(block / 32 / 16, 1, LOOP_WARPS); }
 
-Geometry tileGroupGeometry(bool row, const TtPassOptions *o) {
+/* The default elementwise block: 8 elements a thread on 4 warps, or 16 where every output
+ * is one byte (fp8), so that each thread stores one whole 16-byte vector (and loads 32
+ * bytes of a 2-byte input), as long as the grid still fills every SM's resident blocks
+ * (FILL_BLOCKS of 128 threads an SM, the fewest of the targets: 1536 threads on sm_86 and
+ * sm_89): below, more and smaller programs put more SMs to the reads. H200, tt-run --batch,
+ * medians of 3-7 rounds (bench/2026-11-30-h200-fp8-quant.md): bf16 -> e4m3 quantization
+ * 0.90x-0.92x the time at 4096^2-16384 x 8192, an e4m3 pad of 8192 x 8100 0.81x; at
+ * small grids 16 a thread lost (an fp8 GEMM's per-call x pad of 16 x 12352 elements: 97
+ * programs, not 193: 17.5 -> 22.9 us; 1.04x-1.07x at 3-128 rows); where the output is 2
+ * bytes, 16 a thread changes nothing (bf16 -> f16 0.99x-1.01x) or loses (e4m3 -> bf16
+ * 1.34x-1.49x: twice the stores a thread). */
+#define FILL_BLOCKS 12
+static int64_t elementBlock(MlirOperation fusion, const TtTarget *target) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  bool bytes1 = mlirOperationGetNumOperands(ret) > 0;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(ret); k++)
+    bytes1 &= ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetOperand(ret, k))));
+  int64_t n = bytes1 ? ttTensorNumel(mlirValueGetType(mlirOperationGetOperand(ret, 0))) : -1;
+  return n > 0 && n / 2048 >= (int64_t)target->numSms * FILL_BLOCKS ? 2048 : 1024;
+}
+
+Geometry tileGroupGeometry(MlirOperation fusion, bool row, const TtPassOptions *o) {
   int64_t block = o->v[TT_TILE_BLOCK_SIZE], warps = o->v[TT_TILE_NUM_WARPS];
   Geometry geo = {.block = block,
                   .warps = warps,
@@ -153,8 +176,8 @@ Geometry tileGroupGeometry(bool row, const TtPassOptions *o) {
                   /* rows: the most; tileRowGeometry picks */
                   .cluster = row ? o->v[TT_TILE_CLUSTER] : 1};
   geo.row = row; /* tileRowGeometry fills the rest */
-  if (!geo.row) { /* elementwise defaults: 1024 elements, up to 4 warps */
-    geo.block = block ? block : 1024;
+  if (!geo.row) { /* elementwise defaults: 1024 or 2048 elements, up to 4 warps */
+    geo.block = block ? block : elementBlock(fusion, geo.target);
     geo.warps = warps ? warps : clampI(geo.block / 32, 1, 4);
   }
   return geo;

@@ -353,7 +353,7 @@ bool ttTilePass(MlirModule module, const TtPassOptions *opts) {
       ttEmitError(op, "tile: fusion kind '%s' is not supported yet", kind);
       return false;
     }
-    if (!tileFusion(op, tileGroupGeometry(strcmp(kind, "row") == 0, opts)))
+    if (!tileFusion(op, tileGroupGeometry(op, strcmp(kind, "row") == 0, opts)))
       return false;
   }
   return true;

@@ -285,7 +285,7 @@ bool tilePermuteFusion(MlirOperation fusion, int64_t warpsOpt);
 /* The geometry of an elementwise (row false) or row group from --tile's options o
  * (block-size and num-warps 0: from the shape; a row group's is completed by
  * tileRowGeometry). */
-Geometry tileGroupGeometry(bool row, const TtPassOptions *o);
+Geometry tileGroupGeometry(MlirOperation fusion, bool row, const TtPassOptions *o);
 /* True when a row kernel's input of type t is stageable (rows.c, 3'): full rows of the row
  * space (its rank, N last; all M rows), rows a multiple of 16 bytes (cp.async's runs) or,
  * under stage-odd, of any width (copied element by element). */
