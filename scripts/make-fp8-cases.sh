@@ -15,7 +15,10 @@
 #    quantization); a per-row dynamic quantization, s = amax(|x|, -1) / 448, q = (x /
 #    s).to(fp8), with s a second output (17 x 4097, and 5 x 40000: the looped row kernel;
 #    one kernel, --fuse step 3's vertical merge); softmax of an fp8 input to f16 (5 x 1000);
-#  - a column sum of fp8 to f32 (1000 x 7 over dim 0);
+#  - a column sum of fp8 to f32 (1000 x 7 over dim 0), a column amax in fp8;
+#  - math on fp8 values without converts (computed in f32, rounded at the store): a row
+#    sum in fp8 and a compare-and-select (7 x 1000), a transpose negated (a permute kernel
+#    that computes), an iota converted to fp8 and added (past 448 / 57344 it overflows);
 #  - a transpose of f16 quantized (1000 x 4097 -> 4097 x 1000 fp8: a permute kernel that
 #    computes);
 #  - GEMMs whose epilogue rounds to fp8 (a linear layer's output quantized for the next):
@@ -117,6 +120,27 @@ for q in f8E4M3FN f8E5M2; do
   %b = \"prim.softmax\"(%a) {dim = 1 : i64} : (tensor<5x1000xf32>) -> tensor<5x1000xf32>
   %y = \"prim.convert\"(%b) : (tensor<5x1000xf32>) -> tensor<5x1000xf16>
   return %y : tensor<5x1000xf16>
+}"
+  compile sum_where "7x1000_$s" "func.func @main(%x: tensor<7x1000x$q>, %y: tensor<7x1000x$q>) -> (tensor<7x$q>, tensor<7x1000x$q>) {
+  %s = \"prim.sum\"(%x) {dims = array<i64: 1>} : (tensor<7x1000x$q>) -> tensor<7x$q>
+  %c = \"prim.compare\"(%x, %y) {direction = \"gt\"} : (tensor<7x1000x$q>, tensor<7x1000x$q>) -> tensor<7x1000xi1>
+  %w = \"prim.where\"(%c, %x, %y) : (tensor<7x1000xi1>, tensor<7x1000x$q>, tensor<7x1000x$q>) -> tensor<7x1000x$q>
+  return %s, %w : tensor<7x$q>, tensor<7x1000x$q>
+}"
+  compile col_amax "1000x7_$s" "func.func @main(%x: tensor<1000x7x$q>) -> tensor<7x$q> {
+  %s = \"prim.amax\"(%x) {dims = array<i64: 0>} : (tensor<1000x7x$q>) -> tensor<7x$q>
+  return %s : tensor<7x$q>
+}"
+  compile transpose_neg "64x96_$s" "func.func @main(%x: tensor<64x96x$q>) -> tensor<96x64x$q> {
+  %t = \"prim.transpose\"(%x) {permutation = array<i64: 1, 0>} : (tensor<64x96x$q>) -> tensor<96x64x$q>
+  %n = \"prim.neg\"(%t) : (tensor<96x64x$q>) -> tensor<96x64x$q>
+  return %n : tensor<96x64x$q>
+}"
+  compile iota_add "1000_$s" "func.func @main(%x: tensor<1000x$q>) -> tensor<1000x$q> {
+  %i = \"prim.iota\"() {dimension = 0 : i64} : () -> tensor<1000xi32>
+  %f = \"prim.convert\"(%i) : (tensor<1000xi32>) -> tensor<1000x$q>
+  %y = \"prim.add\"(%x, %f) : (tensor<1000x$q>, tensor<1000x$q>) -> tensor<1000x$q>
+  return %y : tensor<1000x$q>
 }"
   compile col_sum "1000x7_$s" "func.func @main(%q: tensor<1000x7x$q>) -> tensor<7xf32> {
   %a = \"prim.convert\"(%q) : (tensor<1000x7x$q>) -> tensor<1000x7xf32>
