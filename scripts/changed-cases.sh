@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 base=${1:?usage: changed-cases.sh BASE_BIN OUTDIR}
 out=${2:?usage: changed-cases.sh BASE_BIN OUTDIR}
 new=${TT_BIN:-$root/build}
-sets="gpu composite move fusion gemm dynamic matmul permute reduce last-slice multicast
+sets="gpu composite move fusion fp8 gemm dynamic matmul permute reduce last-slice multicast
       staged-rows odd-rows welford masked-load stage-regs"
 benches="bmm odd cold"
 mkdir -p "$out"

@@ -453,6 +453,7 @@ static bool tileDot(MlirOperation fusion, MlirBlock fbody, const DotOperands *d,
     mlirOperationDestroy(kfunc);
     return false;
   }
+  tileEraseDeadWidens(kbody);
   /* What was decided, for the reader and for tt-tune: the geometry, the tuning cache's
    * key, and the entry's options where one was used (--splitk and --pipeline read its
    * split-k, reduce and num-stages there). */

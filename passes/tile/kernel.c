@@ -226,6 +226,22 @@ bool tileFusionBody(MlirOperation fusion, MlirBlock *fbody, MlirType *outType) {
   return true;
 }
 
+void tileEraseDeadWidens(MlirBlock block) {
+  MlirOperation op = mlirBlockGetFirstOperation(block);
+  while (!mlirOperationIsNull(op)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (ttOpIs(op, "arith.extf") &&
+        mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0))))
+      mlirOperationDestroy(op);
+    else
+      for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
+        for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+             !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b))
+          tileEraseDeadWidens(b);
+    op = next;
+  }
+}
+
 bool tileFinishKernel(Emit *e, MlirOperation kfunc) {
   tileMemoFree(e);
   free(e->inputs);
@@ -234,6 +250,7 @@ bool tileFinishKernel(Emit *e, MlirOperation kfunc) {
     return false;
   }
   ttBuild(&e->b, "func.return", e->loc, 0, NULL, ttNoType(), 0, NULL);
+  tileEraseDeadWidens(e->kernel);
   tileLoadsFirst(e->kernel);
   return true;
 }

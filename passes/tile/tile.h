@@ -166,6 +166,10 @@ typedef struct {
 /* The compute type of a dtype: f16, bf16 and fp8 compute in f32 (fp8 stays fp8 in a kernel
  * that only moves data, e->rawFp8). */
 MlirType tileComputeType(const Emit *e, MlirType elem);
+/* Erases, in block and the blocks nested in it, each arith.extf whose result is unused: a
+ * convert's widening that only a store of the rounded value followed (tileRoundTo stores
+ * what the truncf made), left out of the IR a kernel author reads (kernel.c). */
+void tileEraseDeadWidens(MlirBlock block);
 /* v (a tile in its compute type) rounded to oelem for a store: arith.truncf where they
  * differ; an fp8 value just widened from oelem (a convert's rounding) is stored as it was. */
 MlirValue tileRoundTo(Emit *e, MlirValue v, MlirType oelem);
