@@ -283,6 +283,40 @@ MlirValue tgSlice2(Lower *l, MlirValue v, int64_t at, MlirType t) {
   return tgBuild(l, "vector.extract_strided_slice", 1, &v, t, 3, attrs);
 }
 
+/* fp8 x (a vector of n lanes, or a scalar) widened to f16 of the same shape, exactly
+ * (every E4M3 and E5M2 value is an f16; NaN stays NaN): cvt.rn.f16x2.{e4m3,e5m2}x2 (sm_89+)
+ * on each pair of bytes, an odd last lane paired with a zero byte. */
+MlirValue tgWidenFp8(Lower *l, MlirValue x, MlirType fp8) {
+  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8), f16 = mlirF16TypeGet(l->ctx);
+  MlirType xt = mlirValueGetType(x);
+  bool vec = mlirTypeIsAVector(xt);
+  int64_t n = vec ? mlirShapedTypeGetDimSize(xt, 0) : 1, two = 2;
+  MlirType pairI8 = mlirVectorTypeGet(1, &two, i8), pairF16 = mlirVectorTypeGet(1, &two, f16);
+  MlirValue bytes = tgBuild(l, "arith.bitcast", 1, &x, vec ? mlirVectorTypeGet(1, &n, i8) : i8,
+                            0, NULL);
+  MlirValue out = vec ? tgBuild(l, "llvm.mlir.poison", 0, NULL, mlirVectorTypeGet(1, &n, f16), 0,
+                                NULL)
+                      : (MlirValue){NULL};
+  MlirNamedAttribute kind = ttNamedAttr(l->ctx, "srcType", mlirTypeAttrGet(fp8));
+  for (int64_t i = 0; i < n; i += 2) {
+    MlirValue pair;
+    if (i + 1 < n) {
+      pair = tgSlice2(l, bytes, i, pairI8);
+    } else { /* the last lane of an odd run, or a scalar: with a zero byte */
+      MlirValue b = vec ? tgExtract(l, bytes, i) : bytes;
+      pair = tgBuild(l, "llvm.mlir.poison", 0, NULL, pairI8, 0, NULL);
+      pair = tgInsert(l, ttConstInt(&l->b, l->loc, i8, 0), tgInsert(l, b, pair, 0), 1);
+    }
+    MlirValue h = tgBuild(l, "nvvm.convert.f8x2.to.f16x2", 1, &pair, pairF16, 1, &kind);
+    if (!vec)
+      return tgExtract(l, h, 0);
+    out = tgInsert(l, tgExtract(l, h, 0), out, i);
+    if (i + 1 < n)
+      out = tgInsert(l, tgExtract(l, h, 1), out, i + 1);
+  }
+  return out;
+}
+
 MlirValue tgExtractValue(Lower *l, MlirValue agg, int64_t i, MlirType t) {
   MlirNamedAttribute pos = ttNamedAttr(l->ctx, "position", mlirDenseI64ArrayGet(l->ctx, 1, &i));
   return tgBuild(l, "llvm.extractvalue", 1, &agg, t, 1, &pos);

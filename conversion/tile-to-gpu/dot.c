@@ -28,24 +28,6 @@ MmaLayout tgMmaLayout(Lower *l, int64_t m, int64_t n) {
   return y;
 }
 
-/* A run of VEC fp8 elements widened to VEC f16, exactly (every E4M3 and E5M2 value is an
- * f16): cvt.rn.f16x2.{e4m3,e5m2}x2 (sm_89+) on each pair. */
-static MlirValue widenFp8(Lower *l, MlirValue run, MlirType fp8) {
-  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8), f16 = mlirF16TypeGet(l->ctx);
-  int64_t two = 2;
-  MlirType pairI8 = mlirVectorTypeGet(1, &two, i8), pairF16 = mlirVectorTypeGet(1, &two, f16);
-  MlirValue bytes = tgBuild(l, "arith.bitcast", 1, &run, tgVecOf(l, i8), 0, NULL);
-  MlirValue out = tgBuild(l, "llvm.mlir.poison", 0, NULL, tgVecOf(l, f16), 0, NULL);
-  MlirNamedAttribute kind = ttNamedAttr(l->ctx, "srcType", mlirTypeAttrGet(fp8));
-  for (int64_t i = 0; i < l->VEC; i += 2) {
-    MlirValue pair = tgSlice2(l, bytes, i, pairI8);
-    MlirValue h = tgBuild(l, "nvvm.convert.f8x2.to.f16x2", 1, &pair, pairF16, 1, &kind);
-    out = tgInsert(l, tgExtract(l, h, 0), out, i);
-    out = tgInsert(l, tgExtract(l, h, 1), out, i + 1);
-  }
-  return out;
-}
-
 /* Step 5a: stores flat tile x ([rows][cols] of elem) to shared memory at element `base`
  * (fp8 widened to f16: the buffer then holds f16): with row pitch `ld`, or when swizzled
  * in 5w's 128-byte swizzled layout of 64-column blocks of `ld` rows each. */
@@ -65,7 +47,7 @@ void tgStageTile(Lower *l, MlirValue buf, Lowered *x, int64_t cols, int64_t base
     } else
       off = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ld), col);
     MlirValue p = tgGep(l, buf, tgArithC(l, "arith.addi", off, base), stored);
-    MlirValue v = fp8 ? widenFp8(l, x->parts[r], elem) : x->parts[r];
+    MlirValue v = fp8 ? tgWidenFp8(l, x->parts[r], elem) : x->parts[r];
     MlirNamedAttribute align = tgAlignAttr(l, 16);
     tgBuild(l, "llvm.store", 2, (MlirValue[]){v, p}, ttNoType(), 1, &align);
   }

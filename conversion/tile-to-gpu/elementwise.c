@@ -8,8 +8,8 @@
  * multiply by rcp.approx.ftz (one MUFU op each, where the non-ftz forms LLVM picks add
  * range and subnormal fix-ups: a GELU's 2 / (1 + 2^x), --tile's emit.c, a sigmoid's
  * 1 / (1 + e^-x)). fp8 values (E4M3FN, E5M2; --tile computes them in f32) widen and
- * round in pairs with the hardware converts of sm_89+ (fp8Widen, fp8Round), as PyTorch
- * rounds. For every i32 result an *axis fact* (lower.h's Axis) is derived from the
+ * round in pairs with the hardware converts of sm_89+ (common.c tgWidenFp8, fp8Round),
+ * as PyTorch rounds. For every i32 result an *axis fact* (lower.h's Axis) is derived from the
  * operands' facts in the manner of Triton's AxisInfo (axisOf), so step 3 knows which
  * offsets are contiguous and which masks constant over a 16-byte run.
  */
@@ -120,29 +120,6 @@ static MlirValue fromLanes(Lower *l, const MlirValue *v, int64_t n, MlirType t) 
   return out;
 }
 
-/* arith.extf of fp8 x (lanes of `fp8`) to t (f32 lanes): each pair of bytes through
- * cvt.rn.f16x2.{e4m3,e5m2}x2 (exact: every fp8 value is an f16; NaN stays NaN), then to f32. */
-static MlirValue fp8Widen(Lower *l, MlirValue x, MlirType fp8, MlirType t) {
-  MlirType i8 = mlirIntegerTypeGet(l->ctx, 8), f16 = mlirF16TypeGet(l->ctx);
-  MlirType f32 = mlirF32TypeGet(l->ctx);
-  int64_t n = lanesOf(x), two = 2;
-  MlirType pairI8 = mlirVectorTypeGet(1, &two, i8), pairF16 = mlirVectorTypeGet(1, &two, f16);
-  MlirType bt = mlirTypeIsAVector(mlirValueGetType(x)) ? mlirVectorTypeGet(1, &n, i8) : i8;
-  MlirValue bytes = tgBuild(l, "arith.bitcast", 1, &x, bt, 0, NULL);
-  MlirValue zero = ttConstInt(&l->b, l->loc, i8, 0), out[64];
-  MlirNamedAttribute kind = ttNamedAttr(l->ctx, "srcType", mlirTypeAttrGet(fp8));
-  for (int64_t i = 0; i < n; i += 2) {
-    MlirValue b[2] = {laneOf(l, bytes, i), i + 1 < n ? laneOf(l, bytes, i + 1) : zero};
-    MlirValue pair = fromLanes(l, b, 2, pairI8);
-    MlirValue h = tgBuild(l, "nvvm.convert.f8x2.to.f16x2", 1, &pair, pairF16, 1, &kind);
-    for (int64_t j = i; j < i + 2 && j < n; j++) {
-      MlirValue e = tgExtract(l, h, j - i);
-      out[j] = tgBuild(l, "arith.extf", 1, &e, f32, 0, NULL);
-    }
-  }
-  return fromLanes(l, out, n, t);
-}
-
 /* arith.truncf of x (f32 lanes) to t (lanes of `fp8`), to nearest even as PyTorch's
  * x.to(float8_*) and runtime/dtype.c round: each pair through cvt.rn.satfinite.{e4m3,
  * e5m2}x2.f32, whose saturation is then undone where the value rounds past the largest
@@ -248,7 +225,9 @@ bool tgLowerGeneric(Lower *l, MlirOperation op) {
     }
     MlirType from = nops ? ttElementType(mlirValueGetType(ops[0])) : t;
     if (ttOpIs(op, "arith.extf") && ttTypeIsFp8(from)) {
-      out->parts[r] = fp8Widen(l, ops[0], from, t);
+      /* exactly to f16 a pair of bytes at a time (common.c), then to f32 */
+      MlirValue h = tgWidenFp8(l, ops[0], from);
+      out->parts[r] = tgBuild(l, "arith.extf", 1, &h, t, 0, NULL);
       continue;
     }
     if (ttOpIs(op, "arith.truncf") && ttTypeIsFp8(ttElementType(t))) {

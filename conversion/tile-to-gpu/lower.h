@@ -172,6 +172,9 @@ MlirValue tgScratchSmem(Lower *l, int64_t bytes, int64_t align);
 void tgBarrier(Lower *l);
 void tgRunAt(Lower *l, int r, int64_t cols, MlirValue *row, MlirValue *col);
 MlirValue tgSlice2(Lower *l, MlirValue v, int64_t at, MlirType t);
+/* fp8 x (a vector or a scalar) widened exactly to f16 of its shape, a pair of bytes a
+ * hardware convert (sm_89+): dot.c's register operands, elementwise.c's fp8 values. */
+MlirValue tgWidenFp8(Lower *l, MlirValue x, MlirType fp8);
 MlirValue tgExtractValue(Lower *l, MlirValue agg, int64_t i, MlirType t);
 Lowered *tgReadFlat(Lower *l, MlirValue key, MlirValue buf, MlirValue base, int64_t rows,
                     int64_t cols, int64_t ld, MlirType elem);

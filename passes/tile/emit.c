@@ -399,12 +399,16 @@ static bool isPerRow(MlirValue v) {
 
 /* True when every use of v ends, through elementwise math, in a rounding to f16, bf16 or
  * fp8 (a convert, or a returned value of such a type), so that v needs no more than their
- * accuracy: x / s quantized to fp8 in a kernel whose s, an f32 result, stays exact
- * (depth-limited; a comparison or a reduction of v needs it exact). */
-static bool feedsNarrowOnly(MlirValue v, int depth) {
+ * accuracy: x / s quantized to fp8 in a kernel whose s, an f32 result, stays exact (a
+ * comparison or a reduction of v needs it exact). The walk is bounded (*budget uses, at
+ * most `depth` ops deep: a wide fan-out answers false, it does not blow up). */
+#define NARROW_WALK_USES 64
+static bool feedsNarrowOnly(MlirValue v, int depth, int *budget) {
   bool any = false;
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
+    if (--*budget < 0)
+      return false;
     MlirOperation user = mlirOpOperandGetOwner(u);
     MlirType vt = ttElementType(mlirValueGetType(v));
     TtPrimKind k = ttPrimKind(user);
@@ -414,11 +418,11 @@ static bool feedsNarrowOnly(MlirValue v, int depth) {
     } else if (k == TT_PRIM_CONVERT) {
       MlirType rt = ttElementType(mlirValueGetType(mlirOperationGetResult(user, 0)));
       if (!ttTypeIsHalf(rt) && !ttTypeIsFp8(rt) &&
-          (depth == 0 || !feedsNarrowOnly(mlirOperationGetResult(user, 0), depth - 1)))
+          (depth == 0 || !feedsNarrowOnly(mlirOperationGetResult(user, 0), depth - 1, budget)))
         return false;
     } else if (k == TT_PRIM_UNARY || k == TT_PRIM_BINARY || k == TT_PRIM_BROADCAST ||
                k == TT_PRIM_RESHAPE) {
-      if (depth == 0 || !feedsNarrowOnly(mlirOperationGetResult(user, 0), depth - 1))
+      if (depth == 0 || !feedsNarrowOnly(mlirOperationGetResult(user, 0), depth - 1, budget))
         return false;
     } else {
       return false;
@@ -489,8 +493,9 @@ static MlirValue emitOp(Emit *e, MlirOperation op, MlirValue offs) {
     /* pow, sin and cos stay exact: the approximate forms are wrong, not just coarse
      * (pow as exp2(y * log2(x)) is NaN for a negative base; sin.approx/cos.approx lose
      * all accuracy past |x| ~ 100 pi, where rotary embeddings' angles lie) */
+    int budget = NARROW_WALK_USES;
     bool approx = (e->halfOutput || ttTypeIsHalf(relem) ||
-                   feedsNarrowOnly(mlirOperationGetResult(op, 0), 8)) &&
+                   feedsNarrowOnly(mlirOperationGetResult(op, 0), 8, &budget)) &&
                   strcmp(name, "pow") != 0 && strcmp(name, "sin") != 0 &&
                   strcmp(name, "cos") != 0;
     MlirNamedAttribute fm = ttFastmath(e->ctx, approx ? "contract,afn" : "contract");

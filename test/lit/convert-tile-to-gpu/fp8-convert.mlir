@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: gpu.func @fused_0_kernel
 // CHECK: nvvm.convert.f8x2.to.f16x2 %{{.*}} : vector<2xi8>(f8E4M3FN) -> vector<2xf16>
-// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.extf %{{.*}} : vector<{{[0-9]+}}xf16> to vector<{{[0-9]+}}xf32>
 // CHECK: %[[P:.*]] = nvvm.convert.f32x2.to.f8x2 %[[HI:.*]], %[[LO:.*]] {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : vector<2xi8>(f8E4M3FN)
 // CHECK: %[[B:.*]] = vector.extract %[[P]][0] : i8 from vector<2xi8>
 // CHECK: %[[A:.*]] = math.absf %[[LO]] : f32
