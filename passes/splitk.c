@@ -724,9 +724,12 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
     if (!linearEpilogue(loop, &bad, adds, &nadds, &store)) {
       if (option != 0 && !autoKind) {
         char what[64];
+        bool fp8 = mlirOperationGetNumResults(bad) == 1 &&
+                   ttTypeIsFp8(ttElementType(mlirValueGetType(mlirOperationGetResult(bad, 0))));
         ttEmitError(bad, "splitk: split-k=%lld needs an epilogue linear in the accumulator "
-                         "(converts, scales, bias adds); '%s' is not",
-                    (long long)option, ttOpName(bad, what, sizeof what));
+                         "(converts, scales, bias adds); '%s'%s is not",
+                    (long long)option, ttOpName(bad, what, sizeof what),
+                    fp8 ? " (a rounding to fp8: each slice would round)" : "");
         return false;
       }
       /* step 2b */

@@ -26,6 +26,8 @@
 #    summed in the last slice, prefill tiles; the split's rounding happens once, after the
 #    sum: splitk.c step 3), with a bias at M = 33, and an e4m3 scaled_mm at 129 x 1000 x
 #    4096 (f16 out, then e4m3).
+#  - a dynamic M (1, 3, 1000, 4097 rows): quantization, rms_norm + quantization, per-row
+#    dynamic quantization, a linear layer rounded to fp8.
 # With BENCH_SHAPES="MxN ...", only scripts/bench_fp8_quant.py's cases (quant of bf16,
 # rms_norm_quant, row_quant; e4m3) at those shapes.
 # Runs on the build machine; the device runs the PTX with
@@ -159,4 +161,16 @@ for q in f8E4M3FN f8E5M2; do
   compile scaled_quant "129x1000x4096_e4m3_$s" \
     "$(quantized "$(scaled_linear 129 1000 4096 f8E4M3FN f8E4M3FN f16 0)" 129 1000 f16 $q)"
 done
+# a dynamic M (tt-run --dim s0=N, one run per line of NAME.runs: 1, 3, 1000, 4097 rows):
+# a per-tensor quantization, rms_norm then quantization, a per-row dynamic quantization
+# (two kernels: the vertical merge takes static rows), a linear layer rounded to fp8
+dynamic() { # name text: one case with its runs
+  compile "$1" dyn "$2"
+  printf -- '--dim s0=%s\n' 1 3 1000 4097 > "$out/$1_dyn.runs"
+}
+dynamic quant_bf16_e4m3 "$(quant_prog 3x1000 bf16 f8E4M3FN | sed 's/tensor<3x1000x/tensor<?x1000x/g')"
+dynamic rms_norm_quant_4096_e5m2 "$(norm_prog 3x4096 f8E5M2 | sed 's/tensor<3x4096x/tensor<?x4096x/g')"
+dynamic row_quant_4097_e4m3 "$(rowq_prog 3 4097 f8E4M3FN | sed -e 's/tensor<3x/tensor<?x/g' \
+  -e 's|  %k = "prim.constant"() {value = dense<448.0> : tensor<?x1xf32>} : () -> tensor<?x1xf32>|  %k0 = "prim.constant"() {value = dense<448.0> : tensor<f32>} : () -> tensor<f32>\n  %k = "prim.broadcast_in_dim"(%k0) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<?x1xf32>|')"
+dynamic linear_quant_1000x4096_bf16_e4m3 "$(quantized "$(linear 7 1000 4096 bf16 0)" 7 1000 bf16 f8E4M3FN | sed 's/tensor<7x/tensor<?x/g')"
 ls "$out" | wc -l

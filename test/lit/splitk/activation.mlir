@@ -28,3 +28,18 @@ func.func @enough_programs(%x: tensor<7x4096xf16>, %w: tensor<4096x4096xf16>) ->
   %z = "prim.gelu"(%y) {approximate = "tanh"} : (tensor<7x4096xf16>) -> tensor<7x4096xf16>
   return %z : tensor<7x4096xf16>
 }
+
+// -----
+
+// A rounding to fp8 is no linear epilogue either (each slice's partial sum would round to
+// 2-3 mantissa bits, and there is no fp8 atomic add): the same split, summed before the
+// rounding (last-slice; two-stage where reduce=atomic was asked for).
+// CHECK-LABEL: func.func private @fused_0
+// CHECK-SAME: tile.launch = {args = [], counters, grid = ["16", "8", "1"], kernel = @fused_0_kernel, workspace = 8 : i32}
+// ATOMIC-LABEL: func.func private @fused_0
+// ATOMIC-SAME: tile.launch = {args = [], grid = ["16", "8", "1"], kernel = @fused_0_kernel, reduce = @fused_0_kernel_reduce, workspace = 8 : i32}
+func.func @fp8_output(%x: tensor<7x4096xf16>, %w: tensor<1000x4096xf16>) -> tensor<7x1000xf8E4M3FN> {
+  %y = "prim.linear"(%x, %w) : (tensor<7x4096xf16>, tensor<1000x4096xf16>) -> tensor<7x1000xf16>
+  %q = "prim.convert"(%y) : (tensor<7x1000xf16>) -> tensor<7x1000xf8E4M3FN>
+  return %q : tensor<7x1000xf8E4M3FN>
+}

@@ -15,6 +15,18 @@ func.func @activation(%x: tensor<16x4096xf16>, %w: tensor<1024x4096xf16>) -> ten
 
 // -----
 
+// Nor is a rounding to fp8 (each slice's partial sum would round to 2-3 mantissa bits; the
+// default reduce takes last-slice for it: activation.mlir).
+func.func @fp8_output(%x: tensor<16x4096xf16>, %w: tensor<1024x4096xf16>) -> tensor<16x1024xf8E4M3FN> {
+  %y = "prim.linear"(%x, %w) : (tensor<16x4096xf16>, tensor<1024x4096xf16>) -> tensor<16x1024xf16>
+  // DIAG: {{^}}{{.*}}splitk/invalid.mlir:[[@LINE+2]]:8: error: splitk: split-k=4 needs an epilogue linear in the accumulator (converts, scales, bias adds); 'arith.truncf' (a rounding to fp8: each slice would round) is not{{$}}
+  // expected-error@+1 {{splitk: split-k=4 needs an epilogue linear in the accumulator (converts, scales, bias adds); 'arith.truncf' (a rounding to fp8: each slice would round) is not}}
+  %q = "prim.convert"(%y) : (tensor<16x1024xf16>) -> tensor<16x1024xf8E4M3FN>
+  return %q : tensor<16x1024xf8E4M3FN>
+}
+
+// -----
+
 // A K loop split by --splitk runs from 0 to a constant K, in a kernel a fused function
 // launches (here neither).
 func.func @kernel(%lo: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
