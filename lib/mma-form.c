@@ -12,8 +12,8 @@
  *
  * Algorithm (ttDotMmaFormFor; ttDotRecordMmaForm records its answer):
  *  1. Find where each operand comes from: registers (a loaded tile), a slot of a TMA ring
- *     (tile.local_load of a tile.local_alloc that hopper.tma_load fills), or a slot of a
- *     cp.async ring (any other ring).
+ *     (tile.local_load of a tile.local_alloc that hopper.tma_load fills, or one marked
+ *     `tile.swizzled`: laid out as such a ring), or a slot of a cp.async ring (any other).
  *  2. A cp.async slot means sync. fp8 operands in TMA slots run fp8 wgmma in place, which
  *     needs both in slots and B K-major (a tile.trans of an [N, K] box); else sync.
  *  3. Otherwise the shape decides (ttMmaFormChoose): whole warpgroups; the swapped form
@@ -60,8 +60,12 @@ static MlirOperation producer(MlirValue v) {
   return (MlirOperation){NULL};
 }
 
-/* True when ring (a tile.local_alloc result) is filled by hopper.tma_load. */
+/* True when ring (a tile.local_alloc result) is filled by hopper.tma_load, or laid out
+ * as such a ring (`tile.swizzled`: --pipeline's resident copies). */
 static bool tmaRing(MlirValue ring) {
+  if (mlirValueIsAOpResult(ring) &&
+      !mlirAttributeIsNull(ttOpAttr(mlirOpResultGetOwner(ring), "tile.swizzled")))
+    return true;
   for (MlirOpOperand u = mlirValueGetFirstUse(ring); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u))
     if (ttOpIs(mlirOpOperandGetOwner(u), "hopper.tma_load"))

@@ -344,6 +344,16 @@ static const TtPassOption pipelineOptions[] = {
          "and 1.19x-1.35x on 13 prefill shapes outside the tune set; "
          "bench/2026-11-29-h200-prefill-tune.md); 0: the stages as num-stages says",
          1, 0, 1, NULL},
+    [TT_PIPELINE_RESIDENT] =
+        {"resident",
+         "tma form, an operand TMA cannot stride (A read in place past a K pad whose rows are "
+         "no multiple of 16 bytes, tile.carry): -1: each program copies its whole K range of "
+         "it once, before the K loop, into 128-byte-swizzled shared memory (cp.async of the "
+         "widest piece its rows' alignment allows), where the dot tile has at most 64 rows and "
+         "the copy fits beside two stages of the other operand's ring, else the mixed form "
+         "(registers, staged by the dot each step); 0: the mixed form; 1: the copy, an error "
+         "where it does not fit",
+         -1, -1, 1, NULL},
 };
 
 static const TtPassOption pdlOptions[] = {

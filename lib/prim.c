@@ -192,8 +192,7 @@ bool ttPrimIsKPad(MlirOperation op) {
   MlirType elem = ttElementType(xt);
   MlirAttribute low = ttOpAttr(op, "low"), high = ttOpAttr(op, "high");
   double v;
-  bool fp8Rows = ttTypeIsFp8(elem) && r >= 2 && xs[r - 1] % 16 == 0; /* TMA strides them */
-  if (r < 2 || r > 3 || xs[r - 1] <= 0 || !(ttTypeIsHalf(elem) || fp8Rows) ||
+  if (r < 2 || r > 3 || xs[r - 1] <= 0 || !(ttTypeIsHalf(elem) || ttTypeIsFp8(elem)) ||
       mlirAttributeIsNull(low) || mlirAttributeIsNull(high) ||
       !mlirAttributeIsADenseI64Array(low) || !mlirAttributeIsADenseI64Array(high) ||
       mlirDenseArrayGetNumElements(low) != r || mlirDenseArrayGetNumElements(high) != r ||

@@ -330,12 +330,12 @@ bool ttPrimIsPermute(MlirOperation op);
 /* A transpose that keeps the last dim: every output row is a contiguous input row, so an
  * elementwise kernel reads it at mapped offsets (coalesced on both sides). */
 bool ttPrimIsRowCopy(MlirOperation op);
-/* A prim.pad by +0.0 at the end of the last dim alone (rank 2 or 3; f16 or bf16, or fp8
- * whose rows are a multiple of 16 bytes): a dot kernel may read it in place as its A
- * operand (K padded to a multiple its weight was padded to): a TMA map of the operand
- * whose zero fill is the pad where its rows are a multiple of 16 bytes, else (2-byte
- * elements) loads masked at the operand's own row end, carried in registers beside the
- * weight's TMA ring (--pipeline's mixed form, which fp8 has not). */
+/* A prim.pad by +0.0 at the end of the last dim alone (rank 2 or 3; f16, bf16 or fp8): a
+ * dot kernel may read it in place as its A operand (K padded to a multiple its weight was
+ * padded to): a TMA map of the operand whose zero fill is the pad where its rows are a
+ * multiple of 16 bytes, else loads masked at the operand's own row end, copied once a
+ * program into shared memory (--pipeline's resident form) or (2-byte elements) carried in
+ * registers beside the weight's TMA ring (its mixed form, which fp8 has not). */
 bool ttPrimIsKPad(MlirOperation op);
 /* The op's name without "prim." (for diagnostics and the metadata's prim lines). */
 const char *ttPrimShortName(MlirOperation op, char *buf, size_t n);
@@ -414,6 +414,7 @@ enum {
   TT_PIPELINE_ROW_LOADS,
   TT_PIPELINE_WARP_SPECIALIZE,
   TT_PIPELINE_WAVE_STAGES,
+  TT_PIPELINE_RESIDENT,
   TT_PIPELINE_NOPTIONS
 };
 enum { TT_PDL_TRIGGER, TT_PDL_NUM_SMS, TT_PDL_NOPTIONS };

@@ -71,12 +71,14 @@ rows() { # example M N: the row example (written at 8192x8192 bf16) at M x N
 f32rows() { rows "$1" "$2" "$3" | sed 's/bf16/f32/g'; } # the same rows in f32
 dynrows() { rows "$1" 1 "$2" | sed "s/tensor<1x$2x/tensor<?x$2x/g"; } # name N: M dynamic
 tt_ptx() { # name mlir-text [passes after --decompose --fuse] -> OUTDIR/name.ptx
-  # (env TT_LOWER: --convert-tile-to-gpu's options for sm_90a, e.g. masked-loads=2, run as
-  # tt-translate's --pass-pipeline after its own pipeline and pdl steps)
+  # (env TT_LOWER: --convert-tile-to-gpu's options for sm_90a, e.g. masked-loads=2, and
+  # TT_PIPELINE: --pipeline's, e.g. resident=1, run as tt-translate's --pass-pipeline
+  # after its own pipeline and pdl steps)
   local name=$1 text=$2
   shift 2
   local lower=
-  [ -n "${TT_LOWER:-}" ] && lower="pipeline{stage-in=auto},pdl,convert-tile-to-gpu{mma=wgmma sm=90 $TT_LOWER}"
+  [ -n "${TT_LOWER:-}${TT_PIPELINE:-}" ] &&
+    lower="pipeline{stage-in=auto ${TT_PIPELINE:-}},pdl,convert-tile-to-gpu{mma=wgmma sm=90 ${TT_LOWER:-}}"
   printf '%s\n' "$text" | "$bin/tt-opt" --decompose${TT_DECOMPOSE:+="$TT_DECOMPOSE"} \
     --fuse${TT_FUSE:+="$TT_FUSE"} "$@" |
     "$bin/tt-translate" --ptx ${TT_MMA:+--mma=$TT_MMA} ${lower:+--pass-pipeline="$lower"} -o "$out/$name.ptx"

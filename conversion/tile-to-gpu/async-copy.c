@@ -12,8 +12,16 @@
  * under the mask where it is off - and otherwise (offsets off alignment: a staged row of
  * an odd width) the lanes are loaded one by one without a branch (each from the tensor's
  * start where its mask is off, then zero selected: every load of the copy in flight at
- * once) and stored to the slot. tile.async_commit and
- * tile.async_wait are cp.async.commit_group and cp.async.wait_group + a barrier.
+ * once) and stored to the slot.
+ * A buffer marked `tile.swizzled` (--pipeline's resident copies, read by wgmma) is laid out
+ * as a TMA ring (5w: 1024-byte aligned slots, 128-byte swizzle, no padding); a copy into
+ * it sends each aligned run of the group (the offsets' contiguity: 4, 8 or 16 bytes) as
+ * one cp.async to its swizzled address, its source size the run's or 0 where its mask is
+ * off; runs under 4 bytes (rows of an odd width) are loaded lane by lane without a branch
+ * and stored to their 16-byte chunk. tile.async_commit and
+ * tile.async_wait are cp.async.commit_group and cp.async.wait_group + a barrier (after a
+ * copy into a swizzled buffer: with fence.proxy.async between them, since wgmma reads it
+ * through the async proxy).
  * tile.local_load makes a tile held in shared memory: tile.dot reads it in place (no 5a
  * staging); any other use reads it into the flat layout (a 1-D tile: a 1 x C slot, the
  * chunk of a staged row, --tile's rows.c 3'). fp8 tiles are not staged this
@@ -35,14 +43,15 @@ bool tgLowerLocalAlloc(Lower *l, MlirOperation op) {
     return false;
   }
   int64_t rows = mlirShapedTypeGetDimSize(t, 1), cols = mlirShapedTypeGetDimSize(t, 2);
-  bool swz = false; /* filled by hopper.tma_load: 5w's layout, 1024-byte aligned slots */
+  /* filled by hopper.tma_load, or marked so: 5w's layout, 1024-byte aligned slots */
+  bool swz = !mlirAttributeIsNull(ttOpAttr(op, "tile.swizzled"));
   for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
        !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
     swz = swz || ttOpIs(mlirOpOperandGetOwner(u), "hopper.tma_load");
   if (swz && (eb > 2 || (cols * eb) % 128 || rows % 8)) {
-    ttEmitError(op, "convert-tile-to-gpu: a ring that hopper.tma_load fills needs 1- or "
-                    "2-byte elements, a multiple of 8 rows and rows of a multiple of 128 "
-                    "bytes");
+    ttEmitError(op, "convert-tile-to-gpu: a ring that hopper.tma_load fills (or marked "
+                    "tile.swizzled) needs 1- or 2-byte elements, a multiple of 8 rows and "
+                    "rows of a multiple of 128 bytes");
     return false;
   }
   int64_t align = swz ? 1024 : 16;
@@ -80,6 +89,47 @@ static void cpAsyncRun(Lower *l, MlirValue dst, MlirValue src, int64_t bytes, in
             k ? tgGep(l, src, tgConstI32(l, k * per), elem) : src, piece, size);
 }
 
+/* A copy into a swizzled buffer (the header): group r of the tile at (row, col). */
+static void swizzledGroup(Lower *l, Lowered *ptr, Lowered *offs, Lowered *mask, MlirValue dst0,
+                          int64_t rows, int64_t cols, int r, MlirType elem, MlirValue zero) {
+  int64_t eb = ttDtypeBytes(elem), epc = 16 / eb;
+  MlirValue row, col;
+  tgRunAt(l, r, cols, &row, &col);
+  Lanes s = tgLanesOf(l, offs, mask, r);
+  int64_t w = s.run < epc ? s.run : epc; /* a run's piece: within one 16-byte chunk */
+  if (w * eb >= 4) {
+    for (int64_t lo = 0; lo < l->VEC; lo += w) {
+      MlirValue c = lo ? tgArithC(l, "arith.addi", col, lo) : col;
+      MlirValue dst = tgGep(l, dst0, tgSwizzledOffset(l, row, c, rows, eb, w < epc), elem);
+      MlirValue src = tgGep(l, ptr->parts[0], tgExtract(l, s.offs, lo), elem);
+      MlirValue size = tgBuild(l, "arith.select", 3,
+                               (MlirValue[]){tgRunAllOn(l, &s, mask, lo, w), tgConstI32(l, w * eb),
+                                             tgConstI32(l, 0)},
+                               ttI32(l->ctx), 0, NULL);
+      cpAsync(l, dst, src, w * eb, size);
+    }
+    return;
+  }
+  /* lane by lane, stored a chunk (at most 16 bytes) at a time */
+  MlirValue v = tgLoadLanesSelect(l, ptr->parts[0], &s, zero, elem);
+  int64_t per = l->VEC < epc ? l->VEC : epc;
+  MlirType ct = mlirVectorTypeGet(1, &per, elem);
+  MlirNamedAttribute align = tgAlignAttr(l, per * eb);
+  for (int64_t lo = 0; lo < l->VEC; lo += per) {
+    MlirValue part = v;
+    if (per < l->VEC) { /* (a kernel of narrower elements: groups past 16 bytes) */
+      MlirAttribute z = mlirTypeIsAFloat(elem) ? mlirFloatAttrDoubleGet(l->ctx, elem, 0.0)
+                                               : mlirIntegerAttrGet(elem, 0);
+      MlirNamedAttribute za = ttNamedAttr(l->ctx, "value", mlirDenseElementsAttrSplatGet(ct, z));
+      part = tgBuild(l, "arith.constant", 0, NULL, ct, 1, &za);
+      for (int64_t i = 0; i < per; i++)
+        part = tgInsert(l, tgExtract(l, v, lo + i), part, i);
+    }
+    MlirValue c = lo ? tgArithC(l, "arith.addi", col, lo) : col;
+    tgStore(l, part, tgGep(l, dst0, tgSwizzledOffset(l, row, c, rows, eb, false), elem), &align);
+  }
+}
+
 bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
   Lowered *x[5]; /* ptr, offsets, mask, ring, slot */
   tgOperands(l, op, 5, x);
@@ -103,6 +153,14 @@ bool tgLowerAsyncCopy(Lower *l, MlirOperation op) {
   MlirValue zero = tgBuild(l, "arith.constant", 0, NULL, vt, 1, &zattr);
   MlirValue base = tgArithC(l, "arith.muli", slot->parts[0], ring->slotElems);
   int64_t cols = mlirShapedTypeGetDimSize(rt, 2);
+  if (ring->swz) {
+    MlirValue dst0 = tgGep(l, ring->sbuf, base, elem);
+    for (int r = 0; r < offs->n; r++)
+      swizzledGroup(l, ptr, offs, mask, dst0, mlirShapedTypeGetDimSize(rt, 1), cols, r, elem,
+                    zero);
+    l->asyncProxy = true;
+    return true;
+  }
   for (int r = 0; r < offs->n; r++) {
     MlirValue row, col;
     tgRunAt(l, r, cols, &row, &col);
@@ -200,6 +258,10 @@ bool tgLowerAsyncSync(Lower *l, MlirOperation op) {
   int64_t pending = ttOpAttrInt(op, "pending", 0);
   MlirNamedAttribute n = ttNamedAttr(l->ctx, "n", ttIntAttr(l->ctx, pending, ttI32(l->ctx)));
   tgBuild(l, "nvvm.cp.async.wait.group", 0, NULL, ttNoType(), 1, &n);
+  if (l->asyncProxy && pending == 0) { /* (the header) */
+    tgFenceProxyAsync(l);
+    l->asyncProxy = false;
+  }
   tgBarrier(l);
   MlirOperation parent = mlirBlockGetParentOperation(mlirOperationGetBlock(op));
   if (l->consumers) /* a warp-specialised kernel's consumer region: its split's parent */

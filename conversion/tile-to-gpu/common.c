@@ -247,6 +247,28 @@ MlirValue tgScratchSmem(Lower *l, int64_t bytes, int64_t align) {
  * the intrinsic llvm.nvvm.barrier.cta.sync.aligned.count(1, T) (`bar.sync 1, T`): MLIR 22's
  * nvvm.barrier with a thread count prints a form whose trailing location its parser
  * takes for the reduction attribute, so tt-opt could not read its own output. */
+void tgFenceProxyAsync(Lower *l) {
+  MlirNamedAttribute fence[2] = {
+      ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.proxy_kind<async.shared>"))),
+      ttNamedAttr(l->ctx, "space", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.shared_space<cta>"))),
+  };
+  tgBuild(l, "nvvm.fence.proxy", 0, NULL, ttNoType(), 2, fence);
+}
+
+/* (col / bc) rows bc + row bc + ((col % bc / epc) ^ (row % 8)) epc [+ col % epc], bc = 128
+ * / eb elements a block row, epc = 16 / eb a chunk; eb 1 or 2 */
+MlirValue tgSwizzledOffset(Lower *l, MlirValue row, MlirValue col, int64_t rows, int64_t eb,
+                           bool inChunk) {
+  int64_t cs = eb == 1 ? 4 : 3, bs = cs + 3, bc = 128 / eb, epc = 16 / eb; /* log2s */
+  MlirValue c8 = tgArithC(l, "arith.andi", tgArithC(l, "arith.shrui", col, cs), 7);
+  MlirValue chunk = tgArith(l, "arith.xori", c8, tgArithC(l, "arith.andi", row, 7));
+  MlirValue off = tgArith(
+      l, "arith.addi", tgArithC(l, "arith.muli", tgArithC(l, "arith.shrui", col, bs), rows * bc),
+      tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, bc),
+              tgArithC(l, "arith.muli", chunk, epc)));
+  return inChunk ? tgArith(l, "arith.addi", off, tgArithC(l, "arith.andi", col, epc - 1)) : off;
+}
+
 void tgBarrier(Lower *l) {
   if (!l->consumers) {
     tgBuild(l, "gpu.barrier", 0, NULL, ttNoType(), 0, NULL);

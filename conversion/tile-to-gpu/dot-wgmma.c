@@ -254,11 +254,7 @@ bool tgLowerWgmma(Lower *l, MlirOperation op, Lowered *a, Lowered *b, MlirType a
       tgStageTile(l, buf, a, k, 0, m, true, aElem);
     if (bStaged)
       tgStageTile(l, buf, b, bT ? k : n, aStaged, bT ? n : k, true, bElem);
-    MlirNamedAttribute fence[2] = {
-        ttNamedAttr(l->ctx, "kind", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.proxy_kind<async.shared>"))),
-        ttNamedAttr(l->ctx, "space", mlirAttributeParseGet(l->ctx, ttStrRef("#nvvm.shared_space<cta>"))),
-    };
-    tgBuild(l, "nvvm.fence.proxy", 0, NULL, ttNoType(), 2, fence);
+    tgFenceProxyAsync(l);
     tgBarrier(l);
   }
   /* fp8 slots (both K-major: lib/mma-form.c) run fp8 wgmma: eb-byte elements, kb of them to a

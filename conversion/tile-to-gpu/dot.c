@@ -38,14 +38,8 @@ void tgStageTile(Lower *l, MlirValue buf, Lowered *x, int64_t cols, int64_t base
   for (int r = 0; r < x->n; r++) {
     MlirValue row, col;
     tgRunAt(l, r, cols, &row, &col);
-    MlirValue off;
-    if (swizzled) { /* (col / 64) ld 64 + row 64 + ((col % 64 / 8) ^ (row % 8)) 8 */
-      MlirValue c8 = tgArithC(l, "arith.andi", tgArithC(l, "arith.shrui", col, 3), 7);
-      MlirValue chunk = tgArith(l, "arith.xori", c8, tgArithC(l, "arith.andi", row, 7));
-      off = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", tgArithC(l, "arith.shrui", col, 6), ld * 64),
-               tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, 64), tgArithC(l, "arith.muli", chunk, 8)));
-    } else
-      off = tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ld), col);
+    MlirValue off = swizzled ? tgSwizzledOffset(l, row, col, ld, 2, false)
+                             : tgArith(l, "arith.addi", tgArithC(l, "arith.muli", row, ld), col);
     MlirValue p = tgGep(l, buf, tgArithC(l, "arith.addi", off, base), stored);
     MlirValue v = fp8 ? tgWidenFp8(l, x->parts[r], elem) : x->parts[r];
     MlirNamedAttribute align = tgAlignAttr(l, 16);

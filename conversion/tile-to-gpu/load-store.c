@@ -163,7 +163,7 @@ MlirValue tgAllLanesOn(Lower *l, const Lanes *s, Lowered *mask) {
 }
 
 /* Step 1b's guard: true when lanes [lo, lo + n) of the mask are all on. */
-static MlirValue runAllOn(Lower *l, const Lanes *s, Lowered *mask, int64_t lo, int64_t n) {
+MlirValue tgRunAllOn(Lower *l, const Lanes *s, Lowered *mask, int64_t lo, int64_t n) {
   if (mask->axis.constancy >= n && mask->axis.constancy % n == 0)
     return tgExtract(l, s->mask, lo);
   if (!mlirValueIsNull(s->x) && s->mrun >= n)
@@ -323,9 +323,9 @@ static void storeLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue value,
 static MlirValue groupAllOn(Lower *l, const Lanes *s, Lowered *mask) {
   if (mlirValueIsNull(s->x) || s->mrun == l->VEC || mask->axis.constancy >= l->VEC)
     return tgAllLanesOn(l, s, mask);
-  MlirValue all = runAllOn(l, s, mask, 0, s->mrun);
+  MlirValue all = tgRunAllOn(l, s, mask, 0, s->mrun);
   for (int64_t lo = s->mrun; lo < l->VEC; lo += s->mrun)
-    all = tgBuild(l, "arith.andi", 2, (MlirValue[]){all, runAllOn(l, s, mask, lo, s->mrun)},
+    all = tgBuild(l, "arith.andi", 2, (MlirValue[]){all, tgRunAllOn(l, s, mask, lo, s->mrun)},
                   mlirIntegerTypeGet(l->ctx, 1), 0, NULL);
   return all;
 }

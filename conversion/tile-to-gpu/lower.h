@@ -101,6 +101,8 @@ typedef struct {
                      are named barrier 1 of the T consumer threads */
   bool remoteArrives; /* a hopper.mbarrier_arrive on peers' mbarriers was lowered: a later
                          hopper.cluster_barrier releases them (not relaxed) */
+  bool asyncProxy; /* cp.async copies into a swizzled buffer wgmma reads were issued: the
+                      next tile.async_wait fences them to the async proxy */
   bool failed;
 } Lower;
 
@@ -170,6 +172,15 @@ MlirValue tgArith(Lower *l, const char *name, MlirValue a, MlirValue b);
 MlirValue tgSmemBase(Lower *l);
 MlirValue tgScratchSmem(Lower *l, int64_t bytes, int64_t align);
 void tgBarrier(Lower *l);
+/* fence.proxy.async.shared::cta: this thread's shared-memory writes made visible to the
+ * async proxy (wgmma's operand reads, TMA). */
+void tgFenceProxyAsync(Lower *l);
+/* The element offset of (row, col) in 5w's 128-byte-swizzled layout of a rows x C tile of
+ * eb-byte elements: blocks of 128-byte columns, rows x 128 bytes each, whose 16-byte
+ * chunks are xor-ed with row % 8 (TMA's SWIZZLE_128B from a 1024-byte aligned base).
+ * `inChunk`: col need not be a multiple of a chunk's elements. */
+MlirValue tgSwizzledOffset(Lower *l, MlirValue row, MlirValue col, int64_t rows, int64_t eb,
+                           bool inChunk);
 void tgRunAt(Lower *l, int r, int64_t cols, MlirValue *row, MlirValue *col);
 MlirValue tgSlice2(Lower *l, MlirValue v, int64_t at, MlirType t);
 /* fp8 x (a vector or a scalar) widened exactly to f16 of its shape, a pair of bytes a
@@ -187,6 +198,8 @@ MlirValue tgLoadLanes(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
                       MlirType elem);
 MlirValue tgLoadLanesSelect(Lower *l, MlirValue ptr, const Lanes *s, MlirValue other,
                             MlirType elem);
+/* True when lanes [lo, lo + n) of the group's mask are all on. */
+MlirValue tgRunAllOn(Lower *l, const Lanes *s, Lowered *mask, int64_t lo, int64_t n);
 bool tgLowerMemory(Lower *l, MlirOperation op);
 bool tgLowerArrive(Lower *l, MlirOperation op);
 

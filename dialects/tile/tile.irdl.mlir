@@ -201,7 +201,11 @@ irdl.dialect @tile {
   /// each an R x C tile of T stored row by row (the lowering pads each row by 16 bytes so
   /// that tensor-core fragment loads hit distinct banks). `--pipeline` makes one per
   /// operand of a dot, a ring of S stages; `--tile` one per input of a staged row kernel,
-  /// a 1 x C slot per chunk of the row. Category: async.
+  /// a 1 x C slot per chunk of the row. A buffer filled by `hopper.tma_load`, or marked
+  /// with the unit attribute `tile.swizzled` (`--pipeline`'s resident copy of a dot
+  /// operand, one slot a K step, filled by `tile.async_copy`), is laid out as TMA writes
+  /// it instead: unpadded, 1024-byte aligned slots, 128-byte rows swizzled, which wgmma
+  /// reads in place. Category: async.
   irdl.operation @local_alloc {
     %m = irdl.base "!builtin.memref"
     irdl.results(result: %m)

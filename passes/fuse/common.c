@@ -57,8 +57,12 @@ bool fuFeedsMatmul(MlirOperation op) {
  * place, A's tiles are loaded into registers and staged into shared memory by the dot
  * each K step (--pipeline's mixed form). That lost to the pad kernel at all 17 shapes
  * measured (H200, M = 1-4096: 7 x 1000 x 4100 7.7 us against 7.4, 128 x 4096 x 3001 71.5
- * against 13.0; bench/2026-11-27-h200-k-pad-unaligned.md), so such a pad stays a kernel
- * unless the fuse option k-pad says in-place (kernel: always a kernel; both for A/B). */
+ * against 13.0; bench/2026-11-27-h200-k-pad-unaligned.md), so such a pad stays a kernel,
+ * but where --pipeline's resident form takes it (tileDotResidentFits: decode tiles of at
+ * most 64 rows whose program's K range of A fits in shared memory beside the weight's
+ * ring): each program copies its A slice once, before the K loop, with cp.async, and the
+ * pad's launch and copy are gone. The fuse option k-pad=in-place forces in place (kernel:
+ * always a kernel; both for A/B). A dynamic M keeps such a pad a kernel. */
 #define PAD_PENALTY_US_PER_MB 0.09
 #define PAD_KERNEL_US 1.5
 #define COPY_MB_PER_US 3.0 /* H100's copy rate, 2.9-3.0 TB/s (H200: 4.2) */
@@ -78,16 +82,18 @@ static bool kPadReadInPlace(const FuseState *st, MlirOperation op) {
   if (st->kPad == 2)
     return true;
   int64_t eb = ttDtypeBytes(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-  if (xs[r - 1] * eb % 16) /* rows TMA cannot stride: a kernel (above) */
-    return false;
+  bool unaligned = xs[r - 1] * eb % 16; /* rows TMA cannot stride (above) */
   if (ttTensorShape(fuResultType(mm), cs) != r)
-    return true;
+    return !unaligned;
   for (int64_t d = 0; d + 1 < r; d++) {
     if (xs[d] < 0)
-      return true; /* a dynamic M */
+      return !unaligned; /* a dynamic M */
     m *= xs[d];
   }
-  int64_t n = cs[r - 1], bn;
+  int64_t n = cs[r - 1], bn, padded[TT_MAX_RANK];
+  if (unaligned) /* in place where --pipeline copies A's K range once a program */
+    return ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), padded) == r &&
+           tileDotResidentFits(m, n, xs[r - 1], padded[r - 1], eb);
   bool big;
   tileDotDefaultColumns(m, n, xs[r - 1], &bn, &big);
   if (big)

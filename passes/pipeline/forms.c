@@ -4,6 +4,8 @@
  * rule are in the comments of its function. */
 #include "pipeline.h"
 
+#include <string.h>
+
 
 /* The shared form's view of a load (step 1): the op whose result is the 2-D operand tile -
  * the load itself, or its one user, a tensor.expand_shape - when that tile is used only as
@@ -222,11 +224,36 @@ static bool threeBlocksCutWave(MlirOperation loop, int64_t programs, int64_t slo
   return (programs + 3 * sms - 1) / (3 * sms) < (programs + 2 * sms - 1) / (2 * sms);
 }
 
+/* The resident form (step 1): a load TMA cannot stride (tile.carry: A's rows read in
+ * place past a K pad, rows no multiple of 16 bytes) whose dot tile has at most
+ * RESIDENT_MAX_ROWS rows is copied whole - every K step of the program's range, one
+ * swizzled slot each, as a TMA slot of that view would be laid out - into shared memory
+ * once, before the loop (cp.async, the widest the rows' alignment allows), beside the
+ * other operand's TMA ring; the loop then waits on that ring alone and wgmma reads both
+ * in place. Rows of 2-byte alignment (f16 K = 3001) copy lane by lane (no cp.async under
+ * 4 bytes), which takes 255 registers at 64 lanes a thread a step: only fp8 (which has no
+ * registers form) or resident=1 copies them. Against --fuse's pad kernel (a launch and a copy of A each call: ~3 us at
+ * decode sizes, bench/2026-11-29-h200-k-pad-model.md) and the mixed form (registers,
+ * staged by the dot every step: slower than the pad kernel at all 17 shapes of
+ * bench/2026-11-27-h200-k-pad-unaligned.md). Decode only: at more rows the pad kernel's
+ * copy is small beside the GEMM and the buffer would cut the blocks an SM holds. The
+ * bytes of load `view`'s buffer (0: not a candidate). */
+#define RESIDENT_MAX_ROWS 64
+static int64_t residentBytes(MlirOperation loop, MlirOperation view, int64_t eb) {
+  int64_t shape[TT_MAX_RANK], trips = plMostTrips(loop);
+  if (mlirOperationIsNull(view) || trips <= 0 ||
+      ttTensorShape(mlirValueGetType(mlirOperationGetResult(view, 0)), shape) != 2 ||
+      shape[0] > RESIDENT_MAX_ROWS || shape[0] % 8 || (shape[1] * eb) % 128)
+    return 0;
+  return trips * shape[0] * shape[1] * eb;
+}
+
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                int64_t *stages, int64_t programs, bool exact, bool report, bool waveStages,
-               int64_t *slotBytes, bool *boxed) {
-  int64_t slot = 0, staged = 0;
-  int nboxed = 0, bad = -1;
+               int64_t *slotBytes, bool *boxed, int want, bool *resident,
+               int64_t *residentBytesOut) {
+  int64_t slot = 0, staged = 0, res = 0, regBytes[MAX_LOADS] = {0};
+  int nboxed = 0, nres = 0, bad = -1;
   bool fp8 = false;
   for (int i = 0; i < s->nloads; i++) {
     MlirAttribute box = ttOpAttr(s->loads[i], "tile.box");
@@ -253,15 +280,43 @@ bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
     boxed[i] = ok;
     nboxed += ok;
     fp8 = fp8 || eb == 1;
-    bool carry = eb == 2 && !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"));
-    MlirOperation reg = ok || !carry ? (MlirOperation){NULL} : dotView(s->loads[i], false);
+    bool carried = !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"));
+    /* (auto: rows of 4-byte pieces or more, or fp8, which has no registers form) */
+    int64_t rowBytes = rank ? mlirDenseI64ArrayGetElement(box, rank - 1) * eb : 0;
+    bool pieces = want == 1 || eb == 1 || rowBytes % 4 == 0;
+    int64_t rb = !ok && carried && want != 0 && pieces ? residentBytes(loop, views[i], eb) : 0;
+    resident[i] = rb > 0; /* (a candidate: kept where all of them fit, below) */
+    res += rb;
+    nres += rb > 0;
+    MlirOperation reg =
+        ok || !carried || eb != 2 ? (MlirOperation){NULL} : dotView(s->loads[i], false);
     if (!mlirOperationIsNull(reg)) { /* carried in registers, staged by the dot */
       ttTensorShape(mlirValueGetType(mlirOperationGetResult(reg, 0)), shape);
-      staged += shape[0] * shape[1] * eb;
-    } else if (!ok && bad < 0)
+      regBytes[i] = shape[0] * shape[1] * eb;
+    } else if (!ok && !rb && bad < 0)
       bad = i;
   }
-  if (bad < 0 && (nboxed == 0 || (fp8 && nboxed < s->nloads)))
+  /* the resident buffers beside two stages of the rings (and the registers form's
+   * staging of the others) - past one wave, beside three, two blocks an SM as below (one
+   * block an SM of 64 x 3001 x 4100 fp8's 188 programs: 10.1 -> 13.8 us, H200) - or none:
+   * those loads go back to registers */
+  int64_t others = 0;
+  for (int i = 0; i < s->nloads; i++)
+    others += resident[i] ? 0 : regBytes[i];
+  if (nres && (programs > numSms() ? res + 3 * slot + others + 1024 > smemTwoBlocks()
+                                   : res + 2 * slot + others + 1024 > smemDynamic())) {
+    for (int i = 0; i < s->nloads; i++)
+      if (resident[i] && !regBytes[i] && bad < 0)
+        bad = i; /* (fp8: no registers form) */
+    memset(resident, 0, sizeof(bool) * (size_t)s->nloads);
+    nres = 0;
+    res = 0;
+  }
+  for (int i = 0; i < s->nloads; i++)
+    staged += resident[i] ? 0 : regBytes[i];
+  staged += res;
+  *residentBytesOut = res;
+  if (bad < 0 && (nboxed == 0 || (fp8 && nboxed + nres < s->nloads)))
     bad = 0; /* no ring, or an fp8 dot not wholly in slots */
   if (bad >= 0) {
     if (report)

@@ -22,9 +22,13 @@
  *  - tma (sm_90a): like shared, but each operand box is one hopper.tma_load into a ring of
  *    128-byte-swizzled slots that completes on an mbarrier per slot (hopper.mbarrier_wait
  *    with the slot's phase), and wgmma reads the slot in place (forms.c: plTmaForm, plWgmmaTile). Its
- *    mixed form: an f16/bf16 operand whose rows TMA cannot stride (a K pad read in place,
- *    --fuse k-pad=in-place) is carried in registers as in the registers form, beside the
- *    other's ring, and the dot stages it (Rings.ring).
+ *    resident form: an operand whose rows TMA cannot stride (A read in place past a K
+ *    pad, `tile.carry`) on dot tiles of at most 64 rows is copied whole - the program's K
+ *    range, one swizzled slot a step - into shared memory once, before the loop (step
+ *    2b), and the loop waits on the other operand's ring alone (forms.c, plTmaForm). Its
+ *    mixed form, where that does not fit (f16/bf16, or option resident=0): the operand
+ *    is carried in registers as in the registers form, beside the other's ring, and the
+ *    dot stages it (Rings.ring).
  *
  * Algorithm, for each tile kernel with a K loop (ttDotLoop) and S >= 2:
  *  1. The *load slice*: the loop body's tile.load ops and the body ops they depend on
@@ -35,10 +39,14 @@
  *  2. Prologue, before the loop: for j = 0 .. S-2, a copy of the slice at k = lb + j * step,
  *     each load's mask and-ed with `k < ub` (a loop shorter than S - 1 steps loads nothing
  *     past its end); shared: into slot j, then a commit.
+ *  2b. The resident form: a loop over the same range copies each resident operand's
+ *     tile at k into slot (k - lb) / step of its `tile.swizzled` buffer (tile.async_copy),
+ *     then a commit and a wait for all; the weight's first boxes are already in flight.
  *  3. A new loop over the same range. Its body: shared: i = (k - lb) / step and a wait
  *     (pending S - 2), then a copy of the slice at k + (S - 1) * step (masked the same
  *     way) into slot (i + S - 1) % S and a commit, then the old body with each load's 2-D
- *     operand view replaced by a tile.local_load of slot i % S. Registers: the loop
+ *     operand view replaced by a tile.local_load of slot i % S. A resident operand's view becomes a tile.local_load of
+ *     slot i of its buffer. Registers: the loop
  *     carries the old loop's values and S - 1 tiles per load; the slice copy's loads are
  *     yielded, and each old load's result is replaced by its oldest carried tile (the
  *     carried tiles shift by one each step).
@@ -260,7 +268,7 @@ static int64_t constTrips(MlirOperation loop) {
 /* The most steps loop takes in any program: constTrips, else where its upper bound is
  * min(lb + C, X) (split-K's slice of K, C elements from its program's start) ceil(C /
  * step); -1 when not known. */
-static int64_t mostTrips(MlirOperation loop) {
+int64_t plMostTrips(MlirOperation loop) {
   MlirValue lbv = mlirOperationGetOperand(loop, 0), ubv = mlirOperationGetOperand(loop, 1);
   int64_t st = ttConstIntValue(mlirOperationGetOperand(loop, 2)), trips = constTrips(loop);
   if (trips >= 0 || st <= 0 || !mlirValueIsAOpResult(ubv))
@@ -282,10 +290,36 @@ static int64_t mostTrips(MlirOperation loop) {
   return -1;
 }
 
+/* Step 2b (the resident form, forms.c): a loop over the program's K range, as the K
+ * loop's, whose step j copies each resident load's tile at k into slot j of its buffer
+ * (tile.async_copy), then one commit and a wait for all (the lowering adds the proxy
+ * fence wgmma's reads need). The kernel records the buffers' bytes (tile.resident). */
+static void residentCopy(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirOperation loop,
+                         Rings *rings, MlirContext ctx, int64_t bytes) {
+  MlirValue lb = mlirOperationGetOperand(loop, 0), step = mlirOperationGetOperand(loop, 2);
+  MlirOperation copy = ttBuildFor(b, loc, lb, mlirOperationGetOperand(loop, 1), step, 0, NULL);
+  mlirOperationSetAttributeByName(copy, ttStrRef("tile.resident_copy"), mlirUnitAttrGet(ctx));
+  MlirBlock body = ttForBody(copy);
+  TtBuilder cb = ttBuilderAtEnd(body);
+  MlirValue k = mlirBlockGetArgument(body, 0);
+  MlirValue j = ttBinary(&cb, loc, "arith.divui", ttBinary(&cb, loc, "arith.subi", k, lb), step);
+  rings->residentCopy = true;
+  plCloneSlice(&cb, loc, s, mlirBlockGetArgument(ttForBody(loop), 0), k, (MlirValue){NULL},
+               rings, j, NULL);
+  rings->residentCopy = false;
+  ttBuild(&cb, "scf.yield", loc, 0, NULL, ttNoType(), 0, NULL);
+  ttEraseDead(body);
+  ttBuild(b, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
+  asyncWait(b, loc, 0);
+  MlirOperation kernel = mlirOperationGetParentOperation(loop);
+  mlirOperationSetAttributeByName(kernel, ttStrRef("tile.resident"),
+                                  ttIntAttr(ctx, bytes, mlirIntegerTypeGet(ctx, 64)));
+}
+
 /* Steps 1-5 for one loop of kernel (the K loop, or a row kernel's chunk loop). */
 static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirOperation loop,
                          int64_t stages, int form, int wgmmaInFlight, bool ivOnly,
-                         int warpSpecialize, bool waveStages) {
+                         int warpSpecialize, bool waveStages, int resident) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirContext ctx = mlirOperationGetContext(kernel);
   MlirLocation loc = mlirOperationGetLocation(loop);
@@ -315,14 +349,25 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     }
     tma = false;
   }
-  int64_t slotBytes = 0;
+  int64_t slotBytes = 0, residentBytes = 0;
   Rings rings = {.tma = tma};
   if (tma) {
     int64_t tmaStages = stages;
     tma = plTmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion),
                     ttLaunchProgramsExact(fusion) > 0, report, waveStages, &slotBytes,
-                    rings.ring) &&
+                    rings.ring, resident, rings.resident, &residentBytes) &&
           plWgmmaTile(kernel, body, loop, report);
+    for (int i = 0; tma && resident == 1 && i < s->nloads; i++)
+      if (!rings.resident[i] && !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"))) {
+        ttEmitError(s->loads[i], "pipeline: resident=1 needs this load's dot tile of at most "
+                                 "64 rows (a multiple of 8, rows of a multiple of 128 "
+                                 "bytes), a K loop of a known most steps, and its copy "
+                                 "beside two stages of the rings within %lld bytes of "
+                                 "shared memory",
+                    (long long)smemDynamic());
+        free(s);
+        return false;
+      }
     fits = tma || !report;
     if (tma)
       stages = tmaStages;
@@ -348,10 +393,13 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   shared = shared || tma; /* both read slots of rings */
   int nl = s->nloads, nc = 0; /* loads, loads carried in registers */
   rings.tma = tma;
+  bool anyResident = false;
   for (int i = 0; i < nl; i++) {
     if (!tma)
       rings.ring[i] = shared;
-    nc += !rings.ring[i];
+    rings.resident[i] = tma && rings.resident[i];
+    anyResident |= rings.resident[i];
+    nc += !rings.ring[i] && !rings.resident[i];
   }
   /* --tile's multicast (step 6): A's box shared by a cluster of column tiles, or B's
    * (tile.multicast_operand = 1) by one of row tiles */
@@ -375,7 +423,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   bool inFlight = tma && !nc && plInFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
   /* step 7: a producer warp fills the rings (every load boxed); step 6's multicast keeps
    * the wgmma in flight only with it */
-  int ws = tma && !nc ? plWarpSpecialize(kernel, body, warpSpecialize, inFlight && !multicast,
+  int ws = tma && !nc && !anyResident ? plWarpSpecialize(kernel, body, warpSpecialize, inFlight && !multicast,
                                           stages, multicast)
                       : 0; /* 1: a producer warp, 2: a producer warpgroup */
   inFlight = inFlight && (!multicast || ws);
@@ -394,7 +442,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
    * decided at forms.c's count first: where it is not taken there (a ring of two blocks'
    * shared memory or less, or fewer than 4 stages), that count's slots all load, and the
    * bytes in flight are already the rule's. */
-  int64_t walk = mostTrips(loop);
+  int64_t walk = plMostTrips(loop);
   if (inFlight && asked == 0 && walk >= STEADY_ROUNDS * (stages + 1) &&
       plOneSmStages(loop, ttLaunchPrograms(fusion), ttLaunchProgramsExact(fusion) > 0,
                     slotBytes, 2) > stages &&
@@ -439,6 +487,18 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     entry[2 + rank] = 128 / ttDtypeBytes(ttElementType(t)); /* 128 bytes a row */
     boxes[nboxes++] = mlirDenseI64ArrayGet(ctx, 3 + rank, entry);
   }
+  for (int i = 0; i < nl; i++) { /* the resident copies: one swizzled slot a K step */
+    if (!rings.resident[i])
+      continue;
+    MlirType t = mlirValueGetType(mlirOperationGetResult(views[i], 0));
+    int64_t shape[TT_MAX_RANK + 1] = {plMostTrips(loop)};
+    ttTensorShape(t, shape + 1);
+    MlirType buf = mlirMemRefTypeContiguousGet(
+        ttElementType(t), 3, shape, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 3));
+    bufs[i] = ttBuild(&b, "tile.local_alloc", loc, 0, NULL, buf, 0, NULL);
+    mlirOperationSetAttributeByName(mlirOpResultGetOwner(bufs[i]), ttStrRef("tile.swizzled"),
+                                    mlirUnitAttrGet(ctx));
+  }
   if (tma)
     ttLaunchSet(fusion, "tma", mlirArrayAttrGet(ctx, nboxes, boxes));
   MlirValue empty = {NULL}; /* step 7: a slot's consumers are done with it */
@@ -471,6 +531,8 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   }
   if (multicast && !ws) /* (step 6: pairs with step 0's wait) */
     ttBuild(&b, "hopper.cluster_arrive", loc, 0, NULL, ttNoType(), 0, NULL);
+  if (anyResident) /* step 2b: the resident copies, after the rings' first boxes */
+    residentCopy(&b, loc, s, loop, &rings, ctx, residentBytes);
 
   /* Step 3: the new loop. */
   MlirOperation nloop = ttBuildFor(&b, loc, lb, ub, step, nold + carried, inits);
@@ -481,15 +543,15 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   TtBuilder nb = ttBuilderAtEnd(nbody);
   MlirValue niv = mlirBlockGetArgument(nbody, 0);
   MlirValue next[MAX_LOADS], rd = {NULL}, wr = {NULL}, phase = {NULL};
+  MlirValue idx = {NULL}; /* the step's index */
   if (shared) {
-    MlirValue i = ttBinary(&nb, loc, "arith.divui", ttBinary(&nb, loc, "arith.subi", niv, lb),
-                           step);
-    rd = binConst(&nb, loc, "arith.remui", i, stages);
-    wr = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.addi", i, stages - 1), stages);
+    idx = ttBinary(&nb, loc, "arith.divui", ttBinary(&nb, loc, "arith.subi", niv, lb), step);
+    rd = binConst(&nb, loc, "arith.remui", idx, stages);
+    wr = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.addi", idx, stages - 1), stages);
     if (tma) {
       if (!inFlight && !multicast && !ws) /* every thread is done with slot wr (read at i - 1) */
         ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
-      phase = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.divui", i, stages), 2);
+      phase = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.divui", idx, stages), 2);
     } else
       asyncWait(&nb, loc, stages - 2);
   }
@@ -511,18 +573,19 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     if (rings.ring[i])
       ttBuild(&nb, "hopper.mbarrier_wait", loc, 3, (MlirValue[]){rings.bars[i], rd, phase},
               ttNoType(), 0, NULL);
-  for (int i = 0, c = 0; i < nl; i++) {
-    if (!rings.ring[i]) { /* the oldest carried tile of each carried load */
-      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(s->loads[i], 0),
+  for (int n = 0, c = 0; n < nl; n++) {
+    if (!rings.ring[n] && !rings.resident[n]) { /* the oldest carried tile of each carried load */
+      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(s->loads[n], 0),
                                     mlirBlockGetArgument(nbody, 1 + nold + c++));
       continue;
     }
-    MlirValue view = mlirOperationGetResult(views[i], 0);
-    MlirValue slot = ttBuild(&nb, "tile.local_load", loc, 2, (MlirValue[]){bufs[i], rd},
+    MlirValue view = mlirOperationGetResult(views[n], 0);
+    MlirValue slot = ttBuild(&nb, "tile.local_load", loc, 2,
+                             (MlirValue[]){bufs[n], rings.resident[n] ? idx : rd},
                              mlirValueGetType(view), 0, NULL);
     mlirValueReplaceAllUsesOfWith(view, slot);
-    if (!mlirOperationEqual(views[i], s->loads[i]))
-      mlirOperationDestroy(views[i]); /* the expand_shape; the load goes in step 4 */
+    if (!mlirOperationEqual(views[n], s->loads[n]))
+      mlirOperationDestroy(views[n]); /* the expand_shape; the load goes in step 4 */
   }
   mlirValueReplaceAllUsesOfWith(iv, niv);
   for (intptr_t i = 0; i < nold; i++)
@@ -626,7 +689,7 @@ static bool stagedRowLoop(MlirOperation loop) {
  * overlaps a step's work instead of starting it). */
 static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int64_t stages,
                            int form, int wgmmaInFlight, bool rowLoads, int warpSpecialize,
-                           bool waveStages) {
+                           bool waveStages, int resident) {
   MlirBlock kbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   if (!mlirAttributeIsNull(ttOpAttr(kernel, "tile.num_stages")))
     return true;
@@ -636,7 +699,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     for (MlirOperation op = mlirBlockGetFirstOperation(kbody); rowLoads && !mlirOperationIsNull(op);) {
       MlirOperation next = mlirOperationGetNextInBlock(op); /* (the loop is replaced) */
       if (ttOpIs(op, "scf.for") && stagedRowLoop(op) &&
-          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, false, 0, false))
+          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, false, 0, false, 0))
         return false;
       op = next;
     }
@@ -650,7 +713,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
       if (rowLoop)
         plResidentWeights(op, programs); /* resident.c: the weights in shared memory */
       if (rowLoop && hasSlice(op, true) &&
-          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true, 0, false))
+          !pipelineLoop(index, kernel, op, 2, FORM_REGISTERS, 0, true, 0, false, 0))
         return false;
       op = next;
     }
@@ -662,7 +725,7 @@ static bool pipelineKernel(const TtModuleIndex *index, MlirOperation kernel, int
     return true;
   }
   return pipelineLoop(index, kernel, loop, stages, form, wgmmaInFlight, false, warpSpecialize,
-                      waveStages);
+                      waveStages, resident);
 }
 
 bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
@@ -676,7 +739,7 @@ bool ttPipelinePass(MlirModule module, const TtPassOptions *opts) {
       ok = pipelineKernel(&index, op, o.v[TT_PIPELINE_NUM_STAGES],
                           (int)o.v[TT_PIPELINE_STAGE_IN], (int)o.v[TT_PIPELINE_WGMMA_IN_FLIGHT],
                           o.v[TT_PIPELINE_ROW_LOADS] == 1, (int)o.v[TT_PIPELINE_WARP_SPECIALIZE],
-                          o.v[TT_PIPELINE_WAVE_STAGES] == 1);
+                          o.v[TT_PIPELINE_WAVE_STAGES] == 1, (int)o.v[TT_PIPELINE_RESIDENT]);
     }
   }
   ttModuleIndexDestroy(&index);

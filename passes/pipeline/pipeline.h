@@ -41,6 +41,10 @@ typedef struct {
   bool tma, ring[MAX_LOADS];
   int64_t multicast[MAX_LOADS]; /* tma: blocks of the cluster that share the box (1: none) */
   MlirValue bufs[MAX_LOADS], descs[MAX_LOADS], bars[MAX_LOADS];
+  /* tma: a load whose whole K range the program copies once, before the loop, into
+   * `bufs` (one slot a K step; forms.c plResidentBytes); residentCopy: plCloneSlice
+   * clones only those loads (the copy loop), else it skips them */
+  bool resident[MAX_LOADS], residentCopy;
 } Rings;
 
 /* slice.c */
@@ -66,7 +70,10 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * static size, not a symbolic one's planned count); waveStages: the option wave-stages. */
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views, int64_t *stages,
                int64_t programs, bool exact, bool report, bool waveStages, int64_t *slotBytes,
-               bool *boxed);
+               bool *boxed, int want, bool *resident, int64_t *residentBytes);
+/* The most steps loop takes in any program (its trip count where constant; split-K's
+ * slice where its upper bound is min(lb + C, X)); -1 when not known. */
+int64_t plMostTrips(MlirOperation loop);
 /* Step 1 for stage-in=tma: on a grid of one program an SM (a static one of at most an SM's
  * count), a K loop whose dots have 64 rows or more: the stages that keep 96 KB of `slot`
  * bytes a stage in flight while the dots read `read` slots (1; 2 with a wgmma in flight),

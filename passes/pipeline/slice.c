@@ -84,9 +84,12 @@ bool plLoadSlice(MlirBlock body, LoadSlice *s, bool ivOnly) {
 }
 
 /* A copy of the slice at builder b with the induction variable `iv` mapped to k; each
- * load's mask is and-ed with splat(ok). Registers (no rings, or a load without one): the
- * new loads' results go to out (program order). Shared: load n becomes a tile.async_copy
- * into slot `slot` of its ring; tma: a hopper.tma_load of its box there when ok. */
+ * load's mask is and-ed with splat(ok) (ok null: as it is). Registers (no rings, or a load
+ * without one): the new loads' results go to out (program order). Shared: load n becomes
+ * a tile.async_copy into slot `slot` of its ring; tma: a hopper.tma_load of its box there
+ * when ok. A resident load (Rings.resident) is a tile.async_copy into slot `slot` of its
+ * buffer in the copy loop's clone (Rings.residentCopy), the only load cloned there; the
+ * other clones skip it. */
 void plCloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirValue iv,
                   MlirValue k, MlirValue ok, const Rings *rings, MlirValue slot,
                   MlirValue *out) {
@@ -100,8 +103,15 @@ void plCloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirValue 
     MlirOperation c = mlirOperationClone(s->ops[i]);
     for (intptr_t j = 0; j < mlirOperationGetNumOperands(c); j++)
       mlirOperationSetOperand(c, j, mapped(&m, mlirOperationGetOperand(c, j)));
-    bool ring = ttOpIs(c, "tile.load") && rings && rings->ring[nl];
-    if (ring && rings->tma) { /* the box at offsets[0] */
+    bool isLoad = ttOpIs(c, "tile.load");
+    bool resident = isLoad && rings && rings->resident[nl];
+    if (isLoad && rings && resident != rings->residentCopy) { /* (the other clone's) */
+      nl++;
+      mlirOperationDestroy(c);
+      continue;
+    }
+    bool ring = isLoad && rings && (rings->ring[nl] || resident);
+    if (ring && rings->tma && !resident) { /* the box at offsets[0] */
       MlirContext ctx = mlirLocationGetContext(loc);
       MlirNamedAttribute attrs[2] = {
           ttNamedAttr(ctx, "dims", ttOpAttr(c, "tile.box")),
@@ -114,11 +124,12 @@ void plCloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirValue 
       mlirOperationDestroy(c);
       continue;
     }
-    if (ttOpIs(c, "tile.load")) {
+    if (isLoad) {
       MlirValue mask = mlirOperationGetOperand(c, 2);
-      MlirType mt = mlirValueGetType(mask);
-      MlirValue okTile = ttBuild(b, "tile.splat", loc, 1, &ok, mt, 0, NULL);
-      mask = ttBinary(b, loc, "arith.andi", mask, okTile);
+      if (!mlirValueIsNull(ok)) {
+        MlirValue okTile = ttBuild(b, "tile.splat", loc, 1, &ok, mlirValueGetType(mask), 0, NULL);
+        mask = ttBinary(b, loc, "arith.andi", mask, okTile);
+      }
       if (ring) {
         MlirValue ops[5] = {mlirOperationGetOperand(c, 0), mlirOperationGetOperand(c, 1), mask,
                             bufs[nl++], slot};

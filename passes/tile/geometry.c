@@ -591,6 +591,28 @@ void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, int64_t *bn, bool *b
   *big = f.big;
 }
 
+bool tileDotResidentFits(int64_t m, int64_t n, int64_t k, int64_t kPad, int64_t eb) {
+  const TtTarget *target = ttTargetDefault();
+  Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
+             .smemBlock = ttTargetSmemDynamic(target), .m = m,
+             .n = n, .k = k, .batch = 1, .bT = true, .fp8 = eb == 1};
+  DotGeometry g = {0};
+  tmaGeometry(&f, &g);
+  if (f.bm > 64 || f.bm % 8 || f.bk <= 0 || (k * eb) % 4)
+    return false; /* (rows under 4-byte pieces: lane by lane, forms.c) */
+  int64_t programs = (m + f.bm - 1) / f.bm * ((n + f.bn - 1) / f.bn);
+  int64_t steps = (kPad + f.bk - 1) / f.bk, split = 1, slot = f.bn * f.bk * eb;
+  /* (--splitk step 2: two programs an SM for 64-row tiles whose 3 stages fit two blocks) */
+  int64_t two = f.bm >= 64 && 3 * (f.bm + f.bn) * f.bk * eb <= f.smemTwoBlocks ? 2 : 1;
+  int64_t slots = programs * 2 <= f.sms ? f.sms * two : f.sms;
+  while (programs * split * 2 <= slots && steps / (split * 2) >= 2 &&
+         (programs * split * 2 <= f.sms || steps > 4 * split))
+    split *= 2;
+  int64_t bytes = f.bm * ((steps + split - 1) / split) * f.bk * eb + 1024;
+  return programs * split > f.sms ? bytes + 3 * slot <= f.smemTwoBlocks /* (forms.c) */
+                                  : bytes + 2 * slot <= f.smemBlock;
+}
+
 /* Operands staged through registers. */
 static void registerGeometry(Facts *f, DotGeometry *g) {
   f->bm = DECIDE(f->userBm, regBlockM, f);

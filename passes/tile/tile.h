@@ -312,6 +312,15 @@ int64_t tileDotBlockM(const DotOperands *d, const TtPassOptions *o, int64_t m);
  * transposed weight with default options, and whether they are the big grid's 128 x 256 tiles on 8
  * warps (compute-bound): for --fuse's cost of a K pad read in place (fuse/common.c). */
 void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, int64_t *bn, bool *big);
+/* Whether --pipeline's resident form (forms.c) will hold A's whole K range a program in
+ * shared memory for the 2-D m x kPad by n dot of a transposed weight (eb-byte elements; k:
+ * A's own K) with default options: rows of K a multiple of 4 bytes (cp.async's
+ * pieces), the rules' tile rows at most 64, and its bytes - the
+ * rows x the K steps of one slice, split-K's split estimated as step 2 of --splitk does
+ * it - beside two stages of the weight's ring (past one wave: three, in two blocks an SM,
+ * as --pipeline gives such a grid). For --fuse: A's K pad
+ * of rows TMA cannot stride is then read in place, not a kernel (fuse/common.c). */
+bool tileDotResidentFits(int64_t m, int64_t n, int64_t k, int64_t kPad, int64_t eb);
 
 /* kernel.c: the steps every kind shares ----------------------------------------------- */
 

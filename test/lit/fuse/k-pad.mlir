@@ -37,28 +37,50 @@ func.func @k_pad(%a: tensor<16x1000xbf16>, %b: tensor<1024x256xbf16>) -> tensor<
 // -----
 
 // Pads the dot kernel does not read in place, each a kernel of its own: rows of 8 bytes
-// (K = 4100: no TMA map strides them; read in place only under k-pad=in-place,
+// (K = 4100: no TMA map strides them) at 4096 rows (--pipeline's resident copy takes
+// tiles of at most 64 rows: pipeline/resident.mlir; in place under k-pad=in-place,
 // pipeline/mixed.mlir), a pad by 1.0, and a pad of operand b (whose operand a, a K pad,
 // is read in place: %arg1).
 // CHECK-LABEL: func.func @not_k_pads
-// CHECK-NEXT: call @fused_{{[0-9]+}}(%arg0) : (tensor<16x4100xf16>)
+// CHECK-NEXT: call @fused_{{[0-9]+}}(%arg0) : (tensor<4096x4100xf16>)
 // CHECK-NEXT: call @fused_{{[0-9]+}}(
 // CHECK-NEXT: call @fused_{{[0-9]+}}(%arg1) : (tensor<16x1000xf16>)
 // CHECK-NEXT: call @fused_{{[0-9]+}}(
 // CHECK-NEXT: %[[E:.*]] = call @fused_{{[0-9]+}}(%arg2) : (tensor<1000x64xf16>)
 // CHECK-NEXT: call @fused_{{[0-9]+}}(%arg1, %[[E]])
 // CHECK-NEXT: return
-func.func @not_k_pads(%a: tensor<16x4100xf16>, %c: tensor<16x1000xf16>, %d: tensor<1000x64xf16>,
+func.func @not_k_pads(%a: tensor<4096x4100xf16>, %c: tensor<16x1000xf16>, %d: tensor<1000x64xf16>,
                       %w: tensor<4160x64xf16>, %v: tensor<1024x64xf16>)
-    -> (tensor<16x64xf16>, tensor<16x64xf16>, tensor<16x64xf16>) {
-  %p = "prim.pad"(%a) {low = array<i64: 0, 0>, high = array<i64: 0, 60>, value = 0.0 : f64} : (tensor<16x4100xf16>) -> tensor<16x4160xf16>
-  %y = "prim.matmul"(%p, %w) : (tensor<16x4160xf16>, tensor<4160x64xf16>) -> tensor<16x64xf16>
+    -> (tensor<4096x64xf16>, tensor<16x64xf16>, tensor<16x64xf16>) {
+  %p = "prim.pad"(%a) {low = array<i64: 0, 0>, high = array<i64: 0, 60>, value = 0.0 : f64} : (tensor<4096x4100xf16>) -> tensor<4096x4160xf16>
+  %y = "prim.matmul"(%p, %w) : (tensor<4096x4160xf16>, tensor<4160x64xf16>) -> tensor<4096x64xf16>
   %q = "prim.pad"(%c) {low = array<i64: 0, 0>, high = array<i64: 0, 24>, value = 1.0 : f64} : (tensor<16x1000xf16>) -> tensor<16x1024xf16>
   %z = "prim.matmul"(%q, %v) : (tensor<16x1024xf16>, tensor<1024x64xf16>) -> tensor<16x64xf16>
   %e = "prim.pad"(%d) {low = array<i64: 0, 0>, high = array<i64: 24, 0>, value = 0.0 : f64} : (tensor<1000x64xf16>) -> tensor<1024x64xf16>
   %c2 = "prim.pad"(%c) {low = array<i64: 0, 0>, high = array<i64: 0, 24>, value = 0.0 : f64} : (tensor<16x1000xf16>) -> tensor<16x1024xf16>
   %u = "prim.matmul"(%c2, %e) : (tensor<16x1024xf16>, tensor<1024x64xf16>) -> tensor<16x64xf16>
-  return %y, %z, %u : tensor<16x64xf16>, tensor<16x64xf16>, tensor<16x64xf16>
+  return %y, %z, %u : tensor<4096x64xf16>, tensor<16x64xf16>, tensor<16x64xf16>
+}
+
+// -----
+
+// Rows of 8 bytes (K = 4100) at 16 rows: read in place, --pipeline copying each program's
+// K range of them to shared memory once (tileDotResidentFits); 2-byte rows (K = 3001)
+// stay a kernel (no cp.async under 4 bytes).
+// CHECK-LABEL: func.func @resident_k_pad
+// CHECK-NEXT: call @fused_{{[0-9]+}}(%arg0, %arg1) : (tensor<16x4100xf16>, tensor<4160x64xf16>)
+// CHECK-NEXT: %[[P:.*]] = call @fused_{{[0-9]+}}(%arg2) : (tensor<16x3001xf16>)
+// CHECK-NEXT: call @fused_{{[0-9]+}}(%[[P]], %arg3)
+// KERNEL-LABEL: func.func @resident_k_pad
+// KERNEL-NEXT: call @fused_{{[0-9]+}}(%arg0) : (tensor<16x4100xf16>)
+func.func @resident_k_pad(%a: tensor<16x4100xf16>, %w: tensor<4160x64xf16>,
+                          %b: tensor<16x3001xf16>, %v: tensor<3008x64xf16>)
+    -> (tensor<16x64xf16>, tensor<16x64xf16>) {
+  %p = "prim.pad"(%a) {low = array<i64: 0, 0>, high = array<i64: 0, 60>, value = 0.0 : f64} : (tensor<16x4100xf16>) -> tensor<16x4160xf16>
+  %y = "prim.matmul"(%p, %w) : (tensor<16x4160xf16>, tensor<4160x64xf16>) -> tensor<16x64xf16>
+  %q = "prim.pad"(%b) {low = array<i64: 0, 0>, high = array<i64: 0, 7>, value = 0.0 : f64} : (tensor<16x3001xf16>) -> tensor<16x3008xf16>
+  %z = "prim.matmul"(%q, %v) : (tensor<16x3008xf16>, tensor<3008x64xf16>) -> tensor<16x64xf16>
+  return %y, %z : tensor<16x64xf16>, tensor<16x64xf16>
 }
 
 // -----
