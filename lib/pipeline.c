@@ -349,10 +349,11 @@ static const TtPassOption pipelineOptions[] = {
          "tma form, an operand TMA cannot stride (A read in place past a K pad whose rows are "
          "no multiple of 16 bytes, tile.carry): -1: each program copies its whole K range of "
          "it once, before the K loop, into 128-byte-swizzled shared memory (cp.async of the "
-         "widest piece its rows' alignment allows), where the dot tile has at most 64 rows and "
-         "the copy fits beside two stages of the other operand's ring, else the mixed form "
-         "(registers, staged by the dot each step); 0: the mixed form; 1: the copy, an error "
-         "where it does not fit",
+         "widest piece its rows' alignment allows), where the dot tile has at most 64 rows, "
+         "the rows take pieces of 4 bytes or more (or are fp8) and the copy fits beside two "
+         "stages of the other operand's ring (past one wave: three, two blocks an SM), else "
+         "the mixed form (registers, staged by the dot each step); 0: the mixed form; 1: the "
+         "copy, an error where it does not fit",
          -1, -1, 1, NULL},
 };
 

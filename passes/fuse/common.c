@@ -91,8 +91,8 @@ static bool kPadReadInPlace(const FuseState *st, MlirOperation op) {
     m *= xs[d];
   }
   int64_t n = cs[r - 1], bn, padded[TT_MAX_RANK];
-  if (unaligned) /* in place where --pipeline copies A's K range once a program */
-    return ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), padded) == r &&
+  if (unaligned) /* in place where --pipeline copies A's K range once a program (2-D) */
+    return r == 2 && ttTensorShape(mlirValueGetType(mlirOperationGetResult(op, 0)), padded) == r &&
            tileDotResidentFits(m, n, xs[r - 1], padded[r - 1], eb);
   bool big;
   tileDotDefaultColumns(m, n, xs[r - 1], &bn, &big);

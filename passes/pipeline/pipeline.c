@@ -357,8 +357,9 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
                     ttLaunchProgramsExact(fusion) > 0, report, waveStages, &slotBytes,
                     rings.ring, resident, rings.resident, &residentBytes) &&
           plWgmmaTile(kernel, body, loop, report);
-    for (int i = 0; tma && resident == 1 && i < s->nloads; i++)
-      if (!rings.resident[i] && !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"))) {
+    for (int i = 0; resident == 1 && i < s->nloads; i++)
+      if ((!tma || !rings.resident[i]) &&
+          !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"))) {
         ttEmitError(s->loads[i], "pipeline: resident=1 needs this load's dot tile of at most "
                                  "64 rows (a multiple of 8, rows of a multiple of 128 "
                                  "bytes), a K loop of a known most steps, and its copy "
