@@ -353,8 +353,9 @@ static const TtPassOption pipelineOptions[] = {
          "the rows take pieces of 4 bytes or more (or are fp8) and the copy fits beside two "
          "stages of the other operand's ring (past one wave: three, two blocks an SM), else "
          "the mixed form (registers, staged by the dot each step); 0: the mixed form; 1: the "
-         "copy, an error where it does not fit",
-         -1, -1, 1, NULL},
+         "copy, an error where it does not fit; 2: the streamed form (each step's tile by "
+         "cp.async into a ring laid out as a TMA ring, beside the other operand's)",
+         -1, -1, 2, NULL},
 };
 
 static const TtPassOption pdlOptions[] = {

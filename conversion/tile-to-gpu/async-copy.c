@@ -258,10 +258,8 @@ bool tgLowerAsyncSync(Lower *l, MlirOperation op) {
   int64_t pending = ttOpAttrInt(op, "pending", 0);
   MlirNamedAttribute n = ttNamedAttr(l->ctx, "n", ttIntAttr(l->ctx, pending, ttI32(l->ctx)));
   tgBuild(l, "nvvm.cp.async.wait.group", 0, NULL, ttNoType(), 1, &n);
-  if (l->asyncProxy && pending == 0) { /* (the header) */
+  if (l->asyncProxy) /* (the header) */
     tgFenceProxyAsync(l);
-    l->asyncProxy = false;
-  }
   tgBarrier(l);
   MlirOperation parent = mlirBlockGetParentOperation(mlirOperationGetBlock(op));
   if (l->consumers) /* a warp-specialised kernel's consumer region: its split's parent */

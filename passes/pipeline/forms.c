@@ -251,7 +251,7 @@ static int64_t residentBytes(MlirOperation loop, MlirOperation view, int64_t eb)
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
                int64_t *stages, int64_t programs, bool exact, bool report, bool waveStages,
                int64_t *slotBytes, bool *boxed, int want, bool *resident,
-               int64_t *residentBytesOut) {
+               int64_t *residentBytesOut, bool *copied) {
   int64_t slot = 0, staged = 0, res = 0, regBytes[MAX_LOADS] = {0};
   int nboxed = 0, nres = 0, bad = -1;
   bool fp8 = false;
@@ -277,13 +277,20 @@ bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
       if (ok)
         slot += shape[0] * shape[1] * eb;
     }
-    boxed[i] = ok;
-    nboxed += ok;
     fp8 = fp8 || eb == 1;
     bool carried = !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"));
     /* (auto: rows of 4-byte pieces or more, or fp8, which has no registers form) */
     int64_t rowBytes = rank ? mlirDenseI64ArrayGetElement(box, rank - 1) * eb : 0;
     bool pieces = want == 1 || eb == 1 || rowBytes % 4 == 0;
+    copied[i] = false;
+    if (!ok && carried && want == 2 && pieces && !mlirOperationIsNull(views[i]) &&
+        ttTensorShape(mlirValueGetType(mlirOperationGetResult(views[i], 0)), shape) == 2 &&
+        shape[0] <= 256 && shape[0] % 8 == 0 && (shape[1] * eb) % 128 == 0) {
+      copied[i] = ok = true; /* the streamed form: a swizzled ring cp.async fills */
+      slot += shape[0] * shape[1] * eb;
+    }
+    boxed[i] = ok;
+    nboxed += ok;
     int64_t rb = !ok && carried && want != 0 && pieces ? residentBytes(loop, views[i], eb) : 0;
     resident[i] = rb > 0; /* (a candidate: kept where all of them fit, below) */
     res += rb;

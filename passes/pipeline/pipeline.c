@@ -28,7 +28,10 @@
  *    2b), and the loop waits on the other operand's ring alone (forms.c, plTmaForm). Its
  *    mixed form, where that does not fit (f16/bf16, or option resident=0): the operand
  *    is carried in registers as in the registers form, beside the other's ring, and the
- *    dot stages it (Rings.ring).
+ *    dot stages it (Rings.ring). Its streamed form (resident=2, not a default: slower,
+ *    bench/2026-11-30-h200-resident.md run 3): a ring laid out as a TMA ring that
+ *    cp.async fills each step (Rings.copied), a commit after each step's refill and a
+ *    wait for slot i's group at the top of step i.
  *
  * Algorithm, for each tile kernel with a K loop (ttDotLoop) and S >= 2:
  *  1. The *load slice*: the loop body's tile.load ops and the body ops they depend on
@@ -355,7 +358,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     int64_t tmaStages = stages;
     tma = plTmaForm(loop, s, views, &tmaStages, ttLaunchPrograms(fusion),
                     ttLaunchProgramsExact(fusion) > 0, report, waveStages, &slotBytes,
-                    rings.ring, resident, rings.resident, &residentBytes) &&
+                    rings.ring, resident, rings.resident, &residentBytes, rings.copied) &&
           plWgmmaTile(kernel, body, loop, report);
     for (int i = 0; resident == 1 && i < s->nloads; i++)
       if ((!tma || !rings.resident[i]) &&
@@ -394,12 +397,14 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   shared = shared || tma; /* both read slots of rings */
   int nl = s->nloads, nc = 0; /* loads, loads carried in registers */
   rings.tma = tma;
-  bool anyResident = false;
+  bool anyResident = false, anyCopied = false;
   for (int i = 0; i < nl; i++) {
     if (!tma)
       rings.ring[i] = shared;
     rings.resident[i] = tma && rings.resident[i];
+    rings.copied[i] = tma && rings.copied[i];
     anyResident |= rings.resident[i];
+    anyCopied |= rings.copied[i];
     nc += !rings.ring[i] && !rings.resident[i];
   }
   /* --tile's multicast (step 6): A's box shared by a cluster of column tiles, or B's
@@ -415,16 +420,17 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   operand = operand < 0 ? 0 : operand;
   bool multicast = false;
   for (int i = 0; i < nl; i++) {
-    bool shares =
-        cluster > 1 && rings.ring[i] && plSharedBox(s->loads[i], views[i], (int)operand);
+    bool shares = cluster > 1 && rings.ring[i] && !rings.copied[i] &&
+                  plSharedBox(s->loads[i], views[i], (int)operand);
     rings.multicast[i] = shares ? cluster : 1;
     multicast |= rings.multicast[i] > 1;
   }
   /* (a dot staging a register operand waits for its wgmma at once: convert-tile-to-gpu 5w) */
-  bool inFlight = tma && !nc && plInFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
+  bool inFlight = tma && !nc && !anyCopied &&
+                  plInFlightDots(body, wgmmaInFlight, stages * slotBytes, stages);
   /* step 7: a producer warp fills the rings (every load boxed); step 6's multicast keeps
    * the wgmma in flight only with it */
-  int ws = tma && !nc && !anyResident ? plWarpSpecialize(kernel, body, warpSpecialize, inFlight && !multicast,
+  int ws = tma && !nc && !anyResident && !anyCopied ? plWarpSpecialize(kernel, body, warpSpecialize, inFlight && !multicast,
                                           stages, multicast)
                       : 0; /* 1: a producer warp, 2: a producer warpgroup */
   inFlight = inFlight && (!multicast || ws);
@@ -469,7 +475,10 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     MlirType ring = mlirMemRefTypeContiguousGet(
         ttElementType(t), 3, shape, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 3));
     bufs[i] = ttBuild(&b, "tile.local_alloc", loc, 0, NULL, ring, 0, NULL);
-    if (!tma)
+    if (rings.copied[i]) /* laid out as a TMA ring, filled by cp.async */
+      mlirOperationSetAttributeByName(mlirOpResultGetOwner(bufs[i]), ttStrRef("tile.swizzled"),
+                                      mlirUnitAttrGet(ctx));
+    if (!tma || rings.copied[i])
       continue;
     /* its mbarriers, and its descriptor: a kernel argument after all others, named in
      * tile.launch's `tma` as [input, D0, D1, box rows, box columns] */
@@ -527,7 +536,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     stageK(&b, loc, lb, step, j, ub, &k, &ok);
     plCloneSlice(&b, loc, s, iv, k, ok, shared ? &rings : NULL, ttConstInt(&b, loc, ttI32(ctx), j),
                inits + nold + j * nc);
-    if (shared && !tma)
+    if (shared && (!tma || anyCopied))
       ttBuild(&b, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
   }
   if (multicast && !ws) /* (step 6: pairs with step 0's wait) */
@@ -550,7 +559,9 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     rd = binConst(&nb, loc, "arith.remui", idx, stages);
     wr = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.addi", idx, stages - 1), stages);
     if (tma) {
-      if (!inFlight && !multicast && !ws) /* every thread is done with slot wr (read at i - 1) */
+      if (anyCopied) /* slot rd's copies have landed; every thread is done with slot wr */
+        asyncWait(&nb, loc, stages - 2);
+      else if (!inFlight && !multicast && !ws) /* every thread is done with slot wr (read at i - 1) */
         ttBuild(&nb, "tile.barrier", loc, 0, NULL, ttNoType(), 0, NULL);
       phase = binConst(&nb, loc, "arith.remui", binConst(&nb, loc, "arith.divui", idx, stages), 2);
     } else
@@ -568,10 +579,10 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     plCloneSlice(&nb, loc, s, iv, k, ok, shared ? &rings : NULL, wr, next);
   }
   MlirOperation refillLast = lastOp(nbody);
-  if (shared && !tma)
+  if (shared && (!tma || anyCopied))
     ttBuild(&nb, "tile.async_commit", loc, 0, NULL, ttNoType(), 0, NULL);
   for (int i = 0; tma && i < nl; i++) /* slot rd's boxes have landed */
-    if (rings.ring[i])
+    if (rings.ring[i] && !rings.copied[i])
       ttBuild(&nb, "hopper.mbarrier_wait", loc, 3, (MlirValue[]){rings.bars[i], rd, phase},
               ttNoType(), 0, NULL);
   for (int n = 0, c = 0; n < nl; n++) {

@@ -45,6 +45,9 @@ typedef struct {
    * `bufs` (one slot a K step; forms.c plResidentBytes); residentCopy: plCloneSlice
    * clones only those loads (the copy loop), else it skips them */
   bool resident[MAX_LOADS], residentCopy;
+  /* tma: a ring of this load's tiles that cp.async fills each step, laid out as a TMA
+   * ring (the streamed form, forms.c) */
+  bool copied[MAX_LOADS];
 } Rings;
 
 /* slice.c */
@@ -70,7 +73,7 @@ bool plChooseForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views,
  * static size, not a symbolic one's planned count); waveStages: the option wave-stages. */
 bool plTmaForm(MlirOperation loop, const LoadSlice *s, MlirOperation *views, int64_t *stages,
                int64_t programs, bool exact, bool report, bool waveStages, int64_t *slotBytes,
-               bool *boxed, int want, bool *resident, int64_t *residentBytes);
+               bool *boxed, int want, bool *resident, int64_t *residentBytes, bool *copied);
 /* The most steps loop takes in any program (its trip count where constant; split-K's
  * slice where its upper bound is min(lb + C, X)); -1 when not known. */
 int64_t plMostTrips(MlirOperation loop);

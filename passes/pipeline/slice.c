@@ -111,7 +111,7 @@ void plCloneSlice(TtBuilder *b, MlirLocation loc, const LoadSlice *s, MlirValue 
       continue;
     }
     bool ring = isLoad && rings && (rings->ring[nl] || resident);
-    if (ring && rings->tma && !resident) { /* the box at offsets[0] */
+    if (ring && rings->tma && !resident && !rings->copied[nl]) { /* the box at offsets[0] */
       MlirContext ctx = mlirLocationGetContext(loc);
       MlirNamedAttribute attrs[2] = {
           ttNamedAttr(ctx, "dims", ttOpAttr(c, "tile.box")),

@@ -11,6 +11,23 @@
 // RUN: tt-run --ref-only %t.ptx | FileCheck %s --check-prefix=REF
 // resident=0: the mixed form (A carried in registers, staged by the dot each step).
 // RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile --splitk --pipeline='stage-in=auto resident=0' | FileCheck %s --check-prefix=MIXED
+// resident=2: the streamed form (each step's x tile by cp.async into a ring laid out as a
+// TMA ring, waited for with the weight's box; slower than the copy once: not a default).
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile --splitk --pipeline='stage-in=auto resident=2' | FileCheck %s --check-prefix=STREAM
+// RUN: tt-opt %s --mlir-print-debuginfo=false --decompose --fuse --tile --splitk --pipeline='stage-in=auto resident=2' | tt-translate --ptx -o %t.stream.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90a %t.stream.ptx -o %t.stream.cubin %}
+// STREAM: %[[XR:.*]] = "tile.local_alloc"() {tile.swizzled} : () -> memref<4x16x256xf16, 3>
+// STREAM: "tile.async_copy"({{.*}}, %[[XR]], %c0_i32)
+// STREAM: hopper.tma_load
+// STREAM-NEXT: "tile.async_commit"
+// STREAM: scf.for
+// STREAM-NEXT: arith.subi
+// STREAM: "tile.async_wait"() {pending = 2 : i32}
+// STREAM: "tile.async_copy"({{.*}}, %[[XR]],
+// STREAM: hopper.tma_load
+// STREAM-NEXT: "tile.async_commit"
+// STREAM-NEXT: hopper.mbarrier_wait
+// STREAM-NEXT: "tile.local_load"(%[[XR]]
 // CHECK: func.func @fused_{{[0-9]+}}_kernel(%[[X:arg0]]: !tile.ptr<f16>{{.*}}, %{{.*}}: !hopper.tma_desc) attributes {{{.*}}tile.resident = 24576 : i64
 // CHECK: %[[W:.*]] = "tile.local_alloc"() : () -> memref<4x64x256xf16, 3>
 // CHECK: %[[RES:.*]] = "tile.local_alloc"() {tile.swizzled} : () -> memref<3x16x256xf16, 3>
