@@ -142,6 +142,14 @@ main main_fp8_5x10240x4112_e4m3_f16 "$(scaled_linear 5 10240 4112 $e4 $e4 f16 1)
 main main_7x28624x1040_f16 "$(linear 7 28624 1040 f16 1)"
 main main_fp8_3x28672x1024_e4m3_f16 "$(scaled_linear 3 28672 1024 $e4 $e4 f16 1)"
 main main_fp8_16x1000x4112_e4m3_f16 "$(scaled_linear 16 1000 4112 $e4 $e4 f16 1)"
+# x read in place past an odd K pad, copied once a program into swizzled shared memory
+# (--pipeline's resident form): the defaults (f16 8-byte rows, fp8 4-byte rows), rows of
+# 1 byte lane by lane (fp8 K = 3001, forced in place), the streamed form (resident=2)
+main main_resident_7x1000x4100_f16 "$(linear 7 1000 4100 f16 1)"
+main main_resident_fp8_7x1000x4100_e4m3_bf16 "$(scaled_linear 7 1000 4100 $e4 $e4 bf16 1)"
+TT_FUSE=k-pad=in-place main main_resident_fp8_33x1000x3001_e5m2_f16 "$(scaled_linear 33 1000 3001 $e5 $e5 f16 1)"
+TT_FUSE=k-pad=in-place tt_ptx linear_stream_16x1000x4100_f16 "$(linear 16 1000 4100 f16 1)" \
+  --tile --splitk --pipeline="stage-in=tma resident=2"
 # the default geometries of M = 32..128 (narrow and wide grids)
 gemm linear_32x1000x4100_f16 "$(linear 32 1000 4100 f16 1)"
 gemm linear_128x3000x1000_bf16 "$(linear 128 3000 1000 bf16 0)"

@@ -125,8 +125,9 @@ static void swizzledGroup(Lower *l, Lowered *ptr, Lowered *offs, Lowered *mask, 
       for (int64_t i = 0; i < per; i++)
         part = tgInsert(l, tgExtract(l, v, lo + i), part, i);
     }
-    MlirValue c = lo ? tgArithC(l, "arith.addi", col, lo) : col;
-    tgStore(l, part, tgGep(l, dst0, tgSwizzledOffset(l, row, c, rows, eb, false), elem), &align);
+    MlirValue c = lo ? tgArithC(l, "arith.addi", col, lo) : col; /* (in its chunk: per < epc) */
+    tgStore(l, part, tgGep(l, dst0, tgSwizzledOffset(l, row, c, rows, eb, per < epc), elem),
+            &align);
   }
 }
 

@@ -531,10 +531,12 @@ static bool scanOp(MlirOperation op, void *userData) {
   MlirType mt = ttOpIs(op, "tile.local_alloc") ? mlirValueGetType(mlirOperationGetResult(op, 0))
                                                : (MlirType){NULL};
   if (!mlirTypeIsNull(mt) && mlirTypeIsAMemRef(mt) && mlirShapedTypeHasStaticShape(mt) &&
-      mlirShapedTypeGetRank(mt) == 3)
+      mlirShapedTypeGetRank(mt) == 3) {
+    int64_t r = mlirShapedTypeGetDimSize(mt, 1), c = mlirShapedTypeGetDimSize(mt, 2);
+    bool swz = !mlirAttributeIsNull(ttOpAttr(op, "tile.swizzled")); /* (unpadded: 5w) */
     sc->ringBytes += mlirShapedTypeGetDimSize(mt, 0) *
-                     ttSmemTileBytes(mlirShapedTypeGetDimSize(mt, 1),
-                                     mlirShapedTypeGetDimSize(mt, 2), ttDtypeBytes(mt));
+                     (swz ? r * c * ttDtypeBytes(mt) : ttSmemTileBytes(r, c, ttDtypeBytes(mt)));
+  }
   sc->dot |= ttOpIs(op, "tile.dot");
   sc->tma |= ttOpIs(op, "hopper.tma_load");
   return true;

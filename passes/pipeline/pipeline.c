@@ -360,22 +360,20 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
                     ttLaunchProgramsExact(fusion) > 0, report, waveStages, &slotBytes,
                     rings.ring, resident, rings.resident, &residentBytes, rings.copied) &&
           plWgmmaTile(kernel, body, loop, report);
-    for (int i = 0; resident == 1 && i < s->nloads; i++)
-      if ((!tma || !rings.resident[i]) &&
-          !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"))) {
-        ttEmitError(s->loads[i], "pipeline: resident=1 needs this load's dot tile of at most "
-                                 "64 rows (a multiple of 8, rows of a multiple of 128 "
-                                 "bytes), a K loop of a known most steps, and its copy "
-                                 "beside two stages of the rings within %lld bytes of "
-                                 "shared memory",
-                    (long long)smemDynamic());
-        free(s);
-        return false;
-      }
     fits = tma || !report;
     if (tma)
       stages = tmaStages;
   }
+  for (int i = 0; resident == 1 && fits && i < s->nloads; i++) /* (not after forms.c's error) */
+    if ((!tma || !rings.resident[i]) && !mlirAttributeIsNull(ttOpAttr(s->loads[i], "tile.carry"))) {
+      ttEmitError(s->loads[i], "pipeline: resident=1 needs the TMA form (stage-in=tma or auto, "
+                               "sm_90a), this load's dot tile of at most 64 rows (a multiple "
+                               "of 8, rows of a multiple of 128 bytes), a K loop of a known "
+                               "most steps, and its copy beside two stages of the rings in "
+                               "shared memory (past one wave: three, in half of it)");
+      free(s);
+      return false;
+    }
   /* TMA rings from the shape (the other forms pick theirs below, uncapped): no more stages
    * than the K loop has steps (at least 2): a slot no step fills only takes shared memory
    * a second block could use (H200, attention scores
@@ -420,7 +418,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   operand = operand < 0 ? 0 : operand;
   bool multicast = false;
   for (int i = 0; i < nl; i++) {
-    bool shares = cluster > 1 && rings.ring[i] && !rings.copied[i] &&
+    bool shares = cluster > 1 && rings.ring[i] && !anyCopied && /* (its commits: step 3) */
                   plSharedBox(s->loads[i], views[i], (int)operand);
     rings.multicast[i] = shares ? cluster : 1;
     multicast |= rings.multicast[i] > 1;
@@ -437,8 +435,9 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   /* past one wave, the slot the wgmma in flight holds back comes as a 4th stage where it
    * fits and a block already fills its SM (H200, 4096 x 8192 x 8192 on 128x256x64: 742-779
    * us against 790-817 on 3) */
+  int64_t resBytes = residentBytes ? residentBytes + 1024 : 0; /* (beside the rings) */
   if (inFlight && asked == 0 && stages < 4 && stages < trips && ttLaunchPrograms(fusion) > numSms() &&
-      stages * slotBytes > smemTwoBlocks() && (stages + 1) * slotBytes <= smemDynamic())
+      stages * slotBytes > smemTwoBlocks() && (stages + 1) * slotBytes + resBytes <= smemDynamic())
     stages++;
   /* On one wave, the same slot comes where forms.c's bytes in flight ask for it
    * (plOneSmStages, read = 2) and a program's walk over K is long enough for a steady
@@ -453,7 +452,7 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
   if (inFlight && asked == 0 && walk >= STEADY_ROUNDS * (stages + 1) &&
       plOneSmStages(loop, ttLaunchPrograms(fusion), ttLaunchProgramsExact(fusion) > 0,
                     slotBytes, 2) > stages &&
-      (stages + 1) * slotBytes <= smemDynamic())
+      (stages + 1) * slotBytes + resBytes <= smemDynamic())
     stages++;
   MlirValue lb = mlirOperationGetOperand(loop, 0), ub = mlirOperationGetOperand(loop, 1),
             step = mlirOperationGetOperand(loop, 2);

@@ -14,7 +14,7 @@
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK: wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3
 // REF: output %{{[0-9]+}} bf16 16x1000:
-// ERR: error: pipeline: resident=1 needs this load's dot tile of at most 64 rows
+// ERR: resident-fp8.mlir:[[# @LINE + 5]]:8: error: pipeline: resident=1 needs the TMA form
 func.func @main(%x: tensor<16x4100xf8E4M3FN>, %w: tensor<1000x4100xf8E4M3FN> {tt.invariant},
                 %sx: tensor<f32>, %sw: tensor<f32>) -> tensor<16x1000xbf16> {
   %wt = "prim.transpose"(%w) {permutation = array<i64: 1, 0>}
