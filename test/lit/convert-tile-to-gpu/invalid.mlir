@@ -285,6 +285,16 @@ func.func @tma_ring(%d: !hopper.tma_desc, %i: i32, %p: i1) attributes {tile.kern
 
 // -----
 
+// A buffer marked tile.swizzled (--pipeline's resident copy) is laid out as a TMA ring:
+// 1- or 2-byte elements, rows of a multiple of 128 bytes, 8 rows at a time.
+func.func @swizzled_rows() attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  // expected-error@+1 {{convert-tile-to-gpu: a ring that hopper.tma_load fills (or marked tile.swizzled) needs 1- or 2-byte elements, a multiple of 8 rows and rows of a multiple of 128 bytes}}
+  %r = "tile.local_alloc"() {tile.swizzled} : () -> memref<2x4x64xf16, 3>
+  return
+}
+
+// -----
+
 // hopper.tma_load copies into a tile.local_alloc ring and completes on the mbarriers of
 // a hopper.mbarrier_alloc (a kernel argument cannot be one); dims is [D0, D1] or
 // [B, D0, D1].
