@@ -528,6 +528,12 @@ bool ttTileDotFusion(MlirOperation fusion, const TtPassOptions *opts);
 bool ttTilePass(MlirModule module, const TtPassOptions *opts);
 bool ttPipelinePass(MlirModule module, const TtPassOptions *opts);
 bool ttSplitKPass(MlirModule module, const TtPassOptions *opts);
+/* --splitk's step 2 from the shape (split-k=0): the split of a dot kernel's K loop of k
+ * by steps of bk on bm x bn tiles of eb-byte operands, `programs` tiles on `sms` SMs; 0
+ * where an unsplit program's walk over K ends before the floor (floor-ns) - no split from
+ * the shape (--fuse's estimate of a program's K range: passes/tile/geometry.c). */
+int64_t ttSplitKShapeSplit(int64_t bm, int64_t bn, int64_t bk, int64_t eb, int64_t k,
+                           int64_t programs, int64_t sms, int64_t floorNs);
 /* --pdl; its `trigger` option's words (NULL-terminated), also the kernels' tile.pdl. */
 bool ttPdlPass(MlirModule module, const TtPassOptions *opts);
 extern const char *const ttPdlTriggers[];

@@ -622,6 +622,19 @@ static bool walkPastFloor(const DotTile *t, int64_t k, int64_t floorNs) {
  * 8192 f16 at 4: 1.07x). */
 static bool deepSlicesPastWave(int64_t steps, int64_t split) { return steps > 2 * split; }
 
+int64_t ttSplitKShapeSplit(int64_t bm, int64_t bn, int64_t bk, int64_t eb, int64_t k,
+                           int64_t programs, int64_t sms, int64_t floorNs) {
+  DotTile t = {bm, bn, bk, eb};
+  if (bk <= 0 || !walkPastFloor(&t, k, floorNs))
+    return 0;
+  int64_t steps = (k + bk - 1) / bk, split = 1;
+  int64_t slots = programs * 2 <= sms ? sms * residentPrograms(&t) : sms;
+  while (programs * split * 2 <= slots && steps / (split * 2) >= 2 &&
+         (programs * split * 2 <= sms || deepSlicesPastWave(steps, split * 2)))
+    split *= 2;
+  return split;
+}
+
 /* Records step 2's choice on the kernel (`tile.split_k`), so that a later run of the pass
  * (tt-translate's, after an explicit split-k=1) leaves it as it is. */
 static void decided(MlirOperation kernel, int64_t split) {
@@ -662,12 +675,8 @@ static bool splitKernel(MlirModule module, const TtModuleIndex *index, MlirOpera
   }
   programs = programs < 0 ? 1 : programs;
   DotTile tile = dotTile(kernel, loop);
-  if (split == 0 && walkPastFloor(&tile, k, floorNs)) {
-    int64_t slots = programs * 2 <= sms ? sms * residentPrograms(&tile) : sms;
-    for (split = 1; programs * split * 2 <= slots && steps / (split * 2) >= 2 &&
-                    (programs * split * 2 <= sms || deepSlicesPastWave(steps, split * 2));)
-      split *= 2;
-  }
+  if (split == 0) /* (0: under the floor) */
+    split = ttSplitKShapeSplit(tile.bm, tile.bn, step, tile.eb, k, programs, sms, floorNs);
   bool useCluster = reduceKind == REDUCE_CLUSTER;
   /* the cluster sums the loop's one result, the accumulator, and needs the grid's size */
   int64_t gridX = mlirOperationGetNumResults(loop) == 1 ? ttLaunchGridExtent(fusion, 0) : -1;

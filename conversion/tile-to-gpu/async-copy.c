@@ -118,10 +118,7 @@ static void swizzledGroup(Lower *l, Lowered *ptr, Lowered *offs, Lowered *mask, 
   for (int64_t lo = 0; lo < l->VEC; lo += per) {
     MlirValue part = v;
     if (per < l->VEC) { /* (a kernel of narrower elements: groups past 16 bytes) */
-      MlirAttribute z = mlirTypeIsAFloat(elem) ? mlirFloatAttrDoubleGet(l->ctx, elem, 0.0)
-                                               : mlirIntegerAttrGet(elem, 0);
-      MlirNamedAttribute za = ttNamedAttr(l->ctx, "value", mlirDenseElementsAttrSplatGet(ct, z));
-      part = tgBuild(l, "arith.constant", 0, NULL, ct, 1, &za);
+      part = tgPoison(l, ct);
       for (int64_t i = 0; i < per; i++)
         part = tgInsert(l, tgExtract(l, v, lo + i), part, i);
     }

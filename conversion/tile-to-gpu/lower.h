@@ -101,8 +101,8 @@ typedef struct {
                      are named barrier 1 of the T consumer threads */
   bool remoteArrives; /* a hopper.mbarrier_arrive on peers' mbarriers was lowered: a later
                          hopper.cluster_barrier releases them (not relaxed) */
-  bool asyncProxy; /* cp.async copies into a swizzled buffer wgmma reads were issued: the
-                      next tile.async_wait fences them to the async proxy */
+  bool asyncProxy; /* cp.async copies into a swizzled buffer wgmma reads were lowered:
+                      every later tile.async_wait fences them to the async proxy */
   bool failed;
 } Lower;
 

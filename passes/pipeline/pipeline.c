@@ -293,6 +293,24 @@ int64_t plMostTrips(MlirOperation loop) {
   return -1;
 }
 
+/* A tile.local_alloc of `slots` slots of view's tile (memref<slots x R x C x T, 3>), laid
+ * out as a TMA ring where `swizzled` (marked tile.swizzled: the resident and streamed
+ * forms, which cp.async fills). */
+static MlirValue slotBuffer(TtBuilder *b, MlirLocation loc, MlirOperation view, int64_t slots,
+                            bool swizzled) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirType t = mlirValueGetType(mlirOperationGetResult(view, 0));
+  int64_t shape[TT_MAX_RANK + 1] = {slots};
+  ttTensorShape(t, shape + 1);
+  MlirType mt = mlirMemRefTypeContiguousGet(ttElementType(t), 3, shape,
+                                            mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 3));
+  MlirValue buf = ttBuild(b, "tile.local_alloc", loc, 0, NULL, mt, 0, NULL);
+  if (swizzled)
+    mlirOperationSetAttributeByName(mlirOpResultGetOwner(buf), ttStrRef("tile.swizzled"),
+                                    mlirUnitAttrGet(ctx));
+  return buf;
+}
+
 /* Step 2b (the resident form, forms.c): a loop over the program's K range, as the K
  * loop's, whose step j copies each resident load's tile at k into slot j of its buffer
  * (tile.async_copy), then one commit and a wait for all (the lowering adds the proxy
@@ -469,14 +487,10 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     if (!rings.ring[i])
       continue;
     MlirType t = mlirValueGetType(mlirOperationGetResult(views[i], 0));
-    int64_t shape[TT_MAX_RANK + 1] = {stages};
-    ttTensorShape(t, shape + 1);
-    MlirType ring = mlirMemRefTypeContiguousGet(
-        ttElementType(t), 3, shape, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 3));
-    bufs[i] = ttBuild(&b, "tile.local_alloc", loc, 0, NULL, ring, 0, NULL);
-    if (rings.copied[i]) /* laid out as a TMA ring, filled by cp.async */
-      mlirOperationSetAttributeByName(mlirOpResultGetOwner(bufs[i]), ttStrRef("tile.swizzled"),
-                                      mlirUnitAttrGet(ctx));
+    int64_t shape[TT_MAX_RANK];
+    ttTensorShape(t, shape);
+    /* (streamed: laid out as a TMA ring, filled by cp.async) */
+    bufs[i] = slotBuffer(&b, loc, views[i], stages, rings.copied[i]);
     if (!tma || rings.copied[i])
       continue;
     /* its mbarriers, and its descriptor: a kernel argument after all others, named in
@@ -492,22 +506,13 @@ static bool pipelineLoop(const TtModuleIndex *index, MlirOperation kernel, MlirO
     int64_t entry[6] = {mlirBlockArgumentGetArgNumber(ptr)};
     for (intptr_t j = 0; j < rank; j++)
       entry[1 + j] = mlirDenseI64ArrayGetElement(box, j);
-    entry[1 + rank] = shape[1] / rings.multicast[i]; /* multicast: each block R / C rows */
+    entry[1 + rank] = shape[0] / rings.multicast[i]; /* multicast: each block R / C rows */
     entry[2 + rank] = 128 / ttDtypeBytes(ttElementType(t)); /* 128 bytes a row */
     boxes[nboxes++] = mlirDenseI64ArrayGet(ctx, 3 + rank, entry);
   }
-  for (int i = 0; i < nl; i++) { /* the resident copies: one swizzled slot a K step */
-    if (!rings.resident[i])
-      continue;
-    MlirType t = mlirValueGetType(mlirOperationGetResult(views[i], 0));
-    int64_t shape[TT_MAX_RANK + 1] = {plMostTrips(loop)};
-    ttTensorShape(t, shape + 1);
-    MlirType buf = mlirMemRefTypeContiguousGet(
-        ttElementType(t), 3, shape, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 3));
-    bufs[i] = ttBuild(&b, "tile.local_alloc", loc, 0, NULL, buf, 0, NULL);
-    mlirOperationSetAttributeByName(mlirOpResultGetOwner(bufs[i]), ttStrRef("tile.swizzled"),
-                                    mlirUnitAttrGet(ctx));
-  }
+  for (int i = 0; i < nl; i++) /* the resident copies: one swizzled slot a K step */
+    if (rings.resident[i])
+      bufs[i] = slotBuffer(&b, loc, views[i], plMostTrips(loop), true);
   if (tma)
     ttLaunchSet(fusion, "tma", mlirArrayAttrGet(ctx, nboxes, boxes));
   MlirValue empty = {NULL}; /* step 7: a slot's consumers are done with it */

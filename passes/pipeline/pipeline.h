@@ -42,7 +42,7 @@ typedef struct {
   int64_t multicast[MAX_LOADS]; /* tma: blocks of the cluster that share the box (1: none) */
   MlirValue bufs[MAX_LOADS], descs[MAX_LOADS], bars[MAX_LOADS];
   /* tma: a load whose whole K range the program copies once, before the loop, into
-   * `bufs` (one slot a K step; forms.c plResidentBytes); residentCopy: plCloneSlice
+   * `bufs` (one slot a K step; forms.c residentBytes); residentCopy: plCloneSlice
    * clones only those loads (the copy loop), else it skips them */
   bool resident[MAX_LOADS], residentCopy;
   /* tma: a ring of this load's tiles that cp.async fills each step, laid out as a TMA

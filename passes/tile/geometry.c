@@ -580,34 +580,37 @@ static void tmaGeometry(Facts *f, DotGeometry *g) {
 
 /* (Step 0 included: a prefill shape's columns may be 96 or 256 with `big` false; fuse's
  * K-pad model, the only caller, charges A's re-reads by them.) */
-void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, int64_t *bn, bool *big) {
+/* The TMA rules' picks for a 2-D m x n x k dot of a transposed weight, default options. */
+static Facts defaultTmaFacts(int64_t m, int64_t n, int64_t k, bool fp8) {
   const TtTarget *target = ttTargetDefault();
   Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
              .smemBlock = ttTargetSmemDynamic(target), .m = m,
-             .n = n, .k = k, .batch = 1, .bT = true};
+             .n = n, .k = k, .batch = 1, .bT = true, .fp8 = fp8};
   DotGeometry g = {0};
   tmaGeometry(&f, &g);
+  return f;
+}
+
+void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, int64_t *bn, bool *big) {
+  Facts f = defaultTmaFacts(m, n, k, false);
   *bn = f.bn;
   *big = f.big;
 }
 
 bool tileDotResidentFits(int64_t m, int64_t n, int64_t k, int64_t kPad, int64_t eb) {
-  const TtTarget *target = ttTargetDefault();
-  Facts f = {.sms = target->numSms, .smemTwoBlocks = ttTargetSmemTwoBlocks(target),
-             .smemBlock = ttTargetSmemDynamic(target), .m = m,
-             .n = n, .k = k, .batch = 1, .bT = true, .fp8 = eb == 1};
-  DotGeometry g = {0};
-  tmaGeometry(&f, &g);
+  Facts f = defaultTmaFacts(m, n, k, eb == 1);
   if (f.bm > 64 || f.bm % 8 || f.bk <= 0 || (k * eb) % 4)
     return false; /* (rows under 4-byte pieces: lane by lane, forms.c) */
-  int64_t programs = (m + f.bm - 1) / f.bm * ((n + f.bn - 1) / f.bn);
-  int64_t steps = (kPad + f.bk - 1) / f.bk, split = 1, slot = f.bn * f.bk * eb;
-  /* (--splitk step 2: two programs an SM for 64-row tiles whose 3 stages fit two blocks) */
-  int64_t two = f.bm >= 64 && 3 * (f.bm + f.bn) * f.bk * eb <= f.smemTwoBlocks ? 2 : 1;
-  int64_t slots = programs * 2 <= f.sms ? f.sms * two : f.sms;
-  while (programs * split * 2 <= slots && steps / (split * 2) >= 2 &&
-         (programs * split * 2 <= f.sms || steps > 4 * split))
-    split *= 2;
+  TtPassOptions so; /* --splitk's defaults (its floor) */
+  TtStr err = {0};
+  bool parsed = ttPassParseOptionsTo(ttPassLookup("splitk"), "", &so, &err);
+  ttStrDestroy(&err);
+  int64_t programs = (m + f.bm - 1) / f.bm * ((n + f.bn - 1) / f.bn), slot = f.bn * f.bk * eb;
+  int64_t split = parsed ? ttSplitKShapeSplit(f.bm, f.bn, f.bk, eb, kPad, programs, f.sms,
+                                              so.v[TT_SPLITK_FLOOR_NS])
+                         : 0;
+  split = split < 1 ? 1 : split; /* (under the floor: unsplit, the most bytes) */
+  int64_t steps = (kPad + f.bk - 1) / f.bk;
   int64_t bytes = f.bm * ((steps + split - 1) / split) * f.bk * eb + 1024;
   return programs * split > f.sms ? bytes + 3 * slot <= f.smemTwoBlocks /* (forms.c) */
                                   : bytes + 2 * slot <= f.smemBlock;

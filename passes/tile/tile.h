@@ -316,8 +316,8 @@ void tileDotDefaultColumns(int64_t m, int64_t n, int64_t k, int64_t *bn, bool *b
  * shared memory for the 2-D m x kPad by n dot of a transposed weight (eb-byte elements; k:
  * A's own K) with default options: rows of K a multiple of 4 bytes (cp.async's
  * pieces), the rules' tile rows at most 64, and its bytes - the
- * rows x the K steps of one slice, split-K's split estimated as step 2 of --splitk does
- * it - beside two stages of the weight's ring (past one wave: three, in two blocks an SM,
+ * rows x the K steps of one slice, split-K's split as --splitk's step 2 gives it from
+ * the shape (ttSplitKShapeSplit) - beside two stages of the weight's ring (past one wave: three, in two blocks an SM,
  * as --pipeline gives such a grid). For --fuse: A's K pad
  * of rows TMA cannot stride is then read in place, not a kernel (fuse/common.c). */
 bool tileDotResidentFits(int64_t m, int64_t n, int64_t k, int64_t kPad, int64_t eb);

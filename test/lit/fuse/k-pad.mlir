@@ -85,6 +85,19 @@ func.func @resident_k_pad(%a: tensor<16x4100xf16>, %w: tensor<4160x64xf16>,
 
 // -----
 
+// A dynamic M with rows TMA cannot stride keeps the pad a kernel (the resident copy's
+// tile rows are not known at --fuse).
+// CHECK-LABEL: func.func @dynamic_k_pad
+// CHECK-NEXT: %[[P:.*]] = call @fused_{{[0-9]+}}(%arg0) : (tensor<?x4100xf16>) -> tensor<?x4160xf16>
+// CHECK-NEXT: call @fused_{{[0-9]+}}(%[[P]], %arg1)
+func.func @dynamic_k_pad(%a: tensor<?x4100xf16>, %w: tensor<4160x64xf16>) -> tensor<?x64xf16> {
+  %p = "prim.pad"(%a) {low = array<i64: 0, 0>, high = array<i64: 0, 60>, value = 0.0 : f64} : (tensor<?x4100xf16>) -> tensor<?x4160xf16>
+  %y = "prim.matmul"(%p, %w) : (tensor<?x4160xf16>, tensor<4160x64xf16>) -> tensor<?x64xf16>
+  return %y : tensor<?x64xf16>
+}
+
+// -----
+
 // Where the column tiles' re-reads of A's off-sector rows would cost more than a pad
 // kernel (common.c's cost model: 64 x 4104 f16 read by 64 column tiles, 3.0 us against
 // 1.9), the K pad stays a kernel of its own.
